@@ -1,0 +1,101 @@
+// Package cliutil holds the few pieces every ringlab command shares: the
+// exit-code contract, the usage-error shape, and a guard against stray
+// positional arguments. It is the only place exit codes are defined; main.go
+// maps errors to them through Code.
+package cliutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, as documented in the README and STYLE.md.
+const (
+	ExitOK            = 0
+	ExitInternal      = 1
+	ExitUsage         = 2
+	ExitViolation     = 3
+	ExitNoTermination = 4
+	ExitInterrupted   = 130
+)
+
+// ExitError carries an exit code with an error. Commands return it; only
+// main turns it into a process exit status.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usagef reports bad input: exit code 2.
+func Usagef(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Violationf reports that a checked property was violated: exit code 3.
+func Violationf(format string, args ...any) error {
+	return &ExitError{Code: ExitViolation, Err: fmt.Errorf(format, args...)}
+}
+
+// NoTerminationf reports a run that did not end within its budget: exit code 4.
+func NoTerminationf(format string, args ...any) error {
+	return &ExitError{Code: ExitNoTermination, Err: fmt.Errorf(format, args...)}
+}
+
+// Code maps an error returned by a command to the process exit code.
+func Code(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	if errors.Is(err, context.Canceled) {
+		return ExitInterrupted
+	}
+	return ExitInternal
+}
+
+// NoArgs rejects positional arguments. urfave/cli stops parsing flags at the
+// first positional argument, so "ring foo --nodes 3" would silently ignore
+// "--nodes 3"; this turns that into a usage error instead.
+func NoArgs(c *cli.Context) error {
+	if c.Args().Present() {
+		return Usagef("unexpected argument %q: this command takes flags only, and flags must come before any argument", c.Args().First())
+	}
+	return nil
+}
+
+// Prepare walks a command tree and makes every flag-parsing failure a usage
+// error (exit 2), and every command group reject an unknown subcommand.
+func Prepare(cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+		if len(cmd.Subcommands) > 0 && cmd.Action == nil {
+			cmd.Action = groupAction
+		}
+		Prepare(cmd.Subcommands)
+	}
+}
+
+func groupAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return Usagef("%s: unknown subcommand %q (see '%s --help')", c.Command.FullName(), c.Args().First(), c.Command.HelpName)
+	}
+	return cli.ShowSubcommandHelp(c)
+}
+
+// NotBuilt is the action of a command whose issue has not landed yet.
+func NotBuilt(name string) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: not built yet", name)}
+	}
+}

@@ -1,0 +1,145 @@
+package ring
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+)
+
+// Command returns the `ring` command.
+func Command() *cli.Command {
+	return &cli.Command{
+		Name:  "ring",
+		Usage: "pass a message around a ring of goroutines, upper-casing one letter per hop",
+		UsageText: "ringlab ring [--nodes 30] [--length 80] [--delay 1s] [--seed N | --message TEXT] [--impl chan|cond|racy] [--format text|json]\n\n" +
+			"Example (instant, reproducible):\n   ringlab ring --delay 0 --seed 7",
+		Description: "SPEC.md §1: each goroutine prints the message it receives, upper-cases the first\n" +
+			"lower-case letter, waits --delay and passes it to the next; when every letter is upper\n" +
+			"case the message makes one last lap so every goroutine stops, and the result is printed.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "nodes", Value: 30, Usage: fmt.Sprintf("goroutines in the ring (1..%d; racy: 1..%d)", MaxNodes, MaxRacyNodes)},
+			&cli.IntFlag{Name: "length", Value: 80, Usage: fmt.Sprintf("length of the random lower-case message (1..%d)", MaxLength)},
+			&cli.DurationFlag{Name: "delay", Value: 1e9, Usage: "wait after each hop that changes a letter (0 allowed)"},
+			&cli.Int64Flag{Name: "seed", Usage: "seed of the random message (default: drawn, and printed on stderr)"},
+			&cli.StringFlag{Name: "message", Usage: "circulate this text instead of a random one"},
+			&cli.StringFlag{Name: "impl", Value: ImplChan, Usage: "chan (a channel per goroutine), cond (mutex + sync.Cond), racy (unsynchronized; for the race detector)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json (NDJSON: one hop object per line, then a done object)"},
+		},
+		Action: action,
+	}
+}
+
+func action(c *cli.Context) error {
+	if err := cliutil.NoArgs(c); err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return cliutil.Usagef("--format: unknown format %q (want text or json)", format)
+	}
+	cfg := Config{Nodes: c.Int("nodes"), Delay: c.Duration("delay"), Impl: c.String("impl")}
+	switch {
+	case c.IsSet("message") && c.IsSet("length"):
+		return cliutil.Usagef("--message and --length exclude each other: the message sets the length")
+	case c.IsSet("message") && c.IsSet("seed"):
+		return cliutil.Usagef("--message and --seed exclude each other: the seed only draws the random message")
+	case c.IsSet("message"):
+		cfg.Message = c.String("message")
+	default:
+		length := c.Int("length")
+		if length < 1 || length > MaxLength {
+			return cliutil.Usagef("--length must be between 1 and %d, got %d", MaxLength, length)
+		}
+		seed := c.Int64("seed")
+		if !c.IsSet("seed") {
+			seed = rand.Int64N(1 << 31)
+			fmt.Fprintf(c.App.ErrWriter, "seed %d (repeat this run with --seed %d)\n", seed, seed)
+		}
+		cfg.Message = RandomMessage(seed, length)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cliutil.Usagef("%v", err)
+	}
+	return runAndPrint(c.Context, cfg, format, c.App.Writer)
+}
+
+// RandomMessage returns length random lower-case ASCII letters drawn from seed.
+func RandomMessage(seed int64, length int) string {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x72696e676c6162)) // "ringlab"
+	var b strings.Builder
+	b.Grow(length)
+	for range length {
+		b.WriteByte(byte('a' + rng.IntN(26)))
+	}
+	return b.String()
+}
+
+// hopLine and doneLine are the NDJSON records; their field names are a
+// contract documented in the README.
+type hopLine struct {
+	Kind string `json:"kind"`
+	Hop
+}
+
+type doneLine struct {
+	Kind    string `json:"kind"`
+	Hops    int    `json:"hops"`
+	Message string `json:"message"`
+}
+
+type interruptedLine struct {
+	Kind    string `json:"kind"`
+	Hops    int    `json:"hops"`
+	Node    int    `json:"node"`
+	Message string `json:"message"`
+}
+
+func runAndPrint(ctx context.Context, cfg Config, format string, stdout io.Writer) error {
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	width := len(fmt.Sprint(cfg.Nodes))
+
+	var werr error // first write error; checked after the run
+	onHop := func(h Hop) {
+		if format == "json" {
+			werr = errors.Join(werr, enc.Encode(hopLine{Kind: "hop", Hop: h}))
+		} else {
+			_, err := fmt.Fprintf(w, "hop %4d  goroutine %*d  received %s\n", h.Hop, width, h.Node, h.Received)
+			werr = errors.Join(werr, err)
+		}
+		if cfg.Delay > 0 { // a slow ring shows each hop as it happens
+			werr = errors.Join(werr, w.Flush())
+		}
+	}
+	res, err := Run(ctx, cfg, onHop)
+	if err != nil {
+		if format == "json" {
+			_ = enc.Encode(interruptedLine{Kind: "interrupted", Hops: res.Hops, Node: res.Last.Node, Message: res.Message})
+		} else {
+			fmt.Fprintf(w, "interrupted after %d hops; goroutine %d held the message last: %s\n", res.Hops, res.Last.Node, res.Message)
+		}
+		return err
+	}
+	if format == "json" {
+		werr = errors.Join(werr, enc.Encode(doneLine{Kind: "done", Hops: res.Hops, Message: res.Message}))
+	} else {
+		_, err := fmt.Fprintf(w, "final message after %d hops (%d changed a letter): %s\n", res.Hops, res.Changes, res.Message)
+		werr = errors.Join(werr, err)
+	}
+	werr = errors.Join(werr, w.Flush())
+	if werr != nil {
+		return fmt.Errorf("writing output: %w", werr)
+	}
+	return nil
+}
