@@ -1,0 +1,155 @@
+// Package node is the contract every ringlab algorithm implements, and the
+// only thing the runtimes (internal/sim, internal/live) know about an
+// algorithm.
+//
+// A node is a deterministic state machine, in the manner of etcd-io/raft's
+// Step: given one Input — a message from a peer, a local command, or a timer
+// firing — it appends the messages to send, the timers to set and the events
+// that happened to an Output, and returns. It never starts goroutines,
+// sleeps, prints, reads the wall clock or draws random numbers; everything it
+// needs (its index, its id, its peers, the current time) comes in through its
+// constructor or the Input. That is what lets one algorithm run on goroutines
+// for real, replay bit for bit in the simulator, and be broken on purpose.
+//
+// Nodes have 1-based indices 1..n (the position in the topology) and, where
+// the algorithm needs them, separate algorithm ids (seed 002 runs ids
+// [5,3,7,1,4] on nodes 1..5).
+package node
+
+import "fmt"
+
+// Msg is an algorithm's message: a small value type (no pointers into node
+// state; slices are cloned before sending). Type names the message kind as
+// the source does ("ELECTION", "REQUEST"); it keys the message counts. The
+// exported fields, with their json tags, are what traces show.
+type Msg interface {
+	Type() string
+}
+
+// Cmd is a local command given to a node by its environment: a user, a
+// workload or a scenario script.
+type Cmd string
+
+// Commands shared by the algorithms. An algorithm may define more.
+const (
+	CmdStart   Cmd = "start"   // start an election / suspect the leader
+	CmdRequest Cmd = "request" // want the critical section
+	CmdRelease Cmd = "release" // leave the critical section
+	CmdRecover Cmd = "recover" // the node has just restarted (after amnesia)
+)
+
+// InputKind says what an Input carries.
+type InputKind uint8
+
+const (
+	InMsg  InputKind = iota + 1 // a message from a peer: From, Msg
+	InCmd                       // a local command: Cmd
+	InTick                      // a timer set by this node fired: Timer
+)
+
+// Input is one thing that happens to a node.
+type Input struct {
+	Kind  InputKind
+	Now   int64 // the runtime's clock in ticks (virtual in sim, elapsed in live)
+	From  int   // InMsg: sender's index
+	Msg   Msg   // InMsg
+	Cmd   Cmd   // InCmd
+	Timer int   // InTick: the id the node gave the timer
+}
+
+// Send is a message to another node, by index.
+type Send struct {
+	To  int
+	Msg Msg
+}
+
+// Timer asks the runtime to deliver an InTick with this ID after After ticks.
+// Setting an ID that is already pending replaces it; After < 0 cancels it.
+type Timer struct {
+	ID    int
+	After int64
+}
+
+// EventKind is the kind of something that happened inside a node.
+type EventKind uint8
+
+const (
+	EvState   EventKind = iota + 1 // the node's protocol state changed: State
+	EvEnterCS                      // the node entered the critical section
+	EvExitCS                       // the node left the critical section
+	EvLeader                       // the node now takes Leader (an id) as leader
+	EvNote                         // something worth a line in the trace: Note
+)
+
+var eventNames = [...]string{EvState: "state", EvEnterCS: "enter_cs", EvExitCS: "exit_cs", EvLeader: "leader", EvNote: "note"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", k)
+}
+
+// Event is something that happened inside a node during one Step.
+type Event struct {
+	Kind   EventKind
+	State  string // EvState
+	Leader int    // EvLeader: the leader's algorithm id
+	Note   string // EvNote (and an optional detail for the others)
+}
+
+// Output collects what one Step produced. The runtime owns it and resets it
+// between steps, so a Step allocates nothing it does not have to.
+type Output struct {
+	Sends  []Send
+	Timers []Timer
+	Events []Event
+	// Done reports that this node has finished its part: it expects no more
+	// input. Runtimes end a run when every live node is done and nothing is
+	// in flight.
+	Done bool
+}
+
+// Reset empties o for the next step, keeping its storage.
+func (o *Output) Reset() {
+	o.Sends, o.Timers, o.Events, o.Done = o.Sends[:0], o.Timers[:0], o.Events[:0], false
+}
+
+// Send appends a message to node `to`.
+func (o *Output) Send(to int, m Msg) { o.Sends = append(o.Sends, Send{To: to, Msg: m}) }
+
+// SetTimer asks for an InTick with id after `after` ticks (replacing any
+// pending timer with that id).
+func (o *Output) SetTimer(id int, after int64) {
+	o.Timers = append(o.Timers, Timer{ID: id, After: after})
+}
+
+// StopTimer cancels the pending timer with id, if any.
+func (o *Output) StopTimer(id int) { o.Timers = append(o.Timers, Timer{ID: id, After: -1}) }
+
+// State records a protocol state change.
+func (o *Output) State(s string) { o.Events = append(o.Events, Event{Kind: EvState, State: s}) }
+
+// Leader records that the node now takes the node with algorithm id `id` as leader.
+func (o *Output) Leader(id int) { o.Events = append(o.Events, Event{Kind: EvLeader, Leader: id}) }
+
+// EnterCS records entry to the critical section.
+func (o *Output) EnterCS() { o.Events = append(o.Events, Event{Kind: EvEnterCS}) }
+
+// ExitCS records leaving the critical section.
+func (o *Output) ExitCS() { o.Events = append(o.Events, Event{Kind: EvExitCS}) }
+
+// Note records a free-form line for the trace.
+func (o *Output) Note(format string, args ...any) {
+	o.Events = append(o.Events, Event{Kind: EvNote, Note: fmt.Sprintf(format, args...)})
+}
+
+// Node is an algorithm's state machine for one node.
+type Node interface {
+	// Step handles one input and appends what it produces to out.
+	Step(in Input, out *Output)
+}
+
+// Factory builds node i (1-based) of n in its initial state. Runtimes call
+// it at start and again when a node recovers with amnesia.
+type Factory func(i int) (Node, error)
