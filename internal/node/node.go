@@ -104,9 +104,10 @@ type Output struct {
 	Sends  []Send
 	Timers []Timer
 	Events []Event
-	// Done reports that this node has finished its part: it expects no more
-	// input. Runtimes end a run when every live node is done and nothing is
-	// in flight.
+	// Done reports that this node has finished its part. It is sticky: once
+	// a node has said Done, runtimes count it done until it recovers from a
+	// crash, even if it later handles stray messages. Runtimes end a run when
+	// every live node is done and no message is in flight.
 	Done bool
 }
 
@@ -143,6 +144,26 @@ func (o *Output) ExitCS() { o.Events = append(o.Events, Event{Kind: EvExitCS}) }
 func (o *Output) Note(format string, args ...any) {
 	o.Events = append(o.Events, Event{Kind: EvNote, Note: fmt.Sprintf(format, args...)})
 }
+
+// Action is something a runtime does to a node at a time: give it a
+// command, or crash it, or restart it. Scripts and workloads are lists of
+// actions; both runtimes carry them out.
+type Action struct {
+	At   int64 // ticks (absolute in a script, relative to now in a React)
+	Node int
+	Cmd  Cmd // a command for the node, or CmdCrash / CmdRestart
+}
+
+// Runtime-level commands in an Action; nodes never see them.
+const (
+	CmdCrash   Cmd = "crash"   // crash-stop the node: it receives nothing more
+	CmdRestart Cmd = "restart" // rebuild it from the Factory (amnesia), then send it CmdRecover
+)
+
+// React lets a workload answer a node's events with actions (a mutex
+// workload releases the CS some ticks after entering it). Runtimes call it
+// for every event a node emits, from that node's step.
+type React func(i int, ev Event, now int64) []Action
 
 // Node is an algorithm's state machine for one node.
 type Node interface {

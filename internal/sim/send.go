@@ -1,0 +1,181 @@
+package sim
+
+import (
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// send puts one message on the network, applying the fault model.
+func (s *sim) send(from int, snd node.Send) {
+	s.count(snd.Msg.Type())
+	s.lc[from]++
+	it := item{kind: itMsg, from: int32(from), to: int32(snd.To), msg: snd.Msg, lc: s.lc[from]}
+	if s.vc != nil {
+		s.vc[from][from-1]++
+		it.vc = append([]uint32(nil), s.vc[from]...)
+	}
+	s.emitMsg(trace.KindSend, from, it, "")
+
+	f := &s.cfg.Faults
+	if f.Drop > 0 && s.rng.Float64() < f.Drop {
+		s.emitMsg(trace.KindDrop, from, it, "lost by the network")
+		s.res.Dropped++
+		return
+	}
+	if s.partitioned(from, snd.To) {
+		s.emitMsg(trace.KindDrop, from, it, "partitioned")
+		s.res.Dropped++
+		return
+	}
+	s.enqueue(it)
+	if f.Dup > 0 && s.rng.Float64() < f.Dup {
+		s.emitMsg(trace.KindDup, from, it, "")
+		s.res.Duplicated++
+		s.enqueue(it)
+	}
+}
+
+// enqueue schedules a message's delivery after its latency.
+func (s *sim) enqueue(it item) {
+	d := s.cfg.Delay.Min
+	if s.cfg.Delay.Max > d {
+		d += s.rng.Int64N(s.cfg.Delay.Max - d + 1)
+	}
+	now := s.q.now
+	for _, sl := range s.cfg.Faults.Slow {
+		if int(it.to) == sl.Node && now >= sl.From && (sl.Until == 0 || now < sl.Until) {
+			d += sl.Extra
+		}
+	}
+	it.at = now + d
+	if s.link != nil {
+		key := uint64(it.from)<<32 | uint64(it.to)
+		if last := s.link[key]; it.at < last {
+			it.at = last // FIFO: never overtake an earlier message on this link
+		}
+		s.link[key] = it.at
+	}
+	s.flight++
+	s.q.push(it)
+}
+
+func (s *sim) partitioned(a, b int) bool {
+	now := s.q.now
+	for _, p := range s.cfg.Faults.Partitions {
+		if now < p.From || (p.Until != 0 && now >= p.Until) {
+			continue
+		}
+		if in(p.Group, a) != in(p.Group, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func in(group []int, i int) bool {
+	for _, g := range group {
+		if g == i {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sim) count(typ string) {
+	s.res.Messages++
+	if typ != s.lastType || s.lastIdx < 0 {
+		k, ok := s.typeIdx[typ]
+		if !ok {
+			k = len(s.typeCounts)
+			s.typeIdx[typ] = k
+			s.typeNames = append(s.typeNames, typ)
+			s.typeCounts = append(s.typeCounts, 0)
+		}
+		s.lastType, s.lastIdx = typ, k
+	}
+	s.typeCounts[s.lastIdx]++
+}
+
+func (s *sim) setTimer(i int, t node.Timer) {
+	slots := s.timers[i]
+	k := -1
+	for j := range slots {
+		if slots[j].id == t.ID {
+			k = j
+			break
+		}
+	}
+	if k < 0 {
+		s.timers[i] = append(slots, timerSlot{id: t.ID})
+		k = len(s.timers[i]) - 1
+	}
+	s.timers[i][k].gen++ // any pending firing of the old generation is void
+	if t.After >= 0 {
+		s.q.push(item{at: s.q.now + t.After, kind: itTimer, to: int32(i), timer: t.ID, gen: s.timers[i][k].gen})
+	}
+}
+
+func (s *sim) timerCurrent(i, id int, gen uint32) bool {
+	for _, sl := range s.timers[i] {
+		if sl.id == id {
+			return sl.gen == gen
+		}
+	}
+	return false
+}
+
+func (s *sim) tickClock(i int) {
+	s.lc[i]++
+	if s.vc != nil {
+		s.vc[i][i-1]++
+	}
+}
+
+// fill prepares the reused event for kind at node i.
+func (s *sim) fill(kind string, i int) {
+	s.evSeq++
+	s.ev = trace.Event{V: trace.Version, Seq: s.evSeq, T: s.q.now, Node: i, Kind: kind, LC: s.lc[i]}
+	if s.vc != nil {
+		s.ev.VC = s.vc[i]
+	}
+}
+
+func (s *sim) emit(kind string, i int) {
+	if s.cfg.Sink == nil {
+		return
+	}
+	s.fill(kind, i)
+	s.cfg.Sink(&s.ev)
+}
+
+func (s *sim) emitMsg(kind string, at int, it item, note string) {
+	if s.cfg.Sink == nil || !s.cfg.Messages {
+		return
+	}
+	s.fill(kind, at)
+	s.ev.From, s.ev.To, s.ev.Msg, s.ev.Note = int(it.from), int(it.to), trace.WrapMsg(it.msg), note
+	s.cfg.Sink(&s.ev)
+}
+
+func (s *sim) emitNode(i int, ev node.Event) {
+	if s.cfg.Sink == nil {
+		return
+	}
+	switch ev.Kind {
+	case node.EvState:
+		s.fill(trace.KindState, i)
+		s.ev.State = ev.State
+	case node.EvEnterCS:
+		s.fill(trace.KindEnterCS, i)
+	case node.EvExitCS:
+		s.fill(trace.KindExitCS, i)
+	case node.EvLeader:
+		s.fill(trace.KindLeader, i)
+		l := ev.Leader
+		s.ev.Leader = &l
+	default:
+		s.fill(trace.KindNote, i)
+	}
+	s.ev.Note = ev.Note
+	s.cfg.Sink(&s.ev)
+}

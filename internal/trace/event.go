@@ -1,0 +1,171 @@
+// Package trace is ringlab's one canonical event stream: what every runtime
+// emits, what the checkers read, and what the renderers draw.
+//
+// On the wire an event is one NDJSON line:
+//
+//	{"v":1,"seq":N,"t":T,"node":I,"kind":K,...,"lc":L}
+//
+// where t is virtual time (sim) or nanoseconds since the start (live), node
+// is the 1-based index of the node it happened at, and lc is that node's
+// Lamport clock after the event. vc, the vector clock, is present only when
+// the run asked for it (it costs O(n) per event). The last line of a run is a
+// Summary ({"kind":"summary",...}).
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"ringlab/internal/node"
+)
+
+// Version is the schema version written in every event's "v".
+const Version = 1
+
+// Event kinds.
+const (
+	KindSend      = "send"      // From sent Msg to To (node = From)
+	KindRecv      = "recv"      // To received Msg from From (node = To)
+	KindDrop      = "drop"      // the network lost Msg from From to To
+	KindDup       = "dup"       // the network duplicated Msg from From to To
+	KindCrash     = "crash"     // the node stopped
+	KindRecover   = "recover"   // the node restarted with its state reset
+	KindCmd       = "cmd"       // a local command was given to the node (Cmd)
+	KindState     = "state"     // the node's protocol state is now State
+	KindEnterCS   = "enter_cs"  // the node entered the critical section
+	KindExitCS    = "exit_cs"   // the node left the critical section
+	KindLeader    = "leader"    // the node now takes Leader (an id) as leader
+	KindNote      = "note"      // a free-form line (Note)
+	KindViolation = "violation" // a checker found Property broken (Detail)
+)
+
+// Event is one thing that happened in a run.
+type Event struct {
+	V        int      `json:"v"`
+	Seq      int64    `json:"seq"`
+	T        int64    `json:"t"`
+	Node     int      `json:"node"`
+	Kind     string   `json:"kind"`
+	From     int      `json:"from,omitempty"`
+	To       int      `json:"to,omitempty"`
+	Msg      *Msg     `json:"msg,omitempty"`
+	Cmd      string   `json:"cmd,omitempty"`
+	State    string   `json:"state,omitempty"`
+	Leader   *int     `json:"leader,omitempty"`
+	Note     string   `json:"note,omitempty"`
+	Property string   `json:"property,omitempty"`
+	Detail   string   `json:"detail,omitempty"`
+	LC       int64    `json:"lc"`
+	VC       []uint32 `json:"vc,omitempty"`
+}
+
+// LeaderID returns the event's leader id, or 0 if it carries none.
+func (e *Event) LeaderID() int {
+	if e.Leader == nil {
+		return 0
+	}
+	return *e.Leader
+}
+
+// Msg wraps an algorithm message for the log. In a live run it holds the
+// node.Msg itself; read back from a file it holds the type and the raw
+// fields. On the wire it is {"type": T, ...fields}.
+type Msg struct {
+	Value  node.Msg        // set when the event came from a runtime
+	type_  string          // set when the event was decoded
+	fields json.RawMessage // the decoded object, "type" included
+}
+
+// WrapMsg wraps m for an Event.
+func WrapMsg(m node.Msg) *Msg { return &Msg{Value: m} }
+
+// Type is the message's type name.
+func (m *Msg) Type() string {
+	if m.Value != nil {
+		return m.Value.Type()
+	}
+	return m.type_
+}
+
+// Fields returns the message's fields as a JSON object without "type"
+// ("{}" when it has none).
+func (m *Msg) Fields() json.RawMessage {
+	var raw json.RawMessage
+	if m.Value != nil {
+		b, err := json.Marshal(m.Value)
+		if err != nil || len(b) == 0 || b[0] != '{' {
+			return json.RawMessage("{}")
+		}
+		raw = b
+	} else {
+		raw = m.fields
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return json.RawMessage("{}")
+	}
+	delete(obj, "type")
+	b, _ := json.Marshal(obj) // map keys come out sorted: stable bytes
+	return b
+}
+
+// MarshalJSON writes {"type":T,...fields}.
+func (m *Msg) MarshalJSON() ([]byte, error) {
+	t, err := json.Marshal(m.Type())
+	if err != nil {
+		return nil, err
+	}
+	f := m.Fields()
+	var b bytes.Buffer
+	b.WriteString(`{"type":`)
+	b.Write(t)
+	if len(f) > 2 {
+		b.WriteByte(',')
+		b.Write(f[1:])
+	} else {
+		b.WriteByte('}')
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads {"type":T,...fields}.
+func (m *Msg) UnmarshalJSON(b []byte) error {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return err
+	}
+	if head.Type == "" {
+		return fmt.Errorf("message without a type: %s", b)
+	}
+	m.Value, m.type_, m.fields = nil, head.Type, append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// Verdict is a checked property and what the check found.
+type Verdict struct {
+	Property string `json:"property"`
+	OK       bool   `json:"ok"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// Summary is the last line of a run's log.
+type Summary struct {
+	V          int              `json:"v"`
+	Kind       string           `json:"kind"` // always "summary"
+	Algorithm  string           `json:"algorithm"`
+	Runtime    string           `json:"runtime"`
+	Seed       uint64           `json:"seed"`
+	Nodes      int              `json:"nodes"`
+	Time       int64            `json:"t"`     // virtual time (sim) or ns (live) at the end
+	Steps      int64            `json:"steps"` // inputs handled by nodes
+	Messages   int64            `json:"messages"`
+	ByType     map[string]int64 `json:"by_type"`
+	Dropped    int64            `json:"dropped,omitempty"`
+	Duplicated int64            `json:"duplicated,omitempty"`
+	Verdicts   []Verdict        `json:"verdicts"`
+	Extra      map[string]any   `json:"extra,omitempty"` // algorithm figures: rounds, ids carried, ...
+	Replay     string           `json:"replay"`
+}
