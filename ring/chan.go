@@ -6,15 +6,18 @@ import (
 )
 
 // runChan is the idiomatic ring: goroutine i owns inbox i and sends to inbox
-// i+1. Each inbox has room for one token and exactly one token exists, so a
-// send can never block; only receives wait, and they also watch ctx.
-func runChan(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
+// i+1. Exactly one token exists, so a send never blocks: every inbox has room
+// for the token and for one nil "stop" value. On cancellation Run drops a
+// stop value into every inbox; a goroutine that receives it returns. That
+// keeps the hot path a plain receive and a plain send — no select — which
+// is what lets this ring keep up with a bare hand-written one.
+func runChan(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 	n := cfg.Nodes
 	inbox := make([]chan *token, n)
 	for i := range inbox {
-		inbox[i] = make(chan *token, 1)
+		inbox[i] = make(chan *token, 2) // the token + one stop value
 	}
-	done := make(chan *token, 1)
+	done := make(chan struct{})
 
 	var wg sync.WaitGroup
 	wg.Add(n)
@@ -23,37 +26,38 @@ func runChan(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
 			defer wg.Done()
 			in, out := inbox[i], inbox[(i+1)%n]
 			for {
-				var t *token
-				select {
-				case t = <-in:
-				case <-ctx.Done():
-					return
+				t := <-in
+				if t == nil {
+					return // stopped
 				}
 				changed, finished, last := t.visit(i, n, onHop)
 				if changed >= 0 && !pause(ctx, cfg.Delay) {
+					out <- t // hand the token on so Run can still read it after the stop
 					return
 				}
 				if last {
-					done <- t // room for one; sent once per run
+					close(done)
 					return
 				}
-				out <- t // never blocks: the token is the only value in flight
+				out <- t // never blocks: see above
 				if finished {
 					return
 				}
 			}
 		}()
 	}
-	inbox[0] <- newToken(cfg.Message)
+	tok := newToken(cfg.Message)
+	inbox[0] <- tok
 
-	var final *token
+	var err error
 	select {
-	case final = <-done:
+	case <-done:
 	case <-ctx.Done():
+		err = ctx.Err()
+		for _, in := range inbox {
+			in <- nil // room guaranteed: at most the token is queued
+		}
 	}
 	wg.Wait()
-	if final == nil {
-		return nil, ctx.Err()
-	}
-	return final.text, nil
+	return tok, err
 }

@@ -47,6 +47,8 @@ func action(c *cli.Context) error {
 		return cliutil.Usagef("--format: unknown format %q (want text or json)", format)
 	}
 	cfg := Config{Nodes: c.Int("nodes"), Delay: c.Duration("delay"), Impl: c.String("impl")}
+	drawn := ""
+
 	switch {
 	case c.IsSet("message") && c.IsSet("length"):
 		return cliutil.Usagef("--message and --length exclude each other: the message sets the length")
@@ -62,13 +64,14 @@ func action(c *cli.Context) error {
 		seed := c.Int64("seed")
 		if !c.IsSet("seed") {
 			seed = rand.Int64N(1 << 31)
-			fmt.Fprintf(c.App.ErrWriter, "seed %d (repeat this run with --seed %d)\n", seed, seed)
+			drawn = fmt.Sprintf("seed %d (repeat this run with --seed %d)\n", seed, seed)
 		}
 		cfg.Message = RandomMessage(seed, length)
 	}
 	if err := cfg.Validate(); err != nil {
 		return cliutil.Usagef("%v", err)
 	}
+	fmt.Fprint(c.App.ErrWriter, drawn)
 	return runAndPrint(c.Context, cfg, format, c.App.Writer)
 }
 
@@ -125,9 +128,9 @@ func runAndPrint(ctx context.Context, cfg Config, format string, stdout io.Write
 	res, err := Run(ctx, cfg, onHop)
 	if err != nil {
 		if format == "json" {
-			_ = enc.Encode(interruptedLine{Kind: "interrupted", Hops: res.Hops, Node: res.Last.Node, Message: res.Message})
+			_ = enc.Encode(interruptedLine{Kind: "interrupted", Hops: res.Hops, Node: res.LastNode, Message: res.Message})
 		} else {
-			fmt.Fprintf(w, "interrupted after %d hops; goroutine %d held the message last: %s\n", res.Hops, res.Last.Node, res.Message)
+			fmt.Fprintf(w, "interrupted after %d hops; goroutine %d held the message last: %s\n", res.Hops, res.LastNode, res.Message)
 		}
 		return err
 	}

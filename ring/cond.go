@@ -19,7 +19,7 @@ type condRing struct {
 	doneCond *sync.Cond
 }
 
-func runCond(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
+func runCond(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 	n := cfg.Nodes
 	r := &condRing{wake: make([]*sync.Cond, n), tok: newToken(cfg.Message)}
 	for i := range r.wake {
@@ -54,9 +54,9 @@ func runCond(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
 	r.mu.Unlock()
 	wg.Wait()
 	if !ok {
-		return nil, ctx.Err()
+		return r.tok, ctx.Err()
 	}
-	return r.tok.text, nil
+	return r.tok, nil
 }
 
 func (r *condRing) node(ctx context.Context, i, n int, cfg Config, onHop func(Hop)) {

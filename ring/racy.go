@@ -17,10 +17,11 @@ type racyRing struct {
 	turn    int    // whose turn it is; -1 when the run is over
 	message string // the message in flight
 	hop     int
+	changes int
 	final   int // which goroutine finished the message
 }
 
-func runRacy(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
+func runRacy(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 	n := cfg.Nodes
 	r := &racyRing{message: cfg.Message, final: -1}
 	var wg sync.WaitGroup // joining is done properly; the data are not
@@ -32,10 +33,11 @@ func runRacy(ctx context.Context, cfg Config, onHop func(Hop)) ([]rune, error) {
 		}()
 	}
 	wg.Wait()
+	t := &token{text: []rune(r.message), hop: r.hop, changes: r.changes}
 	if err := ctx.Err(); err != nil && r.turn != -1 {
-		return nil, err
+		return t, err
 	}
-	return []rune(r.message), nil
+	return t, nil
 }
 
 func (r *racyRing) node(ctx context.Context, i, n int, cfg Config, onHop func(Hop)) {
@@ -47,12 +49,12 @@ func (r *racyRing) node(ctx context.Context, i, n int, cfg Config, onHop func(Ho
 			runtime.Gosched()
 		}
 		t := newToken(r.message) // RACE: read of the shared message
-		t.hop, t.finisher = r.hop, r.final
+		t.hop, t.changes, t.finisher = r.hop, r.changes, r.final
 		changed, finished, last := t.visit(i, n, onHop)
 		if changed >= 0 && !pause(ctx, cfg.Delay) {
 			return
 		}
-		r.message, r.hop, r.final = string(t.text), t.hop, t.finisher // RACE: writes
+		r.message, r.hop, r.changes, r.final = string(t.text), t.hop, t.changes, t.finisher // RACE: writes
 		if last {
 			r.turn = -1
 			return

@@ -93,12 +93,12 @@ type Hop struct {
 }
 
 // Result is the outcome of a run. After an interruption it describes how far
-// the message got: Last is the final hop that completed.
+// the message got.
 type Result struct {
-	Message string // the message as it ended
-	Hops    int    // receipts, the last lap included
-	Changes int    // hops that upper-cased a letter
-	Last    Hop    // the last hop observed (zero if none)
+	Message  string // the message as it ended
+	Hops     int    // receipts, the last lap included
+	Changes  int    // hops that upper-cased a letter
+	LastNode int    // the 1-based goroutine that received the message last (0 if none)
 }
 
 // Run circulates cfg.Message around a ring of cfg.Nodes goroutines and
@@ -111,33 +111,22 @@ func Run(ctx context.Context, cfg Config, onHop func(Hop)) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	var res Result
-	record := func(h Hop) {
-		res.Hops = h.Hop
-		res.Last = h
-		if h.Changed >= 0 {
-			res.Changes++
-		}
-		if onHop != nil {
-			onHop(h)
-		}
-	}
-	var final []rune
+	var t *token
 	var err error
 	switch cfg.Impl {
 	case ImplChan:
-		final, err = runChan(ctx, cfg, record)
+		t, err = runChan(ctx, cfg, onHop)
 	case ImplCond:
-		final, err = runCond(ctx, cfg, record)
+		t, err = runCond(ctx, cfg, onHop)
 	case ImplRacy:
-		final, err = runRacy(ctx, cfg, record)
+		t, err = runRacy(ctx, cfg, onHop)
 	}
-	if err != nil {
-		res.Message = res.Last.Sent
-		return res, err
+	// Every goroutine has exited: the token is ours to read.
+	res := Result{Message: string(t.text), Hops: t.hop, Changes: t.changes}
+	if t.hop > 0 {
+		res.LastNode = (t.hop-1)%cfg.Nodes + 1
 	}
-	res.Message = string(final)
-	return res, nil
+	return res, err
 }
 
 // isLower reports whether r is a lower-case letter that upper-casing changes.
@@ -158,6 +147,7 @@ type token struct {
 	text     []rune
 	next     int // index of the first lower-case rune, len(text) if none
 	hop      int
+	changes  int
 	finisher int // 0-based goroutine that saw the message finished, -1 before
 }
 
@@ -192,6 +182,7 @@ func (t *token) visit(self, n int, onHop func(Hop)) (changed int, finished, last
 		changed = t.next
 		t.text[changed] = unicode.ToUpper(t.text[changed])
 		t.next = t.scan(changed + 1)
+		t.changes++
 	}
 	finished = t.next == len(t.text)
 	if finished && t.finisher < 0 {

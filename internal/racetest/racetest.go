@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -19,7 +18,10 @@ func Build(t testing.TB, moduleRoot string) string {
 	if testing.Short() {
 		t.Skip("building a -race binary takes tens of seconds; skipped with -short")
 	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin, err := exec.LookPath("go") // go test puts its own GOROOT/bin first on PATH
+	if err != nil {
+		t.Fatalf("no go command on PATH to build the -race binary: %v", err)
+	}
 	bin := filepath.Join(t.TempDir(), "ringlab-race")
 	cmd := exec.Command(gobin, "build", "-race", "-o", bin, ".")
 	cmd.Dir = moduleRoot

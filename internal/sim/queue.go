@@ -52,8 +52,6 @@ func newQueue(span int64) *queue {
 	return &queue{mask: w - 1, buckets: make([][]item, w), head: make([]int, w)}
 }
 
-func (q *queue) len() int { return q.inWheel + len(q.far) }
-
 func (q *queue) push(it item) {
 	if it.at < q.now {
 		it.at = q.now
