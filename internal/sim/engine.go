@@ -30,6 +30,7 @@ type sim struct {
 	ev      trace.Event
 	evSeq   int64
 	flight  int // messages pending in the queue
+	nChoice int // decisions taken so far (replay position)
 	res     Result
 	// message counts by type; the last type is cached to skip the map
 	typeIdx    map[string]int

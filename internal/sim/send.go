@@ -17,7 +17,7 @@ func (s *sim) send(from int, snd node.Send) {
 	s.emitMsg(trace.KindSend, from, it, "")
 
 	f := &s.cfg.Faults
-	if f.Drop > 0 && s.rng.Float64() < f.Drop {
+	if f.Drop > 0 && s.chance(f.Drop) {
 		s.emitMsg(trace.KindDrop, from, it, "lost by the network")
 		s.res.Dropped++
 		return
@@ -28,7 +28,7 @@ func (s *sim) send(from int, snd node.Send) {
 		return
 	}
 	s.enqueue(it)
-	if f.Dup > 0 && s.rng.Float64() < f.Dup {
+	if f.Dup > 0 && s.chance(f.Dup) {
 		s.emitMsg(trace.KindDup, from, it, "")
 		s.res.Duplicated++
 		s.enqueue(it)
@@ -39,7 +39,7 @@ func (s *sim) send(from int, snd node.Send) {
 func (s *sim) enqueue(it item) {
 	d := s.cfg.Delay.Min
 	if s.cfg.Delay.Max > d {
-		d += s.rng.Int64N(s.cfg.Delay.Max - d + 1)
+		d += s.choose(s.cfg.Delay.Max - d + 1)
 	}
 	now := s.q.now
 	for _, sl := range s.cfg.Faults.Slow {
@@ -178,4 +178,41 @@ func (s *sim) emitNode(i int, ev node.Event) {
 	}
 	s.ev.Note = ev.Note
 	s.cfg.Sink(&s.ev)
+}
+
+// choose returns a decision in [0, n): drawn from the seed, or replayed.
+func (s *sim) choose(n int64) int64 {
+	var v int64
+	if s.cfg.Choices != nil {
+		if s.nChoice < len(s.cfg.Choices) {
+			v = min(max(s.cfg.Choices[s.nChoice], 0), n-1)
+		}
+		s.nChoice++
+	} else {
+		v = s.rng.Int64N(n)
+	}
+	if s.cfg.RecordChoices {
+		s.res.Choices = append(s.res.Choices, v)
+	}
+	return v
+}
+
+// chance returns true with probability p: drawn from the seed, or replayed
+// (a replayed 1 means yes).
+func (s *sim) chance(p float64) bool {
+	var yes bool
+	if s.cfg.Choices != nil {
+		yes = s.nChoice < len(s.cfg.Choices) && s.cfg.Choices[s.nChoice] != 0
+		s.nChoice++
+	} else {
+		yes = s.rng.Float64() < p
+	}
+	if s.cfg.RecordChoices {
+		v := int64(0)
+		if yes {
+			v = 1
+		}
+		s.res.Choices = append(s.res.Choices, v)
+	}
+	return yes
 }

@@ -84,6 +84,14 @@ type Config struct {
 	VectorClocks bool
 	// Stop, if set, is asked after every step; true ends the run early.
 	Stop func() bool
+
+	// Choices, when not nil, replaces the random source: every random
+	// decision (a latency, a drop, a duplicate) takes the next value, and 0
+	// once they run out (0 is always the benign choice: minimum latency, no
+	// drop, no duplicate). That is how a shrunk schedule replays.
+	// RecordChoices makes Result.Choices list every decision taken.
+	Choices       []int64
+	RecordChoices bool
 }
 
 // DefaultMaxSteps bounds a run when Config.MaxSteps is zero.
@@ -100,6 +108,7 @@ type Result struct {
 	Quiescent  bool // ended because nothing was left to do
 	Exhausted  bool // ended because the step budget ran out
 	Stopped    bool // ended because Config.Stop said so
+	Choices    []int64
 }
 
 // Run executes one simulation.

@@ -1,0 +1,184 @@
+package changroberts
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"ringlab/internal/node"
+)
+
+func newNet(t *testing.T, ids []int) *net[*Node] {
+	f, err := Factory(ids)
+	return build[*Node](t, f, err, len(ids))
+}
+
+// checkFinal checks SPEC §3 termination, uniqueness and agreement: one
+// Leader, the maximum id, its announcement back; every node knows it, done.
+func checkFinal(t *testing.T, w *net[*Node], ids []int) {
+	t.Helper()
+	maxID, leaders := slices.Max(ids), 0
+	for i := 1; i < len(w.nodes); i++ {
+		st := w.nodes[i].Status()
+		switch {
+		case st.State == StateLeader && st.ID == maxID && st.Complete:
+			leaders++
+		case st.State == StateFollower:
+		default:
+			t.Errorf("ids %v: node %d ended %+v", ids, i, st)
+		}
+		if !st.HasLeader || st.Leader != maxID || !w.done[i] {
+			t.Errorf("ids %v: node %d knows leader %d (%v), done %v; want %d", ids, i, st.Leader, st.HasLeader, w.done[i], maxID)
+		}
+	}
+	if leaders != 1 {
+		t.Errorf("ids %v: %d leaders, want 1", ids, leaders)
+	}
+}
+
+func startAll(w *net[*Node]) {
+	for i := 1; i < len(w.nodes); i++ {
+		w.start(i)
+	}
+}
+
+// SPEC §3.4, every node starting: exact election counts, and the
+// announcement adds exactly n.
+func TestExactCounts(t *testing.T) {
+	tests := []struct {
+		name     string
+		ids      []int
+		election int
+	}{
+		{"one node", []int{42}, 1},
+		{"best case: increasing along the ring, 2n-1", []int{1, 2, 3, 4, 5}, 9},
+		{"worst case: decreasing along the ring, n(n+1)/2", []int{5, 4, 3, 2, 1}, 15},
+		{"worst case rotated", []int{2, 1, 5, 4, 3}, 15},
+		{"seed 002 ring", []int{5, 3, 7, 1, 4}, 2 + 1 + 5 + 1 + 1},
+		{"three, worst", []int{3, 2, 1}, 6},
+		{"three, best", []int{3, 1, 2}, 5},
+	}
+	for _, tt := range tests {
+		w := newNet(t, tt.ids)
+		startAll(w)
+		w.run()
+		checkFinal(t, w, tt.ids)
+		n := len(tt.ids)
+		if w.count[TypeElection] != tt.election || w.count[TypeElected] != n {
+			t.Errorf("%s %v: %v, want %d ELECTION and %d ELECTED", tt.name, tt.ids, w.count, tt.election, n)
+		}
+		if e, a := Messages(tt.ids); e != tt.election || a != n {
+			t.Errorf("%s: Messages = %d, %d", tt.name, e, a)
+		}
+	}
+}
+
+// SPEC §3.4 exercise: over every permutation of 1..n (n <= 7), the count is
+// Messages(ids); it is WorstCase(n) exactly when ids decrease in the
+// direction of travel and BestCase(n) exactly when they increase (up to
+// rotation).
+func TestEveryPermutation(t *testing.T) {
+	for n := 1; n <= 7; n++ {
+		forEachPermutation(n, func(ids []int) {
+			w := newNet(t, ids)
+			startAll(w)
+			w.run()
+			checkFinal(t, w, ids)
+			got := w.count[TypeElection]
+			if e, _ := Messages(ids); got != e || w.count[TypeElected] != n {
+				t.Fatalf("ids %v: %v, theory %d", ids, w.count, e)
+			}
+			if (got == WorstCase(n)) != rotationOf(ids, -1) || (got == BestCase(n)) != rotationOf(ids, +1) {
+				t.Fatalf("ids %v: %d messages; worst %d, best %d", ids, got, WorstCase(n), BestCase(n))
+			}
+			if got < BestCase(n) || got > WorstCase(n) {
+				t.Fatalf("ids %v: %d messages outside [%d, %d]", ids, got, BestCase(n), WorstCase(n))
+			}
+		})
+	}
+}
+
+// rotationOf reports whether ids, read round the ring from its minimum, go
+// up by one (step +1) or, from its maximum, go down by one (step -1).
+func rotationOf(ids []int, step int) bool {
+	n := len(ids)
+	start := slices.Index(ids, slices.Min(ids))
+	if step < 0 {
+		start = slices.Index(ids, slices.Max(ids))
+	}
+	for k := 1; k < n; k++ {
+		if ids[(start+k)%n]-ids[(start+k-1)%n] != step {
+			return false
+		}
+	}
+	return true
+}
+
+// SPEC §3 properties over random rings, initiator sets and delivery orders
+// (messages may overtake each other). With every node starting the count is
+// Messages whatever the order.
+func TestRandomRuns(t *testing.T) {
+	seeds := 3000
+	if testing.Short() {
+		seeds = 300
+	}
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(seed), 4))
+		n := 1 + rng.IntN(12)
+		ids := rng.Perm(3 * n)[:n]
+		w := newNet(t, ids)
+		w.rng = rng
+		all := rng.IntN(2) == 0
+		for _, i := range rng.Perm(n) {
+			if all || i == 0 || rng.IntN(3) == 0 {
+				w.start(i + 1)
+			}
+		}
+		w.run()
+		checkFinal(t, w, ids)
+		if e, a := Messages(ids); w.count[TypeElected] != a || (all && w.count[TypeElection] != e) {
+			t.Fatalf("seed %d ids %v all %v: %v, theory %d+%d", seed, ids, all, w.count, e, a)
+		}
+	}
+}
+
+// Decision on SPEC §3.4: a lone initiator that is not the maximum still
+// elects the maximum, because nodes join when they swallow a smaller id:
+// ELECTION(1) 1->2, (2) 2->3, (3) 3->1->2->3.
+func TestLoneInitiatorJoin(t *testing.T) {
+	w := newNet(t, []int{1, 2, 3})
+	w.start(1)
+	w.run()
+	checkFinal(t, w, []int{1, 2, 3})
+	if w.count[TypeElection] != 5 || w.count[TypeElected] != 3 || w.notes(2, NoteJoined) != 1 {
+		t.Errorf("counts %v, notes at 2: %v", w.count, w.events[2])
+	}
+}
+
+func TestValidation(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []int
+		want string
+	}{{nil, "at least 1 node id"}, {[]int{4, 9, 4}, "nodes 1 and 3 both have id 4"}, {[]int{-3, 0}, ""}} {
+		_, err := Factory(tt.ids)
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Factory(%v) error %v, want %q", tt.ids, err, tt.want)
+		}
+	}
+	f, _ := Factory([]int{1, 2})
+	if _, err := f(0); err == nil || !strings.Contains(err.Error(), "outside 1..2") {
+		t.Errorf("f(0): %v", err)
+	}
+}
+
+// Step allocates nothing but the boxed message it sends.
+func TestStepAllocs(t *testing.T) {
+	nd, _ := New(Config{Index: 2, N: 3, ID: 5})
+	var out node.Output
+	in := node.Input{Kind: node.InMsg, From: 1, Msg: Election{ID: 9}}
+	nd.Step(in, &out)
+	if a := testing.AllocsPerRun(100, func() { out.Reset(); nd.Step(in, &out) }); a > 1 {
+		t.Errorf("Step allocates %v times per forward, want at most 1", a)
+	}
+}

@@ -1,0 +1,147 @@
+package idlist
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"ringlab/internal/node"
+)
+
+func newNet(t *testing.T, ids []int) *net[*Node] {
+	f, err := Factory(ids)
+	return build[*Node](t, f, err, len(ids))
+}
+
+// sizes adds up the ids carried by every message a run sends.
+func sizes(w *net[*Node]) *int {
+	total := new(int)
+	w.onStep = func(_ int, _ node.Input, out *node.Output) {
+		for _, s := range out.Sends {
+			*total += Size(s.Msg)
+		}
+	}
+	return total
+}
+
+// checkDecisions checks SPEC §3.3: every initiator decides the smallest id
+// (all agree); a process that never started decides nothing; all are done.
+func checkDecisions(t *testing.T, w *net[*Node], ids []int, initiators []int) {
+	t.Helper()
+	for i := 1; i < len(w.nodes); i++ {
+		st := w.nodes[i].Status()
+		if started := slices.Contains(initiators, i); st.Decided != started || (started && st.Leader != slices.Min(ids)) || !w.done[i] {
+			t.Errorf("ids %v initiators %v: process %d is %+v, done %v", ids, initiators, i, st, w.done[i])
+		}
+	}
+}
+
+// SPEC §3.3: k initiators send exactly k*n messages carrying k*n(n+1)/2
+// ids; n*n messages when all start.
+func TestExactCounts(t *testing.T) {
+	tests := []struct {
+		ids            []int
+		initiators     []int
+		messages, carr int
+	}{
+		{[]int{42}, []int{1}, 1, 1},
+		{[]int{5, 3, 7}, []int{1}, 3, 1 + 2 + 3},
+		{[]int{5, 3, 7}, []int{1, 2, 3}, 9, 18},
+		{[]int{4, 1, 3, 2}, []int{2}, 4, 10},
+		{[]int{5, 3, 7, 1, 4}, []int{1, 3}, 10, 30},
+		{[]int{5, 3, 7, 1, 4}, []int{1, 2, 3, 4, 5}, 25, 75},
+	}
+	for _, tt := range tests {
+		w := newNet(t, tt.ids)
+		carried := sizes(w)
+		w.start(tt.initiators...)
+		w.run()
+		checkDecisions(t, w, tt.ids, tt.initiators)
+		m, c := Messages(len(tt.ids), len(tt.initiators))
+		if w.count[TypeList] != tt.messages || *carried != tt.carr || m != tt.messages || c != tt.carr {
+			t.Errorf("ids %v initiators %v: %d messages carrying %d ids (theory %d, %d), want %d, %d",
+				tt.ids, tt.initiators, w.count[TypeList], *carried, m, c, tt.messages, tt.carr)
+		}
+	}
+}
+
+// Seed 004 "Anel 2" on the ring [5, 3, 7] started by process 1: [p : l]
+// prepends p, and the list that comes back holds every id.
+func TestListsGrow(t *testing.T) {
+	w := newNet(t, []int{5, 3, 7})
+	var got []string
+	w.onStep = func(i int, _ node.Input, out *node.Output) {
+		for _, s := range out.Sends {
+			got = append(got, fmt.Sprintf("%d->%d %v", i, s.To, s.Msg.(List).IDs))
+		}
+		for _, e := range out.Events {
+			got = append(got, fmt.Sprintf("%d %v %d", i, e.Kind, e.Leader))
+		}
+	}
+	w.start(1)
+	w.run()
+	want := "1->2 [5]; 2->3 [3 5]; 3->1 [7 3 5]; 1 leader 3"
+	if s := strings.Join(got, "; "); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// SPEC §3.3 over random rings, initiator sets and delivery orders: the
+// counts are exact whatever the order, and all deciders agree on the minimum.
+func TestRandomRuns(t *testing.T) {
+	seeds := 2000
+	if testing.Short() {
+		seeds = 200
+	}
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(seed), 5))
+		n := 1 + rng.IntN(10)
+		ids := rng.Perm(4 * n)[:n]
+		var initiators []int
+		for _, i := range rng.Perm(n) {
+			if len(initiators) == 0 || rng.IntN(2) == 0 {
+				initiators = append(initiators, i+1)
+			}
+		}
+		w := newNet(t, ids)
+		w.rng = rng
+		carried := sizes(w)
+		w.start(initiators...)
+		w.run()
+		checkDecisions(t, w, ids, initiators)
+		if m, c := Messages(n, len(initiators)); w.count[TypeList] != m || *carried != c {
+			t.Fatalf("seed %d: %d messages, %d ids; want %d, %d", seed, w.count[TypeList], *carried, m, c)
+		}
+	}
+}
+
+// The list sent is a new slice: the received one is never modified or shared.
+func TestListNotShared(t *testing.T) {
+	nd, _ := New(Config{Index: 1, N: 3, ID: 9})
+	in := []int{4, 2}
+	var out node.Output
+	nd.Step(node.Input{Kind: node.InMsg, Msg: List{IDs: in}}, &out)
+	sent := out.Sends[0].Msg.(List).IDs
+	sent[1] = 0
+	if !slices.Equal(in, []int{4, 2}) || Size(out.Sends[0].Msg) != 3 {
+		t.Errorf("received list now %v; sent %v", in, sent)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []int
+		want string
+	}{{nil, "at least 1 process id"}, {[]int{4, 9, 4}, "processes 1 and 3 both have id 4"}, {[]int{-3, 0}, ""}} {
+		_, err := Factory(tt.ids)
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Factory(%v) error %v, want %q", tt.ids, err, tt.want)
+		}
+	}
+	f, _ := Factory([]int{1, 2})
+	if _, err := f(3); err == nil || !strings.Contains(err.Error(), "outside 1..2") {
+		t.Errorf("f(3): %v", err)
+	}
+}

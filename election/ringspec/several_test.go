@@ -1,0 +1,137 @@
+package ringspec
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"ringlab/internal/node"
+)
+
+// SPEC §3.1 on several initiators, every node starting before any delivery,
+// FIFO delivery. As written, each initiator's message reaches the minimum
+// and comes back as ELECTION(min): rule 4 fires k times and k ELECTED rounds
+// go out (12 = (1+3)+(0+3)+(2+3) ELECTION and 3*3 ELECTED for [5,3,7]). With
+// Extinction the nodes drop what they already beat: rule 4 fires once.
+func TestSeveralInitiatorsExact(t *testing.T) {
+	tests := []struct {
+		ids                      []int
+		fix                      bool
+		election, elected, rule4 int
+	}{
+		{[]int{5, 3, 7}, false, 12, 9, 3},
+		{[]int{5, 3, 7}, true, 5, 3, 1},
+		{[]int{5, 3, 7, 1, 4}, false, 35, 25, 5},
+		{[]int{5, 3, 7, 1, 4}, true, 11, 5, 1},
+	}
+	for _, tt := range tests {
+		w := newNet(t, tt.ids, tt.fix)
+		all := make([]int, len(tt.ids))
+		for i := range all {
+			all[i] = i + 1
+		}
+		w.start(all...)
+		w.run()
+		checkFinal(t, w, tt.ids)
+		leader := slices.Index(tt.ids, slices.Min(tt.ids)) + 1
+		st := w.nodes[leader].Status()
+		if w.count[TypeElection] != tt.election || w.count[TypeElected] != tt.elected || st.Rule4 != tt.rule4 {
+			t.Errorf("ids %v fix %v: %v, rule 4 fired %d times; want %d ELECTION, %d ELECTED, rule 4 %d times",
+				tt.ids, tt.fix, w.count, st.Rule4, tt.election, tt.elected, tt.rule4)
+		}
+		if got := w.notes(leader, NoteRule4); got != tt.rule4-1 {
+			t.Errorf("ids %v fix %v: %d %q notes, want %d", tt.ids, tt.fix, got, NoteRule4, tt.rule4-1)
+		}
+		if e, l := Messages(tt.ids, all); !tt.fix && (e != tt.election || l != tt.elected) {
+			t.Errorf("ids %v: Messages = %d, %d; want %d, %d", tt.ids, e, l, tt.election, tt.elected)
+		}
+	}
+}
+
+// Seed 002 §7 under several initiators and random delivery orders (messages
+// may overtake each other): the run terminates with one LEADER holding the
+// minimum and every other node FOLLOWER. As written, the counts are exactly
+// Messages and rule 4 fires once per initiator; with Extinction rule 4 fires
+// exactly once, there are exactly n ELECTED, at most Messages ELECTION, and
+// no node's state ever moves backwards.
+func TestSeveralInitiatorsRandomOrder(t *testing.T) {
+	seeds := 3000
+	if testing.Short() {
+		seeds = 300
+	}
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(seed), 2))
+		n := 1 + rng.IntN(9)
+		ids := rng.Perm(n)
+		for i := range ids {
+			ids[i] = ids[i]*7 - 20 // distinct, some negative
+		}
+		var starters []int
+		for _, i := range rng.Perm(n) {
+			if len(starters) == 0 || rng.IntN(2) == 0 {
+				starters = append(starters, i+1)
+			}
+		}
+		wantE, wantL := Messages(ids, starters)
+		leader := slices.Index(ids, slices.Min(ids)) + 1
+		for _, fix := range []bool{false, true} {
+			w := newNet(t, ids, fix)
+			w.rng = rand.New(rand.NewPCG(uint64(seed), 3))
+			w.start(starters...)
+			w.run()
+			checkFinal(t, w, ids)
+			gotE, gotL, rule4 := w.count[TypeElection], w.count[TypeElected], w.nodes[leader].Status().Rule4
+			if !fix && (gotE != wantE || gotL != wantL || rule4 != len(starters)) {
+				t.Fatalf("seed %d ids %v starters %v: %v, rule 4 %d; want %d+%d, rule 4 %d", seed, ids, starters, w.count, rule4, wantE, wantL, len(starters))
+			}
+			if fix && (gotE > wantE || gotL != n || rule4 != 1 || backwards(w)) {
+				t.Fatalf("seed %d ids %v starters %v with fix: %v, rule 4 %d, backwards %v", seed, ids, starters, w.count, rule4, backwards(w))
+			}
+		}
+	}
+}
+
+// backwards reports whether some node's state went back to CANDIDATE after
+// LEADER or FOLLOWER (the rules as written allow it; Extinction must not).
+func backwards(w *net[*Node]) bool {
+	for _, evs := range w.events {
+		settled := false
+		for _, e := range evs {
+			if e.Kind != node.EvState {
+				continue
+			}
+			if e.State == StateCandidate.String() && settled {
+				return true
+			}
+			settled = e.State == StateLeader.String() || e.State == StateFollower.String()
+		}
+	}
+	return false
+}
+
+// Ring validation: errors a CLI user can act on.
+func TestValidation(t *testing.T) {
+	tests := []struct {
+		ids  []int
+		want string // substring of the error; "" for none
+	}{
+		{nil, "at least 1 node id"},
+		{[]int{5, 3, 5}, "nodes 1 and 3 both have id 5"},
+		{[]int{-1, 0, 1}, ""},
+		{[]int{42}, ""},
+	}
+	for _, tt := range tests {
+		_, err := Factory(Ring{IDs: tt.ids})
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Factory(%v) error %v, want %q", tt.ids, err, tt.want)
+		}
+	}
+	f, _ := Factory(Ring{IDs: []int{1, 2}})
+	if _, err := f(3); err == nil || !strings.Contains(err.Error(), "outside 1..2") {
+		t.Errorf("f(3): %v", err)
+	}
+	if _, err := New(Config{Index: 0, N: 2}); err == nil {
+		t.Error("New with index 0: no error")
+	}
+}

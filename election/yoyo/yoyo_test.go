@@ -1,0 +1,279 @@
+package yoyo
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"ringlab/internal/node"
+)
+
+// graph is a tiny deterministic driver over a topology: pending envelopes,
+// delivered one at a time by a pick function that keeps every link FIFO.
+type graph struct {
+	t       tb
+	top     node.Topology
+	nodes   []*Node // 1-based
+	pending []node.Send
+	from    []int // from[k]: the sender of pending[k]
+	count   map[string]int
+	leaders [][]int // the Leader events of each node, in order
+	done    []bool
+}
+
+// tb is what the driver needs of *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func newGraph(t tb, cfg Config) *graph {
+	t.Helper()
+	f, err := Factory(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := cfg.Topology.N
+	g := &graph{t: t, top: cfg.Topology, nodes: make([]*Node, n+1), count: map[string]int{},
+		leaders: make([][]int, n+1), done: make([]bool, n+1)}
+	for i := 1; i <= n; i++ {
+		nd, err := f(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.nodes[i] = nd.(*Node)
+	}
+	return g
+}
+
+func (g *graph) step(i int, in node.Input) {
+	var out node.Output
+	g.nodes[i].Step(in, &out)
+	for _, s := range out.Sends {
+		g.count[s.Msg.Type()]++
+		g.pending, g.from = append(g.pending, s), append(g.from, i)
+	}
+	for _, e := range out.Events {
+		if e.Kind == node.EvLeader {
+			g.leaders[i] = append(g.leaders[i], e.Leader)
+		}
+	}
+	g.done[i] = out.Done
+}
+
+// run starts the given nodes and delivers until nothing is pending; pick
+// chooses an envelope and the oldest one on its link goes first.
+func (g *graph) run(starters []int, pick func(n int) int) {
+	for _, i := range starters {
+		g.step(i, node.Input{Kind: node.InCmd, Cmd: node.CmdStart})
+	}
+	for len(g.pending) > 0 {
+		k := pick(len(g.pending))
+		for j := range k {
+			if g.from[j] == g.from[k] && g.pending[j].To == g.pending[k].To {
+				k = j
+				break
+			}
+		}
+		s, from := g.pending[k], g.from[k]
+		g.pending, g.from = slices.Delete(g.pending, k, k+1), slices.Delete(g.from, k, k+1)
+		g.step(s.To, node.Input{Kind: node.InMsg, From: from, Msg: s.Msg})
+	}
+}
+
+func fifo(int) int { return 0 }
+
+func edgeCount(t node.Topology) int {
+	m := 0
+	for i := 1; i <= t.N; i++ {
+		m += len(t.Neighbors(i))
+	}
+	return m / 2
+}
+
+// check asserts SPEC §3 termination, uniqueness and agreement with the
+// smallest id (§3.7), 2m ID and 2m-(n-1) LEADER messages, one vote per YO;
+// it returns the leader's node and its iterations.
+func (g *graph) check(ids []int) (leader, iters int) {
+	g.t.Helper()
+	n, m, low := g.top.N, edgeCount(g.top), slices.Min(ids)
+	for i := 1; i <= n; i++ {
+		st := g.nodes[i].Status()
+		if st.State == StateLeader {
+			if leader != 0 {
+				g.t.Fatalf("ids %v: nodes %d and %d are both LEADER", ids, leader, i)
+			}
+			leader, iters = i, st.Iter
+		}
+		if !slices.Equal(g.leaders[i], []int{low}) || !g.done[i] {
+			g.t.Fatalf("ids %v: node %d leader events %v, status %+v; want exactly [%d] and done", ids, i, g.leaders[i], st, low)
+		}
+	}
+	if leader == 0 || ids[leader-1] != low {
+		g.t.Fatalf("ids %v: leader node %d, want the node with id %d", ids, leader, low)
+	}
+	if g.count["ID"] != IDMessages(m) || g.count["LEADER"] != LeaderMessages(n, m) || g.count["YO"] != g.count["YES"]+g.count["NO"] {
+		g.t.Fatalf("ids %v: counts %v; want 2m = %d ID, 2m-(n-1) = %d LEADER, one vote per YO", ids, g.count, IDMessages(m), LeaderMessages(n, m))
+	}
+	return leader, iters
+}
+
+func mustGraph(t tb, n int, edges [][2]int) node.Topology {
+	t.Helper()
+	top, err := node.Graph(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top
+}
+
+func grid(t tb, rows, cols int) node.Topology {
+	var edges [][2]int
+	for r := range rows {
+		for c := range cols {
+			i := r*cols + c + 1
+			if c+1 < cols {
+				edges = append(edges, [2]int{i, i + 1})
+			}
+			if r+1 < rows {
+				edges = append(edges, [2]int{i, i + cols})
+			}
+		}
+	}
+	return mustGraph(t, rows*cols, edges)
+}
+
+// Exact runs worked by hand (SPEC §3.7 and the pruning in the package doc).
+func TestSmallGraphs(t *testing.T) {
+	tests := []struct {
+		name   string
+		top    node.Topology
+		ids    []int
+		leader int
+		iters  int
+		want   map[string]int
+	}{
+		{"a lone node leads at once", mustGraph(t, 1, nil), []int{9}, 1, 0, map[string]int{}},
+		{"an edge: the sink is a leaf", mustGraph(t, 2, [][2]int{{1, 2}}), []int{2, 1}, 2, 1,
+			map[string]int{"ID": 2, "YO": 1, "YES": 1, "LEADER": 1}},
+		// 3 gets 1 from nodes 1 and 2: keeps 1, prunes 2, is then a leaf;
+		// 2, its out-edge pruned, is a leaf too.
+		{"triangle: duplicates pruned", node.Ring(3), []int{1, 2, 3}, 1, 1,
+			map[string]int{"ID": 6, "YO": 3, "YES": 3, "LEADER": 4}},
+		// Sources 1 and 2; both sinks vote NO to 2, which becomes a sink;
+		// iteration 2 has the single source 1 and collapses.
+		{"ring of 4, two sources", node.Ring(4), []int{1, 3, 2, 4}, 1, 2,
+			map[string]int{"ID": 8, "YO": 8, "YES": 6, "NO": 2, "LEADER": 5}},
+		{"complete graph of 4", node.Complete(4), []int{4, 3, 2, 1}, 4, 1,
+			map[string]int{"ID": 12, "YO": 6, "YES": 6, "LEADER": 9}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGraph(t, Config{Topology: tt.top, Ids: tt.ids})
+			g.run([]int{1}, fifo)
+			leader, iters := g.check(tt.ids)
+			if leader != tt.leader || iters != tt.iters || fmt.Sprint(g.count) != fmt.Sprint(tt.want) {
+				t.Fatalf("leader node %d after %d iterations, counts %v; want node %d after %d, %v",
+					leader, iters, g.count, tt.leader, tt.iters, tt.want)
+			}
+		})
+	}
+}
+
+// Families of graphs, random ids, random starters and delivery orders.
+func TestFamilies(t *testing.T) {
+	families := []struct {
+		name string
+		gen  func(t *rapid.T) node.Topology
+	}{
+		{"ring", func(t *rapid.T) node.Topology { return node.Ring(rapid.IntRange(1, 12).Draw(t, "n")) }},
+		{"grid", func(t *rapid.T) node.Topology {
+			return grid(t, rapid.IntRange(1, 4).Draw(t, "rows"), rapid.IntRange(1, 4).Draw(t, "cols"))
+		}},
+		{"complete", func(t *rapid.T) node.Topology { return node.Complete(rapid.IntRange(1, 7).Draw(t, "n")) }},
+		{"random connected", randomConnected},
+	}
+	for _, f := range families {
+		t.Run(f.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				top := f.gen(t)
+				n, m := top.N, edgeCount(top)
+				ids := rapid.SliceOfNDistinct(rapid.IntRange(1, 1000), n, n, rapid.ID).Draw(t, "ids")
+				starters := rapid.SliceOfNDistinct(rapid.IntRange(1, n), 1, n, rapid.ID).Draw(t, "starters")
+				g := newGraph(t, Config{Topology: top, Ids: ids})
+				g.run(starters, func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") })
+				_, iters := g.check(ids)
+				// O(m log n), loosely: every iteration costs at most 2m.
+				bound := IterationBound(n)
+				if phase2 := g.count["YO"] + g.count["YES"] + g.count["NO"]; iters > bound || phase2 > 2*m*bound {
+					t.Fatalf("%d iterations, %d phase-2 messages; want at most %d and 2m*%d = %d", iters, phase2, bound, bound, 2*m*bound)
+				}
+			})
+		})
+	}
+}
+
+// randomConnected draws a random spanning tree plus random extra edges.
+func randomConnected(t *rapid.T) node.Topology {
+	n := rapid.IntRange(1, 12).Draw(t, "n")
+	var edges [][2]int
+	for i := 2; i <= n; i++ {
+		edges = append(edges, [2]int{rapid.IntRange(1, i-1).Draw(t, "parent"), i})
+	}
+	if n > 1 {
+		for range rapid.IntRange(0, 2*n).Draw(t, "extra edges") {
+			a, b := rapid.IntRange(1, n).Draw(t, "a"), rapid.IntRange(1, n).Draw(t, "b")
+			if a != b {
+				edges = append(edges, [2]int{a, b})
+			}
+		}
+	}
+	return mustGraph(t, n, edges)
+}
+
+// SPEC §3.7: "partitions of the network give two leaders". The partition is
+// a disconnected topology, accepted only with AllowDisconnected, and a
+// starter in each piece (a piece nobody starts never wakes).
+func TestPartitionGivesTwoLeaders(t *testing.T) {
+	edges := [][2]int{{1, 2}, {2, 3}, {3, 1}, {4, 5}, {5, 6}, {6, 4}} // two triangles
+	top := mustGraph(t, 6, edges)
+	ids := []int{30, 10, 20, 60, 50, 40}
+	if _, err := Factory(Config{Topology: top, Ids: ids}); err == nil {
+		t.Fatal("a disconnected graph was accepted without AllowDisconnected")
+	}
+	g := newGraph(t, Config{Topology: top, Ids: ids, AllowDisconnected: true})
+	g.run([]int{1, 4}, fifo)
+	for i, want := range []int{0, 10, 10, 10, 40, 40, 40} {
+		if i > 0 && !slices.Equal(g.leaders[i], []int{want}) {
+			t.Fatalf("node %d followed %v, want [%d]", i, g.leaders[i], want)
+		}
+	}
+	if g.nodes[2].state != StateLeader || g.nodes[6].state != StateLeader {
+		t.Fatalf("want nodes 2 and 6 both LEADER, got %s and %s", g.nodes[2].state, g.nodes[6].state)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	ring := node.Ring(3)
+	tests := []struct {
+		name string
+		cfg  Config
+	}{
+		{"no graph", Config{Ids: []int{1}, Index: 1}},
+		{"too few ids", Config{Topology: ring, Ids: []int{1, 2}, Index: 1}},
+		{"duplicate id", Config{Topology: ring, Ids: []int{1, 2, 1}, Index: 1}},
+		{"zero id", Config{Topology: ring, Ids: []int{0, 2, 3}, Index: 1}},
+		{"disconnected", Config{Topology: mustGraph(t, 3, [][2]int{{1, 2}}), Ids: []int{1, 2, 3}, Index: 1}},
+		{"index past the graph", Config{Topology: ring, Ids: []int{1, 2, 3}, Index: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := New(tt.cfg); err == nil {
+				t.Fatalf("New(%+v) accepted it", tt.cfg)
+			}
+		})
+	}
+}

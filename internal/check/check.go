@@ -1,0 +1,183 @@
+// Package check holds ringlab's invariant checkers. A checker watches the
+// event stream as it happens (Observe) and reports a violation at the event
+// that breaks its property; at the end of a run (Finish) it gives its
+// verdict. The same checkers run over a saved NDJSON log (Log).
+package check
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"ringlab/internal/trace"
+)
+
+// End is what a checker learns when the run is over.
+type End struct {
+	Terminated bool   // the run ended by itself (quiescent or every node done)
+	Why        string // why it did not, if it did not
+	Messages   int64
+}
+
+// Checker checks one property.
+type Checker interface {
+	// Property is the name written in violations and verdicts.
+	Property() string
+	// Observe sees every event in order and returns a description of the
+	// violation this event causes, or "".
+	Observe(e *trace.Event) string
+	// Finish returns the verdict once the run is over.
+	Finish(end End) trace.Verdict
+}
+
+// Set runs several checkers over one stream and remembers the violations.
+type Set struct {
+	Checkers   []Checker
+	Violations []trace.Event
+	violated   map[string]bool
+}
+
+// NewSet returns a set of checkers.
+func NewSet(cs ...Checker) *Set { return &Set{Checkers: cs, violated: map[string]bool{}} }
+
+// Observe feeds one event to every checker and returns the violation events
+// it caused (to be logged right after e).
+func (s *Set) Observe(e *trace.Event) []trace.Event {
+	var out []trace.Event
+	for _, c := range s.Checkers {
+		if d := c.Observe(e); d != "" {
+			v := trace.Event{V: trace.Version, T: e.T, Node: e.Node, Kind: trace.KindViolation, Property: c.Property(), Detail: d, LC: e.LC}
+			out = append(out, v)
+			s.Violations = append(s.Violations, v)
+			s.violated[c.Property()] = true
+		}
+	}
+	return out
+}
+
+// Violated reports whether any checker has found a violation so far.
+func (s *Set) Violated() bool { return len(s.Violations) > 0 }
+
+// Finish collects the verdicts. A property that was violated during the run
+// fails even if its end-of-run check would pass.
+func (s *Set) Finish(end End) []trace.Verdict {
+	vs := make([]trace.Verdict, 0, len(s.Checkers))
+	for _, c := range s.Checkers {
+		v := c.Finish(end)
+		if s.violated[c.Property()] && v.OK {
+			v.OK = false
+			for _, e := range s.Violations {
+				if e.Property == c.Property() {
+					v.Detail = e.Detail
+					break
+				}
+			}
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// Log runs checkers over a saved NDJSON log and returns the violations and
+// verdicts, with the summary line read from the log.
+func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, error) {
+	set := NewSet(cs...)
+	var sum *trace.Summary
+	err := trace.Read(r, func(e *trace.Event) error {
+		if e.Kind != trace.KindViolation {
+			set.Observe(e)
+		}
+		return nil
+	}, func(s *trace.Summary) error { sum = s; return nil })
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	end := End{Terminated: true}
+	if sum != nil {
+		end.Messages = sum.Messages
+		for _, v := range sum.Verdicts {
+			if v.Property == "termination" && !v.OK {
+				end.Terminated, end.Why = false, v.Detail
+			}
+		}
+	}
+	return set, set.Finish(end), sum, nil
+}
+
+// MutualExclusion: never two live nodes between enter_cs and exit_cs. A node
+// that crashes inside the CS leaves it (it is dead, not using the resource).
+type MutualExclusion struct {
+	in    map[int]bool
+	worst int
+}
+
+func (*MutualExclusion) Property() string { return "mutual exclusion" }
+
+func (m *MutualExclusion) Observe(e *trace.Event) string {
+	if m.in == nil {
+		m.in = map[int]bool{}
+	}
+	switch e.Kind {
+	case trace.KindEnterCS:
+		m.in[e.Node] = true
+		if len(m.in) > 1 {
+			m.worst = max(m.worst, len(m.in))
+			return fmt.Sprintf("nodes %s are in the critical section at once (t=%d)", nodeList(m.in), e.T)
+		}
+	case trace.KindExitCS, trace.KindCrash:
+		delete(m.in, e.Node)
+	}
+	return ""
+}
+
+func (m *MutualExclusion) Finish(End) trace.Verdict {
+	return trace.Verdict{Property: m.Property(), OK: m.worst < 2}
+}
+
+func nodeList(set map[int]bool) string {
+	ks := make([]int, 0, len(set))
+	for k := range set {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprint(k)
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Termination: the run ended by itself within its budget.
+type Termination struct{}
+
+func (Termination) Property() string            { return "termination" }
+func (Termination) Observe(*trace.Event) string { return "" }
+func (Termination) Finish(end End) trace.Verdict {
+	return trace.Verdict{Property: "termination", OK: end.Terminated, Detail: end.Why}
+}
+
+// MessageBound: the run sent at most Max messages (Formula says where the
+// bound comes from, e.g. "n(n+1)/2 + n").
+type MessageBound struct {
+	Max     int64
+	Formula string
+}
+
+func (MessageBound) Property() string            { return "message bound" }
+func (MessageBound) Observe(*trace.Event) string { return "" }
+func (b MessageBound) Finish(end End) trace.Verdict {
+	d := fmt.Sprintf("%d messages, bound %s = %d", end.Messages, b.Formula, b.Max)
+	return trace.Verdict{Property: "message bound", OK: end.Messages <= b.Max, Detail: d}
+}
+
+// sortedKeys returns a map's int keys in order.
+func sortedKeys[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

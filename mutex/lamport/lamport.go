@@ -1,0 +1,287 @@
+// Package lamport is Lamport's distributed mutual exclusion with a request
+// queue (SPEC.md §2.5, seed 003) on a complete graph of N nodes.
+//
+// Each node keeps a Lamport clock (send: clock++ and stamp the message;
+// receive: clock = max(clock, remote) + 1) and a request queue sorted by
+// (timestamp, process id). To enter, a node ticks once, puts (clock, self) in
+// its queue and sends ACQUIRE(clock) to every other node — one timestamp for
+// the whole broadcast. A node that receives ACQUIRE queues it and answers
+// ACK. A node enters when it has an ACK from every other node AND its own
+// entry is at the head of its queue. On exit it removes its entry and sends
+// RELEASE to all; receivers remove the sender's entry.
+//
+// Messages per entry: exactly 3(N-1) (MessagesPerEntry).
+//
+// The algorithm needs FIFO channels. An ACK stands for Lamport's "a message
+// with a later timestamp from every other process": over a FIFO link it
+// proves that every earlier ACQUIRE of its sender is already queued. Over a
+// non-FIFO link an ACK can overtake its sender's ACQUIRE, and two nodes enter
+// at once (the tests keep a minimal schedule, the `lamport-nonfifo`
+// scenario). RELEASE removes the sender's earliest entry, so a RELEASE
+// overtaken by the same sender's next ACQUIRE does no harm.
+//
+// Decisions the SPEC leaves open: states are named RELEASED, WANTED, HELD as
+// in §2.4; one outstanding request per node, a CmdRequest while WANTED or HELD
+// is remembered and issued right after the next release; a CmdRelease when
+// not HELD is ignored (with a note).
+//
+// The tests check, over random per-link FIFO schedules: mutual exclusion,
+// every request granted, entries in (timestamp, id) order, 3(N-1) messages
+// per entry; and that non-FIFO delivery breaks mutual exclusion.
+package lamport
+
+import (
+	"fmt"
+	"slices"
+
+	"ringlab/internal/node"
+)
+
+// Kind is a message kind.
+type Kind string
+
+// Message kinds, named as seed 003 names them.
+const (
+	MsgAcquire Kind = "ACQUIRE" // ACQUIRE(T): queue my request
+	MsgAck     Kind = "ACK"     // your ACQUIRE is queued
+	MsgRelease Kind = "RELEASE" // remove my entry
+)
+
+// Msg is a message of Lamport's algorithm.
+type Msg struct {
+	Kind Kind `json:"kind"`
+	T    int  `json:"t"`  // the sender's clock (ACQUIRE: the request's timestamp)
+	ID   int  `json:"id"` // ACQUIRE: the requester's id (breaks ties)
+}
+
+// Type names the message kind.
+func (m Msg) Type() string { return string(m.Kind) }
+
+// States, named as in SPEC §2.4.
+const (
+	StateReleased = "RELEASED"
+	StateWanted   = "WANTED"
+	StateHeld     = "HELD"
+)
+
+// MaxNodes bounds Config.N.
+const MaxNodes = 1024
+
+// Config is one run's configuration; Index picks the node New builds.
+type Config struct {
+	N     int   // nodes, 1..MaxNodes, all connected to all
+	Index int   // the node to build, 1..N (Factory sets it)
+	Ids   []int // optional process ids by index; default id = index
+}
+
+// MessagesPerEntry is the theoretical number of messages per CS entry.
+func MessagesPerEntry(n int) int { return 3 * (n - 1) }
+
+func (c Config) validate() error {
+	if c.N < 1 || c.N > MaxNodes {
+		return fmt.Errorf("lamport: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
+	}
+	if c.Ids == nil {
+		return nil
+	}
+	if len(c.Ids) != c.N {
+		return fmt.Errorf("lamport: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
+	}
+	seen := make(map[int]bool, len(c.Ids))
+	for _, id := range c.Ids {
+		if id < 0 {
+			return fmt.Errorf("lamport: ids must be >= 0, got %d", id)
+		}
+		if seen[id] {
+			return fmt.Errorf("lamport: id %d appears twice: ids must be distinct", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// Factory validates cfg once (cfg.Index is ignored) and returns a builder of
+// node i of cfg.N.
+func Factory(cfg Config) (node.Factory, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg.Ids = slices.Clone(cfg.Ids)
+	return func(i int) (node.Node, error) {
+		if i < 1 || i > cfg.N {
+			return nil, fmt.Errorf("lamport: node index must be 1..%d, got %d", cfg.N, i)
+		}
+		c := cfg
+		c.Index = i
+		return build(c), nil
+	}, nil
+}
+
+// New builds node cfg.Index in state RELEASED with clock 0 and an empty queue.
+func New(cfg Config) (*Node, error) {
+	f, err := Factory(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n, err := f(cfg.Index)
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Node), nil
+}
+
+func build(cfg Config) *Node {
+	id := cfg.Index
+	if len(cfg.Ids) > 0 {
+		id = cfg.Ids[cfg.Index-1]
+	}
+	return &Node{cfg: cfg, id: id, state: StateReleased}
+}
+
+// Node is one process. It is not safe for concurrent use: its runtime calls
+// Step from one goroutine.
+type Node struct {
+	cfg   Config
+	id    int
+	clock int
+	state string
+	reqT  int     // timestamp of the outstanding request
+	acks  int     // ACKs received for it
+	queue []Entry // sorted by (T, ID)
+	later int     // remembered requests (see package doc)
+}
+
+// Entry is a queued request.
+type Entry struct {
+	T, ID int // the request's timestamp and the requester's id
+	Index int // the requester's index
+}
+
+func (e Entry) before(f Entry) bool { return e.T < f.T || e.T == f.T && e.ID < f.ID }
+
+// Step handles one input.
+func (n *Node) Step(in node.Input, out *node.Output) {
+	switch in.Kind {
+	case node.InCmd:
+		switch in.Cmd {
+		case node.CmdRequest:
+			n.request(out)
+		case node.CmdRelease:
+			n.release(out)
+		case node.CmdRecover:
+			// A rebuilt node starts empty: nothing to redo.
+		default:
+			out.Note("ignored command %q", in.Cmd)
+		}
+	case node.InMsg:
+		m, ok := in.Msg.(Msg)
+		switch {
+		case !ok:
+		case m.Kind == MsgAcquire:
+			n.onAcquire(in.From, m, out)
+		case m.Kind == MsgAck:
+			n.clock = max(n.clock, m.T) + 1
+			n.acks++
+			n.maybeEnter(out)
+		case m.Kind == MsgRelease:
+			n.onRelease(in.From, m, out)
+		}
+	}
+}
+
+// request: clock++, queue (clock, self), ACQUIRE(clock) to every other node.
+func (n *Node) request(out *node.Output) {
+	if n.state != StateReleased {
+		n.later++
+		out.Note("request remembered until release: one outstanding request at a time")
+		return
+	}
+	n.clock++
+	n.reqT, n.acks = n.clock, 0
+	n.insert(Entry{T: n.reqT, ID: n.id, Index: n.cfg.Index})
+	n.state = StateWanted
+	out.State(n.state)
+	for j := 1; j <= n.cfg.N; j++ {
+		if j != n.cfg.Index {
+			out.Send(j, Msg{Kind: MsgAcquire, T: n.reqT, ID: n.id})
+		}
+	}
+	n.maybeEnter(out)
+}
+
+// onAcquire queues the request and answers ACK.
+func (n *Node) onAcquire(from int, m Msg, out *node.Output) {
+	n.clock = max(n.clock, m.T) + 1
+	n.insert(Entry{T: m.T, ID: m.ID, Index: from})
+	n.clock++
+	out.Send(from, Msg{Kind: MsgAck, T: n.clock})
+}
+
+// onRelease removes the sender's earliest entry.
+func (n *Node) onRelease(from int, m Msg, out *node.Output) {
+	n.clock = max(n.clock, m.T) + 1
+	if k := slices.IndexFunc(n.queue, func(e Entry) bool { return e.Index == from }); k >= 0 {
+		n.queue = slices.Delete(n.queue, k, k+1)
+	}
+	n.maybeEnter(out)
+}
+
+// maybeEnter: an ACK from every other node and own entry at the head.
+func (n *Node) maybeEnter(out *node.Output) {
+	if n.state != StateWanted || n.acks < n.cfg.N-1 || n.queue[0].Index != n.cfg.Index {
+		return
+	}
+	n.state = StateHeld
+	out.State(n.state)
+	out.EnterCS()
+}
+
+// release removes own entry and sends RELEASE to all others.
+func (n *Node) release(out *node.Output) {
+	if n.state != StateHeld {
+		out.Note("release ignored: not in the critical section (%s)", n.state)
+		return
+	}
+	n.queue = slices.DeleteFunc(n.queue, func(e Entry) bool { return e.Index == n.cfg.Index })
+	n.state = StateReleased
+	out.ExitCS()
+	out.State(n.state)
+	n.clock++
+	for j := 1; j <= n.cfg.N; j++ {
+		if j != n.cfg.Index {
+			out.Send(j, Msg{Kind: MsgRelease, T: n.clock})
+		}
+	}
+	if n.later > 0 {
+		n.later--
+		n.request(out)
+	}
+}
+
+func (n *Node) insert(e Entry) {
+	k, _ := slices.BinarySearchFunc(n.queue, e, func(a, b Entry) int {
+		if a.before(b) {
+			return -1
+		}
+		if b.before(a) {
+			return 1
+		}
+		return 0
+	})
+	n.queue = slices.Insert(n.queue, k, e)
+}
+
+// Status is a snapshot of a node for checkers and tests.
+type Status struct {
+	ID       int
+	State    string
+	Clock    int
+	RequestT int     // timestamp of the outstanding (or last) request
+	Acks     int     // ACKs received for it
+	Queue    []Entry // the request queue, head first
+}
+
+// Status returns a snapshot of the node.
+func (n *Node) Status() Status {
+	return Status{ID: n.id, State: n.state, Clock: n.clock, RequestT: n.reqT, Acks: n.acks, Queue: slices.Clone(n.queue)}
+}

@@ -1,0 +1,185 @@
+package maekawa
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"ringlab/internal/node"
+)
+
+func TestConfigValidation(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string // substring of the error; "" = valid
+	}{
+		{"one node", Config{N: 1}, ""},
+		{"ids", Config{N: 2, Ids: []int{9, 0}}, ""},
+		{"no nodes", Config{N: 0}, "number of nodes must be 1..1024"},
+		{"ids count", Config{N: 3, Ids: []int{1}}, "1 ids given for 3 nodes"},
+		{"duplicate id", Config{N: 2, Ids: []int{4, 4}}, "id 4: ids must be distinct"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Factory(tt.cfg)
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Fatalf("Factory(%+v) = %v, want error containing %q", tt.cfg, err, tt.want)
+			}
+		})
+	}
+	if _, err := New(Config{N: 2, Index: 3}); err == nil || !strings.Contains(err.Error(), "1..2") {
+		t.Fatalf("New with index 3 of 2: %v", err)
+	}
+}
+
+// TestQuorums: row and column of the grid (quorum.go); every two quorums
+// intersect for N = 1..50, perfect squares or not.
+func TestQuorums(t *testing.T) {
+	for _, tt := range []struct {
+		n, i int
+		want []int
+	}{
+		{1, 1, []int{1}},
+		{2, 2, []int{1, 2}},
+		{5, 3, []int{1, 2, 3}},       // [1 2 3; 4 5 _]: column 3 has one row
+		{5, 5, []int{2, 4, 5}},       //
+		{9, 5, []int{2, 4, 5, 6, 8}}, // [1 2 3; 4 5 6; 7 8 9]
+		{10, 10, []int{2, 6, 9, 10}}, // [1 2 3 4; 5 6 7 8; 9 10 _ _]: k = 4
+		{3, 4, nil},
+	} {
+		if got := Quorum(tt.n, tt.i); !slices.Equal(got, tt.want) {
+			t.Errorf("Quorum(%d, %d) = %v, want %v", tt.n, tt.i, got, tt.want)
+		}
+	}
+	for n := 1; n <= 50; n++ {
+		largest := 0
+		for a := 1; a <= n; a++ {
+			qa := Quorum(n, a)
+			largest = max(largest, len(qa))
+			if !slices.Contains(qa, a) {
+				t.Fatalf("n=%d: node %d is not in its own quorum %v", n, a, qa)
+			}
+			for b := a + 1; b <= n; b++ {
+				if !slices.ContainsFunc(Quorum(n, b), func(x int) bool { return slices.Contains(qa, x) }) {
+					t.Fatalf("n=%d: quorums of %d %v and %d %v do not intersect", n, a, qa, b, Quorum(n, b))
+				}
+			}
+		}
+		if QuorumSize(n) != largest {
+			t.Fatalf("QuorumSize(%d) = %d, largest quorum has %d", n, QuorumSize(n), largest)
+		}
+	}
+	for n, want := range map[int][2]int{1: {0, 0}, 4: {6, 10}, 9: {12, 20}, 16: {18, 30}, 10: {15, 25}} {
+		if lo, hi := MessagesPerEntry(n); lo != want[0] || hi != want[1] {
+			t.Errorf("MessagesPerEntry(%d) = %d, %d; want %v", n, lo, hi, want)
+		}
+	}
+}
+
+// TestUncontended: one node at a time costs exactly 3(K-1) messages, K its
+// quorum's size — REQUEST, LOCKED, RELEASE to each other member.
+func TestUncontended(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		h := newHarness(t, Config{N: n})
+		for i := 1; i <= n; i++ {
+			before := h.total()
+			h.cmd(i, node.CmdRequest)
+			h.drain()
+			h.cmd(i, node.CmdRelease)
+			h.drain()
+			k := len(Quorum(n, i))
+			if got := h.total() - before; got != 3*(k-1) || h.entries != i {
+				t.Fatalf("n=%d node %d: %d messages, %d entries; want 3(K-1) = %d", n, i, got, h.entries, 3*(k-1))
+			}
+		}
+		if h.counts["FAILED"]+h.counts["INQUIRE"]+h.counts["RELINQUISH"] != 0 {
+			t.Fatalf("n=%d: %v without contention", n, h.counts)
+		}
+	}
+}
+
+// TestDeadlockAvoided: four nodes, quorums {1,2,3} {1,2,4} {1,3,4} {2,3,4}.
+// Node 4 (1, 4) holds N2's lock and N1 (1, 1) holds N3's: each waits for the
+// other's arbiter — Maekawa's deadlock without the extra messages. N2 sees the
+// higher (1, 1) and INQUIREs node 4; N3 answers node 4 FAILED; node 4, having
+// failed, RELINQUISHes N2, which locks for node 1. Node 1 enters, then node 4.
+func TestDeadlockAvoided(t *testing.T) {
+	h := newHarness(t, Config{N: 4})
+	h.cmd(4, node.CmdRequest) // locks its own arbiter at once
+	h.deliver(t, 4, 2)
+	h.cmd(1, node.CmdRequest)
+	h.deliver(t, 1, 3)
+	h.deliver(t, 1, 2) // N2 locked for (1,4): INQUIRE
+	h.deliver(t, 4, 3) // N3 locked for (1,1): FAILED
+	h.deliver(t, 2, 4) // LOCKED
+	h.deliver(t, 2, 4) // INQUIRE: kept, no FAILED yet
+	if st := h.nodes[4].Status(); st.Locks != 2 || st.Failed {
+		t.Fatalf("node 4 %+v: want 2 locks, not failed, the INQUIRE kept", st)
+	}
+	h.deliver(t, 3, 4) // FAILED: RELINQUISH to N2
+	h.deliver(t, 3, 1)
+	h.deliver(t, 4, 2) // N2 locks for (1,1)
+	h.deliver(t, 2, 1)
+	h.cmd(1, node.CmdRelease)
+	h.drain()
+	h.cmd(4, node.CmdRelease)
+	h.drain()
+	want := []string{
+		"N4 -> N2 REQUEST", "N4 -> N3 REQUEST", "N2 -> N4 LOCKED",
+		"N1 -> N2 REQUEST", "N1 -> N3 REQUEST", "N3 -> N1 LOCKED", "N2 -> N4 INQUIRE", "N3 -> N4 FAILED",
+		"N4 -> N2 RELINQUISH", "N2 -> N1 LOCKED", "N1 enter", "N1 exit", "N1 -> N2 RELEASE", "N1 -> N3 RELEASE",
+		"N2 -> N4 LOCKED", "N3 -> N4 LOCKED", "N4 enter", "N4 exit", "N4 -> N2 RELEASE", "N4 -> N3 RELEASE",
+	}
+	if !slices.Equal(h.log, want) {
+		t.Fatalf("transcript\n got %q\nwant %q", h.log, want)
+	}
+	if h.overlap || h.total() != 16 || h.counts["LOCKED"] != 5 {
+		t.Fatalf("overlap %v, counts %v: want 16 messages = 4(K-1) per entry, 5 LOCKED", h.overlap, h.counts)
+	}
+}
+
+// TestRandomSchedules sweeps random per-link FIFO schedules with up to every
+// node requesting at once: mutual exclusion, no deadlock, every request
+// granted, and on average at most 5(K-1) messages per entry, K the largest
+// quorum (MessagesPerEntry).
+func TestRandomSchedules(t *testing.T) {
+	seeds := 300
+	if testing.Short() {
+		seeds = 30
+	}
+	kinds := map[string]int{}
+	worst := 0.0
+	for seed := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		n := 1 + rng.IntN(25)
+		cfg := Config{N: n, Ids: rng.Perm(3 * n)[:n]}
+		h := newHarness(t, cfg)
+		quota, burst := 1+rng.IntN(3), rng.IntN(n+1)
+		if !h.runRandom(rng, quota, burst) {
+			t.Fatalf("seed %d %+v: deadlock", seed, cfg)
+		}
+		if h.overlap {
+			t.Fatalf("seed %d %+v: two nodes in the CS at once", seed, cfg)
+		}
+		if h.entries != n*quota {
+			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, h.entries, n*quota)
+		}
+		_, hi := MessagesPerEntry(n)
+		if per := float64(h.total()) / float64(h.entries); per > float64(hi) {
+			t.Fatalf("seed %d %+v: %.1f messages per entry, want at most 5(K-1) = %d (%v)", seed, cfg, per, hi, h.counts)
+		} else if n > 1 {
+			worst = max(worst, per/float64(hi)*5)
+		}
+		for k, c := range h.counts {
+			kinds[k] += c
+		}
+	}
+	for _, k := range []string{"FAILED", "INQUIRE", "RELINQUISH"} {
+		if kinds[k] == 0 {
+			t.Fatalf("no %s in %d schedules: the sweep does not exercise contention (%v)", k, seeds, kinds)
+		}
+	}
+	t.Logf("messages %v; worst run: %.2f(K-1) per entry", kinds, worst)
+}

@@ -1,0 +1,106 @@
+package ricart
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"ringlab/internal/node"
+)
+
+// MaxNodes bounds Config.N.
+const MaxNodes = 1024
+
+// Config is one run's configuration; Index picks the node New builds.
+type Config struct {
+	N                int   // nodes, 1..MaxNodes, all connected to all
+	Index            int   // the node to build, 1..N (Factory sets it)
+	Ids              []int // optional algorithm ids by index; default id = index
+	ReleaseBroadcast bool  // seed 000: send RELEASE to all others on exit
+	TimeoutAsReply   bool  // seed 000: a peer silent for Timeout ticks counts as a reply (unsafe)
+	Timeout          int64 // ticks, >= 1 when TimeoutAsReply
+}
+
+// MessagesPerEntry is the theoretical number of messages per CS entry.
+func MessagesPerEntry(n int, releaseBroadcast bool) int {
+	if releaseBroadcast {
+		return 3 * (n - 1)
+	}
+	return 2 * (n - 1)
+}
+
+// RequestAt is the request command for a scenario that needs the request to
+// carry timestamp t (seed 001: N12 requests with 115, N80 with 110).
+func RequestAt(t int) node.Cmd { return node.Cmd(fmt.Sprintf("%s@%d", node.CmdRequest, t)) }
+
+// requestFloor parses CmdRequest (floor 0) and RequestAt(t) (floor t).
+func requestFloor(c node.Cmd) (int, bool) {
+	if c == node.CmdRequest {
+		return 0, true
+	}
+	s, ok := strings.CutPrefix(string(c), string(node.CmdRequest)+"@")
+	if !ok {
+		return 0, false
+	}
+	t, err := strconv.Atoi(s)
+	return t, err == nil && t >= 1
+}
+
+func (c Config) validate() error {
+	if c.N < 1 || c.N > MaxNodes {
+		return fmt.Errorf("ricart: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
+	}
+	if c.Ids != nil {
+		if len(c.Ids) != c.N {
+			return fmt.Errorf("ricart: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
+		}
+		seen := make(map[int]bool, len(c.Ids))
+		for _, id := range c.Ids {
+			if id < 0 {
+				return fmt.Errorf("ricart: ids must be >= 0, got %d", id)
+			}
+			if seen[id] {
+				return fmt.Errorf("ricart: id %d appears twice: ids must be distinct", id)
+			}
+			seen[id] = true
+		}
+	}
+	if c.TimeoutAsReply && c.Timeout < 1 {
+		return fmt.Errorf("ricart: timeout-as-reply needs a timeout of at least 1 tick, got %d", c.Timeout)
+	}
+	if c.Timeout < 0 {
+		return errors.New("ricart: the timeout cannot be negative")
+	}
+	return nil
+}
+
+// Factory validates cfg once (cfg.Index is ignored) and returns a builder of
+// node i of cfg.N.
+func Factory(cfg Config) (node.Factory, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg.Ids = append([]int(nil), cfg.Ids...)
+	return func(i int) (node.Node, error) {
+		if i < 1 || i > cfg.N {
+			return nil, fmt.Errorf("ricart: node index must be 1..%d, got %d", cfg.N, i)
+		}
+		c := cfg
+		c.Index = i
+		return build(c), nil
+	}, nil
+}
+
+// New builds node cfg.Index in state RELEASED with clock 0.
+func New(cfg Config) (*Node, error) {
+	f, err := Factory(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n, err := f(cfg.Index)
+	if err != nil {
+		return nil, err
+	}
+	return n.(*Node), nil
+}
