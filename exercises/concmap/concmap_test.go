@@ -1,0 +1,46 @@
+package concmap
+
+import (
+	"context"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/raceguard"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestDefaults(t *testing.T) {
+	lessontest.Expect(t, Command(), nil, "\n1 believed they inserted it first")
+}
+
+// An atomic put-if-absent has exactly one winner, and the map holds its id.
+func TestSafeMapsHaveOneWinner(t *testing.T) {
+	for _, impl := range []string{ImplMutex, ImplSyncMap} {
+		for range 50 {
+			res := Run(context.Background(), impl, 200)
+			if res.Believers != 1 || res.Stored < 1 || res.Stored > 200 {
+				t.Fatalf("%s: %+v, want exactly 1 winner", impl, res)
+			}
+		}
+	}
+}
+
+func TestRacyHasSeveralWinners(t *testing.T) {
+	if raceguard.Enabled {
+		t.Skip("the racy map is a data race; under -race it runs only in the subprocess of exercises/race_test.go")
+	}
+	if res := Run(context.Background(), ImplRacy, 100); res.Believers < 2 {
+		t.Errorf("racy check-then-put: %+v, want several believers", res)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	lessontest.CheckCommon(t, Command,
+		[]string{"--impl", "hashmap"},
+		[]string{"--goroutines", "0"},
+		[]string{"--goroutines", "10000000"},
+	)
+}

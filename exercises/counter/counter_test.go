@@ -1,0 +1,67 @@
+package counter
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/raceguard"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestDefaults(t *testing.T) {
+	out := lessontest.Expect(t, Command(), nil, "expected 200, got 200: no update lost")
+	if n := strings.Count(out, "\n"); n != 202 {
+		t.Errorf("%d lines, want 200 value lines and 2 summary lines", n)
+	}
+}
+
+// The exercise's claim: with any synchronized counter the final value is
+// exactly goroutines × increments; printing inside the critical section
+// prints the values in increasing order.
+func TestSafeCountersAreExact(t *testing.T) {
+	for _, impl := range []string{ImplMutex, ImplAtomic, ImplChannel} {
+		for _, inside := range []bool{false, true} {
+			if inside && !SupportsInside(impl) {
+				continue
+			}
+			cfg := Config{Impl: impl, Goroutines: 50, Increments: 100, PrintInside: inside}
+			res := Run(context.Background(), cfg, io.Discard)
+			if res.Got != 5000 || res.Expected != 5000 || res.Lines != 5000 {
+				t.Errorf("%s inside=%v: %+v, want 5000 of 5000", impl, inside, res)
+			}
+			if inside && res.OutOfOrder != 0 {
+				t.Errorf("%s --print-inside: %d lines out of order, want 0", impl, res.OutOfOrder)
+			}
+		}
+	}
+}
+
+func TestUnsafeLosesUpdates(t *testing.T) {
+	if raceguard.Enabled {
+		t.Skip("the unsafe counter is a data race; under -race it runs only in the subprocess of exercises/race_test.go")
+	}
+	res := Run(context.Background(), Config{Impl: ImplUnsafe, Goroutines: 100, Increments: 100, Quiet: true}, io.Discard)
+	if res.Got >= res.Expected {
+		t.Errorf("unsafe counter: got %d of %d, want lost updates", res.Got, res.Expected)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	lessontest.CheckCommon(t, Command,
+		[]string{"--impl", "magic"},
+		[]string{"--goroutines", "0"},
+		[]string{"--goroutines", "-3"},
+		[]string{"--goroutines", "2000000"},
+		[]string{"--increments", "0"},
+		[]string{"--goroutines", "1000000", "--increments", "1000"},
+		[]string{"--impl", "atomic", "--print-inside"},
+		[]string{"--impl", "unsafe", "--print-inside"},
+		[]string{"--goroutines", "many"},
+	)
+}
