@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"ringlab/internal/raceguard"
 )
@@ -74,7 +75,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--delay must be 0 or more, got %v", c.Delay)
 	case c.Message == "":
 		return fmt.Errorf("--message must not be empty")
-	case len([]rune(c.Message)) > MaxLength:
+	case utf8.RuneCountInString(c.Message) > MaxLength:
 		return fmt.Errorf("--message is longer than %d characters", MaxLength)
 	case !hasLetter(c.Message):
 		return fmt.Errorf("--message must contain at least one letter, got %q", c.Message)

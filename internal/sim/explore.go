@@ -60,6 +60,7 @@ func (x Explore) Run() (Found, error) {
 
 func (x Explore) try(cfg Config) (bool, Result, error) {
 	j := x.NewJudge()
+	cfg.Messages = true // judges follow messages
 	user := cfg.Sink
 	cfg.Sink = func(e *trace.Event) {
 		j.Observe(e)
