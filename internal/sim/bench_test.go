@@ -48,9 +48,11 @@ func baselineRing(n, hops int) int {
 	state := make([]int, n) // what each node last saw
 	q := []msg{{to: 1 % n, tok: 1}}
 	last := 0
-	for len(q) > 0 {
-		m := q[0]
-		q = q[1:]
+	for h := 0; h < len(q); h++ {
+		m := q[h]
+		if h == len(q)-1 { // drained: reuse the storage
+			q, h = q[:0], -1
+		}
 		state[m.to] = m.tok
 		last = m.tok
 		if m.tok < hops {

@@ -1,0 +1,236 @@
+// Package conformance runs the same algorithms on both runtimes — the
+// deterministic simulator (internal/sim) and the goroutine runtime
+// (internal/live, under testing/synctest's fake clock) — and checks that
+// they agree: exact message counts, every node reached, termination, the
+// same node events as a multiset, crash and restart, and the Lamport clock
+// condition on every delivered message.
+package conformance
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+	"testing/synctest"
+
+	"go.uber.org/goleak"
+
+	"ringlab/internal/demo"
+	"ringlab/internal/live"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// scenario is one workload, runtime-neutral.
+type scenario struct {
+	nodes   int
+	factory node.Factory
+	script  []node.Action
+}
+
+// outcome is what the checks compare between runtimes.
+type outcome struct {
+	messages  int64
+	byType    map[string]int64
+	quiescent bool
+	events    []trace.Event // every event, in sink order
+}
+
+// runtimes are the runtimes under test, by name.
+var runtimes = map[string]func(t *testing.T, sc scenario) outcome{
+	"sim": func(t *testing.T, sc scenario) outcome {
+		var o outcome
+		res, err := sim.Run(sim.Config{
+			Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: true,
+			Sink: func(e *trace.Event) { o.events = append(o.events, *e) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.messages, o.byType, o.quiescent = res.Messages, res.ByType, res.Quiescent
+		return o
+	},
+	"live": func(t *testing.T, sc scenario) outcome {
+		var o outcome
+		synctest.Test(t, func(t *testing.T) {
+			res, err := live.Run(t.Context(), live.Config{
+				Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: true,
+				Sink: func(e *trace.Event) { o.events = append(o.events, *e) }, // serialized by live
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.messages, o.byType, o.quiescent = res.Messages, res.ByType, res.Quiescent
+		})
+		return o
+	},
+}
+
+// runBoth runs sc on every runtime, checks each outcome on its own, and
+// checks that they agree.
+func runBoth(t *testing.T, sc scenario, wantMsgs int64) map[string]outcome {
+	t.Helper()
+	got := map[string]outcome{}
+	for _, name := range slices.Sorted(maps.Keys(runtimes)) {
+		o := runtimes[name](t, sc)
+		if o.messages != wantMsgs {
+			t.Errorf("%s: %d messages (%v), want %d", name, o.messages, o.byType, wantMsgs)
+		}
+		if !o.quiescent {
+			t.Errorf("%s: the run did not end quiescent", name)
+		}
+		checkLamport(t, name, o.events)
+		got[name] = o
+	}
+	if s, l := got["sim"], got["live"]; !maps.Equal(s.byType, l.byType) {
+		t.Errorf("messages by type: sim %v, live %v", s.byType, l.byType)
+	} else if sn, ln := nodeEvents(s.events), nodeEvents(l.events); !maps.Equal(sn, ln) {
+		t.Errorf("node events differ:\nsim  %v\nlive %v", sn, ln)
+	}
+	return got
+}
+
+// nodeEvents is the multiset of events that are not message traffic,
+// without time, sequence or clock.
+func nodeEvents(evs []trace.Event) map[string]int {
+	m := map[string]int{}
+	for _, e := range evs {
+		switch e.Kind {
+		case trace.KindSend, trace.KindRecv, trace.KindDrop, trace.KindDup:
+			continue
+		}
+		m[fmt.Sprintf("node %d: %s", e.Node, trace.Describe(&e))]++
+	}
+	return m
+}
+
+// checkLamport checks the clock condition: every recv's lc is above the lc
+// of its send (the k-th recv on a link matches the k-th send: links are FIFO
+// in both runtimes), and every node's lc increases event by event.
+func checkLamport(t *testing.T, name string, evs []trace.Event) {
+	t.Helper()
+	sends := map[[2]int][]int64{}
+	last := map[int]int64{}
+	for _, e := range evs {
+		if e.LC <= last[e.Node] && e.Kind != trace.KindDrop {
+			t.Errorf("%s: node %d's clock went from %d to %d at %s", name, e.Node, last[e.Node], e.LC, e.Kind)
+		}
+		last[e.Node] = max(last[e.Node], e.LC)
+		link := [2]int{e.From, e.To}
+		switch e.Kind {
+		case trace.KindSend:
+			sends[link] = append(sends[link], e.LC)
+		case trace.KindRecv, trace.KindDrop:
+			q := sends[link]
+			if len(q) == 0 {
+				t.Errorf("%s: %s %d->%d without a send", name, e.Kind, e.From, e.To)
+				continue
+			}
+			if e.Kind == trace.KindRecv && e.LC <= q[0] {
+				t.Errorf("%s: recv %d->%d at lc %d, sent at lc %d", name, e.From, e.To, e.LC, q[0])
+			}
+			sends[link] = q[1:]
+		}
+	}
+}
+
+// reached is the set of nodes where an event of kind happened.
+func reached(evs []trace.Event, kind string) map[int]bool {
+	m := map[int]bool{}
+	for _, e := range evs {
+		if e.Kind == kind {
+			m[e.Node] = true
+		}
+	}
+	return m
+}
+
+func start1() []node.Action { return []node.Action{{Node: 1, Cmd: node.CmdStart}} }
+
+func TestPass(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 30} {
+		hops := 3*n + 1
+		t.Run(fmt.Sprintf("nodes=%d", n), func(t *testing.T) {
+			got := runBoth(t, scenario{n, demo.PassFactory(n, hops), start1()}, int64(hops))
+			for name, o := range got {
+				if r := reached(o.events, trace.KindRecv); len(r) != n {
+					t.Errorf("%s: %d of %d nodes got the token", name, len(r), n)
+				}
+			}
+		})
+	}
+}
+
+func grid(rows, cols int) (node.Topology, int) {
+	var edges [][2]int
+	for r := range rows {
+		for c := range cols {
+			i := r*cols + c + 1
+			if c+1 < cols {
+				edges = append(edges, [2]int{i, i + 1})
+			}
+			if r+1 < rows {
+				edges = append(edges, [2]int{i, i + cols})
+			}
+		}
+	}
+	topo, err := node.Graph(rows*cols, edges)
+	if err != nil {
+		panic(err)
+	}
+	return topo, len(edges)
+}
+
+func TestFlood(t *testing.T) {
+	g, gm := grid(4, 6)
+	for _, tc := range []struct {
+		name string
+		topo node.Topology
+		m    int
+	}{
+		{"ring", node.Ring(12), 12},
+		{"complete", node.Complete(9), 9 * 8 / 2},
+		{"grid", g, gm},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := tc.topo.N
+			got := runBoth(t, scenario{n, demo.FloodFactory(tc.topo), start1()}, int64(2*tc.m-(n-1)))
+			for name, o := range got {
+				if r := reached(o.events, trace.KindState); len(r) != n {
+					t.Errorf("%s: %d of %d nodes reached", name, len(r), n)
+				}
+			}
+		})
+	}
+}
+
+// A crashed node drops the token; restarted, it takes part again.
+func TestCrashAndRestart(t *testing.T) {
+	const n, hops = 5, 20
+	script := []node.Action{
+		{At: 0, Node: 3, Cmd: node.CmdCrash},
+		{At: 5, Node: 1, Cmd: node.CmdStart}, // hop 2 reaches node 3: dropped
+		{At: 10, Node: 3, Cmd: node.CmdRestart},
+		{At: 15, Node: 1, Cmd: node.CmdStart}, // all 20 hops
+	}
+	got := runBoth(t, scenario{n, demo.PassFactory(n, hops), script}, 2+hops)
+	for name, o := range got {
+		var drops, crashes, recovers int
+		for _, e := range o.events {
+			switch {
+			case e.Kind == trace.KindDrop && e.To == 3:
+				drops++
+			case e.Kind == trace.KindCrash && e.Node == 3:
+				crashes++
+			case e.Kind == trace.KindRecover && e.Node == 3:
+				recovers++
+			}
+		}
+		if drops != 1 || crashes != 1 || recovers != 1 {
+			t.Errorf("%s: %d drops, %d crashes, %d recoveries at node 3; want 1 each", name, drops, crashes, recovers)
+		}
+	}
+}

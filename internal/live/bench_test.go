@@ -1,0 +1,77 @@
+// Run:     go test -run '^$' -bench Live -count 10 ./internal/live | tee new.txt
+// Compare: benchstat -col /impl new.txt     (live against the bare channel ring)
+//          benchstat old.txt new.txt        (before and after a change)
+//
+// BenchmarkLive passes one token around a ring of demo.Pass node machines
+// on the live runtime; impl=baseline is a bare hand-written ring of
+// goroutines and 1-buffered int channels doing the same hops. Each op is a
+// whole run, goroutine start-up and join included, in both.
+
+package live_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"ringlab/internal/live"
+)
+
+func BenchmarkLive(b *testing.B) {
+	for _, impl := range []string{"baseline", "live"} {
+		for _, n := range []int{30, 503, 100_000} {
+			hops := max(10*n, 100_000)
+			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if impl == "baseline" {
+						baselineRing(b.Context(), n, hops)
+						continue
+					}
+					res, err := live.Run(b.Context(), passConfig(n, hops))
+					if err != nil || res.Messages != int64(hops) {
+						b.Fatalf("%v: %+v", err, res)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
+			})
+		}
+	}
+}
+
+// baselineRing passes an int token `hops` hops around a ring of n
+// goroutines joined by 1-buffered channels, and returns when every
+// goroutine has.
+func baselineRing(ctx context.Context, n, hops int) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ch := make([]chan int, n)
+	for i := range ch {
+		ch[i] = make(chan int, 1)
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		in, out := ch[i], ch[(i+1)%n]
+		wg.Go(func() {
+			for {
+				select {
+				case tok := <-in:
+					if tok == hops {
+						cancel()
+						return
+					}
+					select {
+					case out <- tok + 1:
+					case <-ctx.Done():
+						return
+					}
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	ch[0] <- 0
+	wg.Wait()
+}

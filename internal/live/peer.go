@@ -1,0 +1,284 @@
+package live
+
+import (
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// action is a scripted or reactive action travelling through an inbox
+// (envelope.from == 0). Nodes never see it.
+type action struct{ cmd node.Cmd }
+
+func (action) Type() string { return "action" }
+
+// typeCount counts the messages of one type a node sent.
+type typeCount struct {
+	typ string
+	n   int64
+}
+
+// peer is one node: its inbox, written by every goroutine, and below it
+// the state only the node's own goroutine touches.
+type peer struct {
+	inbox
+
+	self    int32
+	done    bool // said Done since it last (re)started
+	crashed bool
+	nd      node.Node
+	lc      int64 // Lamport clock
+	steps   int64
+	sent    typeCount   // messages sent, of the first type it sent
+	more    []typeCount // of other types (rare: kept off the small stack's path)
+	tm      *timers     // nil until the node first sets a timer
+	batch   []envelope  // the overflow being handled; then a spare buffer
+	bi      int         // the next item of batch
+	out     node.Output
+}
+
+// loop is the node's goroutine: it handles its inbox and timers until the
+// run is over. It blocks on its own channel only — not on ctx.Done(),
+// which every node would share — and Run wakes it with a stop envelope
+// when the run ends (see runtime.run).
+//
+// A million of these goroutines must fit their first 2 KiB stacks, so the
+// frames on the path from here to the node's Step are kept small: the
+// waiting and the rarely used parts live in functions of their own.
+func (p *peer) loop(rt *runtime) {
+	defer p.stopTimers()
+	for {
+		e := p.next(rt)
+		if e.from == stop || rt.halt.Load() {
+			return
+		}
+		p.handle(rt, e)
+	}
+}
+
+// wait returns the next inbox item, firing due timers while it waits.
+//
+//go:noinline
+func (p *peer) wait(rt *runtime) envelope {
+	tc := p.timerC()
+	if tc == nil {
+		return <-p.ch
+	}
+	select {
+	case e := <-p.ch:
+		return e
+	case <-tc:
+		p.fire(rt)
+		return envelope{from: nudge}
+	}
+}
+
+// handle is one inbox item: a nudge, an action or a message.
+func (p *peer) handle(rt *runtime, e envelope) {
+	switch {
+	case e.from < 0: // a nudge (see inbox.put), or a stop that came in a batch
+	case e.from == 0:
+		p.act(rt, e.msg.(action).cmd)
+	case p.crashed:
+		p.traceMsg(rt, trace.KindDrop, e.from, p.self, e.msg, "the receiver has crashed")
+		rt.settle(-1, -1)
+	default:
+		p.lc = max(p.lc, e.lc) + 1
+		if rt.cfg.Messages {
+			p.traceMsg(rt, trace.KindRecv, e.from, p.self, e.msg, "")
+		}
+		p.step(rt, node.Input{Kind: node.InMsg, Now: rt.now(), From: int(e.from), Msg: e.msg}, 1)
+	}
+}
+
+// traceMsg emits a message event at the node.
+//
+//go:noinline
+func (p *peer) traceMsg(rt *runtime, kind string, from, to int32, m node.Msg, note string) {
+	rt.emitMsg(kind, p.self, p.lc, from, to, m, note)
+}
+
+// act carries out a scripted or reactive action, as sim does.
+func (p *peer) act(rt *runtime, c node.Cmd) {
+	switch {
+	case c == node.CmdCrash:
+		if p.crashed {
+			rt.settle(-1, 0)
+			return
+		}
+		p.crashed = true
+		dead := p.stopTimers() // pending timers die with the node
+		p.lc++
+		rt.emit(trace.KindCrash, p.self, p.lc)
+		if !p.done {
+			rt.markDone(-1) // no longer live: it no longer holds the run up
+		}
+		rt.settle(-1-dead, 0)
+	case c == node.CmdRestart:
+		if !p.crashed {
+			rt.settle(-1, 0)
+			return
+		}
+		nd, err := rt.cfg.Factory(int(p.self))
+		if err != nil {
+			rt.fail(err)
+			return
+		}
+		p.nd, p.crashed, p.done = nd, false, false
+		rt.markDone(+1) // live again, and not done
+		p.lc++
+		rt.emit(trace.KindRecover, p.self, p.lc)
+		p.command(rt, node.CmdRecover)
+	case p.crashed:
+		rt.settle(-1, 0)
+	default:
+		p.command(rt, c)
+	}
+}
+
+func (p *peer) command(rt *runtime, c node.Cmd) {
+	p.lc++
+	if rt.cfg.Sink != nil {
+		rt.event(trace.KindCmd, p.self, p.lc).Cmd = string(c)
+		rt.flush()
+	}
+	p.step(rt, node.Input{Kind: node.InCmd, Now: rt.now(), Cmd: c}, 0)
+}
+
+// step runs one input through the node and carries out what it produced.
+// isMsg is 1 when the input was a message (it leaves flight when handled).
+//
+// Counting: the step first adds what it creates (sends, new timers,
+// actions) to the counters, then makes it visible, then subtracts what it
+// consumed (its input, cancelled timers). When the two cancel out — a
+// token forwarded — it touches no shared counter at all.
+func (p *peer) step(rt *runtime, in node.Input, isMsg int64) {
+	p.steps++
+	out := &p.out
+	out.Reset()
+	p.nd.Step(in, out)
+	var dPending, dFlight int64
+	if len(out.Events)+len(out.Timers) > 0 || out.Done || !p.sendsOK(rt) {
+		var ok bool
+		if dPending, dFlight, ok = p.prepare(rt, in.Now, isMsg); !ok {
+			return
+		}
+	} else { // the common case: messages only
+		d := int64(len(out.Sends))
+		dPending, dFlight = d-1, d-isMsg
+		if dPending > 0 {
+			rt.pending.Add(dPending)
+		}
+		if dFlight > 0 {
+			rt.flight.Add(dFlight)
+		}
+	}
+	p.sendAll(rt)
+	rt.settle(min(dPending, 0), min(dFlight, 0))
+	if rt.cfg.Stop != nil && rt.cfg.Stop() {
+		rt.finish(endStopped)
+	}
+}
+
+// prepare is the general case of a step before its messages go out:
+// events and reactions, timers, errors, the counters' additions, Done.
+// It returns the counters' changes, and false if the run failed.
+//
+//go:noinline
+func (p *peer) prepare(rt *runtime, now int64, isMsg int64) (dPending, dFlight int64, ok bool) {
+	out := &p.out
+	var acts []node.Action
+	for _, ev := range out.Events {
+		p.lc++
+		rt.emitNode(p.self, p.lc, ev)
+		if rt.cfg.React != nil {
+			acts = append(acts, rt.cfg.React(int(p.self), ev, now)...)
+		}
+	}
+	for _, a := range acts {
+		if a.Node < 1 || a.Node > rt.cfg.Nodes {
+			rt.fail(errReact(p.self, a))
+			return 0, 0, false
+		}
+	}
+	for _, s := range out.Sends {
+		if err := rt.checkSend(p.self, s); err != nil {
+			rt.fail(err)
+			return 0, 0, false
+		}
+	}
+	added, removed := int64(0), int64(1)
+	for _, t := range out.Timers {
+		d := p.setTimer(rt, t)
+		added += max(d, 0)
+		removed -= min(d, 0)
+	}
+	dPending = int64(len(out.Sends)+len(acts)) + added - removed
+	dFlight = int64(len(out.Sends)) - isMsg
+	if dPending > 0 {
+		rt.pending.Add(dPending)
+	}
+	if dFlight > 0 {
+		rt.flight.Add(dFlight)
+	}
+	if out.Done && !p.done {
+		p.done = true
+		rt.markDone(-1)
+	}
+	for _, a := range acts {
+		rt.schedule(rt.since(), a)
+	}
+	return dPending, dFlight, true
+}
+
+// sendsOK reports whether every send goes to a node of the run.
+func (p *peer) sendsOK(rt *runtime) bool {
+	for k := range p.out.Sends {
+		if to := p.out.Sends[k].To; to < 1 || to > rt.cfg.Nodes {
+			return false
+		}
+	}
+	return true
+}
+
+// sendAll stamps, counts, traces and delivers the step's messages.
+func (p *peer) sendAll(rt *runtime) {
+	if rt.cfg.Messages {
+		p.traceSends(rt)
+	}
+	for k := range p.out.Sends {
+		s := &p.out.Sends[k]
+		p.lc++
+		p.count(s.Msg.Type())
+		rt.peers[s.To].put(envelope{from: p.self, lc: p.lc, msg: s.Msg})
+	}
+}
+
+// traceSends emits the send events of the step's messages, with the
+// Lamport clocks sendAll is about to stamp on them.
+//
+//go:noinline
+func (p *peer) traceSends(rt *runtime) {
+	for k, s := range p.out.Sends {
+		rt.emitMsg(trace.KindSend, p.self, p.lc+int64(k)+1, p.self, int32(s.To), s.Msg, "")
+	}
+}
+
+func (p *peer) count(typ string) {
+	if p.sent.typ == typ || p.sent.n == 0 {
+		p.sent.typ = typ
+		p.sent.n++
+		return
+	}
+	p.countMore(typ)
+}
+
+//go:noinline
+func (p *peer) countMore(typ string) {
+	for k := range p.more {
+		if p.more[k].typ == typ {
+			p.more[k].n++
+			return
+		}
+	}
+	p.more = append(p.more, typeCount{typ, 1})
+}

@@ -1,0 +1,258 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// runtime is one run's shared state. Everything a node owns lives in its
+// peer; what is shared is atomic or guarded by a mutex.
+type runtime struct {
+	cfg   Config
+	peers []peer // 1-based; peers[0] unused
+	start time.Time
+	done  <-chan struct{} // closed when the run is over
+	halt  atomic.Bool     // set when the run is over: batch drains stop early
+	sched *scheduler      // nil when nothing is ever scheduled for later
+
+	// Termination. pending counts messages, timers and actions that are not
+	// yet fully handled; a step adds what it creates before it makes any of
+	// it visible and subtracts what it consumed after, so pending touches
+	// zero only when the run is quiescent. flight counts messages sent and
+	// not yet handled; notDone counts live nodes that have not said Done.
+	// They sit on their own cache lines: every core touches them.
+	_       [64]byte
+	pending atomic.Int64
+	_       [56]byte
+	flight  atomic.Int64
+	_       [56]byte
+	notDone atomic.Int64
+	_       [56]byte
+
+	why    atomic.Int32  // endQuiescent, endStopped, or endFailed
+	end    chan struct{} // closed when why is first set
+	errMu  sync.Mutex
+	err    error
+	sinkMu sync.Mutex
+	ev     trace.Event
+	seq    int64
+}
+
+const endFailed int32 = 3
+
+func newRuntime(cfg Config) (*runtime, error) {
+	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{})}
+	for i := 1; i <= cfg.Nodes; i++ {
+		nd, err := cfg.Factory(i)
+		if err != nil {
+			return nil, err
+		}
+		p := &rt.peers[i]
+		p.self, p.nd, p.ch = int32(i), nd, make(chan envelope, inboxCap)
+		// Grown here, not on the node's small stack (see peer.loop).
+		p.out.Sends = make([]node.Send, 0, 1)
+	}
+	later := cfg.React != nil
+	for _, a := range cfg.Script {
+		later = later || a.At > 0
+	}
+	if later {
+		rt.sched = newScheduler()
+	}
+	rt.pending.Store(int64(len(cfg.Script)))
+	rt.notDone.Store(int64(cfg.Nodes))
+	return rt, nil
+}
+
+func (rt *runtime) run(ctx context.Context) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rt.done = ctx.Done()
+	rt.start = time.Now()
+	var wg sync.WaitGroup
+	for i := 1; i < len(rt.peers); i++ {
+		p := &rt.peers[i]
+		wg.Go(func() { p.loop(rt) })
+	}
+	if rt.sched != nil {
+		wg.Go(func() { rt.sched.loop(rt) })
+	}
+	if len(rt.cfg.Script) == 0 {
+		rt.finish(endQuiescent) // nothing will ever happen
+	}
+	for _, a := range rt.cfg.Script {
+		rt.schedule(0, a)
+	}
+
+	var timeout <-chan time.Time
+	if rt.cfg.Timeout > 0 {
+		t := time.NewTimer(rt.cfg.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var res Result
+	var err error
+	select {
+	case <-rt.end:
+	case <-timeout:
+		res.Exhausted = true
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	rt.halt.Store(true)
+	cancel() // the scheduler
+	for i := 1; i < len(rt.peers); i++ {
+		rt.peers[i].put(envelope{from: stop})
+	}
+	wg.Wait()
+
+	res.Elapsed = time.Since(rt.start)
+	res.Now = int64(res.Elapsed / rt.cfg.Tick)
+	if !res.Exhausted && err == nil {
+		switch rt.why.Load() {
+		case endQuiescent:
+			res.Quiescent = true
+		case endStopped:
+			res.Stopped = true
+		case endFailed:
+			err = rt.err
+		}
+	}
+	rt.collect(&res)
+	return res, err
+}
+
+// collect sums the per-node counters into res: nodes count on their own
+// and are read only after every goroutine has returned.
+func (rt *runtime) collect(res *Result) {
+	res.ByType = map[string]int64{}
+	for i := range rt.peers {
+		p := &rt.peers[i]
+		res.Steps += p.steps
+		for _, tc := range append(p.more, p.sent) {
+			if tc.n > 0 {
+				res.Messages += tc.n
+				res.ByType[tc.typ] += tc.n
+			}
+		}
+	}
+}
+
+// finish ends the run for reason why, unless it has already ended.
+func (rt *runtime) finish(why int32) {
+	if rt.why.CompareAndSwap(endNone, why) {
+		close(rt.end)
+	}
+}
+
+func (rt *runtime) fail(err error) {
+	rt.errMu.Lock()
+	if rt.err == nil {
+		rt.err = err
+	}
+	rt.errMu.Unlock()
+	rt.finish(endFailed)
+}
+
+// settle subtracts what a step consumed (dPending, dFlight <= 0) and ends
+// the run if that left nothing to do. Additions are made up front by the
+// step itself, so the counters never touch zero while work remains.
+func (rt *runtime) settle(dPending, dFlight int64) {
+	if dFlight < 0 && rt.flight.Add(dFlight) == 0 && rt.notDone.Load() == 0 {
+		rt.finish(endQuiescent)
+	}
+	if dPending < 0 && rt.pending.Add(dPending) == 0 {
+		rt.finish(endQuiescent)
+	}
+}
+
+// markDone records that a live node is done (d = -1) or no longer counts
+// as done (d = +1, after a restart).
+func (rt *runtime) markDone(d int64) {
+	if rt.notDone.Add(d) == 0 && rt.flight.Load() == 0 {
+		rt.finish(endQuiescent)
+	}
+}
+
+// schedule delivers action a after `after` of wall time (counted in
+// pending by the caller). Due actions go straight into the inbox.
+func (rt *runtime) schedule(after time.Duration, a node.Action) {
+	if a.At <= 0 {
+		rt.peers[a.Node].put(envelope{msg: action{a.Cmd}})
+		return
+	}
+	rt.sched.add(after+time.Duration(a.At)*rt.cfg.Tick, a)
+}
+
+// since is the run's wall time so far.
+func (rt *runtime) since() time.Duration { return time.Since(rt.start) }
+
+// now is the run's time in ticks.
+func (rt *runtime) now() int64 { return int64(rt.since() / rt.cfg.Tick) }
+
+// event locks the sink and prepares the shared event for kind at node i;
+// the caller fills in the rest and calls flush.
+func (rt *runtime) event(kind string, i int32, lc int64) *trace.Event {
+	rt.sinkMu.Lock()
+	rt.seq++
+	rt.ev = trace.Event{V: trace.Version, Seq: rt.seq, T: rt.since().Nanoseconds(), Node: int(i), Kind: kind, LC: lc}
+	return &rt.ev
+}
+
+func (rt *runtime) flush() {
+	rt.cfg.Sink(&rt.ev)
+	rt.sinkMu.Unlock()
+}
+
+func (rt *runtime) emit(kind string, i int32, lc int64) {
+	if rt.cfg.Sink != nil {
+		rt.event(kind, i, lc)
+		rt.flush()
+	}
+}
+
+func (rt *runtime) emitMsg(kind string, at int32, lc int64, from, to int32, m node.Msg, note string) {
+	if rt.cfg.Sink == nil || !rt.cfg.Messages {
+		return
+	}
+	ev := rt.event(kind, at, lc)
+	ev.From, ev.To, ev.Msg, ev.Note = int(from), int(to), trace.WrapMsg(m), note
+	rt.flush()
+}
+
+func (rt *runtime) emitNode(i int32, lc int64, e node.Event) {
+	if rt.cfg.Sink == nil {
+		return
+	}
+	var ev *trace.Event
+	switch e.Kind {
+	case node.EvState:
+		ev = rt.event(trace.KindState, i, lc)
+		ev.State = e.State
+	case node.EvEnterCS:
+		ev = rt.event(trace.KindEnterCS, i, lc)
+	case node.EvExitCS:
+		ev = rt.event(trace.KindExitCS, i, lc)
+	case node.EvLeader:
+		ev = rt.event(trace.KindLeader, i, lc)
+		l := e.Leader
+		ev.Leader = &l
+	default:
+		ev = rt.event(trace.KindNote, i, lc)
+	}
+	ev.Note = e.Note
+	rt.flush()
+}
+
+func (rt *runtime) checkSend(i int32, s node.Send) error {
+	if s.To < 1 || s.To > rt.cfg.Nodes {
+		return fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, s.Msg.Type(), s.To, rt.cfg.Nodes)
+	}
+	return nil
+}

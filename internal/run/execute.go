@@ -1,0 +1,188 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// Spec is what an algorithm command hands to Execute: the algorithm, its
+// nodes, the workload, and the properties to check.
+type Spec struct {
+	Algorithm string // as the summary names it, e.g. "election chang-roberts"
+	Nodes     int
+	Factory   node.Factory
+	Script    []node.Action // the workload's commands (faults from flags are added)
+	React     node.React
+	Checks    func() []check.Checker // fresh checkers for one run
+	// NeedMessages makes the runtime emit send/recv events even when nothing
+	// is rendered (a checker such as check.Token needs them).
+	NeedMessages bool
+	// Extra adds algorithm figures to the summary (rounds, ids carried, ...).
+	Extra func(Outcome) map[string]any
+	// Observe, if set, sees every event after the checkers (for figures
+	// that Extra reports). Same contract as the runtimes' sinks.
+	Observe func(*trace.Event)
+	// Text, if set, replaces the engine's text renderer for --format text
+	// (seed 002's own wording, say). stderr is for figures that must not
+	// disturb stdout.
+	Text func(stdout, stderr io.Writer) trace.Renderer
+}
+
+func (s Spec) checkers() []check.Checker {
+	if s.Checks == nil {
+		return []check.Checker{check.Termination{}}
+	}
+	return s.Checks()
+}
+
+// Outcome is a finished run.
+type Outcome struct {
+	Summary    trace.Summary
+	Violations []trace.Event
+	Terminated bool
+}
+
+// Execute runs spec under opts, checks it, renders it to stdout (and the
+// --events file), and returns an error carrying the exit code: a violated
+// property is exit 3, no termination exit 4, an interruption 130.
+func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
+	var out Outcome
+	if opts.SeedDrawn {
+		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
+	}
+	r, err := trace.NewRenderer(opts.Format, stdout)
+	if err != nil {
+		return out, cliutil.Usagef("--format: %v", err)
+	}
+	if opts.Format == "text" && spec.Text != nil {
+		r = spec.Text(stdout, stderr)
+	}
+	renderers := []trace.Renderer{r}
+	if opts.Events != "" {
+		f, err := os.Create(opts.Events)
+		if err != nil {
+			return out, cliutil.Usagef("--events: %v", err)
+		}
+		defer f.Close()
+		jr, _ := trace.NewRenderer("json", f)
+		renderers = append(renderers, jr)
+	}
+	messages := spec.NeedMessages || opts.Format != "none" || opts.Events != ""
+	set := check.NewSet(spec.checkers()...)
+	var seq int64
+	var werr error
+	emit := func(e *trace.Event) {
+		seq++
+		e.Seq = seq
+		for _, r := range renderers {
+			if err := r.Event(e); err != nil && werr == nil {
+				werr = err
+			}
+		}
+	}
+	sink := func(e *trace.Event) {
+		vs := set.Observe(e)
+		if spec.Observe != nil {
+			spec.Observe(e)
+		}
+		if opts.Format != "none" || opts.Events != "" {
+			emit(e)
+		}
+		for i := range vs {
+			emit(&vs[i])
+		}
+	}
+
+	script := append(append([]node.Action(nil), spec.Script...), opts.Script...)
+	var st stats
+	if opts.Runtime == "live" {
+		st, err = runLive(ctx, spec, opts, script, sink, messages)
+	} else {
+		st, err = runSim(spec, opts, script, sink, messages)
+	}
+	if err != nil && ctx.Err() == nil {
+		return out, err
+	}
+
+	out.Terminated = st.terminated
+	why := ""
+	switch {
+	case ctx.Err() != nil:
+		why = "interrupted"
+	case !st.terminated:
+		why = st.why
+	}
+	out.Summary = trace.Summary{
+		V: trace.Version, Kind: "summary", Algorithm: spec.Algorithm, Runtime: opts.Runtime,
+		Seed: opts.Seed, Nodes: spec.Nodes, Time: st.now, Steps: st.steps,
+		Messages: st.messages, ByType: st.byType, Dropped: st.dropped, Duplicated: st.duplicated,
+		Replay: replay,
+	}
+	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages})
+	out.Violations = set.Violations
+	if spec.Extra != nil {
+		out.Summary.Extra = spec.Extra(out)
+	}
+	for _, r := range renderers {
+		if err := r.Summary(&out.Summary); err != nil && werr == nil {
+			werr = err
+		}
+		if err := r.Flush(); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	if opts.Format == "none" { // the summary still reaches the user, on stderr
+		tr, _ := trace.NewRenderer("text", stderr)
+		_ = tr.Summary(&out.Summary)
+		_ = tr.Flush()
+	}
+	if werr != nil {
+		return out, fmt.Errorf("writing the log: %w", werr)
+	}
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	for _, v := range out.Summary.Verdicts {
+		if !v.OK && v.Property != "termination" {
+			return out, cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+		}
+	}
+	if !st.terminated {
+		return out, cliutil.NoTerminationf("no termination: %s (replay: %s)", why, replay)
+	}
+	return out, nil
+}
+
+// stats is what either runtime reports, in one shape.
+type stats struct {
+	terminated           bool
+	why                  string
+	now, steps, messages int64
+	dropped, duplicated  int64
+	byType               map[string]int64
+}
+
+func runSim(spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool) (stats, error) {
+	res, err := sim.Run(sim.Config{
+		Nodes: spec.Nodes, Factory: spec.Factory, Seed: opts.Seed, Policy: opts.Policy,
+		Delay: opts.Latency, Faults: opts.Faults, Script: script, React: spec.React,
+		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, VectorClocks: opts.VectorClocks,
+		Choices: opts.Schedule,
+	})
+	st := stats{
+		terminated: res.Quiescent, now: res.Now, steps: res.Steps, messages: res.Messages,
+		dropped: res.Dropped, duplicated: res.Duplicated, byType: res.ByType,
+	}
+	if res.Exhausted {
+		st.why = fmt.Sprintf("still running after the step budget of %d steps", opts.MaxSteps)
+	}
+	return st, err
+}
