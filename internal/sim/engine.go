@@ -14,24 +14,27 @@ type timerSlot struct {
 }
 
 type sim struct {
-	cfg     Config
-	rng     *rand.Rand
-	q       *queue
-	nodes   []node.Node // 1-based
-	crashed []bool
-	done    []bool
-	nDone   int
-	nLive   int
-	timers  [][]timerSlot // per node: the current generation of each timer id
-	lc      []int64
-	vc      [][]uint32
-	link    map[uint64]int64 // PolicyFIFO with variable delays: last delivery time per link
-	out     node.Output
-	ev      trace.Event
-	evSeq   int64
-	flight  int // messages pending in the queue
-	nChoice int // decisions taken so far (replay position)
-	res     Result
+	cfg       Config
+	rng       *rand.Rand
+	q         *queue
+	nodes     []node.Node // 1-based
+	crashed   []bool
+	done      []bool
+	nDone     int
+	nLive     int
+	timers    [][]timerSlot // per node: the current generation of each timer id
+	lc        []int64
+	vc        [][]uint32
+	link      map[uint64]int64 // PolicyFIFO with variable delays: last delivery time per link
+	out       node.Output
+	ev        trace.Event
+	evSeq     int64
+	flight    int  // messages pending in the queue
+	msgEvents bool // send/recv/drop/dup events go to the sink
+	nChoice   int  // decisions taken so far (replay position)
+	res       Result
+	cmds      []node.Cmd // commands of pending actions (item.aux)
+	vcs       [][]uint32 // vector clocks of messages in flight (item.aux)
 	// message counts by type; the last type is cached to skip the map
 	typeIdx    map[string]int
 	typeNames  []string
@@ -75,11 +78,12 @@ func newSim(cfg Config) (*sim, error) {
 			s.vc[i] = make([]uint32, n)
 		}
 	}
+	s.msgEvents = cfg.Sink != nil && cfg.Messages
 	if cfg.Policy == PolicyFIFO && (cfg.Delay.Max > cfg.Delay.Min || len(cfg.Faults.Slow) > 0) {
 		s.link = map[uint64]int64{}
 	}
 	for _, a := range cfg.Script {
-		s.q.push(item{at: a.At, kind: itAction, to: int32(a.Node), cmd: a.Cmd})
+		s.pushAction(a.At, a)
 	}
 	return s, nil
 }
@@ -108,11 +112,11 @@ func (s *sim) run() (Result, error) {
 		switch it.kind {
 		case itMsg:
 			s.flight--
-			err = s.deliver(it)
+			err = s.deliver(&it)
 		case itTimer:
-			err = s.fire(it)
+			err = s.fire(&it)
 		case itAction:
-			err = s.act(it)
+			err = s.act(&it)
 		}
 		if err != nil {
 			return s.res, err
@@ -132,36 +136,50 @@ func (s *sim) run() (Result, error) {
 	return s.res, nil
 }
 
-func (s *sim) deliver(it item) error {
+func (s *sim) deliver(it *item) error {
 	to := int(it.to)
 	if s.crashed[to] {
-		s.emitMsg(trace.KindDrop, to, it, "the receiver has crashed")
+		if s.msgEvents {
+			s.emitMsg(trace.KindDrop, to, it, "the receiver has crashed")
+		}
 		s.res.Dropped++
 		return nil
 	}
 	s.lc[to] = max(s.lc[to], it.lc) + 1
 	if s.vc != nil {
-		for k, v := range it.vc {
+		for k, v := range s.vcs[it.aux] {
 			s.vc[to][k] = max(s.vc[to][k], v)
+		}
+		if it.kind == itMsg {
+			s.vcs[it.aux] = nil // delivered (a duplicate shares it: keep the clock of the first)
 		}
 		s.vc[to][to-1]++
 	}
-	s.emitMsg(trace.KindRecv, to, it, "")
+	if s.msgEvents {
+		s.emitMsg(trace.KindRecv, to, it, "")
+	}
 	return s.step(to, node.Input{Kind: node.InMsg, Now: s.q.now, From: int(it.from), Msg: it.msg})
 }
 
-func (s *sim) fire(it item) error {
+func (s *sim) fire(it *item) error {
 	to := int(it.to)
-	if s.crashed[to] || !s.timerCurrent(to, it.timer, it.gen) {
+	id, gen := it.timer()
+	if s.crashed[to] || !s.timerCurrent(to, id, gen) {
 		return nil
 	}
 	s.tickClock(to)
-	return s.step(to, node.Input{Kind: node.InTick, Now: s.q.now, Timer: it.timer})
+	return s.step(to, node.Input{Kind: node.InTick, Now: s.q.now, Timer: id})
 }
 
-func (s *sim) act(it item) error {
+func (s *sim) pushAction(at int64, a node.Action) {
+	s.cmds = append(s.cmds, a.Cmd)
+	s.q.push(&item{at: at, kind: itAction, to: int32(a.Node), aux: int64(len(s.cmds) - 1)})
+}
+
+func (s *sim) act(it *item) error {
 	i := int(it.to)
-	switch it.cmd {
+	cmd := s.cmds[it.aux]
+	switch cmd {
 	case node.CmdCrash:
 		if s.crashed[i] {
 			return nil
@@ -192,7 +210,7 @@ func (s *sim) act(it item) error {
 	if s.crashed[i] {
 		return nil
 	}
-	return s.command(i, it.cmd)
+	return s.command(i, cmd)
 }
 
 func (s *sim) command(i int, c node.Cmd) error {
@@ -215,7 +233,7 @@ func (s *sim) step(i int, in node.Input) error {
 		s.emitNode(i, ev)
 		if s.cfg.React != nil {
 			for _, a := range s.cfg.React(i, ev, s.q.now) {
-				s.q.push(item{at: s.q.now + a.At, kind: itAction, to: int32(a.Node), cmd: a.Cmd})
+				s.pushAction(s.q.now+a.At, a)
 			}
 		}
 	}

@@ -15,18 +15,23 @@ const (
 )
 
 // item is one pending delivery: a message, a timer firing, or an action.
+// It is kept to 64 bytes because the wheel copies it on every message; what
+// only some items need lives in side tables indexed by aux.
 type item struct {
-	at    int64
-	seq   uint64
-	kind  itemKind
-	from  int32
-	to    int32
-	timer int
-	gen   uint32
-	lc    int64
-	msg   node.Msg
-	cmd   node.Cmd
-	vc    []uint32
+	at   int64
+	seq  uint64
+	msg  node.Msg
+	lc   int64
+	aux  int64 // timer: id<<32|generation; action: index in sim.cmds; message: index in sim.vcs (with vector clocks)
+	from int32
+	to   int32
+	kind itemKind
+}
+
+func timerAux(id int, gen uint32) int64 { return int64(uint64(uint32(int32(id)))<<32 | uint64(gen)) }
+
+func (it *item) timer() (id int, gen uint32) {
+	return int(int32(uint64(it.aux) >> 32)), uint32(it.aux)
 }
 
 // queue orders items by (at, seq). Items due within the wheel's span sit in
@@ -52,7 +57,7 @@ func newQueue(span int64) *queue {
 	return &queue{mask: w - 1, buckets: make([][]item, w), head: make([]int, w)}
 }
 
-func (q *queue) push(it item) {
+func (q *queue) push(it *item) {
 	if it.at < q.now {
 		it.at = q.now
 	}
@@ -60,11 +65,11 @@ func (q *queue) push(it item) {
 	q.seq++
 	if it.at <= q.now+q.mask {
 		b := it.at & q.mask
-		q.buckets[b] = append(q.buckets[b], it)
+		q.buckets[b] = append(q.buckets[b], *it)
 		q.inWheel++
 		return
 	}
-	heap.Push(&q.far, it)
+	heap.Push(&q.far, *it)
 }
 
 // pop returns the next item in (at, seq) order and advances q.now to it.

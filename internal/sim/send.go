@@ -12,37 +12,47 @@ func (s *sim) send(from int, snd node.Send) {
 	it := item{kind: itMsg, from: int32(from), to: int32(snd.To), msg: snd.Msg, lc: s.lc[from]}
 	if s.vc != nil {
 		s.vc[from][from-1]++
-		it.vc = append([]uint32(nil), s.vc[from]...)
+		s.vcs = append(s.vcs, append([]uint32(nil), s.vc[from]...))
+		it.aux = int64(len(s.vcs) - 1)
 	}
-	s.emitMsg(trace.KindSend, from, it, "")
+	if s.msgEvents {
+		s.emitMsg(trace.KindSend, from, &it, "")
+	}
 
 	f := &s.cfg.Faults
 	if f.Drop > 0 && s.chance(f.Drop) {
-		s.emitMsg(trace.KindDrop, from, it, "lost by the network")
-		s.res.Dropped++
+		s.dropped(&it, "lost by the network")
 		return
 	}
-	if s.partitioned(from, snd.To) {
-		s.emitMsg(trace.KindDrop, from, it, "partitioned")
-		s.res.Dropped++
+	if len(f.Partitions) > 0 && s.partitioned(from, snd.To) {
+		s.dropped(&it, "partitioned")
 		return
 	}
-	s.enqueue(it)
+	s.enqueue(&it)
 	if f.Dup > 0 && s.chance(f.Dup) {
-		s.emitMsg(trace.KindDup, from, it, "")
+		if s.msgEvents {
+			s.emitMsg(trace.KindDup, from, &it, "")
+		}
 		s.res.Duplicated++
-		s.enqueue(it)
+		s.enqueue(&it)
 	}
 }
 
+func (s *sim) dropped(it *item, why string) {
+	if s.msgEvents {
+		s.emitMsg(trace.KindDrop, int(it.from), it, why)
+	}
+	s.res.Dropped++
+}
+
 // enqueue schedules a message's delivery after its latency.
-func (s *sim) enqueue(it item) {
+func (s *sim) enqueue(it *item) {
 	d := s.cfg.Delay.Min
 	if s.cfg.Delay.Max > d {
 		d += s.choose(s.cfg.Delay.Max - d + 1)
 	}
 	now := s.q.now
-	for _, sl := range s.cfg.Faults.Slow {
+	for _, sl := range s.cfg.Faults.Slow { // usually none
 		if int(it.to) == sl.Node && now >= sl.From && (sl.Until == 0 || now < sl.Until) {
 			d += sl.Extra
 		}
@@ -111,7 +121,7 @@ func (s *sim) setTimer(i int, t node.Timer) {
 	}
 	s.timers[i][k].gen++ // any pending firing of the old generation is void
 	if t.After >= 0 {
-		s.q.push(item{at: s.q.now + t.After, kind: itTimer, to: int32(i), timer: t.ID, gen: s.timers[i][k].gen})
+		s.q.push(&item{at: s.q.now + t.After, kind: itTimer, to: int32(i), aux: timerAux(t.ID, s.timers[i][k].gen)})
 	}
 }
 
@@ -148,10 +158,8 @@ func (s *sim) emit(kind string, i int) {
 	s.cfg.Sink(&s.ev)
 }
 
-func (s *sim) emitMsg(kind string, at int, it item, note string) {
-	if s.cfg.Sink == nil || !s.cfg.Messages {
-		return
-	}
+// emitMsg reports a message event; callers check s.msgEvents first.
+func (s *sim) emitMsg(kind string, at int, it *item, note string) {
 	s.fill(kind, at)
 	s.ev.From, s.ev.To, s.ev.Msg, s.ev.Note = int(it.from), int(it.to), trace.WrapMsg(it.msg), note
 	s.cfg.Sink(&s.ev)
