@@ -66,7 +66,7 @@ func (s *Set) Finish(end End) []trace.Verdict {
 	vs := make([]trace.Verdict, 0, len(s.Checkers))
 	for _, c := range s.Checkers {
 		v := c.Finish(end)
-		if s.violated[c.Property()] && v.OK {
+		if s.violated[c.Property()] && (v.OK || v.Detail == "") {
 			v.OK = false
 			for _, e := range s.Violations {
 				if e.Property == c.Property() {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"strings"
 
 	"ringlab/internal/trace"
 )
@@ -54,7 +55,7 @@ func (t *Token) Observe(e *trace.Event) string {
 	case e.Kind == trace.KindCrash:
 		t.lost += t.held[e.Node]
 		t.held[e.Node] = 0
-	case e.Kind == trace.KindNote && e.Note == "token retired":
+	case e.Kind == trace.KindNote && strings.HasPrefix(e.Note, "token ") && strings.Contains(e.Note, "retired"):
 		if t.held[e.Node] > 0 {
 			t.held[e.Node]--
 			t.retired++

@@ -82,7 +82,7 @@ func (x Explore) shrink(f Found) (Found, error) {
 		budget = 2000
 	}
 	best := append([]int64(nil), f.Choices...)
-	for i := range best {
+	for i := 0; i < len(best); i++ { // best may shrink as runs stop earlier
 		if budget == 0 {
 			break
 		}
