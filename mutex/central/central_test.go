@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/internal/node"
-	"ringlab/mutex/central/drivertest"
+	"ringlab/mutex/internal/mutextest"
 )
 
 // SPEC §2.1: a coordinator and at least one participant; bad values are
@@ -37,7 +37,7 @@ func TestConfigErrors(t *testing.T) {
 // coordinator grants Part1, Part2, Part3 in the order their requests arrived,
 // answers every RequestFree with ResponseFree, and goes BUSY/FREE as drawn.
 func TestSeedDiagram(t *testing.T) {
-	d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 4}), 4)
+	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4}), 4)
 	d.Hold = map[int]int64{2: -1, 3: -1, 4: -1}
 	d.Cmd(2, node.CmdRequest)
 	d.Deliver(2, 1) // Recurso=livre/Fila=[Part1] -> ocupado/[]
@@ -83,7 +83,7 @@ func TestFourMessagesPerEntry(t *testing.T) {
 	for _, tc := range []struct{ n, coord, reqs int }{
 		{2, 1, 1}, {3, 1, 1}, {5, 1, 1}, {8, 1, 1}, {5, 3, 1}, {4, 4, 3}, {6, 1, 4},
 	} {
-		d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: tc.n, Coordinator: tc.coord}), tc.n)
+		d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: tc.n, Coordinator: tc.coord}), tc.n)
 		for i := 1; i <= tc.n; i++ {
 			for range tc.reqs {
 				if i != tc.coord {
@@ -113,7 +113,7 @@ func TestRandomOrders(t *testing.T) {
 		if rapid.Bool().Draw(rt, "timeout") {
 			cfg.Timeout = 20 // > hold 4 + 2 * delay 5
 		}
-		d := drivertest.New(rt, drivertest.Must(rt, Factory, cfg), n)
+		d := mutextest.New(rt, mutextest.Must(rt, Factory, cfg), n)
 		d.Delay = func(int, int, node.Msg) int64 { return rapid.Int64Range(1, 5).Draw(rt, "delay") }
 		total := 0
 		for i := 1; i <= n; i++ {
@@ -154,7 +154,7 @@ func TestTimeout(t *testing.T) {
 		{"slow holder", false, 1, []int{2, 3, 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 4, Timeout: 10}), 4)
+			d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4, Timeout: 10}), 4)
 			d.Hold = map[int]int64{2: 15, 3: 6, 4: 1}
 			d.At(0, 2, node.CmdRequest)
 			d.At(1, 3, node.CmdRequest)
@@ -186,7 +186,7 @@ func TestTimeout(t *testing.T) {
 // Decision (package doc): the coordinator is a pure coordinator; a release
 // without the CS is ignored; both leave a note and change nothing.
 func TestIgnoredCommands(t *testing.T) {
-	d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 3}), 3)
+	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 3}), 3)
 	d.Cmd(1, node.CmdRequest)
 	d.Cmd(2, node.CmdRelease)
 	if d.Pending() != 0 || len(d.Entries) != 0 || !d.AllDone() {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ringlab/internal/node"
+	"ringlab/mutex/internal/mutextest"
 )
 
 func TestConfigValidation(t *testing.T) {
@@ -64,33 +65,33 @@ func TestQueueOrder(t *testing.T) {
 // queue; it enters on node 1's RELEASE. Each entry costs 3(N-1).
 func TestContention(t *testing.T) {
 	h := newHarness(t, Config{N: 3})
-	h.cmd(1, node.CmdRequest)
-	h.cmd(2, node.CmdRequest)
-	for len(h.flight) > 0 && len(h.inCS) == 0 {
-		h.deliverAt(0)
+	h.Cmd(1, node.CmdRequest)
+	h.Cmd(2, node.CmdRequest)
+	for len(h.Flight) > 0 && len(h.InCS) == 0 {
+		h.DeliverAt(0)
 	}
-	for len(h.flight) > 0 {
-		h.deliverAt(0)
+	for len(h.Flight) > 0 {
+		h.DeliverAt(0)
 	}
-	if st := h.nodes[2].Status(); st.State != StateWanted || st.Acks != 2 || st.Queue[0].Index != 1 {
+	if st := h.Nodes[2].Status(); st.State != StateWanted || st.Acks != 2 || st.Queue[0].Index != 1 {
 		t.Fatalf("node 2 %+v: want WANTED with 2 ACKs behind (1, 1)", st)
 	}
-	h.cmd(1, node.CmdRelease)
-	for len(h.flight) > 0 {
-		h.deliverAt(0)
+	h.Cmd(1, node.CmdRelease)
+	for len(h.Flight) > 0 {
+		h.DeliverAt(0)
 	}
-	h.cmd(2, node.CmdRelease)
-	for len(h.flight) > 0 {
-		h.deliverAt(0)
+	h.Cmd(2, node.CmdRelease)
+	for len(h.Flight) > 0 {
+		h.DeliverAt(0)
 	}
-	if want := [][2]int{{1, 1}, {1, 2}}; !slices.Equal(h.entries, want) || h.overlap {
-		t.Fatalf("entries %v (overlap %v), want %v", h.entries, h.overlap, want)
+	if want := [][2]int{{1, 1}, {1, 2}}; !slices.Equal(h.Entries, want) || h.Overlap {
+		t.Fatalf("entries %v (overlap %v), want %v", h.Entries, h.Overlap, want)
 	}
-	if h.counts["ACQUIRE"] != 4 || h.counts["ACK"] != 4 || h.counts["RELEASE"] != 4 {
-		t.Fatalf("counts %v, want 2 entries x (N-1) = 4 of each kind", h.counts)
+	if h.Counts["ACQUIRE"] != 4 || h.Counts["ACK"] != 4 || h.Counts["RELEASE"] != 4 {
+		t.Fatalf("counts %v, want 2 entries x (N-1) = 4 of each kind", h.Counts)
 	}
 	for i := 1; i <= 3; i++ {
-		if q := h.nodes[i].Status().Queue; len(q) != 0 {
+		if q := h.Nodes[i].Status().Queue; len(q) != 0 {
 			t.Fatalf("node %d queue %v after all releases, want empty", i, q)
 		}
 	}
@@ -128,23 +129,23 @@ func TestNonFIFO(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, Config{N: 2})
-			h.cmd(1, node.CmdRequest)
-			h.cmd(2, node.CmdRequest)
-			h.deliver(t, 2, 1, "ACQUIRE")
+			h.Cmd(1, node.CmdRequest)
+			h.Cmd(2, node.CmdRequest)
+			h.Deliver(t, 2, 1, "ACQUIRE")
 			if tt.overtake {
-				h.deliver(t, 1, 2, "ACK")
+				h.Deliver(t, 1, 2, "ACK")
 			}
-			h.deliver(t, 1, 2, "ACQUIRE")
-			h.deliver(t, 2, 1, "ACK")
+			h.Deliver(t, 1, 2, "ACQUIRE")
+			h.Deliver(t, 2, 1, "ACK")
 			if tt.overtake {
-				if !slices.Equal(h.inCS, []int{2, 1}) {
-					t.Fatalf("in the CS %v, want nodes 2 and 1 at once", h.inCS)
+				if !slices.Equal(h.InCS, []int{2, 1}) {
+					t.Fatalf("in the CS %v, want nodes 2 and 1 at once", h.InCS)
 				}
 			} else {
-				h.deliver(t, 1, 2, "ACK")
+				h.Deliver(t, 1, 2, "ACK")
 			}
-			if h.overlap != tt.wantOverlap || !slices.Equal(h.log, tt.want) {
-				t.Fatalf("overlap %v, transcript %q\nwant overlap %v, %q", h.overlap, h.log, tt.wantOverlap, tt.want)
+			if h.Overlap != tt.wantOverlap || !slices.Equal(h.Log, tt.want) {
+				t.Fatalf("overlap %v, transcript %q\nwant overlap %v, %q", h.Overlap, h.Log, tt.wantOverlap, tt.want)
 			}
 		})
 	}
@@ -154,19 +155,19 @@ func TestNonFIFO(t *testing.T) {
 // WANTED is issued right after the release.
 func TestRememberedRequest(t *testing.T) {
 	h := newHarness(t, Config{N: 2})
-	h.cmd(1, node.CmdRequest)
-	h.cmd(1, node.CmdRequest)
-	h.deliverAt(0)
-	h.deliverAt(0)
-	h.cmd(1, node.CmdRelease)
-	h.cmd(2, node.CmdRelease) // not HELD: ignored
-	for len(h.flight) > 0 {
-		h.deliverAt(0)
+	h.Cmd(1, node.CmdRequest)
+	h.Cmd(1, node.CmdRequest)
+	h.DeliverAt(0)
+	h.DeliverAt(0)
+	h.Cmd(1, node.CmdRelease)
+	h.Cmd(2, node.CmdRelease) // not HELD: ignored
+	for len(h.Flight) > 0 {
+		h.DeliverAt(0)
 	}
 	want := []string{"N1 -> N2 ACQUIRE", "N2 -> N1 ACK", "N1 enter", "N1 exit", "N1 -> N2 RELEASE",
 		"N1 -> N2 ACQUIRE", "N2 -> N1 ACK", "N1 enter"}
-	if !slices.Equal(h.log, want) {
-		t.Fatalf("got %q, want %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Fatalf("got %q, want %q", h.Log, want)
 	}
 }
 
@@ -177,7 +178,7 @@ func sweep(t *testing.T, seed int, fifo bool) (*harness, Config, int) {
 	cfg := Config{N: n, Ids: rng.Perm(3 * n)[:n]}
 	h := newHarness(t, cfg)
 	quota := 1 + rng.IntN(3)
-	h.runRandom(rng, quota, fifo)
+	h.RunRandom(rng, mutextest.Quota(n, quota), fifo)
 	return h, cfg, quota
 }
 
@@ -191,20 +192,20 @@ func TestRandomSchedules(t *testing.T) {
 	}
 	for seed := range seeds {
 		h, cfg, quota := sweep(t, seed, true)
-		if h.overlap {
+		if h.Overlap {
 			t.Fatalf("seed %d %+v: two nodes in the CS at once over FIFO links", seed, cfg)
 		}
-		if len(h.entries) != cfg.N*quota || len(h.inCS) != 0 {
-			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, len(h.entries), cfg.N*quota)
+		if len(h.Entries) != cfg.N*quota || len(h.InCS) != 0 {
+			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, len(h.Entries), cfg.N*quota)
 		}
-		for k := 1; k < len(h.entries); k++ {
-			if p, q := h.entries[k-1], h.entries[k]; p[0] > q[0] || p[0] == q[0] && p[1] >= q[1] {
-				t.Fatalf("seed %d: entries out of (T, id) order: %v", seed, h.entries)
+		for k := 1; k < len(h.Entries); k++ {
+			if p, q := h.Entries[k-1], h.Entries[k]; p[0] > q[0] || p[0] == q[0] && p[1] >= q[1] {
+				t.Fatalf("seed %d: entries out of (T, id) order: %v", seed, h.Entries)
 			}
 		}
-		total := h.counts["ACQUIRE"] + h.counts["ACK"] + h.counts["RELEASE"]
-		if want := len(h.entries) * MessagesPerEntry(cfg.N); total != want || len(h.counts) > 3 {
-			t.Fatalf("seed %d %+v: %v, want %d messages", seed, cfg, h.counts, want)
+		total := h.Counts["ACQUIRE"] + h.Counts["ACK"] + h.Counts["RELEASE"]
+		if want := len(h.Entries) * MessagesPerEntry(cfg.N); total != want || len(h.Counts) > 3 {
+			t.Fatalf("seed %d %+v: %v, want %d messages", seed, cfg, h.Counts, want)
 		}
 	}
 }
@@ -216,10 +217,10 @@ func TestRandomSchedules(t *testing.T) {
 // per-link FIFO delivery stay safe.
 func TestRandomNonFIFO(t *testing.T) {
 	for _, seed := range []int{71, 104, 114, 210, 249, 312, 354} {
-		if h, cfg, _ := sweep(t, seed, false); !h.overlap {
+		if h, cfg, _ := sweep(t, seed, false); !h.Overlap {
 			t.Errorf("seed %d %+v: no violation without FIFO; it had one", seed, cfg)
 		}
-		if h, cfg, _ := sweep(t, seed, true); h.overlap {
+		if h, cfg, _ := sweep(t, seed, true); h.Overlap {
 			t.Errorf("seed %d %+v: violation with FIFO", seed, cfg)
 		}
 	}

@@ -84,18 +84,18 @@ func TestUncontended(t *testing.T) {
 	for n := 1; n <= 20; n++ {
 		h := newHarness(t, Config{N: n})
 		for i := 1; i <= n; i++ {
-			before := h.total()
-			h.cmd(i, node.CmdRequest)
-			h.drain()
-			h.cmd(i, node.CmdRelease)
-			h.drain()
+			before := h.Total()
+			h.Cmd(i, node.CmdRequest)
+			h.Drain()
+			h.Cmd(i, node.CmdRelease)
+			h.Drain()
 			k := len(Quorum(n, i))
-			if got := h.total() - before; got != 3*(k-1) || h.entries != i {
-				t.Fatalf("n=%d node %d: %d messages, %d entries; want 3(K-1) = %d", n, i, got, h.entries, 3*(k-1))
+			if got := h.Total() - before; got != 3*(k-1) || len(h.Entries) != i {
+				t.Fatalf("n=%d node %d: %d messages, %d entries; want 3(K-1) = %d", n, i, got, len(h.Entries), 3*(k-1))
 			}
 		}
-		if h.counts["FAILED"]+h.counts["INQUIRE"]+h.counts["RELINQUISH"] != 0 {
-			t.Fatalf("n=%d: %v without contention", n, h.counts)
+		if h.Counts["FAILED"]+h.Counts["INQUIRE"]+h.Counts["RELINQUISH"] != 0 {
+			t.Fatalf("n=%d: %v without contention", n, h.Counts)
 		}
 	}
 }
@@ -107,36 +107,36 @@ func TestUncontended(t *testing.T) {
 // failed, RELINQUISHes N2, which locks for node 1. Node 1 enters, then node 4.
 func TestDeadlockAvoided(t *testing.T) {
 	h := newHarness(t, Config{N: 4})
-	h.cmd(4, node.CmdRequest) // locks its own arbiter at once
-	h.deliver(t, 4, 2)
-	h.cmd(1, node.CmdRequest)
-	h.deliver(t, 1, 3)
-	h.deliver(t, 1, 2) // N2 locked for (1,4): INQUIRE
-	h.deliver(t, 4, 3) // N3 locked for (1,1): FAILED
-	h.deliver(t, 2, 4) // LOCKED
-	h.deliver(t, 2, 4) // INQUIRE: kept, no FAILED yet
-	if st := h.nodes[4].Status(); st.Locks != 2 || st.Failed {
+	h.Cmd(4, node.CmdRequest) // locks its own arbiter at once
+	h.Deliver(t, 4, 2, "")
+	h.Cmd(1, node.CmdRequest)
+	h.Deliver(t, 1, 3, "")
+	h.Deliver(t, 1, 2, "") // N2 locked for (1,4): INQUIRE
+	h.Deliver(t, 4, 3, "") // N3 locked for (1,1): FAILED
+	h.Deliver(t, 2, 4, "") // LOCKED
+	h.Deliver(t, 2, 4, "") // INQUIRE: kept, no FAILED yet
+	if st := h.Nodes[4].Status(); st.Locks != 2 || st.Failed {
 		t.Fatalf("node 4 %+v: want 2 locks, not failed, the INQUIRE kept", st)
 	}
-	h.deliver(t, 3, 4) // FAILED: RELINQUISH to N2
-	h.deliver(t, 3, 1)
-	h.deliver(t, 4, 2) // N2 locks for (1,1)
-	h.deliver(t, 2, 1)
-	h.cmd(1, node.CmdRelease)
-	h.drain()
-	h.cmd(4, node.CmdRelease)
-	h.drain()
+	h.Deliver(t, 3, 4, "") // FAILED: RELINQUISH to N2
+	h.Deliver(t, 3, 1, "")
+	h.Deliver(t, 4, 2, "") // N2 locks for (1,1)
+	h.Deliver(t, 2, 1, "")
+	h.Cmd(1, node.CmdRelease)
+	h.Drain()
+	h.Cmd(4, node.CmdRelease)
+	h.Drain()
 	want := []string{
 		"N4 -> N2 REQUEST", "N4 -> N3 REQUEST", "N2 -> N4 LOCKED",
 		"N1 -> N2 REQUEST", "N1 -> N3 REQUEST", "N3 -> N1 LOCKED", "N2 -> N4 INQUIRE", "N3 -> N4 FAILED",
 		"N4 -> N2 RELINQUISH", "N2 -> N1 LOCKED", "N1 enter", "N1 exit", "N1 -> N2 RELEASE", "N1 -> N3 RELEASE",
 		"N2 -> N4 LOCKED", "N3 -> N4 LOCKED", "N4 enter", "N4 exit", "N4 -> N2 RELEASE", "N4 -> N3 RELEASE",
 	}
-	if !slices.Equal(h.log, want) {
-		t.Fatalf("transcript\n got %q\nwant %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Fatalf("transcript\n got %q\nwant %q", h.Log, want)
 	}
-	if h.overlap || h.total() != 16 || h.counts["LOCKED"] != 5 {
-		t.Fatalf("overlap %v, counts %v: want 16 messages = 4(K-1) per entry, 5 LOCKED", h.overlap, h.counts)
+	if h.Overlap || h.Total() != 16 || h.Counts["LOCKED"] != 5 {
+		t.Fatalf("overlap %v, counts %v: want 16 messages = 4(K-1) per entry, 5 LOCKED", h.Overlap, h.Counts)
 	}
 }
 
@@ -157,22 +157,22 @@ func TestRandomSchedules(t *testing.T) {
 		cfg := Config{N: n, Ids: rng.Perm(3 * n)[:n]}
 		h := newHarness(t, cfg)
 		quota, burst := 1+rng.IntN(3), rng.IntN(n+1)
-		if !h.runRandom(rng, quota, burst) {
+		if !runRandom(h, rng, quota, burst) {
 			t.Fatalf("seed %d %+v: deadlock", seed, cfg)
 		}
-		if h.overlap {
+		if h.Overlap {
 			t.Fatalf("seed %d %+v: two nodes in the CS at once", seed, cfg)
 		}
-		if h.entries != n*quota {
-			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, h.entries, n*quota)
+		if len(h.Entries) != n*quota {
+			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, len(h.Entries), n*quota)
 		}
 		_, hi := MessagesPerEntry(n)
-		if per := float64(h.total()) / float64(h.entries); per > float64(hi) {
-			t.Fatalf("seed %d %+v: %.1f messages per entry, want at most 5(K-1) = %d (%v)", seed, cfg, per, hi, h.counts)
+		if per := float64(h.Total()) / float64(len(h.Entries)); per > float64(hi) {
+			t.Fatalf("seed %d %+v: %.1f messages per entry, want at most 5(K-1) = %d (%v)", seed, cfg, per, hi, h.Counts)
 		} else if n > 1 {
 			worst = max(worst, per/float64(hi)*5)
 		}
-		for k, c := range h.counts {
+		for k, c := range h.Counts {
 			kinds[k] += c
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/internal/node"
-	"ringlab/mutex/central/drivertest"
+	"ringlab/mutex/internal/mutextest"
 )
 
 // SPEC §2.3: quorum m > n/2, at most n; at least one participant.
@@ -33,8 +33,8 @@ func TestConfigErrors(t *testing.T) {
 
 // n=3, m=2: coordinators 1..3, Part1 = node 4, Part2 = node 5; the tests
 // release by hand.
-func seedDriver(t *testing.T) *drivertest.Driver {
-	d := drivertest.New(t, drivertest.Must(t, Factory, Config{Coordinators: 3, Participants: 2, M: 2}), 5)
+func seedDriver(t *testing.T) *mutextest.Driver {
+	d := mutextest.New(t, mutextest.Must(t, Factory, Config{Coordinators: 3, Participants: 2, M: 2}), 5)
 	d.Hold = map[int]int64{4: -1, 5: -1}
 	d.Cmd(4, node.CmdRequest)
 	d.Cmd(5, node.CmdRequest)
@@ -95,7 +95,7 @@ func TestMessagesPerEntry(t *testing.T) {
 		{1, 1, 1, 1}, {3, 2, 1, 1}, {5, 3, 1, 2}, {4, 4, 1, 1}, {3, 2, 3, 1}, {5, 4, 2, 3}, {7, 4, 4, 2},
 	} {
 		cfg := Config{Coordinators: tc.n, Participants: tc.p, M: tc.m}
-		d := drivertest.New(t, drivertest.Must(t, Factory, cfg), cfg.Nodes())
+		d := mutextest.New(t, mutextest.Must(t, Factory, cfg), cfg.Nodes())
 		for j := 1; j <= tc.p; j++ {
 			for range tc.reqs {
 				d.At(0, tc.n+j, node.CmdRequest)
@@ -128,7 +128,7 @@ func TestSplitVotes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := Config{Coordinators: 3, Participants: 3, M: 2, RetryTimeout: tc.retry}
-			d := drivertest.New(t, drivertest.Must(t, Factory, cfg), 6)
+			d := mutextest.New(t, mutextest.Must(t, Factory, cfg), 6)
 			d.Delay = func(from, to int, m node.Msg) int64 {
 				if m.Type() == "RequestAccess" && to != from-3 {
 					return 2
@@ -159,7 +159,7 @@ func TestRandomOrders(t *testing.T) {
 		n := rapid.IntRange(1, 5).Draw(rt, "n")
 		cfg := Config{Coordinators: n, Participants: rapid.IntRange(1, 4).Draw(rt, "p"),
 			M: rapid.IntRange(n/2+1, n).Draw(rt, "m"), RetryTimeout: 60}
-		d := drivertest.New(rt, drivertest.Must(rt, Factory, cfg), cfg.Nodes())
+		d := mutextest.New(rt, mutextest.Must(rt, Factory, cfg), cfg.Nodes())
 		d.Delay = func(int, int, node.Msg) int64 { return rapid.Int64Range(1, 5).Draw(rt, "delay") }
 		total := 0
 		for i := n + 1; i <= cfg.Nodes(); i++ {

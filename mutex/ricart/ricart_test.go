@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ringlab/internal/node"
+	"ringlab/mutex/internal/mutextest"
 )
 
 func TestConfigValidation(t *testing.T) {
@@ -65,74 +66,74 @@ func TestSeed001(t *testing.T) {
 		}
 	}
 
-	h.cmd(n32, node.CmdRequest)
-	h.drain()
-	if st := h.nodes[n32].Status(); st.State != StateHeld || st.Replies != 5 {
+	h.Cmd(n32, node.CmdRequest)
+	h.Drain()
+	if st := h.Nodes[n32].Status(); st.State != StateHeld || st.Replies != 5 {
 		t.Fatalf("N32 alone: %+v, want HELD with N-1 = 5 replies", st)
 	}
 
-	h.cmd(n12, RequestAt(115))
-	h.cmd(n80, RequestAt(110))
-	if a, b := h.nodes[n12].Status().RequestT, h.nodes[n80].Status().RequestT; a != 115 || b != 110 {
+	h.Cmd(n12, RequestAt(115))
+	h.Cmd(n80, RequestAt(110))
+	if a, b := h.Nodes[n12].Status().RequestT, h.Nodes[n80].Status().RequestT; a != 115 || b != 110 {
 		t.Fatalf("request timestamps N12 %d, N80 %d; want 115, 110", a, b)
 	}
-	m := h.mark()
+	m := h.Mark()
 	for _, idle := range []int{n3, n5, n6} {
-		h.deliver(n12, idle)
-		h.deliver(n80, idle)
+		h.Deliver(t, n12, idle, "")
+		h.Deliver(t, n80, idle, "")
 	}
-	expect("N3, N5, N6 reply at once", h.since(m), []string{
+	expect("N3, N5, N6 reply at once", h.Since(m), []string{
 		"N3 -> N12 REPLY", "N3 -> N80 REPLY", "N5 -> N12 REPLY",
 		"N5 -> N80 REPLY", "N6 -> N12 REPLY", "N6 -> N80 REPLY",
 	})
 	for _, idle := range []int{n3, n5, n6} {
-		h.deliver(idle, n12)
-		h.deliver(idle, n80)
+		h.Deliver(t, idle, n12, "")
+		h.Deliver(t, idle, n80, "")
 	}
-	if a, b := h.nodes[n12].Status().Replies, h.nodes[n80].Status().Replies; a != 3 || b != 3 {
+	if a, b := h.Nodes[n12].Status().Replies, h.Nodes[n80].Status().Replies; a != 3 || b != 3 {
 		t.Fatalf("replies N12 %d, N80 %d; want 3 each", a, b)
 	}
 
-	m = h.mark()
-	h.deliver(n12, n32)
-	h.deliver(n80, n32)
-	expect("N32 (HELD) queues both", h.since(m), nil)
-	if got := h.nodes[n32].Status().Deferred; !slices.Equal(got, []int{n12, n80}) {
+	m = h.Mark()
+	h.Deliver(t, n12, n32, "")
+	h.Deliver(t, n80, n32, "")
+	expect("N32 (HELD) queues both", h.Since(m), nil)
+	if got := h.Nodes[n32].Status().Deferred; !slices.Equal(got, []int{n12, n80}) {
 		t.Fatalf("N32 deferred %v, want [N12 N80]", got)
 	}
 
-	h.deliver(n12, n80) // N80 receives N12's request first
-	expect("N80 (WANTED, 110 < 115) queues N12", h.since(m), nil)
-	h.deliver(n80, n12)
-	expect("N12 (WANTED, 110 < 115) replies to N80", h.since(m), []string{"N12 -> N80 REPLY"})
-	h.deliver(n12, n80)
-	if got := h.nodes[n80].Status().Replies; got != 4 {
+	h.Deliver(t, n12, n80, "") // N80 receives N12's request first
+	expect("N80 (WANTED, 110 < 115) queues N12", h.Since(m), nil)
+	h.Deliver(t, n80, n12, "")
+	expect("N12 (WANTED, 110 < 115) replies to N80", h.Since(m), []string{"N12 -> N80 REPLY"})
+	h.Deliver(t, n12, n80, "")
+	if got := h.Nodes[n80].Status().Replies; got != 4 {
 		t.Fatalf("N80 has %d replies, want N-2 = 4 (waiting for N32)", got)
 	}
 
-	m = h.mark()
-	h.cmd(n32, node.CmdRelease)
-	h.deliver(n32, n80)
-	h.deliver(n32, n12)
-	expect("N32 exits, replies to both; N80 enters", h.since(m), []string{
+	m = h.Mark()
+	h.Cmd(n32, node.CmdRelease)
+	h.Deliver(t, n32, n80, "")
+	h.Deliver(t, n32, n12, "")
+	expect("N32 exits, replies to both; N80 enters", h.Since(m), []string{
 		"N32 exit", "N32 -> N12 REPLY", "N32 -> N80 REPLY", "N80 enter",
 	})
-	if st := h.nodes[n12].Status(); st.State != StateWanted || st.Replies != 4 {
+	if st := h.Nodes[n12].Status(); st.State != StateWanted || st.Replies != 4 {
 		t.Fatalf("N12 %+v, want WANTED with N-2 = 4 replies", st)
 	}
 
-	m = h.mark()
-	h.cmd(n80, node.CmdRelease)
-	h.drain()
-	expect("N80 exits, replies to N12, which enters", h.since(m), []string{
+	m = h.Mark()
+	h.Cmd(n80, node.CmdRelease)
+	h.Drain()
+	expect("N80 exits, replies to N12, which enters", h.Since(m), []string{
 		"N80 exit", "N80 -> N12 REPLY", "N12 enter",
 	})
-	h.cmd(n12, node.CmdRelease)
-	if want := [][2]int{{1, 32}, {110, 80}, {115, 12}}; !slices.Equal(h.entries, want) {
-		t.Fatalf("entries (T, id) %v, want %v", h.entries, want)
+	h.Cmd(n12, node.CmdRelease)
+	if want := [][2]int{{1, 32}, {110, 80}, {115, 12}}; !slices.Equal(h.Entries, want) {
+		t.Fatalf("entries (T, id) %v, want %v", h.Entries, want)
 	}
-	if h.counts["REQUEST"] != 15 || h.counts["REPLY"] != 15 {
-		t.Fatalf("counts %v, want 3 entries x 2(N-1) = 15 REQUEST + 15 REPLY", h.counts)
+	if h.Counts["REQUEST"] != 15 || h.Counts["REPLY"] != 15 {
+		t.Fatalf("counts %v, want 3 entries x 2(N-1) = 15 REQUEST + 15 REPLY", h.Counts)
 	}
 }
 
@@ -153,27 +154,27 @@ func TestSeed000(t *testing.T) {
 			map[string]int{"REQUEST": 4, "REPLY": 4, "RELEASE": 4}},
 	} {
 		h := newHarness(t, Config{N: 3, ReleaseBroadcast: tt.broadcast})
-		h.cmd(a, node.CmdRequest)
-		h.drain()
-		m := h.mark()
-		h.cmd(b, node.CmdRequest)
-		h.deliver(b, a)
-		h.deliver(b, c)
-		h.drain()
+		h.Cmd(a, node.CmdRequest)
+		h.Drain()
+		m := h.Mark()
+		h.Cmd(b, node.CmdRequest)
+		h.Deliver(t, b, a, "")
+		h.Deliver(t, b, c, "")
+		h.Drain()
 		want := []string{"N2 -> N1 REQUEST", "N2 -> N3 REQUEST", "N3 -> N2 REPLY"}
-		if got := h.since(m); !slices.Equal(got, want) {
+		if got := h.Since(m); !slices.Equal(got, want) {
 			t.Fatalf("broadcast=%v: B requests while A holds: got %q, want %q (A defers)", tt.broadcast, got, want)
 		}
-		m = h.mark()
-		h.cmd(a, node.CmdRelease)
-		h.drain()
-		if got := h.since(m); !slices.Equal(got, tt.after) {
+		m = h.Mark()
+		h.Cmd(a, node.CmdRelease)
+		h.Drain()
+		if got := h.Since(m); !slices.Equal(got, tt.after) {
 			t.Fatalf("broadcast=%v: A exits: got %q, want %q", tt.broadcast, got, tt.after)
 		}
-		h.cmd(b, node.CmdRelease)
-		if len(h.counts) != len(tt.counts) || h.counts["REQUEST"] != tt.counts["REQUEST"] ||
-			h.counts["REPLY"] != tt.counts["REPLY"] || h.counts["RELEASE"] != tt.counts["RELEASE"] {
-			t.Fatalf("broadcast=%v: counts %v, want %v = 2 entries x MessagesPerEntry", tt.broadcast, h.counts, tt.counts)
+		h.Cmd(b, node.CmdRelease)
+		if len(h.Counts) != len(tt.counts) || h.Counts["REQUEST"] != tt.counts["REQUEST"] ||
+			h.Counts["REPLY"] != tt.counts["REPLY"] || h.Counts["RELEASE"] != tt.counts["RELEASE"] {
+			t.Fatalf("broadcast=%v: counts %v, want %v = 2 entries x MessagesPerEntry", tt.broadcast, h.Counts, tt.counts)
 		}
 	}
 }
@@ -191,28 +192,28 @@ func TestTimeoutAsReply(t *testing.T) {
 	}{{"peer slower than the timeout", true, true}, {"peer within the timeout", false, false}} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHarness(t, Config{N: 3, TimeoutAsReply: true, Timeout: 5})
-			h.cmd(a, node.CmdRequest)
-			h.drain()
-			h.cmd(b, node.CmdRequest)
-			h.drain() // A defers B, C replies
+			h.Cmd(a, node.CmdRequest)
+			h.Drain()
+			h.Cmd(b, node.CmdRequest)
+			h.Drain() // A defers B, C replies
 			if !tt.slow {
-				h.cmd(a, node.CmdRelease)
-				h.drain()
-				if h.timers[b] {
+				h.Cmd(a, node.CmdRelease)
+				h.Drain()
+				if h.Timers[b] {
 					t.Fatal("B entered with every reply but its timer is still set")
 				}
-				h.cmd(b, node.CmdRelease)
+				h.Cmd(b, node.CmdRelease)
 				return
 			}
-			h.fire(b) // A has not answered within 5 ticks
-			if h.overlap != tt.wantOverlap || !slices.Equal(h.inCS, []int{a, b}) {
-				t.Fatalf("in the CS: %v (overlap %v), want A and B at once", h.inCS, h.overlap)
+			h.Fire(t, b, timerReplies) // A has not answered within 5 ticks
+			if h.Overlap != tt.wantOverlap || !slices.Equal(h.InCS, []int{a, b}) {
+				t.Fatalf("in the CS: %v (overlap %v), want A and B at once", h.InCS, h.Overlap)
 			}
-			h.cmd(a, node.CmdRelease)
-			h.drain() // A's late reply is not counted for a later request
-			h.cmd(b, node.CmdRelease)
-			h.cmd(b, node.CmdRequest)
-			if st := h.nodes[b].Status(); st.Replies != 0 {
+			h.Cmd(a, node.CmdRelease)
+			h.Drain() // A's late reply is not counted for a later request
+			h.Cmd(b, node.CmdRelease)
+			h.Cmd(b, node.CmdRequest)
+			if st := h.Nodes[b].Status(); st.Replies != 0 {
 				t.Fatalf("B's new request starts with %d replies, want 0", st.Replies)
 			}
 		})
@@ -223,17 +224,17 @@ func TestTimeoutAsReply(t *testing.T) {
 // a CmdRequest while WANTED or HELD is issued right after the release.
 func TestRememberedRequest(t *testing.T) {
 	h := newHarness(t, Config{N: 2})
-	h.cmd(1, node.CmdRequest)
-	h.cmd(1, node.CmdRequest) // WANTED: remembered
-	h.drain()
-	h.cmd(1, node.CmdRelease)
-	h.drain()
-	h.cmd(1, node.CmdRelease)
-	h.cmd(1, node.CmdRelease) // not HELD: ignored
+	h.Cmd(1, node.CmdRequest)
+	h.Cmd(1, node.CmdRequest) // WANTED: remembered
+	h.Drain()
+	h.Cmd(1, node.CmdRelease)
+	h.Drain()
+	h.Cmd(1, node.CmdRelease)
+	h.Cmd(1, node.CmdRelease) // not HELD: ignored
 	want := []string{"N1 -> N2 REQUEST", "N2 -> N1 REPLY", "N1 enter", "N1 exit",
 		"N1 -> N2 REQUEST", "N2 -> N1 REPLY", "N1 enter", "N1 exit"}
-	if !slices.Equal(h.log, want) {
-		t.Fatalf("got %q, want %q", h.log, want)
+	if !slices.Equal(h.Log, want) {
+		t.Fatalf("got %q, want %q", h.Log, want)
 	}
 }
 
@@ -253,25 +254,25 @@ func TestRandomSchedules(t *testing.T) {
 		cfg := Config{N: n, Ids: ids, ReleaseBroadcast: seed%2 == 1}
 		h := newHarness(t, cfg)
 		quota := 1 + rng.IntN(3)
-		h.runRandom(rng, quota)
-		if h.overlap {
+		h.RunRandom(rng, mutextest.Quota(n, quota), false)
+		if h.Overlap {
 			t.Fatalf("seed %d %+v: two nodes in the CS at once", seed, cfg)
 		}
-		if len(h.entries) != n*quota || len(h.inCS) != 0 {
-			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, len(h.entries), n*quota)
+		if len(h.Entries) != n*quota || len(h.InCS) != 0 {
+			t.Fatalf("seed %d %+v: %d entries, want %d", seed, cfg, len(h.Entries), n*quota)
 		}
-		for k := 1; k < len(h.entries); k++ {
-			p, q := h.entries[k-1], h.entries[k]
+		for k := 1; k < len(h.Entries); k++ {
+			p, q := h.Entries[k-1], h.Entries[k]
 			if !Before(p[0], p[1], q[0], q[1]) {
-				t.Fatalf("seed %d: entries out of (T, id) order: %v", seed, h.entries)
+				t.Fatalf("seed %d: entries out of (T, id) order: %v", seed, h.Entries)
 			}
 		}
 		total := 0
-		for _, c := range h.counts {
+		for _, c := range h.Counts {
 			total += c
 		}
-		if want := len(h.entries) * MessagesPerEntry(n, cfg.ReleaseBroadcast); total != want {
-			t.Fatalf("seed %d %+v: %d messages (%v), want %d", seed, cfg, total, h.counts, want)
+		if want := len(h.Entries) * MessagesPerEntry(n, cfg.ReleaseBroadcast); total != want {
+			t.Fatalf("seed %d %+v: %d messages (%v), want %d", seed, cfg, total, h.Counts, want)
 		}
 	}
 }

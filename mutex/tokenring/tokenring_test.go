@@ -8,12 +8,12 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/internal/node"
-	"ringlab/mutex/central/drivertest"
+	"ringlab/mutex/internal/mutextest"
 )
 
 // start schedules CmdStart for every node at time 0, after anything already
 // scheduled then, as the runtimes do.
-func start(d *drivertest.Driver, n int) {
+func start(d *mutextest.Driver, n int) {
 	for i := 1; i <= n; i++ {
 		d.At(0, i, node.CmdStart)
 	}
@@ -40,7 +40,7 @@ func TestConfigErrors(t *testing.T) {
 // the token goes 1->2->3 (Part3 enters) ->4->1 (Part1 enters) ->2->3 (Part3
 // enters again). Here node 3 then retires the token: everybody is finished.
 func TestSeedDiagram(t *testing.T) {
-	d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 4, Requests: []int{1, 0, 2, 0}}), 4)
+	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4, Requests: []int{1, 0, 2, 0}}), 4)
 	d.At(0, 3, node.CmdRequest)
 	d.At(0, 3, node.CmdRequest)
 	start(d, 4)
@@ -82,7 +82,7 @@ func TestTokenCounts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := len(tc.reqs)
-			d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: n, Requests: tc.reqs}), n)
+			d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: n, Requests: tc.reqs}), n)
 			entries := 0
 			for i, r := range tc.reqs {
 				for range r {
@@ -110,7 +110,7 @@ func TestRandomWorkloads(t *testing.T) {
 		n := rapid.IntRange(2, 6).Draw(rt, "n")
 		reqs := rapid.SliceOfN(rapid.IntRange(0, 3), n, n).Draw(rt, "requests")
 		cfg := Config{N: n, Requests: reqs, StartWith: rapid.IntRange(1, n).Draw(rt, "start")}
-		d := drivertest.New(rt, drivertest.Must(rt, Factory, cfg), n)
+		d := mutextest.New(rt, mutextest.Must(rt, Factory, cfg), n)
 		d.Delay = func(int, int, node.Msg) int64 { return rapid.Int64Range(1, 4).Draw(rt, "delay") }
 		total := 0
 		for i, r := range reqs {
@@ -159,7 +159,7 @@ func TestFaults(t *testing.T) {
 			if !tc.crash {
 				reqs = []int{1, 1, 0, 0}
 			}
-			d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 4, Requests: reqs, RegenTimeout: tc.regen}), 4)
+			d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4, Requests: reqs, RegenTimeout: tc.regen}), 4)
 			if tc.crash {
 				d.Hold[2] = -1
 				d.At(0, 2, node.CmdRequest)
@@ -193,7 +193,7 @@ func TestFaults(t *testing.T) {
 // Decision (package doc): a node rebuilt after a crash holds no token, even
 // the one built with it.
 func TestRecoverDropsToken(t *testing.T) {
-	d := drivertest.New(t, drivertest.Must(t, Factory, Config{N: 3}), 3)
+	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 3}), 3)
 	d.Restart(1)
 	d.Cmd(1, node.CmdStart)
 	if d.Pending() != 0 || !d.AllDone() || d.Notes("created") != 0 {

@@ -1,13 +1,19 @@
-// Package drivertest is a tiny deterministic runtime for the node tests of
-// the central, tokenring and quorum packages (test code only: no algorithm
-// imports it). It belongs in mutex/internal/ once the area has one.
+// Package mutextest holds the test drivers of the mutual-exclusion
+// algorithm packages (test code only: no algorithm imports it outside its
+// _test files).
 //
-// Virtual time; pending messages, timers and commands are delivered earliest
-// first, ties in creation order; the test picks each message's delay, may
-// crash nodes, rebuild them from the factory (amnesia) or deliver messages by
-// hand; a workload releases the CS Hold ticks after each entry. It counts
-// messages by Type and detects two live nodes in the CS at once.
-package drivertest
+// Driver (this file), used by central, tokenring and quorum, is a tiny
+// deterministic runtime with virtual time: pending messages, timers and
+// commands are delivered earliest first, ties in creation order; the test
+// picks each message's delay, may crash nodes, rebuild them from the factory
+// (amnesia) or deliver messages by hand; a workload releases the CS Hold
+// ticks after each entry. It counts messages by Type and detects two live
+// nodes in the CS at once.
+//
+// Net (net.go), used by ricart, lamport and maekawa, has no time at all: a
+// list of messages in flight that the test, or a seeded random source,
+// delivers one at a time.
+package mutextest
 
 import (
 	"fmt"

@@ -1,0 +1,187 @@
+package mutex
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/urfave/cli/v2"
+	"go.uber.org/goleak"
+
+	"ringlab/internal/cliutil"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// runCLI runs `ringlab mutex ARGS...` in-process and returns stdout, stderr
+// and the exit code main would give.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := &cli.App{
+		Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	cliutil.Prepare(app.Commands)
+	err := app.RunContext(context.Background(), append([]string{"ringlab", "mutex"}, args...))
+	if err != nil {
+		errb.WriteString("ringlab: " + err.Error() + "\n")
+	}
+	return out.String(), errb.String(), cliutil.Code(err)
+}
+
+// golden compares got with testdata/name.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it); got:\n%s", path, got)
+	}
+}
+
+// Every scenario of the issue reproduces from its name (SPEC §2.1-§2.5; seeds
+// 000, 001, 003, 004), with its transcript and its exit code: 3 where the
+// chapter shows a violation, 4 for the split-vote deadlock, 0 otherwise.
+func TestScenarios(t *testing.T) {
+	for _, s := range scenarios() {
+		t.Run(s.name, func(t *testing.T) {
+			out, errb, code := runCLI(t, "scenario", s.name)
+			if code != s.want {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, s.want, errb)
+			}
+			golden(t, "scenario-"+s.name, out)
+		})
+	}
+}
+
+// SPEC §2.4, seed 001: the order of entries is N32, N80, N12, and every
+// entry costs 2(N-1) = 10 messages.
+func TestSeed001Order(t *testing.T) {
+	out, errb, _ := runCLI(t, "scenario", "ra-seed001", "--format", "none")
+	for _, want := range []string{"entry order: N32, N80, N12", "messages per entry: 10 (theory 2(N-1) = 10)", "✓ mutual exclusion", "✓ grant order"} {
+		if !strings.Contains(errb, want) {
+			t.Errorf("summary lacks %q:\n%s%s", want, out, errb)
+		}
+	}
+}
+
+// The scenarios' options: the chapter's remedies and the FIFO contrast.
+func TestScenarioOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		// SPEC §2.3: a retry timer with backoff breaks the split votes.
+		{[]string{"scenario", "quorum-split", "--retry-timeout", "10", "--format", "none"}, 0, "entry order: Part1, Part2, Part3"},
+		// SPEC §2.2: without regeneration the lost token stops the ring.
+		{[]string{"scenario", "token-lost", "--regen-timeout", "0", "--format", "none"}, 4, "✗ no deadlock: node 3 still waiting"},
+		// SPEC §2.5: on FIFO links the explorer finds no violation.
+		{[]string{"scenario", "lamport-nonfifo", "--policy", "fifo", "--schedules", "500"}, 0, "no violation in 500 schedules"},
+	} {
+		out, errb, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errb, tc.want) {
+			t.Errorf("%v: exit %d (want %d), want %q in:\n%s%s", tc.args, code, tc.code, tc.want, out, errb)
+		}
+	}
+}
+
+// Bad input is one line naming the flag and the allowed range, exit 2, and
+// no run.
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"central", "--nodes", "1"}, "--nodes must be between 2 and 1024"},
+		{[]string{"token-ring", "--nodes", "1"}, "--nodes must be between 2 and 1024"},
+		{[]string{"ricart-agrawala", "--nodes", "0"}, "--nodes must be between 1 and 1024"},
+		{[]string{"lamport", "--requests", "0"}, "--requests must be between 1"},
+		{[]string{"maekawa", "--cs-time", "-1"}, "--cs-time must be between 0"},
+		{[]string{"central", "--think-time", "-3"}, "--think-time must be between 0"},
+		{[]string{"central", "--grant-timeout", "-1"}, "--grant-timeout must be between 0"},
+		{[]string{"quorum", "--coordinators", "4", "--quorum", "2"}, "--quorum: quorum m=2: must be more than half"},
+		{[]string{"quorum", "--coordinators", "3", "--quorum", "4"}, "at most all: 2..3"},
+		{[]string{"quorum", "--nodes", "0"}, "--nodes must be between 1"},
+		{[]string{"quorum-probability", "--n", "4", "--m", "2"}, "--m: quorum m=2"},
+		{[]string{"quorum-probability", "--p", "1.5"}, "--p must be a probability in [0,1]"},
+		{[]string{"quorum-probability", "--p", "-0.1"}, "--p must be a probability in [0,1]"},
+		{[]string{"scenario", "no-such"}, `unknown subcommand "no-such"`},
+		{[]string{"explore", "no-such"}, `unknown subcommand "no-such"`},
+		{[]string{"explore", "lamport", "--property", "speed"}, `--property: "speed" is not checked here`},
+		{[]string{"compare", "--nodes", "1,3"}, "--nodes: want comma-separated counts, each 2..256"},
+		{[]string{"lamport", "--format", "xml"}, "--format"},
+		{[]string{"lamport", "extra"}, `unexpected argument "extra"`},
+	} {
+		out, errb, code := runCLI(t, tc.args...)
+		if code != cliutil.ExitUsage || !strings.Contains(errb, tc.want) || strings.Count(errb, "\n") != 1 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.args, code, out, errb, tc.want)
+		}
+	}
+}
+
+// Every command's --help has a runnable example.
+func TestHelpHasExample(t *testing.T) {
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string(nil), path...), c.Name)
+			out, _, code := runCLI(t, append(p[1:], "--help")...)
+			if code != 0 || !strings.Contains(out, "Example") || !strings.Contains(out, "ringlab mutex") {
+				t.Errorf("%v --help: exit %d, no example:\n%s", p, code, out)
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk([]string{"mutex"}, Command().Subcommands)
+}
+
+// --format json is NDJSON ending with the summary and its verdicts.
+func TestJSON(t *testing.T) {
+	out, _, code := runCLI(t, "central", "--nodes", "3", "--requests", "1", "--seed", "1", "--format", "json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if code != 0 || !strings.HasPrefix(lines[0], `{"v":1`) || !strings.Contains(last, `"kind":"summary"`) ||
+		!strings.Contains(last, `"property":"no starvation","ok":true`) {
+		t.Fatalf("exit %d; first %s; last %s", code, lines[0], last)
+	}
+}
+
+// Every algorithm runs on real goroutines (the live runtime under the fake
+// clock of testing/synctest) with every verdict green. The token ring runs
+// without CS or think time: an unwanted token circulates without pause, so
+// the fake clock, which moves only when every goroutine is blocked, would
+// never reach the next request.
+func TestLive(t *testing.T) {
+	for _, a := range algos() {
+		t.Run(a.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				args := []string{a.name, "--runtime", "live", "--tick", "1ms", "--seed", "1", "--format", "none"}
+				if a.name == algoToken {
+					args = append(args, "--cs-time", "0", "--think-time", "0")
+				}
+				out, errb, code := runCLI(t, args...)
+				if code != 0 || strings.Contains(errb, "✗") {
+					t.Fatalf("exit %d:\n%s%s", code, out, errb)
+				}
+			})
+		})
+	}
+}

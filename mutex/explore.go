@@ -1,0 +1,158 @@
+package mutex
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// explore is run.Explore with a shrinking pass that survives a shorter
+// candidate schedule: sim.Explore's shrink indexes its schedule by the
+// length it had before a candidate run that stopped earlier replaced it
+// (index out of range). Output and flags are run.Explore's. Once
+// internal/sim is fixed, this is a call to run.Explore.
+func explore(ctx context.Context, c *cli.Context, spec run.Spec, opts run.Options, stdout, stderr io.Writer) error {
+	schedules := c.Int("schedules")
+	if schedules < 1 || schedules > 10_000_000 {
+		return cliutil.Usagef("--schedules must be between 1 and 10000000, got %d", schedules)
+	}
+	if opts.Runtime != "sim" {
+		return cliutil.Usagef("explore runs on the simulator only; drop --runtime %s", opts.Runtime)
+	}
+	first := opts.Seed
+	if opts.SeedDrawn {
+		first = 1
+	}
+	only := strings.ReplaceAll(c.String("property"), "-", " ")
+	if only != "" && !slices.Contains(propertyNames(spec), only) {
+		return cliutil.Usagef("--property: %q is not checked here (want one of: %s)", c.String("property"),
+			strings.ReplaceAll(strings.Join(propertyNames(spec), ", "), " ", "-"))
+	}
+	cfg := sim.Config{
+		Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
+		Faults: opts.Faults, Script: append(append([]node.Action(nil), spec.Script...), opts.Script...),
+		React: spec.React, MaxSteps: opts.MaxSteps, Messages: true, RecordChoices: true,
+	}
+	for k := range schedules {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		cfg.Seed = first + uint64(k)
+		bad, res, err := try(cfg, spec, only)
+		if err != nil {
+			return err
+		}
+		if !bad {
+			continue
+		}
+		found, err := shrink(cfg, spec, only, res.Choices)
+		if err != nil {
+			return err
+		}
+		sched := run.FormatSchedule(found)
+		fmt.Fprintf(stdout, "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
+			k+1, schedules, cfg.Seed, nonzero(res.Choices), nonzero(found), sched)
+		opts.Seed, opts.SeedDrawn, opts.Schedule = cfg.Seed, false, found
+		if len(opts.Schedule) == 0 {
+			opts.Schedule = []int64{0}
+		}
+		replay := replayBase(c) + fmt.Sprintf(" --seed %d --schedule %s", cfg.Seed, sched)
+		_, err = run.Execute(ctx, spec, opts, replay, stdout, stderr)
+		return err
+	}
+	fmt.Fprintf(stdout, "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
+		schedules, first, first+uint64(schedules)-1, opts.Policy, opts.Latency.Min, opts.Latency.Max)
+	return nil
+}
+
+// propertyNames lists the properties the spec checks.
+func propertyNames(spec run.Spec) []string {
+	var names []string
+	for _, ch := range spec.Checks() {
+		names = append(names, ch.Property())
+	}
+	return names
+}
+
+// try runs one schedule, stopping at the first safety violation, and
+// judges it with the spec's checkers (liveness at the end); with only set,
+// with that property's checker alone.
+func try(cfg sim.Config, spec run.Spec, only string) (bool, sim.Result, error) {
+	cs := spec.Checks()
+	if only != "" {
+		cs = slices.DeleteFunc(cs, func(ch check.Checker) bool { return ch.Property() != only })
+	}
+	set := check.NewSet(cs...)
+	cfg.Sink = func(e *trace.Event) { set.Observe(e) }
+	cfg.Stop = set.Violated
+	res, err := sim.Run(cfg)
+	if err != nil || set.Violated() {
+		return set.Violated(), res, err
+	}
+	end := check.End{Terminated: res.Quiescent, Why: "step budget exhausted", Messages: res.Messages}
+	for _, v := range set.Finish(end) {
+		if !v.OK {
+			return true, res, nil
+		}
+	}
+	return false, res, nil
+}
+
+// shrink sets decisions back to their benign value (0) one at a time,
+// keeping every change after which the run still violates.
+func shrink(cfg sim.Config, spec run.Spec, only string, choices []int64) ([]int64, error) {
+	best := append([]int64(nil), choices...)
+	for i, budget := 0, 2000; i < len(best) && budget > 0; i++ {
+		if best[i] == 0 {
+			continue
+		}
+		cand := append([]int64(nil), best...)
+		cand[i] = 0
+		cfg.Choices = cand
+		budget--
+		bad, res, err := try(cfg, spec, only)
+		if err != nil {
+			return nil, err
+		}
+		if bad {
+			best = res.Choices
+		}
+	}
+	for len(best) > 0 && best[len(best)-1] == 0 {
+		best = best[:len(best)-1]
+	}
+	return best, nil
+}
+
+func nonzero(cs []int64) int {
+	n := 0
+	for _, v := range cs {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// replayBase is the run command (explore's path without "explore") with
+// the user's flags, less those only explore has.
+func replayBase(c *cli.Context) string {
+	var parts []string
+	for _, w := range strings.Fields(run.Replay(c, 0, "seed", "schedules", "schedule", "property")) {
+		if w != "explore" {
+			parts = append(parts, w)
+		}
+	}
+	return strings.Join(parts[:len(parts)-2], " ") // without "--seed 0"
+}

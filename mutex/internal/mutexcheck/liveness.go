@@ -1,0 +1,175 @@
+// Package mutexcheck holds the checkers that are particular to mutual
+// exclusion (SPEC.md §2: "no deadlock", "no starvation", the order of
+// grants, and the token ring's single token), as check.Checker
+// implementations over the engine's event stream. Mutual exclusion itself
+// is check.MutualExclusion.
+//
+// A request is a "cmd" event whose command is "request" or "request@T" (the
+// workload's and the scenarios' requests); a grant is an "enter_cs" event of
+// the same node. A node that crashes forgets its outstanding requests: a
+// dead node is not starved.
+package mutexcheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"ringlab/internal/check"
+	"ringlab/internal/trace"
+)
+
+// IsRequest reports whether a command asks for the critical section.
+func IsRequest(cmd string) bool { return cmd == "request" || strings.HasPrefix(cmd, "request@") }
+
+// waits follows the outstanding requests of every node.
+type waits struct {
+	asked   map[int][]int64 // node -> times of its outstanding requests, oldest first
+	inCS    map[int]bool
+	crashed map[int]bool
+	granted int
+	longest int64 // longest wait from request to entry
+	longNd  int
+	last    int64 // time of the last event
+}
+
+func (w *waits) observe(e *trace.Event) {
+	if w.asked == nil {
+		w.asked, w.inCS, w.crashed = map[int][]int64{}, map[int]bool{}, map[int]bool{}
+	}
+	w.last = e.T
+	switch e.Kind {
+	case trace.KindCmd:
+		if IsRequest(e.Cmd) {
+			w.asked[e.Node] = append(w.asked[e.Node], e.T)
+		}
+	case trace.KindEnterCS:
+		w.inCS[e.Node] = true
+		w.granted++
+		if q := w.asked[e.Node]; len(q) > 0 {
+			if d := e.T - q[0]; d > w.longest {
+				w.longest, w.longNd = d, e.Node
+			}
+			w.asked[e.Node] = q[1:]
+		}
+	case trace.KindExitCS:
+		delete(w.inCS, e.Node)
+	case trace.KindCrash:
+		w.crashed[e.Node] = true
+		delete(w.inCS, e.Node)
+		delete(w.asked, e.Node)
+	case trace.KindRecover:
+		delete(w.crashed, e.Node)
+	}
+}
+
+// waiting returns the live nodes with a request outstanding, in order.
+func (w *waits) waiting() []int {
+	var ns []int
+	for i, q := range w.asked {
+		if len(q) > 0 && !w.crashed[i] {
+			ns = append(ns, i)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+func nodes(ns []int) string {
+	parts := make([]string, len(ns))
+	for k, i := range ns {
+		parts[k] = fmt.Sprint(i)
+	}
+	if len(ns) == 1 {
+		return "node " + parts[0]
+	}
+	return "nodes " + strings.Join(parts, ", ")
+}
+
+// Deadlock is SPEC §2's "no deadlock: if processes try, some process
+// eventually gets in". It fails when the run ends with live nodes waiting
+// for the critical section and nobody in it: nothing will ever let them in
+// (in the simulator the run ends when nothing is left to happen).
+type Deadlock struct{ w waits }
+
+// Property names the checked property.
+func (*Deadlock) Property() string { return "no deadlock" }
+
+// Observe follows requests and grants.
+func (d *Deadlock) Observe(e *trace.Event) string { d.w.observe(e); return "" }
+
+// Finish judges the end state.
+func (d *Deadlock) Finish(end check.End) trace.Verdict {
+	v := trace.Verdict{Property: d.Property(), OK: true}
+	if ws := d.w.waiting(); len(ws) > 0 && len(d.w.inCS) == 0 {
+		v.OK = false
+		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%d and nobody is in it", nodes(ws), d.w.last)
+		if !end.Terminated {
+			v.Detail += " (" + end.Why + ")"
+		} else {
+			v.Detail += ": nothing is left that could let them in"
+		}
+	}
+	return v
+}
+
+// Starvation is SPEC §2's "no starvation: every interested process
+// eventually gets in": every request of a node that did not crash was
+// granted by the end of the run. Its detail gives the longest wait.
+type Starvation struct{ w waits }
+
+// Property names the checked property.
+func (*Starvation) Property() string { return "no starvation" }
+
+// Observe follows requests and grants.
+func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
+
+// Finish judges the end state.
+func (s *Starvation) Finish(check.End) trace.Verdict {
+	v := trace.Verdict{Property: s.Property(), OK: true}
+	if ws := s.w.waiting(); len(ws) > 0 {
+		n := 0
+		for _, i := range ws {
+			n += len(s.w.asked[i])
+		}
+		v.OK = false
+		v.Detail = fmt.Sprintf("%d request(s) of %s never granted", n, nodes(ws))
+		return v
+	}
+	v.Detail = fmt.Sprintf("every request granted (%d entries)", s.w.granted)
+	if s.w.longNd > 0 {
+		v.Detail += fmt.Sprintf("; longest wait %d, node %d", s.w.longest, s.w.longNd)
+	}
+	return v
+}
+
+// Liveness reports whether a property is one of the liveness properties
+// (a failure is "no progress", exit 4, rather than a violation, exit 3).
+func Liveness(property string) bool {
+	return property == "no deadlock" || property == "no starvation" || property == "termination"
+}
+
+// Exclusion is check.MutualExclusion with the first violation's detail in
+// its verdict (the engine's leaves it empty).
+type Exclusion struct {
+	check.MutualExclusion
+	first string
+}
+
+// Observe reports two nodes in the critical section at once.
+func (x *Exclusion) Observe(e *trace.Event) string {
+	d := x.MutualExclusion.Observe(e)
+	if d != "" && x.first == "" {
+		x.first = d
+	}
+	return d
+}
+
+// Finish gives the verdict with the first violation.
+func (x *Exclusion) Finish(end check.End) trace.Verdict {
+	v := x.MutualExclusion.Finish(end)
+	if !v.OK {
+		v.Detail = x.first
+	}
+	return v
+}

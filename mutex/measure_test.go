@@ -1,0 +1,160 @@
+package mutex
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+)
+
+// runSim runs p under the standard workload on the simulator and returns
+// the figures, the messages sent and the run's error.
+func runSim(t *testing.T, p params, cs, think int64, latency sim.Delay, seed uint64) (*stats, int64, error) {
+	t.Helper()
+	pl, err := p.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, last := newSpec("test", pl, newWorkload(pl, p.requests, cs, think))
+	opts := run.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
+	out, err := run.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
+	return last(), out.Summary.Messages, err
+}
+
+// Exact messages per entry, whatever the latencies and the contention:
+// SPEC §2.1 central 4; §2.4 Ricart-Agrawala 2(N-1), and 3(N-1) with seed
+// 000's RELEASE broadcast; §2.5 Lamport 3(N-1) (on FIFO links).
+func TestExactMessagesPerEntry(t *testing.T) {
+	seeds := uint64(20)
+	if testing.Short() {
+		seeds = 4
+	}
+	for _, tc := range []struct {
+		p    params
+		want func(n int) int64
+	}{
+		{params{algo: algoCentral}, func(int) int64 { return 4 }},
+		{params{algo: algoRicart}, func(n int) int64 { return int64(2 * (n - 1)) }},
+		{params{algo: algoRicart, broadcast: true}, func(n int) int64 { return int64(3 * (n - 1)) }},
+		{params{algo: algoLamport}, func(n int) int64 { return int64(3 * (n - 1)) }},
+	} {
+		for _, n := range []int{2, 3, 5, 9} {
+			for seed := uint64(1); seed <= seeds; seed++ {
+				p := tc.p
+				p.nodes, p.requests = n, 4
+				st, msgs, err := runSim(t, p, int64(seed%3), int64(seed%5), sim.Delay{Min: 1, Max: 1 + int64(seed%7)}, seed)
+				if err != nil {
+					t.Fatalf("%s n=%d seed %d: %v", p.algo, n, seed, err)
+				}
+				requesters := n
+				if p.algo == algoCentral {
+					requesters = n - 1
+				}
+				if st.entries != int64(4*requesters) || msgs != st.entries*tc.want(n) {
+					t.Fatalf("%s (broadcast %v) n=%d seed %d: %d messages for %d entries, want %d per entry",
+						p.algo, p.broadcast, n, seed, msgs, st.entries, tc.want(n))
+				}
+			}
+		}
+	}
+}
+
+// The comparison's exact figures (latency 1 = one hop, saturated): central
+// 4 messages and a synchronization delay of 2 hops (RequestFree, then
+// ResponseOK); the token ring 1 message and 1 hop; Ricart-Agrawala 2(N-1)
+// and 1 hop (the deferred REPLY); Lamport 3(N-1) and 1 hop (the RELEASE);
+// an uncontended entry takes 2 hops in every algorithm with a request and
+// an answer.
+func TestCompareFigures(t *testing.T) {
+	out, _, code := runCLI(t, "compare", "--nodes", "3,5", "--requests", "10", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		`"algorithm":"central","n":5,"msgs_per_entry":4,"theory":"4","sync_delay_hops":2,"response_light_hops":2,`,
+		`"algorithm":"token-ring","n":5,"msgs_per_entry":1,"theory":"1..N = 1..5","sync_delay_hops":1,`,
+		`"algorithm":"ricart-agrawala","n":5,"msgs_per_entry":8,"theory":"2(N-1) = 8","sync_delay_hops":1,"response_light_hops":2,`,
+		`"algorithm":"lamport","n":5,"msgs_per_entry":12,"theory":"3(N-1) = 12","sync_delay_hops":1,"response_light_hops":2,`,
+		`"algorithm":"quorum","n":3,"msgs_per_entry":9,"theory":"2n+m..3n = 8..9","sync_delay_hops":2,"response_light_hops":2,`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare lacks %s in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"problem"`) {
+		t.Errorf("a comparison run failed a verdict:\n%s", out)
+	}
+}
+
+// SPEC §2.3: the formula gives ~7.35e-59 for n=32, m=24, P=0.0001; the
+// simulated trials agree with it for n=5, m=3, P=0.3 (P_v = 1 - 0.7^3 =
+// 0.657). The seed is fixed, so the estimate is the same on every run and
+// the check cannot flake; with 2000 trials the Wilson interval is about
+// ±0.02 wide.
+func TestQuorumProbability(t *testing.T) {
+	out, _, code := runCLI(t, "quorum-probability", "--n", "32", "--m", "24", "--p", "0.0001")
+	if code != 0 || !strings.Contains(out, "= 7.35e-59") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "quorum-probability", "--n", "5", "--m", "3", "--p", "0.3", "--monte-carlo", "2000", "--seed", "1")
+	if code != 0 || !strings.Contains(out, "= 0.657") || !strings.Contains(out, "formula inside: yes") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// No violation is possible when fewer than 2m-n coordinators can forget.
+	if bad, err := monteCarlo(5, 3, 0, 200, 1); err != nil || bad != 0 {
+		t.Fatalf("P=0: %d violations, %v", bad, err)
+	}
+	if bad, err := monteCarlo(5, 3, 1, 50, 1); err != nil || bad != 50 {
+		t.Fatalf("P=1: %d of 50 violations, %v", bad, err)
+	}
+}
+
+// explore finds the violations the chapter says exist, and none in the
+// correct algorithms under their assumptions (FIFO links, no crashes; the
+// quorum with its retry timer). 10,000 schedules per algorithm were run by
+// hand (README); the test keeps the package under -race fast.
+func TestExplore(t *testing.T) {
+	schedules := "2000"
+	if testing.Short() {
+		schedules = "50"
+	}
+	common := []string{"--nodes", "3", "--requests", "2", "--latency", "1-10", "--schedules", schedules, "--format", "none"}
+	for _, a := range algoNames {
+		args := append([]string{"explore", a}, common...)
+		if a == algoQuorum {
+			args = append(args, "--retry-timeout", "60")
+		}
+		out, errb, code := runCLI(t, args...)
+		if code != 0 || !strings.HasPrefix(out, "no violation in "+schedules+" schedules") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errb)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"lamport", "--policy", "random"}, 3, "violated"},
+		{[]string{"ricart-agrawala", "--reply-timeout", "3", "--cs-time", "5"}, 3, "mutual exclusion violated"},
+		{[]string{"central", "--grant-timeout", "3", "--cs-time", "5"}, 3, "mutual exclusion violated"},
+		{[]string{"token-ring", "--regen-timeout", "3", "--cs-time", "5"}, 3, "violated"},
+		{[]string{"quorum", "--coordinators", "3", "--cs-time", "8", "--crash", "2@4", "--restart", "2@5"}, 3, "mutual exclusion violated"},
+		{[]string{"quorum", "--coordinators", "3"}, 4, "no progress: no deadlock violated"},
+	} {
+		args := append(append([]string{"explore"}, tc.args...), common...)
+		out, errb, code := runCLI(t, args...)
+		if code != tc.code || !strings.Contains(errb, tc.want) || !strings.Contains(out, "violation found by schedule") {
+			t.Errorf("%v: exit %d (want %d), want %q:\n%s%s", args, code, tc.code, tc.want, head(out), errb)
+		}
+	}
+}
+
+func head(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package mutex
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// scenario is one of the chapter's worked examples or failure scenarios,
+// replayed exactly: a simulator run with a fixed script, faults and
+// latencies (or, for lamport-nonfifo, an exploration).
+type scenario struct {
+	name, usage string
+	about       string // printed first: what the source says, what to look for
+	want        int    // exit code with the default flags
+	flags       func() []cli.Flag
+	build       func(c *cli.Context) (setup, error)
+	explore     func(c *cli.Context) []string // the explore command line it runs instead
+}
+
+// setup is a scenario's run: the algorithm, the scripted requests and
+// faults, CS times, and the nodes' names in the transcript.
+type setup struct {
+	p      params
+	script []node.Action
+	cs     int64
+	csFor  map[int]int64
+	slow   []sim.Slow
+	names  func(int) string
+}
+
+func scenarioCommand() *cli.Command {
+	var subs []*cli.Command
+	for _, s := range scenarios() {
+		flags := []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON events), mermaid (sequence diagram) or none (summary only, on stderr)"},
+			&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
+		}
+		if s.flags != nil {
+			flags = append(flags, s.flags()...)
+		}
+		subs = append(subs, &cli.Command{
+			Name: s.name, Usage: s.usage, Description: s.about,
+			UsageText: fmt.Sprintf("ringlab mutex scenario %s [flags]\n\nExample (exit code %d):\n   ringlab mutex scenario %s", s.name, s.want, s.name),
+			Flags:     flags,
+			Action:    s.action,
+		})
+	}
+	return &cli.Command{
+		Name:  "scenario",
+		Usage: "replay a worked example or failure scenario of SPEC §2 by name",
+		UsageText: "ringlab mutex scenario NAME [flags]\n\n" +
+			"Example (seed 001's Ricart-Agrawala example):\n   ringlab mutex scenario ra-seed001",
+		Subcommands: subs,
+	}
+}
+
+func (s scenario) action(c *cli.Context) error {
+	if err := cliutil.NoArgs(c); err != nil {
+		return err
+	}
+	format := c.String("format")
+	if _, err := trace.NewRenderer(format, nil); err != nil {
+		return cliutil.Usagef("--format: %v", err)
+	}
+	if s.explore != nil {
+		return s.runExplore(c)
+	}
+	st, err := s.build(c)
+	if err != nil {
+		return err
+	}
+	pl, err := st.p.build()
+	if err != nil {
+		return cliutil.Usagef("%v", err)
+	}
+	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
+	name := st.names
+	if name == nil {
+		name = func(i int) string { return fmt.Sprint(i) }
+	} else {
+		spec.Text = func(stdout, _ io.Writer) trace.Renderer { return newNamedText(stdout, name) }
+	}
+	extra := spec.Extra
+	spec.Extra = func(o run.Outcome) map[string]any {
+		m := extra(o)
+		m["entry order"] = strings.Join(last().entryOrder(name), ", ")
+		return m
+	}
+	opts := run.Options{
+		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"),
+		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
+	}
+	if format == "text" {
+		fmt.Fprintf(c.App.Writer, "%s\n\n", s.about)
+	}
+	replay := strings.TrimSuffix(run.Replay(c, 1), " --seed 1")
+	_, err = run.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
+	return progress(err)
+}
+
+// runExplore runs the scenario's explore command line in a fresh app with
+// the same writers, after printing it.
+func (s scenario) runExplore(c *cli.Context) error {
+	args := s.explore(c)
+	if c.String("format") == "text" {
+		fmt.Fprintf(c.App.Writer, "%s\n\n$ %s\n", s.about, strings.Join(args, " "))
+	}
+	app := &cli.App{
+		Name: "ringlab", Commands: []*cli.Command{Command()},
+		Writer: c.App.Writer, ErrWriter: c.App.ErrWriter,
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	cliutil.Prepare(app.Commands)
+	return app.RunContext(c.Context, args)
+}

@@ -1,0 +1,161 @@
+package mutex
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/mutex/ricart"
+)
+
+func req(at int64, i int) node.Action   { return node.Action{At: at, Node: i, Cmd: node.CmdRequest} }
+func crash(at int64, i int) node.Action { return node.Action{At: at, Node: i, Cmd: node.CmdCrash} }
+
+// nameList names nodes 1..n by list.
+func nameList(names ...string) func(int) string {
+	return func(i int) string { return names[i-1] }
+}
+
+// centralNames: node 1 is the coordinator, the others Part1, Part2, ...
+func centralNames(i int) string {
+	if i == 1 {
+		return "Coord"
+	}
+	return fmt.Sprintf("Part%d", i-1)
+}
+
+// quorumNames: C1..Cn, then Part1, Part2, ...
+func quorumNames(n int) func(int) string {
+	return func(i int) string {
+		if i <= n {
+			return fmt.Sprintf("C%d", i)
+		}
+		return fmt.Sprintf("Part%d", i-n)
+	}
+}
+
+func timeoutFlag(name string, value int64, usage string) func() []cli.Flag {
+	return func() []cli.Flag { return []cli.Flag{&cli.Int64Flag{Name: name, Value: value, Usage: usage}} }
+}
+
+// scenarios lists the chapter's scenarios in SPEC §2 order.
+func scenarios() []scenario {
+	return []scenario{{
+		name: "central-dead", usage: "a participant crashes holding the permission; the coordinator's timeout moves the queue on", want: 0,
+		about: "SPEC §2.1 (seed 004): Part1 enters and crashes inside the critical section. After\n" +
+			"--grant-timeout 10 ticks the coordinator takes the permission back and serves Part2, then\n" +
+			"Part3. Part1 is really dead: no violation.",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, names: centralNames,
+				script: []node.Action{req(0, 2), req(1, 3), req(1, 4), crash(3, 2)}}, nil
+		},
+	}, {
+		name: "central-slow", usage: "the same timeout when the participant was only slow: two nodes in the CS (exit 3)", want: 3,
+		about: "SPEC §2.1 (seed 004): Part1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
+			"The coordinator cannot tell slow from dead: it takes the permission back and Part2 enters\n" +
+			"while Part1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
+			"tell a failed process from a slow one.\" (Coord is node 1, Part1..Part3 are nodes 2..4.)",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, csFor: map[int]int64{2: 20},
+				names: centralNames, script: []node.Action{req(0, 2), req(1, 3), req(1, 4)}}, nil
+		},
+	}, {
+		name: "token-lost", usage: "the token holder crashes; a waiting node regenerates the token by timeout", want: 0,
+		about: "SPEC §2.2 (seed 004): node 2 crashes in the critical section with the token. Node 3\n" +
+			"waits; after --regen-timeout ticks without the token it creates one and enters. The token\n" +
+			"is lost again at node 2 (\"any crashed process breaks the ring\"). With --regen-timeout 0\n" +
+			"nobody regenerates: node 3 waits forever (exit 4).",
+		flags: timeoutFlag("regen-timeout", 10, "ticks a waiting node goes without the token before creating one (0 = never)"),
+		build: func(c *cli.Context) (setup, error) {
+			rt, err := ticks(c, "regen-timeout")
+			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: rt, ringRequests: []int{0, 1, 1}}, cs: 5,
+				script: []node.Action{req(0, 2), req(2, 3), crash(3, 2)}}, err
+		},
+	}, {
+		name: "token-regenerated", usage: "a false regeneration timeout: two tokens, two nodes in the CS (exit 3)", want: 3,
+		about: "SPEC §2.2 (seed 004): node 2 holds the token for 20 ticks; node 3, waiting, regenerates\n" +
+			"the token after 5 ticks although node 2 is only slow: two tokens, two nodes in the CS.",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: 5, ringRequests: []int{0, 1, 1}}, cs: 5,
+				csFor: map[int]int64{2: 20}, script: []node.Action{req(0, 2), req(2, 3)}}, nil
+		},
+	}, {
+		name: "quorum-amnesia", usage: "seed 004's n=3, m=2 amnesia example: both participants in the CS (exit 3)", want: 3,
+		about: "SPEC §2.3 (seed 004): n=3, m=2. Part1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
+			"C2 crashes and recovers, forgetting its vote; Part2 gets OK from {C2, C3}: both are in the\n" +
+			"critical section. (C1..C3 are nodes 1..3, Part1 and Part2 nodes 4 and 5.)",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 2}, cs: 20, names: quorumNames(3),
+				slow:   []sim.Slow{{Node: 3, Extra: 10, From: 0, Until: 1}},
+				script: []node.Action{req(0, 4), crash(3, 2), {At: 4, Node: 2, Cmd: node.CmdRestart}, req(5, 5)}}, nil
+		},
+	}, {
+		name: "quorum-split", usage: "split votes: nobody reaches m, a deadlock (exit 4); --retry-timeout resolves it", want: 4,
+		about: "SPEC §2.3 (seed 004): n=3, m=2, three participants; slow links make each coordinator see a\n" +
+			"different participant first, so each participant has one vote and waits for a second that\n" +
+			"never comes. With --retry-timeout T a participant without a quorum after T ticks releases\n" +
+			"its vote and asks again after a backoff of k·T (k = its number): the votes come together.\n" +
+			"(C1..C3 are nodes 1..3, Part1..Part3 nodes 4..6.)",
+		flags: timeoutFlag("retry-timeout", 0, "ticks without a quorum before releasing the votes and retrying (0 = never)"),
+		build: func(c *cli.Context) (setup, error) {
+			rt, err := ticks(c, "retry-timeout")
+			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 3, retryTimeout: rt}, cs: 2,
+				names:  quorumNames(3),
+				slow:   []sim.Slow{{Node: 2, Extra: 3, From: 0, Until: 1}, {Node: 3, Extra: 5, From: 0, Until: 2}},
+				script: []node.Action{req(0, 4), req(1, 5), req(2, 6)}}, err
+		},
+	}, {
+		name: "ra-seed001", usage: "seed 001's worked example: N32 holds; N12 (115) and N80 (110) request; N80 then N12", want: 0,
+		about: "SPEC §2.4 (seed 001): nodes N3, N5, N6, N12, N32, N80. N32 alone requests and enters. N12\n" +
+			"requests with (115, 12), N80 with (110, 80). N3, N5, N6 reply at once; N32 (HELD) queues\n" +
+			"both; N80 (WANTED, 110 < 115) queues N12's; N12 replies to N80. N32 exits and replies to\n" +
+			"both: N80 enters; N80 exits and replies to N12, which enters. Order: N32, N80, N12.",
+		build: func(*cli.Context) (setup, error) {
+			ids := []int{3, 5, 6, 12, 32, 80}
+			return setup{p: params{algo: algoRicart, nodes: 6, ids: ids}, cs: 5,
+				names: func(i int) string { return fmt.Sprintf("N%d", ids[i-1]) },
+				script: []node.Action{req(0, 5), {At: 3, Node: 4, Cmd: ricart.RequestAt(115)},
+					{At: 3, Node: 6, Cmd: ricart.RequestAt(110)}}}, nil
+		},
+	}, {
+		name: "ra-seed000", usage: "seed 000's A, B, C: A enters; B requests; A defers, C replies; A exits; B enters", want: 0,
+		about: "SPEC §2.4 (seed 000): A requests and enters; B requests while A holds; A defers B, C\n" +
+			"replies; A exits and replies to B; B enters. Seed 000 also broadcasts RELEASE on exit:\n" +
+			"3(N-1) = 6 messages per entry.",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoRicart, nodes: 3, broadcast: true}, cs: 6, names: nameList("A", "B", "C"),
+				script: []node.Action{req(0, 1), req(3, 2)}}, nil
+		},
+	}, {
+		name: "ra-timeout-reply", usage: "seed 000's 'a timeout counts as a reply' with a slow peer: two nodes in the CS (exit 3)", want: 3,
+		about: "SPEC §2.4 (seed 000): a peer that has not replied within 5 ticks is counted as having\n" +
+			"replied. A holds the CS for 20 ticks and defers B; B's timeout counts A's reply and B enters\n" +
+			"while A is still inside.",
+		build: func(*cli.Context) (setup, error) {
+			return setup{p: params{algo: algoRicart, nodes: 3, replyTimeout: 5}, cs: 4, csFor: map[int]int64{1: 20},
+				names: nameList("A", "B", "C"), script: []node.Action{req(0, 1), req(3, 2)}}, nil
+		},
+	}, {
+		name: "lamport-nonfifo", usage: "Lamport's algorithm on non-FIFO links: the explorer finds two nodes in the CS (exit 3)", want: 3,
+		about: "SPEC §2.5 (seed 003): Lamport's algorithm needs FIFO channels. Under --policy random an\n" +
+			"ACK can overtake its sender's ACQUIRE; the explorer finds such a schedule, shrinks it and\n" +
+			"replays it. With --policy fifo it finds none.",
+		flags: func() []cli.Flag {
+			return []cli.Flag{
+				&cli.StringFlag{Name: "policy", Value: "random", Usage: "delivery policy: random (non-FIFO) or fifo"},
+				&cli.IntFlag{Name: "schedules", Value: 10_000, Usage: "schedules to try (1..10000000)"},
+			}
+		},
+		explore: func(c *cli.Context) []string {
+			args := []string{"ringlab", "mutex", "explore", "lamport", "--nodes", "2", "--requests", "1",
+				"--cs-time", "10", "--think-time", "0", "--latency", "1-10", "--policy", c.String("policy"),
+				"--property", "mutual-exclusion", "--schedules", fmt.Sprint(c.Int("schedules"))}
+			if f := c.String("format"); f != "text" {
+				args = append(args, "--format", f)
+			}
+			return args
+		},
+	}}
+}

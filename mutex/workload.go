@@ -1,0 +1,110 @@
+package mutex
+
+import (
+	"math/rand/v2"
+
+	"ringlab/internal/check"
+	"ringlab/internal/node"
+	"ringlab/internal/run"
+	"ringlab/internal/trace"
+)
+
+// workload is SPEC §2's "processes that try": each requester asks for the
+// critical section `requests` times. It asks first at its start tick,
+// releases cs ticks after every entry, and asks again think ticks after
+// every exit while it has requests left.
+type workload struct {
+	requesters []int
+	requests   int
+	cs, think  int64
+	starts     map[int]int64 // first request tick by node
+	csFor      map[int]int64 // a node's own CS time (a scenario's slow holder)
+	script     []node.Action // extra scripted actions (a scenario's requests and faults)
+}
+
+// newWorkload draws each requester's first request tick uniformly from
+// [0, think], so that nodes do not all start in lockstep unless think is 0.
+// The draw is the same for every --seed (the seed drives the simulator's
+// schedule): explore tries many seeds on one workload, and the replay of a
+// schedule it prints must find that same workload.
+func newWorkload(pl plan, requests int, cs, think int64) workload {
+	w := workload{requesters: pl.requesters, requests: requests, cs: cs, think: think, starts: map[int]int64{}}
+	rng := rand.New(rand.NewPCG(uint64(pl.nodes), 0x6d75746578)) // "mutex"
+	for _, i := range pl.requesters {
+		w.starts[i] = rng.Int64N(think + 1)
+	}
+	return w
+}
+
+// actions is the run's script: the algorithm's start, then every first request.
+func (w workload) actions(pl plan) []node.Action {
+	acts := append([]node.Action(nil), pl.start...)
+	if w.requests > 0 {
+		for _, i := range w.requesters {
+			acts = append(acts, node.Action{At: w.starts[i], Node: i, Cmd: node.CmdRequest})
+		}
+	}
+	return append(acts, w.script...)
+}
+
+// reactor is one run's workload state: the requests each node has left.
+// React is called for node i only from node i's own step (its goroutine on
+// the live runtime), and left[i] is touched only there.
+type reactor struct {
+	w    *workload
+	left []int
+}
+
+func (w *workload) newReactor(n int) *reactor {
+	r := &reactor{w: w, left: make([]int, n+1)}
+	for _, i := range w.requesters {
+		r.left[i] = max(w.requests-1, 0)
+	}
+	return r
+}
+
+func (r *reactor) react(i int, ev node.Event, _ int64) []node.Action {
+	switch ev.Kind {
+	case node.EvEnterCS:
+		cs, ok := r.w.csFor[i]
+		if !ok {
+			cs = r.w.cs
+		}
+		return []node.Action{{At: cs, Node: i, Cmd: node.CmdRelease}}
+	case node.EvExitCS:
+		if r.left[i] > 0 {
+			r.left[i]--
+			return []node.Action{{At: r.w.think, Node: i, Cmd: node.CmdRequest}}
+		}
+	}
+	return nil
+}
+
+// runState is what one run of a spec owns: its workload state and figures.
+type runState struct {
+	react *reactor
+	stats *stats
+}
+
+// newSpec assembles a run of plan pl under workload w. The engine calls
+// Checks once at the start of every run (also every run of an exploration),
+// so that is where the run's fresh state is made; React, Observe and Extra
+// use the current one. last returns the figures of the latest run.
+func newSpec(name string, pl plan, w workload) (spec run.Spec, last func() *stats) {
+	cur := &runState{react: w.newReactor(pl.nodes), stats: newStats()}
+	spec = run.Spec{
+		Algorithm: name,
+		Nodes:     pl.nodes,
+		Factory:   pl.factory,
+		Script:    w.actions(pl),
+		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.react(i, ev, now) },
+		Checks: func() []check.Checker {
+			cur = &runState{react: w.newReactor(pl.nodes), stats: newStats()}
+			return pl.checkers()
+		},
+		NeedMessages: true,
+		Observe:      func(e *trace.Event) { cur.stats.observe(e) },
+		Extra:        func(o run.Outcome) map[string]any { return cur.stats.extra(o, pl) },
+	}
+	return spec, func() *stats { return cur.stats }
+}
