@@ -55,7 +55,7 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
-	if opts.SeedDrawn {
+	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
 	}
 	r, err := trace.NewRenderer(opts.Format, stdout)
