@@ -1,18 +1,149 @@
-// Package election holds the `ringlab election` command and its algorithms.
+// Package election holds the `ringlab election` command tree: one
+// subcommand per leader-election algorithm of SPEC.md §3 (ring, anonymous,
+// idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
+// (internal/run) with the checkers of SPEC §3 — termination, uniqueness,
+// agreement, correctness — plus `compare` (measured messages against the
+// theory) and `explore` (many seeded schedules, shrunk to the shortest
+// violating one). The algorithms themselves are the pure Step machines in
+// the subpackages.
 package election
 
 import (
+	"slices"
+
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/run"
 )
+
+// algo is one election subcommand.
+type algo struct {
+	name, usage, description, example string
+	def                               defaults
+	flags                             func() []cli.Flag // the algorithm's own flags, fresh per command
+	// count returns the number of nodes; nil means --ids/--nodes or the
+	// default ids.
+	count func(c *cli.Context) (int, error)
+	// build turns the parsed configuration into a run; it may add faults
+	// to opts (a scenario's slow node).
+	build func(c *cli.Context, s setup, opts *run.Options) (run.Spec, error)
+}
+
+// algos lists the election algorithms in SPEC §3 order.
+func algos() []algo {
+	return []algo{ringAlgo(), anonymousAlgo(), idlistAlgo(), changRobertsAlgo(), franklinAlgo(), bullyAlgo(), yoyoAlgo()}
+}
 
 // Command returns the `election` command tree.
 func Command() *cli.Command {
+	var subs, explore []*cli.Command
+	for _, a := range algos() {
+		subs = append(subs, a.command(false))
+		explore = append(explore, a.command(true))
+	}
+	subs = append(subs, compareCommand(), &cli.Command{
+		Name:  "explore",
+		Usage: "run an election under many seeded schedules and show the shortest violating one",
+		UsageText: "ringlab election explore ALGORITHM --schedules N [flags of the algorithm]\n\n" +
+			"Example (finds the anonymous ring's two leaders):\n   ringlab election explore anonymous --initiators all --schedules 100",
+		Subcommands: explore,
+	})
 	return &cli.Command{
-		Name:      "election",
-		Usage:     "not built yet",
-		UsageText: "ringlab election",
-		Action:    cliutil.NotBuilt("election"),
+		Name:  "election",
+		Usage: "leader elections of SPEC §3: seed 002's ring, the chapter's six algorithms, compare and explore",
+		UsageText: "ringlab election ALGORITHM [flags]\n\n" +
+			"Example (seed 002's expected output):\n   ringlab election ring --lang pt",
+		Subcommands: subs,
 	}
 }
+
+func (a algo) command(explore bool) *cli.Command {
+	flags := commonFlags()
+	if a.flags != nil {
+		flags = append(flags, a.flags()...)
+	}
+	flags = append(flags, run.Flags()...)
+	cmd := &cli.Command{
+		Name: a.name, Usage: a.usage, Description: a.description,
+		UsageText: "ringlab election " + a.name + " [flags]\n\nExample:\n   " + a.example,
+		Flags:     flags,
+		Action:    a.action(explore),
+	}
+	if explore {
+		cmd.Flags = append(flags, run.ExploreFlags()...)
+		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
+		cmd.UsageText = "ringlab election explore " + a.name + " --schedules N [flags]\n\nExample:\n   " +
+			exploreExample(a.name)
+	}
+	return cmd
+}
+
+func (a algo) action(explore bool) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if err := cliutil.NoArgs(c); err != nil {
+			return err
+		}
+		spec, opts, err := a.spec(c)
+		if err != nil {
+			return err
+		}
+		if explore {
+			return run.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter)
+		}
+		_, err = run.Execute(c.Context, spec, opts, run.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
+		return err
+	}
+}
+
+// spec parses every flag of a command line and builds its run.
+func (a algo) spec(c *cli.Context) (run.Spec, run.Options, error) {
+	var n int
+	var err error
+	if a.count != nil {
+		n, err = a.count(c)
+	} else {
+		n, err = nodeCount(c, a.def, max(len(a.def.ids), a.def.nodes, a.def.minNodes))
+	}
+	if err != nil {
+		return run.Spec{}, run.Options{}, err
+	}
+	opts, err := run.Parse(c, n)
+	if err != nil {
+		return run.Spec{}, opts, err
+	}
+	s, err := parseSetup(c, a.def, n, opts.Seed)
+	if err != nil {
+		return run.Spec{}, opts, err
+	}
+	spec, err := a.build(c, s, &opts)
+	if err != nil {
+		return spec, opts, err
+	}
+	spec.Algorithm = "election " + a.name
+	spec.Nodes = n
+	return spec, opts, nil
+}
+
+// starts gives CmdStart at tick 0 to every starter.
+func starts(s setup) []node.Action {
+	acts := make([]node.Action, len(s.starters))
+	for k, i := range s.starters {
+		acts[k] = node.Action{At: 0, Node: i, Cmd: node.CmdStart}
+	}
+	return acts
+}
+
+// verdicts are SPEC §3's properties: termination, uniqueness, agreement,
+// and correctness (the leader is want, by rule).
+func verdicts(ids []int, want int, rule string) func() []check.Checker {
+	return func() []check.Checker {
+		return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(len(ids), ids),
+			check.NewCorrectness(ids, want, rule)}
+	}
+}
+
+func minID(ids []int) int { return slices.Min(ids) }
+func maxID(ids []int) int { return slices.Max(ids) }

@@ -5,19 +5,20 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, n int) *net[*Node] {
+func newNet(t *testing.T, n int) *electiontest.Net[*Node] {
 	f, err := Factory(n)
-	return build[*Node](t, f, err, n)
+	return electiontest.Build[*Node](t, f, err, n)
 }
 
 // transcript renders a run as the seed's tables read: state changes, sends
 // (->) and receipts (<-), one line each, in order.
-func transcript(w *net[*Node]) *strings.Builder {
+func transcript(w *electiontest.Net[*Node]) *strings.Builder {
 	var b strings.Builder
-	w.onStep = func(i int, in node.Input, out *node.Output) {
+	w.OnStep = func(i int, in node.Input, out *node.Output) {
 		if in.Kind == node.InMsg {
 			fmt.Fprintf(&b, "%d <- %s\n", i, in.Msg.Type())
 		}
@@ -72,8 +73,8 @@ func TestSeedTables(t *testing.T) {
 	for _, tt := range tests {
 		w := newNet(t, 2)
 		b := transcript(w)
-		w.start(tt.candidates...)
-		w.run()
+		w.Start(tt.candidates...)
+		w.Run()
 		if b.String() != tt.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tt.name, b, tt.want)
 		}
@@ -99,11 +100,11 @@ func TestCandidates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		w := newNet(t, tt.n)
-		w.start(tt.candidates...)
-		w.run()
+		w.Start(tt.candidates...)
+		w.Run()
 		votes, leaders := Messages(tt.n)
-		if w.count[TypeVoteForMe] != votes || w.count[TypeWeHaveALeader] != leaders {
-			t.Errorf("n=%d candidates %v: %v, want %d+%d", tt.n, tt.candidates, w.count, votes, leaders)
+		if w.Count[TypeVoteForMe] != votes || w.Count[TypeWeHaveALeader] != leaders {
+			t.Errorf("n=%d candidates %v: %v, want %d+%d", tt.n, tt.candidates, w.Count, votes, leaders)
 		}
 		isCandidate := map[int]bool{}
 		for _, c := range tt.candidates {
@@ -114,10 +115,10 @@ func TestCandidates(t *testing.T) {
 			if isCandidate[i] {
 				want = StateInstalled
 			}
-			if got := w.nodes[i].State(); got != want || !w.done[i] {
-				t.Errorf("n=%d candidates %v: process %d is %v (done %v), want %v", tt.n, tt.candidates, i, got, w.done[i], want)
+			if got := w.Nodes[i].State(); got != want || !w.Done[i] {
+				t.Errorf("n=%d candidates %v: process %d is %v (done %v), want %v", tt.n, tt.candidates, i, got, w.Done[i], want)
 			}
-			if leaders := leaderEvents(w.events[i]); (want == StateInstalled) != (len(leaders) == 1 && leaders[0] == i) {
+			if leaders := leaderEvents(w.Events[i]); (want == StateInstalled) != (len(leaders) == 1 && leaders[0] == i) {
 				t.Errorf("process %d: leader events %v", i, leaders)
 			}
 		}

@@ -127,11 +127,14 @@ func (c Config) validateGroup() error {
 
 // Node is one Bully process. It must not be copied after first use.
 type Node struct {
-	cfg           Config
-	id, index     int
-	higher, other []int // indices of the higher-id processes and of all others
-	state         State
-	leader        int
+	cfg       Config
+	id, index int
+	// hasHigher: some process has a higher id. The peers are found by
+	// scanning cfg.Ids when needed: storing every node's peer lists would
+	// cost O(n^2) memory for the group.
+	hasHigher bool
+	state     State
+	leader    int
 }
 
 // New builds node cfg.Index of the group.
@@ -139,18 +142,18 @@ func New(cfg Config) (*Node, error) {
 	if err := cfg.validateGroup(); err != nil {
 		return nil, err
 	}
+	return build(cfg)
+}
+
+// build makes node cfg.Index of a group already validated: Factory checks
+// the ids once, not once per node.
+func build(cfg Config) (*Node, error) {
 	if cfg.Index < 1 || cfg.Index > len(cfg.Ids) {
 		return nil, fmt.Errorf("bully: node index %d is outside the group 1..%d", cfg.Index, len(cfg.Ids))
 	}
 	n := &Node{cfg: cfg, id: cfg.Ids[cfg.Index-1], index: cfg.Index, state: StateIdle}
-	for j, id := range cfg.Ids {
-		if j+1 == cfg.Index {
-			continue
-		}
-		n.other = append(n.other, j+1)
-		if id > n.id {
-			n.higher = append(n.higher, j+1)
-		}
+	for _, id := range cfg.Ids {
+		n.hasHigher = n.hasHigher || id > n.id
 	}
 	return n, nil
 }
@@ -164,7 +167,7 @@ func Factory(cfg Config) (node.Factory, error) {
 	return func(i int) (node.Node, error) {
 		c := cfg
 		c.Index = i
-		return New(c)
+		return build(c)
 	}, nil
 }
 
@@ -204,13 +207,15 @@ func (n *Node) onSuspect(out *node.Output) {
 
 func (n *Node) startElection(out *node.Output) {
 	out.StopTimer(TimerCoord)
-	if len(n.higher) == 0 {
+	if !n.hasHigher {
 		n.declare(out)
 		return
 	}
 	n.setState(StateCandidate, out)
-	for _, j := range n.higher {
-		out.Send(j, Msg{Kind: MsgElection, Id: n.id})
+	for j, id := range n.cfg.Ids {
+		if id > n.id {
+			out.Send(j+1, Msg{Kind: MsgElection, Id: n.id})
+		}
 	}
 	out.SetTimer(TimerReply, n.cfg.ReplyTimeout)
 }
@@ -220,8 +225,10 @@ func (n *Node) declare(out *node.Output) {
 	out.StopTimer(TimerReply)
 	n.setState(StateLeader, out)
 	n.follow(n.id, out)
-	for _, j := range n.other {
-		out.Send(j, Msg{Kind: MsgCoord, Id: n.id})
+	for j := range n.cfg.Ids {
+		if j+1 != n.index {
+			out.Send(j+1, Msg{Kind: MsgCoord, Id: n.id})
+		}
 	}
 }
 

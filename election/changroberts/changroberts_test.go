@@ -6,21 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int) *net[*Node] {
+func newNet(t *testing.T, ids []int) *electiontest.Net[*Node] {
 	f, err := Factory(ids)
-	return build[*Node](t, f, err, len(ids))
+	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
 // checkFinal checks SPEC §3 termination, uniqueness and agreement: one
 // Leader, the maximum id, its announcement back; every node knows it, done.
-func checkFinal(t *testing.T, w *net[*Node], ids []int) {
+func checkFinal(t *testing.T, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
 	maxID, leaders := slices.Max(ids), 0
-	for i := 1; i < len(w.nodes); i++ {
-		st := w.nodes[i].Status()
+	for i := 1; i < len(w.Nodes); i++ {
+		st := w.Nodes[i].Status()
 		switch {
 		case st.State == StateLeader && st.ID == maxID && st.Complete:
 			leaders++
@@ -28,8 +29,8 @@ func checkFinal(t *testing.T, w *net[*Node], ids []int) {
 		default:
 			t.Errorf("ids %v: node %d ended %+v", ids, i, st)
 		}
-		if !st.HasLeader || st.Leader != maxID || !w.done[i] {
-			t.Errorf("ids %v: node %d knows leader %d (%v), done %v; want %d", ids, i, st.Leader, st.HasLeader, w.done[i], maxID)
+		if !st.HasLeader || st.Leader != maxID || !w.Done[i] {
+			t.Errorf("ids %v: node %d knows leader %d (%v), done %v; want %d", ids, i, st.Leader, st.HasLeader, w.Done[i], maxID)
 		}
 	}
 	if leaders != 1 {
@@ -37,9 +38,9 @@ func checkFinal(t *testing.T, w *net[*Node], ids []int) {
 	}
 }
 
-func startAll(w *net[*Node]) {
-	for i := 1; i < len(w.nodes); i++ {
-		w.start(i)
+func startAll(w *electiontest.Net[*Node]) {
+	for i := 1; i < len(w.Nodes); i++ {
+		w.Start(i)
 	}
 }
 
@@ -62,11 +63,11 @@ func TestExactCounts(t *testing.T) {
 	for _, tt := range tests {
 		w := newNet(t, tt.ids)
 		startAll(w)
-		w.run()
+		w.Run()
 		checkFinal(t, w, tt.ids)
 		n := len(tt.ids)
-		if w.count[TypeElection] != tt.election || w.count[TypeElected] != n {
-			t.Errorf("%s %v: %v, want %d ELECTION and %d ELECTED", tt.name, tt.ids, w.count, tt.election, n)
+		if w.Count[TypeElection] != tt.election || w.Count[TypeElected] != n {
+			t.Errorf("%s %v: %v, want %d ELECTION and %d ELECTED", tt.name, tt.ids, w.Count, tt.election, n)
 		}
 		if e, a := Messages(tt.ids); e != tt.election || a != n {
 			t.Errorf("%s: Messages = %d, %d", tt.name, e, a)
@@ -80,14 +81,14 @@ func TestExactCounts(t *testing.T) {
 // rotation).
 func TestEveryPermutation(t *testing.T) {
 	for n := 1; n <= 7; n++ {
-		forEachPermutation(n, func(ids []int) {
+		electiontest.ForEachPermutation(n, func(ids []int) {
 			w := newNet(t, ids)
 			startAll(w)
-			w.run()
+			w.Run()
 			checkFinal(t, w, ids)
-			got := w.count[TypeElection]
-			if e, _ := Messages(ids); got != e || w.count[TypeElected] != n {
-				t.Fatalf("ids %v: %v, theory %d", ids, w.count, e)
+			got := w.Count[TypeElection]
+			if e, _ := Messages(ids); got != e || w.Count[TypeElected] != n {
+				t.Fatalf("ids %v: %v, theory %d", ids, w.Count, e)
 			}
 			if (got == WorstCase(n)) != rotationOf(ids, -1) || (got == BestCase(n)) != rotationOf(ids, +1) {
 				t.Fatalf("ids %v: %d messages; worst %d, best %d", ids, got, WorstCase(n), BestCase(n))
@@ -128,17 +129,17 @@ func TestRandomRuns(t *testing.T) {
 		n := 1 + rng.IntN(12)
 		ids := rng.Perm(3 * n)[:n]
 		w := newNet(t, ids)
-		w.rng = rng
+		w.Rng = rng
 		all := rng.IntN(2) == 0
 		for _, i := range rng.Perm(n) {
 			if all || i == 0 || rng.IntN(3) == 0 {
-				w.start(i + 1)
+				w.Start(i + 1)
 			}
 		}
-		w.run()
+		w.Run()
 		checkFinal(t, w, ids)
-		if e, a := Messages(ids); w.count[TypeElected] != a || (all && w.count[TypeElection] != e) {
-			t.Fatalf("seed %d ids %v all %v: %v, theory %d+%d", seed, ids, all, w.count, e, a)
+		if e, a := Messages(ids); w.Count[TypeElected] != a || (all && w.Count[TypeElection] != e) {
+			t.Fatalf("seed %d ids %v all %v: %v, theory %d+%d", seed, ids, all, w.Count, e, a)
 		}
 	}
 }
@@ -148,11 +149,11 @@ func TestRandomRuns(t *testing.T) {
 // ELECTION(1) 1->2, (2) 2->3, (3) 3->1->2->3.
 func TestLoneInitiatorJoin(t *testing.T) {
 	w := newNet(t, []int{1, 2, 3})
-	w.start(1)
-	w.run()
+	w.Start(1)
+	w.Run()
 	checkFinal(t, w, []int{1, 2, 3})
-	if w.count[TypeElection] != 5 || w.count[TypeElected] != 3 || w.notes(2, NoteJoined) != 1 {
-		t.Errorf("counts %v, notes at 2: %v", w.count, w.events[2])
+	if w.Count[TypeElection] != 5 || w.Count[TypeElected] != 3 || w.Notes(2, NoteJoined) != 1 {
+		t.Errorf("counts %v, notes at 2: %v", w.Count, w.Events[2])
 	}
 }
 

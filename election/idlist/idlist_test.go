@@ -7,18 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int) *net[*Node] {
+func newNet(t *testing.T, ids []int) *electiontest.Net[*Node] {
 	f, err := Factory(ids)
-	return build[*Node](t, f, err, len(ids))
+	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
 // sizes adds up the ids carried by every message a run sends.
-func sizes(w *net[*Node]) *int {
+func sizes(w *electiontest.Net[*Node]) *int {
 	total := new(int)
-	w.onStep = func(_ int, _ node.Input, out *node.Output) {
+	w.OnStep = func(_ int, _ node.Input, out *node.Output) {
 		for _, s := range out.Sends {
 			*total += Size(s.Msg)
 		}
@@ -28,12 +29,12 @@ func sizes(w *net[*Node]) *int {
 
 // checkDecisions checks SPEC §3.3: every initiator decides the smallest id
 // (all agree); a process that never started decides nothing; all are done.
-func checkDecisions(t *testing.T, w *net[*Node], ids []int, initiators []int) {
+func checkDecisions(t *testing.T, w *electiontest.Net[*Node], ids []int, initiators []int) {
 	t.Helper()
-	for i := 1; i < len(w.nodes); i++ {
-		st := w.nodes[i].Status()
-		if started := slices.Contains(initiators, i); st.Decided != started || (started && st.Leader != slices.Min(ids)) || !w.done[i] {
-			t.Errorf("ids %v initiators %v: process %d is %+v, done %v", ids, initiators, i, st, w.done[i])
+	for i := 1; i < len(w.Nodes); i++ {
+		st := w.Nodes[i].Status()
+		if started := slices.Contains(initiators, i); st.Decided != started || (started && st.Leader != slices.Min(ids)) || !w.Done[i] {
+			t.Errorf("ids %v initiators %v: process %d is %+v, done %v", ids, initiators, i, st, w.Done[i])
 		}
 	}
 }
@@ -56,13 +57,13 @@ func TestExactCounts(t *testing.T) {
 	for _, tt := range tests {
 		w := newNet(t, tt.ids)
 		carried := sizes(w)
-		w.start(tt.initiators...)
-		w.run()
+		w.Start(tt.initiators...)
+		w.Run()
 		checkDecisions(t, w, tt.ids, tt.initiators)
 		m, c := Messages(len(tt.ids), len(tt.initiators))
-		if w.count[TypeList] != tt.messages || *carried != tt.carr || m != tt.messages || c != tt.carr {
+		if w.Count[TypeList] != tt.messages || *carried != tt.carr || m != tt.messages || c != tt.carr {
 			t.Errorf("ids %v initiators %v: %d messages carrying %d ids (theory %d, %d), want %d, %d",
-				tt.ids, tt.initiators, w.count[TypeList], *carried, m, c, tt.messages, tt.carr)
+				tt.ids, tt.initiators, w.Count[TypeList], *carried, m, c, tt.messages, tt.carr)
 		}
 	}
 }
@@ -72,7 +73,7 @@ func TestExactCounts(t *testing.T) {
 func TestListsGrow(t *testing.T) {
 	w := newNet(t, []int{5, 3, 7})
 	var got []string
-	w.onStep = func(i int, _ node.Input, out *node.Output) {
+	w.OnStep = func(i int, _ node.Input, out *node.Output) {
 		for _, s := range out.Sends {
 			got = append(got, fmt.Sprintf("%d->%d %v", i, s.To, s.Msg.(List).IDs))
 		}
@@ -80,8 +81,8 @@ func TestListsGrow(t *testing.T) {
 			got = append(got, fmt.Sprintf("%d %v %d", i, e.Kind, e.Leader))
 		}
 	}
-	w.start(1)
-	w.run()
+	w.Start(1)
+	w.Run()
 	want := "1->2 [5]; 2->3 [3 5]; 3->1 [7 3 5]; 1 leader 3"
 	if s := strings.Join(got, "; "); s != want {
 		t.Errorf("got  %s\nwant %s", s, want)
@@ -106,13 +107,13 @@ func TestRandomRuns(t *testing.T) {
 			}
 		}
 		w := newNet(t, ids)
-		w.rng = rng
+		w.Rng = rng
 		carried := sizes(w)
-		w.start(initiators...)
-		w.run()
+		w.Start(initiators...)
+		w.Run()
 		checkDecisions(t, w, ids, initiators)
-		if m, c := Messages(n, len(initiators)); w.count[TypeList] != m || *carried != c {
-			t.Fatalf("seed %d: %d messages, %d ids; want %d, %d", seed, w.count[TypeList], *carried, m, c)
+		if m, c := Messages(n, len(initiators)); w.Count[TypeList] != m || *carried != c {
+			t.Fatalf("seed %d: %d messages, %d ids; want %d, %d", seed, w.Count[TypeList], *carried, m, c)
 		}
 	}
 }

@@ -6,21 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int, extinction bool) *net[*Node] {
+func newNet(t *testing.T, ids []int, extinction bool) *electiontest.Net[*Node] {
 	f, err := Factory(Ring{IDs: ids, Extinction: extinction})
-	return build[*Node](t, f, err, len(ids))
+	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
 // checkFinal checks seed 002 §7: termination (every node done), uniqueness
 // (exactly one LEADER, all others FOLLOWER) and correctness (the minimum id).
-func checkFinal(t *testing.T, w *net[*Node], ids []int) {
+func checkFinal(t *testing.T, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
 	minID, leaders := slices.Min(ids), 0
-	for i := 1; i < len(w.nodes); i++ {
-		st := w.nodes[i].Status()
+	for i := 1; i < len(w.Nodes); i++ {
+		st := w.Nodes[i].Status()
 		switch {
 		case st.State == StateLeader && st.ID == minID && st.Complete:
 			leaders++
@@ -28,8 +29,8 @@ func checkFinal(t *testing.T, w *net[*Node], ids []int) {
 		default:
 			t.Errorf("ids %v: node %d ended %+v", ids, i, st)
 		}
-		if !st.HasLeader || st.Leader != minID || !w.done[i] {
-			t.Errorf("ids %v: node %d knows leader %d (%v), done %v; want %d", ids, i, st.Leader, st.HasLeader, w.done[i], minID)
+		if !st.HasLeader || st.Leader != minID || !w.Done[i] {
+			t.Errorf("ids %v: node %d knows leader %d (%v), done %v; want %d", ids, i, st.Leader, st.HasLeader, w.Done[i], minID)
 		}
 	}
 	if leaders != 1 {
@@ -55,14 +56,14 @@ func TestRequiredCases(t *testing.T) {
 	for _, tt := range tests {
 		for _, fix := range []bool{false, true} {
 			w := newNet(t, tt.ids, fix)
-			w.start(tt.initiator)
-			w.run()
+			w.Start(tt.initiator)
+			w.Run()
 			checkFinal(t, w, tt.ids)
-			if st := w.nodes[tt.wantLeader].Status(); st.State != StateLeader || st.Rule4 != 1 {
+			if st := w.Nodes[tt.wantLeader].Status(); st.State != StateLeader || st.Rule4 != 1 {
 				t.Errorf("%s: node %d is %+v, want LEADER with rule 4 fired once", tt.name, tt.wantLeader, st)
 			}
-			if w.count[TypeElection] != tt.wantElection || w.count[TypeElected] != tt.elected {
-				t.Errorf("%s (fix %v): %v, want %d ELECTION and %d ELECTED", tt.name, fix, w.count, tt.wantElection, tt.elected)
+			if w.Count[TypeElection] != tt.wantElection || w.Count[TypeElected] != tt.elected {
+				t.Errorf("%s (fix %v): %v, want %d ELECTION and %d ELECTED", tt.name, fix, w.Count, tt.wantElection, tt.elected)
 			}
 		}
 	}
@@ -98,7 +99,7 @@ func TestSeedExpectedOutput(t *testing.T) {
 	ids := []int{5, 3, 7, 1, 4}
 	w := newNet(t, ids, false)
 	var b strings.Builder
-	w.onStep = func(i int, in node.Input, out *node.Output) {
+	w.OnStep = func(i int, in node.Input, out *node.Output) {
 		p := func(format string, args ...any) {
 			fmt.Fprintf(&b, "[Node %d] "+format+"\n", append([]any{i}, args...)...)
 		}
@@ -128,8 +129,8 @@ func TestSeedExpectedOutput(t *testing.T) {
 			}
 		}
 	}
-	w.start(1)
-	w.run()
+	w.Start(1)
+	w.Run()
 	if got := b.String(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)
 	}
@@ -139,18 +140,18 @@ func TestSeedExpectedOutput(t *testing.T) {
 // every initiator position over every permutation of rings of 1 to 6 nodes.
 func TestSingleInitiatorCount(t *testing.T) {
 	for n := 1; n <= 6; n++ {
-		forEachPermutation(n, func(ids []int) {
+		electiontest.ForEachPermutation(n, func(ids []int) {
 			leader := slices.Index(ids, 1) + 1
 			for j := 1; j <= n; j++ {
 				d := (leader - j + n) % n
 				for _, fix := range []bool{false, true} {
 					w := newNet(t, ids, fix)
-					w.start(j)
-					w.run()
+					w.Start(j)
+					w.Run()
 					checkFinal(t, w, ids)
 					e, l := Messages(ids, []int{j})
-					if e != d+n || l != n || w.count[TypeElection] != e || w.count[TypeElected] != l {
-						t.Fatalf("ids %v initiator %d fix %v: %v, theory %d+%d, want %d+%d", ids, j, fix, w.count, e, l, d+n, n)
+					if e != d+n || l != n || w.Count[TypeElection] != e || w.Count[TypeElected] != l {
+						t.Fatalf("ids %v initiator %d fix %v: %v, theory %d+%d, want %d+%d", ids, j, fix, w.Count, e, l, d+n, n)
 					}
 				}
 			}
@@ -161,10 +162,10 @@ func TestSingleInitiatorCount(t *testing.T) {
 // Seed 002 rule 1: the spontaneous start applies only when ASLEEP.
 func TestStartOnlyWhenAsleep(t *testing.T) {
 	w := newNet(t, []int{5, 3, 7}, false)
-	w.start(1, 1)
-	w.run()
-	if w.notes(1, NoteNotAsleep) != 1 || w.count[TypeElection] != 4 {
-		t.Errorf("second start: notes %v, counts %v; want one ignored start and 4 ELECTION", w.events[1], w.count)
+	w.Start(1, 1)
+	w.Run()
+	if w.Notes(1, NoteNotAsleep) != 1 || w.Count[TypeElection] != 4 {
+		t.Errorf("second start: notes %v, counts %v; want one ignored start and 4 ELECTION", w.Events[1], w.Count)
 	}
 }
 

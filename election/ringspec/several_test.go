@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
@@ -31,16 +32,16 @@ func TestSeveralInitiatorsExact(t *testing.T) {
 		for i := range all {
 			all[i] = i + 1
 		}
-		w.start(all...)
-		w.run()
+		w.Start(all...)
+		w.Run()
 		checkFinal(t, w, tt.ids)
 		leader := slices.Index(tt.ids, slices.Min(tt.ids)) + 1
-		st := w.nodes[leader].Status()
-		if w.count[TypeElection] != tt.election || w.count[TypeElected] != tt.elected || st.Rule4 != tt.rule4 {
+		st := w.Nodes[leader].Status()
+		if w.Count[TypeElection] != tt.election || w.Count[TypeElected] != tt.elected || st.Rule4 != tt.rule4 {
 			t.Errorf("ids %v fix %v: %v, rule 4 fired %d times; want %d ELECTION, %d ELECTED, rule 4 %d times",
-				tt.ids, tt.fix, w.count, st.Rule4, tt.election, tt.elected, tt.rule4)
+				tt.ids, tt.fix, w.Count, st.Rule4, tt.election, tt.elected, tt.rule4)
 		}
-		if got := w.notes(leader, NoteRule4); got != tt.rule4-1 {
+		if got := w.Notes(leader, NoteRule4); got != tt.rule4-1 {
 			t.Errorf("ids %v fix %v: %d %q notes, want %d", tt.ids, tt.fix, got, NoteRule4, tt.rule4-1)
 		}
 		if e, l := Messages(tt.ids, all); !tt.fix && (e != tt.election || l != tt.elected) {
@@ -77,16 +78,16 @@ func TestSeveralInitiatorsRandomOrder(t *testing.T) {
 		leader := slices.Index(ids, slices.Min(ids)) + 1
 		for _, fix := range []bool{false, true} {
 			w := newNet(t, ids, fix)
-			w.rng = rand.New(rand.NewPCG(uint64(seed), 3))
-			w.start(starters...)
-			w.run()
+			w.Rng = rand.New(rand.NewPCG(uint64(seed), 3))
+			w.Start(starters...)
+			w.Run()
 			checkFinal(t, w, ids)
-			gotE, gotL, rule4 := w.count[TypeElection], w.count[TypeElected], w.nodes[leader].Status().Rule4
+			gotE, gotL, rule4 := w.Count[TypeElection], w.Count[TypeElected], w.Nodes[leader].Status().Rule4
 			if !fix && (gotE != wantE || gotL != wantL || rule4 != len(starters)) {
-				t.Fatalf("seed %d ids %v starters %v: %v, rule 4 %d; want %d+%d, rule 4 %d", seed, ids, starters, w.count, rule4, wantE, wantL, len(starters))
+				t.Fatalf("seed %d ids %v starters %v: %v, rule 4 %d; want %d+%d, rule 4 %d", seed, ids, starters, w.Count, rule4, wantE, wantL, len(starters))
 			}
 			if fix && (gotE > wantE || gotL != n || rule4 != 1 || backwards(w)) {
-				t.Fatalf("seed %d ids %v starters %v with fix: %v, rule 4 %d, backwards %v", seed, ids, starters, w.count, rule4, backwards(w))
+				t.Fatalf("seed %d ids %v starters %v with fix: %v, rule 4 %d, backwards %v", seed, ids, starters, w.Count, rule4, backwards(w))
 			}
 		}
 	}
@@ -94,8 +95,8 @@ func TestSeveralInitiatorsRandomOrder(t *testing.T) {
 
 // backwards reports whether some node's state went back to CANDIDATE after
 // LEADER or FOLLOWER (the rules as written allow it; Extinction must not).
-func backwards(w *net[*Node]) bool {
-	for _, evs := range w.events {
+func backwards(w *electiontest.Net[*Node]) bool {
+	for _, evs := range w.Events {
 		settled := false
 		for _, e := range evs {
 			if e.Kind != node.EvState {

@@ -146,6 +146,12 @@ func New(cfg Config) (*Node, error) {
 	if err := cfg.validateGraph(); err != nil {
 		return nil, err
 	}
+	return build(cfg)
+}
+
+// build makes node cfg.Index of a graph already validated: Factory checks
+// the ids and connectivity once, not once per node (O(n + m) each).
+func build(cfg Config) (*Node, error) {
 	if cfg.Index < 1 || cfg.Index > cfg.Topology.N {
 		return nil, fmt.Errorf("yoyo: node index %d is outside the graph 1..%d", cfg.Index, cfg.Topology.N)
 	}
@@ -165,7 +171,7 @@ func Factory(cfg Config) (node.Factory, error) {
 	return func(i int) (node.Node, error) {
 		c := cfg
 		c.Index = i
-		return New(c)
+		return build(c)
 	}, nil
 }
 

@@ -1,0 +1,128 @@
+package election
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/election/bully"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+)
+
+// Bully's named scenarios (SPEC §3.6).
+const (
+	scenarioChapter    = "chapter"     // the worked example: 5 down, 2 and 3 start, then 1; 4 wins
+	scenarioSplitBrain = "split-brain" // a reply timeout shorter than the round trip to a slow 5
+)
+
+func bullyAlgo() algo {
+	return algo{
+		name:  "bully",
+		usage: "Bully: ELECTION to higher ids, OK, COORD; timers are engine ticks; the highest live id wins (SPEC §3.6)",
+		description: "--scenario chapter is the chapter's worked example: ids 1..5, 5 crashed at tick 0,\n" +
+			"2 and 3 start at tick 0, 1 at tick 2; 4 answers both, 5 never answers, 4 sends COORD.\n" +
+			"--scenario split-brain is the package doc's run: reply timeout 3, messages to 5 take\n" +
+			"5 ticks (engine --slow 5+4), 4 starts: 4 declares at tick 3, 5 at tick 5 — two leaders,\n" +
+			"exit 3. Default timeouts outlast a round trip at the largest --latency.",
+		example: "ringlab election bully --scenario chapter\n   ringlab election bully --scenario split-brain   (two leaders: exit 3)",
+		def:     defaults{initiators: "1", nodes: 5, minNodes: 1, positive: true},
+		flags: func() []cli.Flag {
+			return []cli.Flag{
+				&cli.StringFlag{Name: "scenario", Usage: "a named run: chapter (the worked example) or split-brain (too short a timeout)"},
+				&cli.Int64Flag{Name: "reply-timeout", Usage: "ticks to wait for an OK before sending COORD (default: longer than a round trip)"},
+				&cli.Int64Flag{Name: "coord-timeout", Usage: "ticks to wait for COORD after an OK before a new election (default: safe)"},
+			}
+		},
+		build: buildBully,
+	}
+}
+
+func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
+	maxDelay := opts.Latency.Max
+	if opts.Policy == sim.PolicyRandom && opts.Latency.Min == opts.Latency.Max {
+		maxDelay = opts.Latency.Min + 9 // the simulator widens it so (sim.newSim)
+	}
+	cfg := bully.Config{Ids: s.ids}
+	cfg.ReplyTimeout, cfg.CoordTimeout = bully.SafeTimeouts(maxDelay)
+	script := starts(s)
+	switch sc := c.String("scenario"); sc {
+	case "":
+	case scenarioChapter, scenarioSplitBrain:
+		for _, f := range []string{"ids", "nodes", "layout", "initiators"} {
+			if c.IsSet(f) {
+				return run.Spec{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
+			}
+		}
+		cfg.Ids = []int{1, 2, 3, 4, 5}
+		s.ids = cfg.Ids
+		if sc == scenarioChapter {
+			cfg.ReplyTimeout, cfg.CoordTimeout = 3, 10
+			script = []node.Action{{At: 0, Node: 5, Cmd: node.CmdCrash}, {At: 0, Node: 2, Cmd: node.CmdStart},
+				{At: 0, Node: 3, Cmd: node.CmdStart}, {At: 2, Node: 1, Cmd: node.CmdStart}}
+			break
+		}
+		if opts.Runtime != "sim" {
+			return run.Spec{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
+		}
+		cfg.ReplyTimeout, cfg.CoordTimeout = 3, 20
+		script = []node.Action{{At: 0, Node: 4, Cmd: node.CmdStart}}
+		opts.Faults.Slow = append(opts.Faults.Slow, sim.Slow{Node: 5, Extra: 4, From: 0, Until: 1 << 40})
+	default:
+		return run.Spec{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
+	}
+	for _, f := range []struct {
+		name string
+		v    *int64
+	}{{"reply-timeout", &cfg.ReplyTimeout}, {"coord-timeout", &cfg.CoordTimeout}} {
+		if c.IsSet(f.name) {
+			*f.v = c.Int64(f.name)
+			if *f.v < 1 || *f.v > 1_000_000 {
+				return run.Spec{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
+			}
+		}
+	}
+	f, err := bully.Factory(cfg)
+	if err != nil {
+		return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+	}
+	want := highestLive(cfg.Ids, append(append([]node.Action(nil), script...), opts.Script...))
+	n := len(cfg.Ids)
+	return run.Spec{
+		Factory: f, Script: script,
+		Checks: verdicts(cfg.Ids, want, "the highest live id"),
+		Extra: func(run.Outcome) map[string]any {
+			return map[string]any{
+				"timeouts": fmt.Sprintf("reply %d ticks, coordinator %d ticks", cfg.ReplyTimeout, cfg.CoordTimeout),
+				"theory":   fmt.Sprintf("the lowest starting, all alive: n(n-1)/2 = %d ELECTION and as many OK", bully.ElectionMessages(n)),
+			}
+		},
+	}, nil
+}
+
+// highestLive is the highest id among the nodes not crashed at the end of
+// the script (a node's last crash or restart decides).
+func highestLive(ids []int, script []node.Action) int {
+	acts := slices.Clone(script)
+	slices.SortStableFunc(acts, func(a, b node.Action) int { return cmp.Compare(a.At, b.At) })
+	dead := map[int]bool{}
+	for _, a := range acts {
+		switch a.Cmd {
+		case node.CmdCrash:
+			dead[a.Node] = true
+		case node.CmdRestart:
+			delete(dead, a.Node)
+		}
+	}
+	best := 0
+	for i, id := range ids {
+		if !dead[i+1] {
+			best = max(best, id)
+		}
+	}
+	return best
+}

@@ -1,0 +1,115 @@
+package election
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/election/ringspec"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// seed002IDs is seed 002's default configuration (SPEC §3.1).
+var seed002IDs = []int{5, 3, 7, 1, 4}
+
+// maxCompareRun bounds the messages of the second run that shows the other
+// variant's count (rules as written against --fix extinction).
+const maxCompareRun = 5_000_000
+
+func ringAlgo() algo {
+	return algo{
+		name:  "ring",
+		usage: "seed 002's ring election: six rules, four states, the smallest id wins (SPEC §3.1)",
+		description: "Rules 1-6 of seed 002 as written. With one initiator: d + n ELECTION and n ELECTED.\n" +
+			"With several, rule 4 fires at the minimum once per initiator: the run counts it and,\n" +
+			"with --fix extinction, shows the lab's fix (a node drops candidates it already beat).",
+		example: "ringlab election ring --lang pt      (seed 002's expected output, byte for byte)\n" +
+			"   ringlab election ring --initiators all --fix extinction",
+		def: defaults{ids: seed002IDs, initiators: "1", minNodes: 1},
+		flags: func() []cli.Flag {
+			return []cli.Flag{
+				&cli.StringFlag{Name: "lang", Value: "en", Usage: "language of the text output: en or pt (seed 002's own words)"},
+				&cli.StringFlag{Name: "fix", Value: "none", Usage: "none (the rules as written) or extinction (drop candidates already beaten)"},
+			}
+		},
+		build: buildRing,
+	}
+}
+
+func buildRing(c *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+	lang := c.String("lang")
+	if lang != "en" && lang != "pt" {
+		return run.Spec{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
+	}
+	var fix bool
+	switch c.String("fix") {
+	case "none":
+	case "extinction":
+		fix = true
+	default:
+		return run.Spec{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
+	}
+	f, err := ringspec.Factory(ringspec.Ring{IDs: s.ids, Extinction: fix})
+	if err != nil {
+		return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+	}
+	rule4 := 0
+	spec := run.Spec{
+		Factory: f,
+		Script:  starts(s),
+		Checks:  verdicts(s.ids, minID(s.ids), "the smallest id"),
+		Observe: func(e *trace.Event) {
+			if e.Kind == trace.KindNote && e.Note == ringspec.NoteOwnID {
+				rule4++
+			}
+		},
+		Text: func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
+	}
+	spec.Extra = func(run.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
+	return spec, nil
+}
+
+// ringExtra reports rule 4's count, the theory, and, with several
+// initiators, the other variant's measured counts (a second run on the
+// simulator, FIFO, latency 1).
+func ringExtra(s setup, fix bool, rule4 int) map[string]any {
+	leader := indexOf(s.ids, minID(s.ids))
+	e, l := ringspec.Messages(s.ids, s.starters)
+	x := map[string]any{
+		"rule 4 fired": fmt.Sprintf("%d time(s), at node %d (id %d)", rule4, leader, minID(s.ids)),
+		"theory":       fmt.Sprintf("rules as written: ELECTION sum(d_j + n) = %d, ELECTED k*n = %d (k = %d initiators)", e, l, len(s.starters)),
+	}
+	if fix {
+		x["theory"] = fmt.Sprintf("with the fix: ELECTED n = %d, ELECTION <= %d (the rules as written send %d)", s.n(), e, e)
+	}
+	if len(s.starters) > 1 && e+l <= maxCompareRun {
+		other := "--fix extinction"
+		if fix {
+			other = "--fix none"
+		}
+		oe, ol, o4 := ringOnSim(s, !fix)
+		x["with "+other] = fmt.Sprintf("%d ELECTION, %d ELECTED, rule 4 fired %d time(s) (same initiators, simulator)", oe, ol, o4)
+	}
+	return x
+}
+
+// ringOnSim runs the ring quietly on the simulator and counts.
+func ringOnSim(s setup, fix bool) (election, elected int64, rule4 int) {
+	f, err := ringspec.Factory(ringspec.Ring{IDs: s.ids, Extinction: fix})
+	if err != nil {
+		return 0, 0, 0
+	}
+	res, err := sim.Run(sim.Config{Nodes: s.n(), Factory: f, Seed: 1, Script: starts(s), Sink: func(e *trace.Event) {
+		if e.Kind == trace.KindNote && e.Note == ringspec.NoteOwnID {
+			rule4++
+		}
+	}})
+	if err != nil {
+		return 0, 0, 0
+	}
+	return res.ByType[ringspec.TypeElection], res.ByType[ringspec.TypeElected], rule4
+}

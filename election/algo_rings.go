@@ -1,0 +1,166 @@
+package election
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/election/anonymous"
+	"ringlab/election/changroberts"
+	"ringlab/election/franklin"
+	"ringlab/election/idlist"
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
+	"ringlab/internal/trace"
+)
+
+func anonymousAlgo() algo {
+	return algo{
+		name:  "anonymous",
+		usage: `seed 004 "Anel 1": identical processes without ids; two candidates both win (SPEC §3.2)`,
+		description: "One candidate: its vote and announcement each go round once (n + n messages), one\n" +
+			"leader. Both candidates at once (--initiators all): every vote stops at the other\n" +
+			"candidate, both end Installed, and the uniqueness checker reports it (exit 3):\n" +
+			"symmetry cannot be broken without ids. Leaders are named by node index.",
+		example: "ringlab election anonymous --initiators all   (two leaders: exit 3)",
+		def:     defaults{initiators: "1", nodes: 2, minNodes: 2},
+		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+			f, err := anonymous.Factory(s.n())
+			if err != nil {
+				return run.Spec{}, cliutil.Usagef("--nodes: %v", err)
+			}
+			first := s.starters[0]
+			votes, leaders := anonymous.Messages(s.n())
+			return run.Spec{
+				Factory: f, Script: starts(s), NeedMessages: true,
+				Checks: func() []check.Checker {
+					return []check.Checker{check.Termination{}, newUniqueness(nil), &anonAgreement{n: s.n()},
+						check.NewCorrectness(nil, first, "the candidate (named by its index)")}
+				},
+				Extra: func(run.Outcome) map[string]any {
+					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
+				},
+			}, nil
+		},
+	}
+}
+
+func idlistAlgo() algo {
+	return algo{
+		name:  "idlist",
+		usage: `seed 004 "Anel 2": lists of ids go round, the smallest wins (SPEC §3.3)`,
+		description: "Each initiator's list goes all the way round: k*n messages carrying k*n(n+1)/2 ids.\n" +
+			"Only initiators decide, so agreement is checked among them.",
+		example: "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
+		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1},
+		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+			f, err := idlist.Factory(s.ids)
+			if err != nil {
+				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+			}
+			carried := 0
+			msgs, ids := idlist.Messages(s.n(), len(s.starters))
+			want := minID(s.ids)
+			return run.Spec{
+				Factory: f, Script: starts(s), NeedMessages: true,
+				Checks: func() []check.Checker {
+					return []check.Checker{check.Termination{}, newUniqueness(s.ids),
+						&agreementAmong{nodes: s.starters, ids: s.ids}, check.NewCorrectness(s.ids, want, "the smallest id")}
+				},
+				Observe: func(e *trace.Event) {
+					if e.Kind == trace.KindSend && e.Msg != nil {
+						carried += idlist.Size(e.Msg.Value)
+					}
+				},
+				Extra: func(run.Outcome) map[string]any {
+					return map[string]any{
+						"ids carried": fmt.Sprintf("%d (message sizes; theory k*n(n+1)/2 = %d)", carried, ids),
+						"theory":      fmt.Sprintf("k*n = %d LIST messages (k = %d initiators)", msgs, len(s.starters)),
+					}
+				},
+			}, nil
+		},
+	}
+}
+
+func changRobertsAlgo() algo {
+	return algo{
+		name:  "chang-roberts",
+		usage: "Chang and Roberts: smaller ids are swallowed, the largest wins, then an announcement round (SPEC §3.4)",
+		description: "With every node starting: worst case n(n+1)/2 (ids decreasing along the ring),\n" +
+			"best 2n-1 (increasing), about n*H_n on average; the announcement adds n.",
+		example: "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
+		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1},
+		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+			f, err := changroberts.Factory(s.ids)
+			if err != nil {
+				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+			}
+			return run.Spec{
+				Factory: f, Script: starts(s),
+				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Extra: func(run.Outcome) map[string]any {
+					n := s.n()
+					x := map[string]any{"theory": fmt.Sprintf("all starting: best 2n-1 = %d, worst n(n+1)/2 = %d, average n*H_n = %.0f ELECTION; + n = %d ELECTED",
+						changroberts.BestCase(n), changroberts.WorstCase(n), float64(n)*harmonic(n), n)}
+					if len(s.starters) == n {
+						e, a := changroberts.Messages(s.ids)
+						x["theory for these ids"] = fmt.Sprintf("%d ELECTION + %d ELECTED", e, a)
+					}
+					return x
+				},
+			}, nil
+		},
+	}
+}
+
+func franklinAlgo() algo {
+	return algo{
+		name:  "franklin",
+		usage: "Franklin: bidirectional rounds, local maxima survive, the largest id wins (SPEC §3.5)",
+		description: "Each round sends one message per link each way: 2nR ELECTION for R rounds, plus n\n" +
+			"ELECTED; R <= floor(log2 n) + 1. Ids must be >= 1.",
+		example: "ringlab election franklin --nodes 16 --layout random --seed 3",
+		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1, positive: true},
+		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
+			if err != nil {
+				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+			}
+			rounds := 0
+			return run.Spec{
+				Factory: f, Script: starts(s),
+				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Observe: func(e *trace.Event) {
+					var r int
+					if e.Kind == trace.KindNote {
+						if _, err := fmt.Sscanf(e.Note, "leader after %d rounds", &r); err == nil {
+							rounds = r
+						}
+					}
+				},
+				Extra: func(run.Outcome) map[string]any {
+					n := s.n()
+					return map[string]any{
+						"rounds": fmt.Sprintf("%d (bound floor(log2 n)+1 = %d)", rounds, franklin.MaxRounds(n)),
+						"theory": fmt.Sprintf("2nR + n = %d messages for R = %d; bound %d", franklin.Messages(n, rounds), rounds, franklin.MaxMessages(n)),
+					}
+				},
+			}, nil
+		},
+	}
+}
+
+// harmonic is H_n = 1 + 1/2 + ... + 1/n (asymptotically, for large n).
+func harmonic(n int) float64 {
+	if n > 1_000_000 {
+		return math.Log(float64(n)) + 0.5772156649 + 1/(2*float64(n))
+	}
+	h := 0.0
+	for k := n; k >= 1; k-- {
+		h += 1 / float64(k)
+	}
+	return h
+}

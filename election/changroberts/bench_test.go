@@ -1,0 +1,65 @@
+// Run:     go test -run '^$' -bench Election -count 6 ./election/changroberts | tee new.txt
+// Compare: benchstat -col /impl new.txt   (the live runtime against the hand-written baseline)
+//          benchstat old.txt new.txt      (before and after a change)
+//
+// BenchmarkElection runs Chang-Roberts with every node starting on a random
+// layout, announcement included: impl=baseline is the hand-written ring of
+// goroutines and int channels (baseline_test.go), impl=live the Node
+// machines on internal/live with no sink, impl=sim the same on internal/sim.
+// Each op is a whole run, goroutine start-up and join included.
+
+package changroberts
+
+import (
+	"fmt"
+	"testing"
+
+	"ringlab/internal/live"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+)
+
+func BenchmarkElection(b *testing.B) {
+	for _, impl := range []string{"baseline", "live", "sim"} {
+		for _, n := range []int{64, 4096, 100_000} {
+			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
+				ids := randomIDs(n, 1)
+				e, a := Messages(ids)
+				want := int64(e + a)
+				f, err := Factory(ids)
+				if err != nil {
+					b.Fatal(err)
+				}
+				script := make([]node.Action, n)
+				for i := range script {
+					script[i] = node.Action{Node: i + 1, Cmd: node.CmdStart}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					var msgs int64
+					switch impl {
+					case "baseline":
+						msgs, _ = baseline(ids)
+					case "live":
+						res, err := live.Run(b.Context(), live.Config{Nodes: n, Factory: f, Script: script})
+						if err != nil || !res.Quiescent {
+							b.Fatalf("%v: %+v", err, res)
+						}
+						msgs = res.Messages
+					case "sim":
+						res, err := sim.Run(sim.Config{Nodes: n, Factory: f, Seed: 1, Script: script})
+						if err != nil || !res.Quiescent {
+							b.Fatalf("%v: %+v", err, res)
+						}
+						msgs = res.Messages
+					}
+					if msgs != want {
+						b.Fatalf("%d messages, want %d", msgs, want)
+					}
+				}
+				b.ReportMetric(float64(want), "msgs/op")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/msg")
+			})
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package election
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+	"go.uber.org/goleak"
+
+	"ringlab/internal/cliutil"
+)
+
+// update rewrites the golden transcripts: go test ./election -update
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// result is one in-process command line.
+type result struct {
+	out, errb string
+	code      int
+	err       error
+}
+
+// runCLI runs `ringlab election ARGS...` in-process, as main does.
+func runCLI(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	err := app.RunContext(context.Background(), append([]string{"ringlab", "election"}, args...))
+	return result{out: out.String(), errb: errb.String(), code: cliutil.Code(err), err: err}
+}
+
+// golden compares got with testdata/name (rewritten under -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// want asserts the exit code and that the output has every fragment.
+func (r result) want(t *testing.T, code int, fragments ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d (err %v), want %d\nstdout:\n%s\nstderr:\n%s", r.code, r.err, code, r.out, r.errb)
+	}
+	all := r.out + r.errb
+	if r.err != nil {
+		all += r.err.Error()
+	}
+	for _, f := range fragments {
+		if !strings.Contains(all, f) {
+			t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s\nerr: %v", f, r.out, r.errb, r.err)
+		}
+	}
+}
+
+// Every command's --help has a runnable example (STYLE.md, CLI).
+func TestHelpHasExample(t *testing.T) {
+	cmds := []string{"compare"}
+	for _, a := range algos() {
+		cmds = append(cmds, a.name, "explore "+a.name)
+	}
+	for _, c := range cmds {
+		r := runCLI(t, append(strings.Fields(c), "--help")...)
+		r.want(t, 0, "Example", "ringlab election")
+	}
+}
+
+// Bad input: one line naming the flag, exit 2, no run started.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ring", "--ids", "5,3,5"}, "--ids: ids must be distinct: nodes 1 and 3 both have id 5"},
+		{[]string{"ring", "--ids", "5,x,7"}, `--ids: "x" is not an integer`},
+		{[]string{"ring", "--ids", ""}, `--ids: "" is not an integer`},
+		{[]string{"anonymous", "--nodes", "1"}, "--nodes: this election needs 2..2000000 nodes, got 1"},
+		{[]string{"chang-roberts", "--nodes", "0"}, "--nodes: this election needs 1..2000000 nodes, got 0"},
+		{[]string{"ring", "--initiators", "6"}, "--initiators: want all or node indices in 1..5, got \"6\""},
+		{[]string{"ring", "--initiators", "0"}, "--initiators: want all or node indices in 1..5"},
+		{[]string{"ring", "--initiators", "2,2"}, "--initiators: node 2 is listed twice"},
+		{[]string{"yoyo", "--graph", "1-2,3-4"}, "--graph: the graph is not connected"},
+		{[]string{"yoyo", "--graph", "1-1"}, "--graph: edge \"1-1\" joins node 1 to itself"},
+		{[]string{"yoyo", "--graph", "1-2", "--ids", "1,2,3"}, "--ids: 3 ids for the 2 nodes of --graph"},
+		{[]string{"yoyo", "--topology", "star"}, "--topology: unknown topology \"star\""},
+		{[]string{"ring", "--nodes", "5", "--layout", "spiral"}, "--layout: unknown layout \"spiral\""},
+		{[]string{"ring", "--ids", "1,2", "--nodes", "2"}, "--ids and --nodes exclude each other"},
+		{[]string{"franklin", "--ids", "0,1"}, "--ids: node 1 has id 0; this election needs ids >= 1"},
+		{[]string{"ring", "--lang", "fr"}, "--lang: unknown language \"fr\""},
+		{[]string{"ring", "--fix", "magic"}, "--fix: unknown fix \"magic\""},
+		{[]string{"bully", "--scenario", "chapter", "--ids", "1,2"}, "--scenario chapter fixes ids 1..5"},
+		{[]string{"bully", "--scenario", "split-brain", "--runtime", "live"}, "--scenario split-brain slows node 5"},
+		{[]string{"bully", "--scenario", "nap"}, "--scenario: unknown scenario \"nap\""},
+		{[]string{"bully", "--reply-timeout", "0"}, "--reply-timeout must be 1..1000000 ticks"},
+		{[]string{"paxos"}, "unknown subcommand \"paxos\""},
+		{[]string{"explore", "paxos"}, "unknown subcommand \"paxos\""},
+		{[]string{"compare", "--algos", "ring,paxos"}, "--algos: unknown value \"paxos\""},
+		{[]string{"compare", "--layout", "median"}, "--layout: unknown value \"median\""},
+		{[]string{"compare", "--nodes", "8,x"}, "--nodes: want sizes in 1..65536"},
+		{[]string{"ring", "extra"}, "unexpected argument \"extra\""},
+		{[]string{"ring", "--runtime", "quantum"}, "--runtime: unknown runtime"},
+	}
+	for _, tt := range tests {
+		r := runCLI(t, tt.args...)
+		r.want(t, cliutil.ExitUsage, tt.want)
+		if msg := r.err.Error(); strings.Contains(msg, "\n") {
+			t.Errorf("%v: error spans lines: %q", tt.args, msg)
+		}
+		if r.out != "" {
+			t.Errorf("%v: a run started: %q", tt.args, r.out)
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package election
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// compareAlgos are the algorithms `compare` knows the theory of.
+var compareAlgos = []string{"ring", "chang-roberts", "franklin", "idlist"}
+
+// compareLayouts name arrangements by their effect: worst and best are the
+// most and fewest messages the theory allows (see layoutIDs).
+var compareLayouts = []string{"worst", "best", "random"}
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "compare",
+		Usage: "measure messages on the simulator against the theory, one row per algorithm, size and layout",
+		UsageText: "ringlab election compare [--algos ring,chang-roberts,franklin,idlist] [--nodes 8,64,512,4096] [--layout worst,best,random]\n\n" +
+			"Example:\n   ringlab election compare --algos ring,chang-roberts --nodes 8,64 --layout worst",
+		Description: "Every row is a real run on the simulator (FIFO, latency 1, no faults) with the\n" +
+			"checkers of SPEC §3; a row whose count is outside its bound, or whose run fails a\n" +
+			"check, is flagged with ✗ and makes the exit status 3. ring starts at node 1 only;\n" +
+			"chang-roberts and franklin start every node; idlist starts node 1 (--idlist-all: all).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "algos", Value: strings.Join(compareAlgos, ","), Usage: "algorithms, comma-separated: " + strings.Join(compareAlgos, ", ")},
+			&cli.StringFlag{Name: "nodes", Value: "8,64,512,4096", Usage: "ring sizes, comma-separated (each 1..65536)"},
+			&cli.StringFlag{Name: "layout", Value: strings.Join(compareLayouts, ","), Usage: "id layouts, comma-separated: worst, best, random"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random layout"},
+			&cli.BoolFlag{Name: "idlist-all", Usage: "idlist with every node starting: n^2 messages of up to n ids (slow past ~1000 nodes)"},
+		},
+		Action: compareAction,
+	}
+}
+
+func compareAction(c *cli.Context) error {
+	if err := cliutil.NoArgs(c); err != nil {
+		return err
+	}
+	names, err := listOf(c.String("algos"), compareAlgos, "--algos")
+	if err != nil {
+		return err
+	}
+	lays, err := listOf(c.String("layout"), compareLayouts, "--layout")
+	if err != nil {
+		return err
+	}
+	var sizes []int
+	for f := range strings.SplitSeq(c.String("nodes"), ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 65536 {
+			return cliutil.Usagef("--nodes: want sizes in 1..65536, comma-separated; got %q", strings.TrimSpace(f))
+		}
+		sizes = append(sizes, n)
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algorithm\tn\tlayout\tstarters\tmessages\ttheory\tok\tformula")
+	bad := 0
+	for _, name := range names {
+		for _, n := range sizes {
+			for _, lay := range lays {
+				r, err := measure(name, n, lay, c.Uint64("seed"), c.Bool("idlist-all"))
+				if err != nil {
+					return err
+				}
+				mark := "✓"
+				if !r.ok {
+					mark, bad = "✗ "+r.why, bad+1
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\n", name, n, lay, r.starters, r.msgs, r.theory, mark, r.formula)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeFormulas(c.App.Writer)
+	if bad > 0 {
+		return cliutil.Violationf("%d row(s) outside their bound or failing a check", bad)
+	}
+	return nil
+}
+
+func listOf(text string, allowed []string, flag string) ([]string, error) {
+	var out []string
+	for f := range strings.SplitSeq(text, ",") {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(allowed, f) {
+			return nil, cliutil.Usagef("%s: unknown value %q (want %s)", flag, f, strings.Join(allowed, ", "))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// row is one measured run and its theory.
+type row struct {
+	starters        string
+	msgs            int64
+	theory, formula string
+	ok              bool
+	why             string
+}
+
+// layoutIDs arranges ids 1..n. For ring (smallest wins, started at node 1)
+// and chang-roberts (largest wins) the worst case is ids decreasing along
+// the ring and the best increasing; for franklin the worst is the
+// bit-reversal order (about half the actives survive each round) and the
+// best increasing (one round, then the winner's).
+func layoutIDs(name, lay string, n int, seed uint64) []int {
+	switch {
+	case lay == "random":
+		ids, _ := layout("random", n, seed)
+		return ids
+	case lay == "best":
+		ids, _ := layout("ascending", n, seed)
+		return ids
+	case name == "franklin":
+		return bitReversal(n)
+	}
+	ids, _ := layout("descending", n, seed)
+	return ids
+}
+
+// bitReversal ranks positions 0..n-1 by their reversed bits: ids 1..n.
+func bitReversal(n int) []int {
+	b := bits.Len(uint(max(n-1, 1)))
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = i
+	}
+	key := func(i int) uint { return bits.Reverse(uint(i)) >> (bits.UintSize - b) }
+	slices.SortFunc(pos, func(x, y int) int { return int(key(x)) - int(key(y)) })
+	ids := make([]int, n)
+	for rank, p := range pos {
+		ids[p] = rank + 1
+	}
+	return ids
+}
+
+// measure runs one row on the simulator with the checkers of SPEC §3.
+func measure(name string, n int, lay string, seed uint64, idlistAll bool) (row, error) {
+	ids := layoutIDs(name, lay, n, seed)
+	s := setup{ids: ids, starters: []int{1}}
+	if name == "chang-roberts" || name == "franklin" || (name == "idlist" && idlistAll) {
+		s.starters, _ = parseInitiators("all", n)
+	}
+	r := row{starters: "1"}
+	if len(s.starters) > 1 {
+		r.starters = "all"
+	}
+	sp, err := theorySpec(name, s)
+	if err != nil {
+		return r, err
+	}
+	set := check.NewSet(sp.checks()...)
+	res, err := sim.Run(sim.Config{Nodes: n, Factory: sp.factory, Seed: seed, Script: starts(s), Messages: sp.messages,
+		MaxSteps: 1 << 40, Sink: func(e *trace.Event) { set.Observe(e); sp.observe(e) }})
+	if err != nil {
+		return r, err
+	}
+	r.msgs = res.Messages
+	r.theory, r.formula, r.ok, r.why = sp.judge(res)
+	for _, v := range set.Finish(check.End{Terminated: res.Quiescent, Messages: res.Messages}) {
+		if !v.OK && r.ok {
+			r.ok, r.why = false, v.Property+": "+v.Detail
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,176 @@
+package election
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+)
+
+// MaxNodes bounds --nodes (a million-node election fits in a few GiB).
+const MaxNodes = 2_000_000
+
+// Layouts of generated ids along the ring (node 1, 2, ..., n).
+var layouts = []string{"ascending", "descending", "random"}
+
+// commonFlags are the flags every election command shares.
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "ids", Usage: "node ids in ring order, comma-separated, e.g. `5,3,7,1,4` (distinct integers)"},
+		&cli.IntFlag{Name: "nodes", Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
+		&cli.StringFlag{Name: "layout", Value: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --seed)"},
+		&cli.StringFlag{Name: "initiators", Usage: "nodes given start at tick 0: `1`, all, or a list of 1-based indices like 1,3"},
+	}
+}
+
+// setup is the parsed configuration of one election: the ids by node index
+// and the nodes that start.
+type setup struct {
+	ids      []int // ids[i-1] is node i's id
+	starters []int // 1-based indices, in the order given
+}
+
+func (s setup) n() int { return len(s.ids) }
+
+// defaults are an algorithm's configuration when no flag says otherwise.
+type defaults struct {
+	ids        []int  // used when neither --ids nor --nodes is set
+	nodes      int    // ids 1..nodes when ids is nil
+	initiators string // "1", "all", ...
+	minNodes   int
+	positive   bool // ids must be >= 1
+}
+
+// nodeCount reads how many nodes --ids or --nodes asks for (before the
+// engine flags, which need it), or fallback when neither is set.
+func nodeCount(c *cli.Context, d defaults, fallback int) (int, error) {
+	switch {
+	case c.IsSet("ids") && c.IsSet("nodes"):
+		return 0, cliutil.Usagef("--ids and --nodes exclude each other: --ids sets the number of nodes")
+	case c.IsSet("ids") && c.IsSet("layout"):
+		return 0, cliutil.Usagef("--layout places generated ids; use it with --nodes, not --ids")
+	case c.IsSet("ids"):
+		ids, err := parseIDs(c.String("ids"))
+		if err != nil {
+			return 0, err
+		}
+		return checkCount(len(ids), d.minNodes, "--ids")
+	case c.IsSet("nodes"):
+		return checkCount(c.Int("nodes"), d.minNodes, "--nodes")
+	}
+	return fallback, nil
+}
+
+func checkCount(n, minNodes int, flag string) (int, error) {
+	if n < minNodes || n > MaxNodes {
+		return 0, cliutil.Usagef("%s: this election needs %d..%d nodes, got %d", flag, minNodes, MaxNodes, n)
+	}
+	return n, nil
+}
+
+// parseSetup reads --ids or --nodes/--layout and --initiators for n nodes;
+// seed draws a random layout.
+func parseSetup(c *cli.Context, d defaults, n int, seed uint64) (setup, error) {
+	var s setup
+	var err error
+	switch {
+	case c.IsSet("ids"):
+		s.ids, err = parseIDs(c.String("ids"))
+	case c.IsSet("nodes") || d.ids == nil || len(d.ids) != n:
+		s.ids, err = layout(c.String("layout"), n, seed)
+	default:
+		s.ids = slices.Clone(d.ids) // distinct and positive
+	}
+	if err != nil {
+		return s, err
+	}
+	if c.IsSet("ids") { // generated layouts are permutations of 1..n
+		if err := checkIDs(s.ids, d.positive); err != nil {
+			return s, err
+		}
+	}
+	init := d.initiators
+	if c.IsSet("initiators") {
+		init = c.String("initiators")
+	}
+	s.starters, err = parseInitiators(init, n)
+	return s, err
+}
+
+func parseIDs(text string) ([]int, error) {
+	var ids []int
+	for f := range strings.SplitSeq(text, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, cliutil.Usagef("--ids: %q is not an integer (want a list like 5,3,7,1,4)", strings.TrimSpace(f))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func checkIDs(ids []int, positive bool) error {
+	first := make(map[int]int, len(ids))
+	for i, id := range ids {
+		if positive && id < 1 {
+			return cliutil.Usagef("--ids: node %d has id %d; this election needs ids >= 1", i+1, id)
+		}
+		if j, dup := first[id]; dup {
+			return cliutil.Usagef("--ids: ids must be distinct: nodes %d and %d both have id %d", j, i+1, id)
+		}
+		first[id] = i + 1
+	}
+	return nil
+}
+
+// layout places ids 1..n along the ring.
+func layout(name string, n int, seed uint64) ([]int, error) {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i + 1
+	}
+	switch name {
+	case "ascending":
+	case "descending":
+		slices.Reverse(ids)
+	case "random":
+		rng := rand.New(rand.NewPCG(seed, 0x6c61796f7574)) // "layout"
+		rng.Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	default:
+		return nil, cliutil.Usagef("--layout: unknown layout %q (want %s)", name, strings.Join(layouts, ", "))
+	}
+	return ids, nil
+}
+
+// parseInitiators reads "all", or 1-based indices like "1,3".
+func parseInitiators(text string, n int) ([]int, error) {
+	if strings.TrimSpace(text) == "all" {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i + 1
+		}
+		return all, nil
+	}
+	var out []int
+	seen := map[int]bool{}
+	for f := range strings.SplitSeq(text, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 1 || i > n {
+			return nil, cliutil.Usagef("--initiators: want all or node indices in 1..%d, got %q", n, strings.TrimSpace(f))
+		}
+		if seen[i] {
+			return nil, cliutil.Usagef("--initiators: node %d is listed twice", i)
+		}
+		seen[i] = true
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// indexOf returns the 1-based index of the node holding id.
+func indexOf(ids []int, id int) int { return slices.Index(ids, id) + 1 }

@@ -1,0 +1,36 @@
+package election
+
+import (
+	"os"
+	"testing"
+	"testing/synctest"
+)
+
+// The same commands on the goroutine runtime (--runtime live), under
+// testing/synctest's fake clock so Bully's timers cost no wall time: every
+// algorithm elects the right leader, and the seed's output is unchanged
+// (SPEC §3.1: one message in flight at a time, so the order is fixed).
+func TestLiveRuntime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, args := range [][]string{
+			{"ring", "--initiators", "all"},
+			{"anonymous"},
+			{"idlist", "--nodes", "12", "--layout", "random"},
+			{"chang-roberts", "--nodes", "50", "--layout", "random"},
+			{"franklin", "--nodes", "16", "--layout", "random"},
+			{"bully", "--scenario", "chapter"},
+			{"bully", "--nodes", "6", "--initiators", "1,2"},
+			{"yoyo", "--topology", "grid", "--nodes", "9", "--layout", "random"},
+		} {
+			r := runCLI(t, append(args, "--runtime", "live", "--format", "none", "--seed", "1")...)
+			r.want(t, 0, "on live", "✓ termination", "✓ uniqueness", "✓ agreement", "✓ correctness")
+		}
+		r := runCLI(t, "ring", "--lang", "pt", "--runtime", "live")
+		r.want(t, 0)
+		if want, err := os.ReadFile("testdata/seed002_expected_pt.txt"); err != nil || r.out != string(want) {
+			t.Errorf("live: stdout is not seed 002's expected output (%v):\n%s", err, r.out)
+		}
+		r = runCLI(t, "anonymous", "--initiators", "all", "--runtime", "live", "--format", "none")
+		r.want(t, 3, "✗ uniqueness")
+	})
+}

@@ -1,0 +1,149 @@
+package election
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"ringlab/election/ringspec"
+	"ringlab/internal/trace"
+)
+
+// words are seed 002's output lines (SPEC §3.1) in one language.
+type words struct {
+	start, sent, received, ownID, leader, recognise, complete string
+	again, dropped, ignored                                   string
+	elected, noLeader                                         string
+	ok, bad                                                   map[string]string // verdict lines by property
+}
+
+var seedWords = map[string]words{
+	"pt": {
+		start: "ID=%d iniciando eleição", sent: "Enviou ELECTION(%d) para Node %d",
+		received: "ID=%d recebeu ELECTION(%d)", ownID: " - próprio ID!",
+		leader: "SOU O LÍDER! Enviando ELECTED(%d)", recognise: "Reconheço líder ID=%d",
+		complete: "Eleição completa!", again: "regra 4 disparou de novo (vários iniciadores)",
+		dropped: "descartou uma ELECTION já vencida (extinção)", ignored: "início ignorado: não está ASLEEP",
+		elected: "Líder eleito: Node %d (ID=%d)", noLeader: "Nenhum líder eleito",
+		ok: map[string]string{"termination": "Terminação garantida", "uniqueness": "Unicidade garantida",
+			"correctness": "Correção garantida (menor ID)"},
+		bad: map[string]string{"termination": "Terminação não alcançada", "uniqueness": "Unicidade violada",
+			"correctness": "Correção violada"},
+	},
+	"en": {
+		start: "ID=%d starting election", sent: "Sent ELECTION(%d) to Node %d",
+		received: "ID=%d received ELECTION(%d)", ownID: " - own ID!",
+		leader: "I AM THE LEADER! Sending ELECTED(%d)", recognise: "I recognise leader ID=%d",
+		complete: "Election complete!", again: "rule 4 fired again (several initiators)",
+		dropped: "dropped an ELECTION it already beat (extinction)", ignored: "start ignored: not ASLEEP",
+		elected: "Leader elected: Node %d (ID=%d)", noLeader: "No leader elected",
+		ok: map[string]string{"termination": "Termination guaranteed", "uniqueness": "Uniqueness guaranteed",
+			"correctness": "Correctness guaranteed (smallest ID)"},
+		bad: map[string]string{"termination": "Termination not reached", "uniqueness": "Uniqueness violated",
+			"correctness": "Correctness violated"},
+	},
+}
+
+// seedText renders a ring run as seed 002 prints it: one line per rule
+// applied, then the seed's verdict lines. Everything else — the message
+// counts, agreement, rule 4's count, the replay command — goes to stderr
+// as the engine's summary, so stdout stays the seed's text.
+type seedText struct {
+	w, errw *bufio.Writer
+	ids     []int
+	words   words
+	leader  int // node index of the last node that took itself as leader
+}
+
+func newSeedText(stdout, stderr io.Writer, ids []int, lang string) *seedText {
+	return &seedText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: seedWords[lang]}
+}
+
+func (r *seedText) line(i int, format string, args ...any) error {
+	_, err := fmt.Fprintf(r.w, "[Node %d] "+format+"\n", append([]any{i}, args...)...)
+	return err
+}
+
+func (r *seedText) Event(e *trace.Event) error {
+	i, wd := e.Node, r.words
+	id := r.ids[i-1]
+	switch e.Kind {
+	case trace.KindSend:
+		if m, ok := msgValue(e).(ringspec.Election); ok {
+			return r.line(i, wd.sent, m.CandidateID, e.To)
+		}
+	case trace.KindRecv:
+		if m, ok := msgValue(e).(ringspec.Election); ok {
+			suffix := ""
+			if m.CandidateID == id {
+				suffix = wd.ownID
+			}
+			return r.line(i, wd.received+"%s", id, m.CandidateID, suffix)
+		}
+	case trace.KindLeader:
+		if e.LeaderID() == id {
+			r.leader = i
+			return r.line(i, wd.leader, id)
+		}
+		return r.line(i, wd.recognise, e.LeaderID())
+	case trace.KindNote:
+		switch e.Note {
+		case ringspec.NoteStarted:
+			return r.line(i, wd.start, id)
+		case ringspec.NoteComplete:
+			return r.line(i, "%s", wd.complete)
+		case ringspec.NoteRule4:
+			return r.line(i, "%s", wd.again)
+		case ringspec.NoteDropped:
+			return r.line(i, "%s", wd.dropped)
+		case ringspec.NoteNotAsleep:
+			return r.line(i, "%s", wd.ignored)
+		}
+	case trace.KindCrash, trace.KindRecover, trace.KindDrop, trace.KindDup, trace.KindViolation:
+		return r.line(i, "%s", trace.Describe(e))
+	}
+	return nil
+}
+
+// msgValue is the algorithm's message of a send or recv event.
+func msgValue(e *trace.Event) any {
+	if e.Msg == nil {
+		return nil
+	}
+	return e.Msg.Value
+}
+
+// Summary writes the seed's verdict lines to stdout and the engine's
+// summary to stderr.
+func (r *seedText) Summary(s *trace.Summary) error {
+	wd := r.words
+	fmt.Fprintln(r.w)
+	if r.leader > 0 {
+		fmt.Fprintf(r.w, "✓ "+wd.elected+"\n", r.leader, r.ids[r.leader-1])
+	} else {
+		fmt.Fprintf(r.w, "✗ %s\n", wd.noLeader)
+	}
+	for _, p := range []string{"termination", "uniqueness", "correctness"} {
+		for _, v := range s.Verdicts {
+			switch {
+			case v.Property != p:
+			case v.OK:
+				fmt.Fprintf(r.w, "✓ %s\n", wd.ok[p])
+			default:
+				fmt.Fprintf(r.w, "✗ %s: %s\n", wd.bad[p], v.Detail)
+			}
+		}
+	}
+	tr, _ := trace.NewRenderer("text", r.errw)
+	if err := tr.Summary(s); err != nil {
+		return err
+	}
+	return tr.Flush()
+}
+
+func (r *seedText) Flush() error {
+	if err := r.w.Flush(); err != nil {
+		return err
+	}
+	return r.errw.Flush()
+}
