@@ -6,25 +6,48 @@ import (
 	"ringlab/internal/trace"
 )
 
-// leaders tracks, per node, the leader it takes and whether it is alive.
+// leaders tracks, per node, the leader it takes and whether it is alive,
+// in slices indexed by node (a million-node run sends a million leader
+// events), and keeps the set of live self-declared leaders as it goes.
 type leaders struct {
-	ids     []int // ids[i-1] is node i's algorithm id
-	current map[int]int
-	crashed map[int]bool
+	ids     []int // ids[i-1] is node i's algorithm id; nil means ids are indices
+	current []int
+	has     []bool
+	crashed []bool
+	self    map[int]bool // live nodes that take themselves as leader
+}
+
+func (l *leaders) grow(node int) {
+	if node < len(l.current) {
+		return
+	}
+	n := max(node+1, len(l.ids)+1, 2*len(l.current))
+	l.current = append(l.current, make([]int, n-len(l.current))...)
+	l.has = append(l.has, make([]bool, n-len(l.has))...)
+	l.crashed = append(l.crashed, make([]bool, n-len(l.crashed))...)
 }
 
 func (l *leaders) observe(e *trace.Event) {
-	if l.current == nil {
-		l.current, l.crashed = map[int]int{}, map[int]bool{}
+	if l.self == nil {
+		l.self = map[int]bool{}
 	}
 	switch e.Kind {
 	case trace.KindLeader:
-		l.current[e.Node] = e.LeaderID()
+		l.grow(e.Node)
+		l.current[e.Node], l.has[e.Node] = e.LeaderID(), true
+		if !l.crashed[e.Node] && e.LeaderID() == l.id(e.Node) {
+			l.self[e.Node] = true
+		} else {
+			delete(l.self, e.Node)
+		}
 	case trace.KindCrash:
+		l.grow(e.Node)
 		l.crashed[e.Node] = true
+		delete(l.self, e.Node)
 	case trace.KindRecover:
-		delete(l.crashed, e.Node)
-		delete(l.current, e.Node) // amnesia: it knows no leader any more
+		l.grow(e.Node)
+		l.crashed[e.Node], l.has[e.Node] = false, false // amnesia: it knows no leader any more
+		delete(l.self, e.Node)
 	}
 }
 
@@ -35,16 +58,15 @@ func (l *leaders) id(node int) int {
 	return node
 }
 
-// selfLeaders returns the live nodes that take themselves as leader.
-func (l *leaders) selfLeaders() map[int]bool {
-	out := map[int]bool{}
-	for nd, lead := range l.current {
-		if !l.crashed[nd] && lead == l.id(nd) {
-			out[nd] = true
-		}
+// known returns node's leader, if it is alive and takes one.
+func (l *leaders) known(node int) (int, bool) {
+	if node >= len(l.current) || l.crashed[node] || !l.has[node] {
+		return 0, false
 	}
-	return out
+	return l.current[node], true
 }
+
+func (l *leaders) dead(node int) bool { return node < len(l.crashed) && l.crashed[node] }
 
 // Uniqueness: at most one live node considers itself the leader (SPEC §3:
 // "only one does"). Ids[i-1] is node i's id; nil means ids are indices.
@@ -63,19 +85,17 @@ func (u *Uniqueness) Observe(e *trace.Event) string {
 	if e.Kind != trace.KindLeader {
 		return ""
 	}
-	self := u.l.selfLeaders()
-	if len(self) > 1 && len(self) > u.worst {
-		u.worst = len(self)
-		return fmt.Sprintf("nodes %s each consider themselves leader (split-brain)", nodeList(self))
+	if len(u.l.self) > 1 && len(u.l.self) > u.worst {
+		u.worst = len(u.l.self)
+		return fmt.Sprintf("nodes %s each consider themselves leader (split-brain)", nodeList(u.l.self))
 	}
 	return ""
 }
 
 func (u *Uniqueness) Finish(End) trace.Verdict {
-	self := u.l.selfLeaders()
-	v := trace.Verdict{Property: u.Property(), OK: u.worst < 2 && len(self) <= 1}
-	if len(self) > 1 {
-		v.Detail = fmt.Sprintf("nodes %s end as leaders", nodeList(self))
+	v := trace.Verdict{Property: u.Property(), OK: u.worst < 2 && len(u.l.self) <= 1}
+	if len(u.l.self) > 1 {
+		v.Detail = fmt.Sprintf("nodes %s end as leaders", nodeList(u.l.self))
 	}
 	return v
 }
@@ -98,10 +118,10 @@ func (a *Agreement) Finish(End) trace.Verdict {
 	seen := map[int][]int{} // leader -> nodes
 	var none []int
 	for nd := 1; nd <= a.n; nd++ {
-		if a.l.crashed[nd] {
+		if a.l.dead(nd) {
 			continue
 		}
-		lead, ok := a.l.current[nd]
+		lead, ok := a.l.known(nd)
 		if !ok {
 			none = append(none, nd)
 			continue
@@ -140,15 +160,21 @@ func (c *Correctness) Observe(e *trace.Event) string { c.l.observe(e); return ""
 
 func (c *Correctness) Finish(End) trace.Verdict {
 	v := trace.Verdict{Property: c.Property(), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
-	for _, nd := range sortedKeys(c.l.current) {
-		if !c.l.crashed[nd] && c.l.current[nd] != c.Want {
+	found := false
+	for nd := range c.l.current {
+		lead, ok := c.l.known(nd)
+		if !ok {
+			continue
+		}
+		found = true
+		if lead != c.Want {
 			v.OK = false
-			v.Detail = fmt.Sprintf("node %d takes id %d, %s is %d", nd, c.l.current[nd], c.Rule, c.Want)
+			v.Detail = fmt.Sprintf("node %d takes id %d, %s is %d", nd, lead, c.Rule, c.Want)
 			break
 		}
 	}
-	if len(c.l.current) == 0 {
-		v.OK, v.Detail = false, "no node took a leader"
+	if !found {
+		v.OK, v.Detail = false, "no live node took a leader"
 	}
 	return v
 }
