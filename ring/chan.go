@@ -3,6 +3,7 @@ package ring
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // runChan is the idiomatic ring: goroutine i owns inbox i and sends to inbox
@@ -10,7 +11,9 @@ import (
 // for the token and for one nil "stop" value. On cancellation Run drops a
 // stop value into every inbox; a goroutine that receives it returns. That
 // keeps the hot path a plain receive and a plain send — no select — which
-// is what lets this ring keep up with a bare hand-written one.
+// is what lets this ring keep up with a bare hand-written one. The stopped
+// flag, set before the stop values go out, keeps a goroutine that still
+// gets the token after the cancellation from counting one more hop.
 func runChan(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 	n := cfg.Nodes
 	inbox := make([]chan *token, n)
@@ -18,6 +21,7 @@ func runChan(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 		inbox[i] = make(chan *token, 2) // the token + one stop value
 	}
 	done := make(chan struct{})
+	var stopped atomic.Bool
 
 	var wg sync.WaitGroup
 	wg.Add(n)
@@ -27,12 +31,11 @@ func runChan(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 			in, out := inbox[i], inbox[(i+1)%n]
 			for {
 				t := <-in
-				if t == nil {
-					return // stopped
+				if t == nil || stopped.Load() {
+					return // stopped; Run keeps its own pointer to the token
 				}
 				changed, finished, last := t.visit(i, n, onHop)
 				if changed >= 0 && !pause(ctx, cfg.Delay) {
-					out <- t // hand the token on so Run can still read it after the stop
 					return
 				}
 				if last {
@@ -54,6 +57,7 @@ func runChan(ctx context.Context, cfg Config, onHop func(Hop)) (*token, error) {
 	case <-done:
 	case <-ctx.Done():
 		err = ctx.Err()
+		stopped.Store(true)
 		for _, in := range inbox {
 			in <- nil // room guaranteed: at most the token is queued
 		}
