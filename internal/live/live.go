@@ -52,13 +52,19 @@ type Config struct {
 	// Sink receives every event. Calls are serialized by the runtime, in
 	// seq order; the *Event is reused: copy it to keep it. Its t is
 	// nanoseconds since the start and lc the node's Lamport clock.
-	// Messages adds send/recv/drop events.
+	// Messages adds send/recv/drop events. Sink runs on a goroutine of the
+	// runtime's own, a little behind the steps (see sink.go); every event
+	// has reached it when Run returns.
 	Sink     func(*trace.Event)
 	Messages bool
 
-	// Stop, if set, is asked after every step; true ends the run. It is
-	// called from the node goroutines concurrently, so it must be safe for
-	// concurrent use.
+	// Stop, if set, is asked after every step, and by the sink's goroutine
+	// whenever it has caught up with the events; true ends the run. It is
+	// called from several goroutines concurrently, so it must be safe for
+	// concurrent use. As Sink runs behind the steps, a Stop that turns true
+	// on what Sink saw (a checker's violation) ends the run a few steps
+	// after the event, not at once; and if the run ends first, as
+	// Quiescent, it stays so.
 	Stop func() bool
 
 	// Timeout bounds the run's wall time; zero means no bound. A run that

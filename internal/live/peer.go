@@ -41,18 +41,36 @@ type peer struct {
 // which every node would share — and Run wakes it with a stop envelope
 // when the run ends (see runtime.run).
 //
-// A million of these goroutines must fit their first 2 KiB stacks, so the
-// frames on the path from here to the node's Step are kept small: the
-// waiting and the rarely used parts live in functions of their own.
+// A million of these goroutines must fit their first 2 KiB stacks, of
+// which Go frames get about 1.1 KiB (the rest is the stack guard), shared
+// with the node's Step and whatever it calls (boxing a message calls
+// mallocgc). So the path from here to Step is two frames, loop and step:
+// loop builds the Input itself, and everything else — nudges, actions,
+// drops, the waiting — lives in functions of its own that return before
+// the step. A stack that grows stays 4 KiB for good, and a million of
+// them cost 2 GB.
 func (p *peer) loop(rt *runtime) {
-	defer p.stopTimers()
+	var in node.Input
 	for {
 		e := p.next(rt)
 		if e.from == stop || rt.halt.Load() {
-			return
+			break
 		}
-		p.handle(rt, e)
+		isMsg := int64(0)
+		if e.from > 0 && !p.crashed { // a message: the common case
+			p.lc = max(p.lc, e.lc) + 1
+			if rt.cfg.Messages {
+				p.traceMsg(rt, trace.KindRecv, e.from, p.self, e.msg, "")
+			}
+			in = node.Input{Kind: node.InMsg, Now: rt.now(), From: int(e.from), Msg: e.msg}
+			isMsg = 1
+		} else if !p.admit(rt, e, &in) {
+			continue
+		}
+		p.step(rt, &in, isMsg)
+		in = node.Input{} // keep no message alive while waiting
 	}
+	p.stopTimers()
 }
 
 // wait returns the next inbox item, firing due timers while it waits.
@@ -72,21 +90,22 @@ func (p *peer) wait(rt *runtime) envelope {
 	}
 }
 
-// handle is one inbox item: a nudge, an action or a message.
-func (p *peer) handle(rt *runtime, e envelope) {
+// admit handles an inbox item that is not a message to a live node: a
+// nudge (see inbox.put), a stop that came in a batch, an action, or a
+// message to a crashed node. If the item makes the node step (a command),
+// it fills in and returns true; loop runs the step.
+//
+//go:noinline
+func (p *peer) admit(rt *runtime, e envelope, in *node.Input) bool {
 	switch {
-	case e.from < 0: // a nudge (see inbox.put), or a stop that came in a batch
+	case e.from < 0:
+		return false
 	case e.from == 0:
-		p.act(rt, e.msg.(action).cmd)
-	case p.crashed:
+		return p.act(rt, e.msg.(action).cmd, in)
+	default: // the receiver has crashed
 		p.traceMsg(rt, trace.KindDrop, e.from, p.self, e.msg, "the receiver has crashed")
 		rt.settle(-1, -1)
-	default:
-		p.lc = max(p.lc, e.lc) + 1
-		if rt.cfg.Messages {
-			p.traceMsg(rt, trace.KindRecv, e.from, p.self, e.msg, "")
-		}
-		p.step(rt, node.Input{Kind: node.InMsg, Now: rt.now(), From: int(e.from), Msg: e.msg}, 1)
+		return false
 	}
 }
 
@@ -97,13 +116,14 @@ func (p *peer) traceMsg(rt *runtime, kind string, from, to int32, m node.Msg, no
 	rt.emitMsg(kind, p.self, p.lc, from, to, m, note)
 }
 
-// act carries out a scripted or reactive action, as sim does.
-func (p *peer) act(rt *runtime, c node.Cmd) {
+// act carries out a scripted or reactive action, as sim does. For a
+// command it fills in and returns true: the caller runs the step.
+func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 	switch {
 	case c == node.CmdCrash:
 		if p.crashed {
 			rt.settle(-1, 0)
-			return
+			return false
 		}
 		p.crashed = true
 		dead := p.stopTimers() // pending timers die with the node
@@ -113,35 +133,30 @@ func (p *peer) act(rt *runtime, c node.Cmd) {
 			rt.markDone(-1) // no longer live: it no longer holds the run up
 		}
 		rt.settle(-1-dead, 0)
+		return false
 	case c == node.CmdRestart:
 		if !p.crashed {
 			rt.settle(-1, 0)
-			return
+			return false
 		}
 		nd, err := rt.cfg.Factory(int(p.self))
 		if err != nil {
 			rt.fail(err)
-			return
+			return false
 		}
 		p.nd, p.crashed, p.done = nd, false, false
 		rt.markDone(+1) // live again, and not done
 		p.lc++
 		rt.emit(trace.KindRecover, p.self, p.lc)
-		p.command(rt, node.CmdRecover)
+		c = node.CmdRecover
 	case p.crashed:
 		rt.settle(-1, 0)
-	default:
-		p.command(rt, c)
+		return false
 	}
-}
-
-func (p *peer) command(rt *runtime, c node.Cmd) {
 	p.lc++
-	if rt.cfg.Sink != nil {
-		rt.event(trace.KindCmd, p.self, p.lc).Cmd = string(c)
-		rt.flush()
-	}
-	p.step(rt, node.Input{Kind: node.InCmd, Now: rt.now(), Cmd: c}, 0)
+	rt.emitCmd(p.self, p.lc, c)
+	*in = node.Input{Kind: node.InCmd, Now: rt.now(), Cmd: c}
+	return true
 }
 
 // step runs one input through the node and carries out what it produced.
@@ -151,11 +166,11 @@ func (p *peer) command(rt *runtime, c node.Cmd) {
 // actions) to the counters, then makes it visible, then subtracts what it
 // consumed (its input, cancelled timers). When the two cancel out — a
 // token forwarded — it touches no shared counter at all.
-func (p *peer) step(rt *runtime, in node.Input, isMsg int64) {
+func (p *peer) step(rt *runtime, in *node.Input, isMsg int64) {
 	p.steps++
 	out := &p.out
 	out.Reset()
-	p.nd.Step(in, out)
+	p.nd.Step(*in, out)
 	var dPending, dFlight int64
 	if len(out.Events)+len(out.Timers) > 0 || out.Done || !p.sendsOK(rt) {
 		var ok bool

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"ringlab/internal/node"
-	"ringlab/internal/trace"
 )
 
 // runtime is one run's shared state. Everything a node owns lives in its
@@ -35,19 +34,32 @@ type runtime struct {
 	notDone atomic.Int64
 	_       [56]byte
 
-	why    atomic.Int32  // endQuiescent, endStopped, or endFailed
-	end    chan struct{} // closed when why is first set
-	errMu  sync.Mutex
-	err    error
-	sinkMu sync.Mutex
-	ev     trace.Event
-	seq    int64
+	why   atomic.Int32  // endQuiescent, endStopped, or endFailed
+	end   chan struct{} // closed when why is first set
+	errMu sync.Mutex
+	err   error
+	evq   chan record // to the collector (sink.go); nil without a Sink
 }
 
 const endFailed int32 = 3
 
+// The starting capacities of a node's Output: a step with more grows it
+// once, on the node's goroutine. Together 136 bytes per node.
+const (
+	outSends  = 1
+	outTimers = 1
+	outEvents = 2
+)
+
 func newRuntime(cfg Config) (*runtime, error) {
 	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{})}
+	// Every node's Output starts with room for a typical step, carved out
+	// of one array per field: a Step that appends within it allocates
+	// nothing, and so never grows its goroutine's small stack with
+	// growslice and mallocgc frames (see peer.loop).
+	sends := make([]node.Send, cfg.Nodes*outSends)
+	timers := make([]node.Timer, cfg.Nodes*outTimers)
+	events := make([]node.Event, cfg.Nodes*outEvents)
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
 		if err != nil {
@@ -55,8 +67,10 @@ func newRuntime(cfg Config) (*runtime, error) {
 		}
 		p := &rt.peers[i]
 		p.self, p.nd, p.ch = int32(i), nd, make(chan envelope, inboxCap)
-		// Grown here, not on the node's small stack (see peer.loop).
-		p.out.Sends = make([]node.Send, 0, 1)
+		k := i - 1
+		p.out.Sends = sends[k*outSends : k*outSends : (k+1)*outSends]
+		p.out.Timers = timers[k*outTimers : k*outTimers : (k+1)*outTimers]
+		p.out.Events = events[k*outEvents : k*outEvents : (k+1)*outEvents]
 	}
 	later := cfg.React != nil
 	for _, a := range cfg.Script {
@@ -75,6 +89,11 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	defer cancel()
 	rt.done = ctx.Done()
 	rt.start = time.Now()
+	var sink sync.WaitGroup
+	if rt.cfg.Sink != nil {
+		rt.evq = make(chan record, sinkQueue)
+		sink.Go(rt.collector)
+	}
 	var wg sync.WaitGroup
 	for i := 1; i < len(rt.peers); i++ {
 		p := &rt.peers[i]
@@ -111,6 +130,10 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		rt.peers[i].put(envelope{from: stop})
 	}
 	wg.Wait()
+	if rt.evq != nil { // every event is sunk before Run returns
+		close(rt.evq)
+		sink.Wait()
+	}
 
 	res.Elapsed = time.Since(rt.start)
 	res.Now = int64(res.Elapsed / rt.cfg.Tick)
@@ -195,60 +218,6 @@ func (rt *runtime) since() time.Duration { return time.Since(rt.start) }
 
 // now is the run's time in ticks.
 func (rt *runtime) now() int64 { return int64(rt.since() / rt.cfg.Tick) }
-
-// event locks the sink and prepares the shared event for kind at node i;
-// the caller fills in the rest and calls flush.
-func (rt *runtime) event(kind string, i int32, lc int64) *trace.Event {
-	rt.sinkMu.Lock()
-	rt.seq++
-	rt.ev = trace.Event{V: trace.Version, Seq: rt.seq, T: rt.since().Nanoseconds(), Node: int(i), Kind: kind, LC: lc}
-	return &rt.ev
-}
-
-func (rt *runtime) flush() {
-	rt.cfg.Sink(&rt.ev)
-	rt.sinkMu.Unlock()
-}
-
-func (rt *runtime) emit(kind string, i int32, lc int64) {
-	if rt.cfg.Sink != nil {
-		rt.event(kind, i, lc)
-		rt.flush()
-	}
-}
-
-func (rt *runtime) emitMsg(kind string, at int32, lc int64, from, to int32, m node.Msg, note string) {
-	if rt.cfg.Sink == nil || !rt.cfg.Messages {
-		return
-	}
-	ev := rt.event(kind, at, lc)
-	ev.From, ev.To, ev.Msg, ev.Note = int(from), int(to), trace.WrapMsg(m), note
-	rt.flush()
-}
-
-func (rt *runtime) emitNode(i int32, lc int64, e node.Event) {
-	if rt.cfg.Sink == nil {
-		return
-	}
-	var ev *trace.Event
-	switch e.Kind {
-	case node.EvState:
-		ev = rt.event(trace.KindState, i, lc)
-		ev.State = e.State
-	case node.EvEnterCS:
-		ev = rt.event(trace.KindEnterCS, i, lc)
-	case node.EvExitCS:
-		ev = rt.event(trace.KindExitCS, i, lc)
-	case node.EvLeader:
-		ev = rt.event(trace.KindLeader, i, lc)
-		l := e.Leader
-		ev.Leader = &l
-	default:
-		ev = rt.event(trace.KindNote, i, lc)
-	}
-	ev.Note = e.Note
-	rt.flush()
-}
 
 func (rt *runtime) checkSend(i int32, s node.Send) error {
 	if s.To < 1 || s.To > rt.cfg.Nodes {

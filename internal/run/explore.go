@@ -71,8 +71,12 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		return ctx.Err()
 	}
 	if !found.Violating {
+		lat := opts.Latency
+		if opts.Policy == sim.PolicyRandom && lat.Min == lat.Max {
+			lat.Max = lat.Min + 9 // the simulator widens a single latency to [min, min+9] under this policy
+		}
 		fmt.Fprintf(stdout, "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
-			found.Runs, first, first+uint64(found.Runs)-1, opts.Policy, opts.Latency.Min, opts.Latency.Max)
+			found.Runs, first, first+uint64(found.Runs)-1, opts.Policy, lat.Min, lat.Max)
 		return nil
 	}
 	sched := FormatSchedule(found.Choices)
