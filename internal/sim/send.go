@@ -8,8 +8,10 @@ import (
 // send puts one message on the network, applying the fault model.
 func (s *sim) send(from int, snd node.Send) {
 	s.count(snd.Msg.Type())
-	s.lc[from]++
-	it := item{kind: itMsg, from: int32(from), to: int32(snd.To), msg: snd.Msg, lc: s.lc[from]}
+	ns := &s.nodes[from]
+	ns.lc++
+	var it slot // filled field by field: a literal would be built aside and block-copied (see queue.add)
+	it.msg, it.lc, it.from, it.to = snd.Msg, ns.lc, int32(from), int32(snd.To)
 	if s.vc != nil {
 		s.vc[from][from-1]++
 		s.vcs = append(s.vcs, append([]uint32(nil), s.vc[from]...))
@@ -38,7 +40,7 @@ func (s *sim) send(from int, snd node.Send) {
 	}
 }
 
-func (s *sim) dropped(it *item, why string) {
+func (s *sim) dropped(it *slot, why string) {
 	if s.msgEvents {
 		s.emitMsg(trace.KindDrop, int(it.from), it, why)
 	}
@@ -46,7 +48,7 @@ func (s *sim) dropped(it *item, why string) {
 }
 
 // enqueue schedules a message's delivery after its latency.
-func (s *sim) enqueue(it *item) {
+func (s *sim) enqueue(it *slot) {
 	d := s.cfg.Delay.Min
 	if s.cfg.Delay.Max > d {
 		d += s.choose(s.cfg.Delay.Max - d + 1)
@@ -57,16 +59,16 @@ func (s *sim) enqueue(it *item) {
 			d += sl.Extra
 		}
 	}
-	it.at = now + d
+	at := now + d
 	if s.link != nil {
 		key := uint64(it.from)<<32 | uint64(it.to)
-		if last := s.link[key]; it.at < last {
-			it.at = last // FIFO: never overtake an earlier message on this link
+		if last := s.link[key]; at < last {
+			at = last // FIFO: never overtake an earlier message on this link
 		}
-		s.link[key] = it.at
+		s.link[key] = at
 	}
 	s.flight++
-	s.q.push(it)
+	s.q.push(at, it)
 }
 
 func (s *sim) partitioned(a, b int) bool {
@@ -107,6 +109,9 @@ func (s *sim) count(typ string) {
 }
 
 func (s *sim) setTimer(i int, t node.Timer) {
+	if s.timers == nil {
+		s.timers = make([][]timerSlot, s.cfg.Nodes+1)
+	}
 	slots := s.timers[i]
 	k := -1
 	for j := range slots {
@@ -121,11 +126,14 @@ func (s *sim) setTimer(i int, t node.Timer) {
 	}
 	s.timers[i][k].gen++ // any pending firing of the old generation is void
 	if t.After >= 0 {
-		s.q.push(&item{at: s.q.now + t.After, kind: itTimer, to: int32(i), aux: timerAux(t.ID, s.timers[i][k].gen)})
+		s.q.push(s.q.now+t.After, &slot{from: slotTimer, to: int32(i), aux: timerAux(t.ID, s.timers[i][k].gen)})
 	}
 }
 
 func (s *sim) timerCurrent(i, id int, gen uint32) bool {
+	if s.timers == nil {
+		return false
+	}
 	for _, sl := range s.timers[i] {
 		if sl.id == id {
 			return sl.gen == gen
@@ -135,7 +143,7 @@ func (s *sim) timerCurrent(i, id int, gen uint32) bool {
 }
 
 func (s *sim) tickClock(i int) {
-	s.lc[i]++
+	s.nodes[i].lc++
 	if s.vc != nil {
 		s.vc[i][i-1]++
 	}
@@ -144,7 +152,7 @@ func (s *sim) tickClock(i int) {
 // fill prepares the reused event for kind at node i.
 func (s *sim) fill(kind string, i int) {
 	s.evSeq++
-	s.ev = trace.Event{V: trace.Version, Seq: s.evSeq, T: s.q.now, Node: i, Kind: kind, LC: s.lc[i]}
+	s.ev = trace.Event{V: trace.Version, Seq: s.evSeq, T: s.q.now, Node: i, Kind: kind, LC: s.nodes[i].lc}
 	if s.vc != nil {
 		s.ev.VC = s.vc[i]
 	}
@@ -159,7 +167,7 @@ func (s *sim) emit(kind string, i int) {
 }
 
 // emitMsg reports a message event; callers check s.msgEvents first.
-func (s *sim) emitMsg(kind string, at int, it *item, note string) {
+func (s *sim) emitMsg(kind string, at int, it *slot, note string) {
 	s.fill(kind, at)
 	s.ev.From, s.ev.To, s.ev.Msg, s.ev.Note = int(it.from), int(it.to), trace.WrapMsg(it.msg), note
 	s.cfg.Sink(&s.ev)
@@ -179,8 +187,7 @@ func (s *sim) emitNode(i int, ev node.Event) {
 		s.fill(trace.KindExitCS, i)
 	case node.EvLeader:
 		s.fill(trace.KindLeader, i)
-		l := ev.Leader
-		s.ev.Leader = &l
+		s.ev.Leader = s.leader(ev.Leader)
 	default:
 		s.fill(trace.KindNote, i)
 	}
@@ -223,4 +230,17 @@ func (s *sim) chance(p float64) bool {
 		s.res.Choices = append(s.res.Choices, v)
 	}
 	return yes
+}
+
+// leader returns a pointer to a fresh int holding l, for a leader event.
+// Each event gets its own (a sink may keep a copy of the event), but they
+// are carved from shared blocks rather than allocated one by one.
+func (s *sim) leader(l int) *int {
+	if len(s.leaders) == 0 {
+		s.leaders = make([]int, 256)
+	}
+	p := &s.leaders[0]
+	s.leaders = s.leaders[1:]
+	*p = l
+	return p
 }
