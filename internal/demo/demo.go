@@ -21,11 +21,16 @@ func (Token) Type() string { return "TOKEN" }
 // count), so runtimes can tell the run has ended.
 type Pass struct {
 	self, n, hops int
+	next, last    int // successor, and the last hop that reaches this node (worked out once)
 }
 
 // PassFactory returns the factory of a Pass ring of n nodes and `hops` hops.
 func PassFactory(n, hops int) node.Factory {
-	return func(i int) (node.Node, error) { return &Pass{self: i, n: n, hops: hops}, nil }
+	return func(i int) (node.Node, error) {
+		p := &Pass{self: i, n: n, hops: hops, next: i%n + 1}
+		p.last = p.lastVisit()
+		return p, nil
+	}
 }
 
 // Step implements node.Node.
@@ -33,23 +38,21 @@ func (p *Pass) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:
 		if in.Cmd == node.CmdStart && p.self == 1 && p.hops > 0 {
-			out.Send(p.next(), Token{Hop: 1})
+			out.Send(p.next, Token{Hop: 1})
 		}
 	case node.InMsg:
 		t := in.Msg.(Token)
 		if t.Hop < p.hops {
-			out.Send(p.next(), Token{Hop: t.Hop + 1})
+			out.Send(p.next, Token{Hop: t.Hop + 1})
 		} else {
 			out.Note("token stopped after %d hops", t.Hop)
 		}
 	}
 	// The node is done once no later hop can reach it.
-	if p.lastVisit() <= p.seen(in) {
+	if p.last <= p.seen(in) {
 		out.Done = true
 	}
 }
-
-func (p *Pass) next() int { return p.self%p.n + 1 }
 
 // seen is the hop number this input brought (0 for a command).
 func (p *Pass) seen(in node.Input) int {
