@@ -7,16 +7,8 @@ import (
 	"ringlab/internal/node"
 )
 
-// inboxCap is the capacity of an inbox's channel, and maxKeep the largest
-// overflow buffer (in envelopes) a node keeps for reuse after a burst.
-// Measured on the million-node all-initiators ring (big_test.go), peak
-// RSS per node and wall time: cap 1/keep 64 4527 B 9.7 s, cap 1/keep 4
-// 4515 B 11.1 s, cap 2/keep 8 4344 B 9.2 s, cap 4/keep 4 4025 B 14.1 s;
-// the single-token ring is indifferent (3.28-3.31 KB per node).
-const (
-	inboxCap = 2
-	maxKeep  = 8
-)
+// inboxCap is the capacity of an inbox's channel.
+const inboxCap = 2
 
 // envelope is one inbox item.
 type envelope struct {
@@ -31,6 +23,61 @@ const (
 	stop  int32 = -2 // the run is over: the node's goroutine returns
 )
 
+// chunkLen is the number of envelopes in an overflow chunk.
+const chunkLen = 4
+
+// chunk is a piece of an inbox's overflow queue: a linked list of
+// fixed-size chunks, taken from and given back to the run's free list
+// (chunkPool), so a burst allocates nothing once the pool has warmed up —
+// no garbage, and no mallocgc frames on a node's small stack.
+type chunk struct {
+	e    [chunkLen]envelope
+	n    int32 // envelopes in e
+	next *chunk
+}
+
+// chunkPool is the run's free list of chunks. It is a buffered channel:
+// its operations take the runtime's own lock, whose frames are small (a
+// sync.Mutex's slow path would park on a semaphore), and never block.
+// When it is empty, get carves a slab of chunks at once, so the few node
+// goroutines that allocate do it rarely.
+type chunkPool chan *chunk
+
+const (
+	poolCap = 1 << 20 // chunks the free list holds; more are left to the GC
+	slabLen = 256     // chunks allocated at once when the free list is empty
+)
+
+func (f chunkPool) get() *chunk {
+	select {
+	case c := <-f:
+		return c
+	default:
+	}
+	return f.refill()
+}
+
+//go:noinline
+func (f chunkPool) refill() *chunk {
+	s := new([slabLen]chunk)
+	for k := 1; k < slabLen; k++ {
+		select {
+		case f <- &s[k]:
+		default:
+		}
+	}
+	return &s[0]
+}
+
+// free gives back c, which the node has emptied (every envelope zeroed).
+func (f chunkPool) free(c *chunk) {
+	c.n, c.next = 0, nil
+	select {
+	case f <- c:
+	default:
+	}
+}
+
 // inbox is a node's mailbox: a small buffered channel the node selects on,
 // and an unbounded overflow queue for when the channel is full, so a send
 // never blocks the sender.
@@ -42,14 +89,14 @@ const (
 // there is room; if there is none, the node has items to receive and
 // checks ovf after each one, so it cannot sleep on a non-empty overflow.
 type inbox struct {
-	ch  chan envelope
-	ovf atomic.Bool // the overflow is non-empty, or being handled
-	mu  sync.Mutex  // guards q
-	q   []envelope
+	ch         chan envelope
+	ovf        atomic.Bool // the overflow is non-empty, or being handled
+	mu         sync.Mutex  // guards head and tail
+	head, tail *chunk      // the overflow queue
 }
 
 // put delivers e; it never blocks. Any goroutine may call it.
-func (b *inbox) put(e envelope) {
+func (b *inbox) put(rt *runtime, e envelope) {
 	if !b.ovf.Load() {
 		select {
 		case b.ch <- e:
@@ -57,16 +104,34 @@ func (b *inbox) put(e envelope) {
 		default:
 		}
 	}
-	b.spill(e)
+	b.spill(rt, e)
 }
 
 // spill is put's slow path: the channel is full, or the overflow in use.
 //
 //go:noinline
-func (b *inbox) spill(e envelope) {
+func (b *inbox) spill(rt *runtime, e envelope) {
 	b.mu.Lock()
-	b.q = append(b.q, e)
-	first := len(b.q) == 1
+	first := b.head == nil
+	t := b.tail
+	if t == nil || t.n == chunkLen {
+		b.mu.Unlock() // take no lock inside another
+		c := rt.chunks.get()
+		b.mu.Lock()
+		first = b.head == nil
+		if t = b.tail; t == nil || t.n == chunkLen {
+			if t == nil {
+				b.head = c
+			} else {
+				t.next = c
+			}
+			b.tail, t = c, c
+		} else {
+			rt.chunks.free(c)
+		}
+	}
+	t.e[t.n] = e
+	t.n++
 	b.ovf.Store(true)
 	b.mu.Unlock()
 	if first {
@@ -78,18 +143,23 @@ func (b *inbox) spill(e envelope) {
 }
 
 // next returns the node's next inbox item, waiting for one if there is
-// none: first a batch taken from the overflow, then (while the overflow is
-// in use) the channel, then the overflow again. Only the node's goroutine
-// calls it.
+// none: first the overflow chunks taken last time, then (while the
+// overflow is in use) the channel, then the overflow again. Only the
+// node's goroutine calls it.
 //
 //go:noinline
 func (p *peer) next(rt *runtime) envelope {
 	for {
-		if p.bi < len(p.batch) {
-			e := p.batch[p.bi]
-			p.batch[p.bi] = envelope{}
-			p.bi++
-			return e
+		if c := p.cur; c != nil {
+			if p.bi < c.n {
+				e := c.e[p.bi]
+				c.e[p.bi] = envelope{}
+				p.bi++
+				return e
+			}
+			p.cur, p.bi = c.next, 0
+			rt.chunks.free(c)
+			continue
 		}
 		if !p.ovf.Load() {
 			return p.wait(rt)
@@ -99,19 +169,15 @@ func (p *peer) next(rt *runtime) envelope {
 			return e
 		default:
 		}
-		spare := p.batch[:0]
-		if cap(spare) > maxKeep {
-			spare = nil
-		}
 		p.mu.Lock()
-		batch := p.q
-		if len(batch) == 0 {
+		h := p.head
+		if h == nil {
 			p.ovf.Store(false)
 			p.mu.Unlock()
 			continue
 		}
-		p.q = spare
+		p.head, p.tail = nil, nil
 		p.mu.Unlock()
-		p.batch, p.bi = batch, 0
+		p.cur, p.bi = h, 0
 	}
 }

@@ -31,8 +31,8 @@ type peer struct {
 	sent    typeCount   // messages sent, of the first type it sent
 	more    []typeCount // of other types (rare: kept off the small stack's path)
 	tm      *timers     // nil until the node first sets a timer
-	batch   []envelope  // the overflow being handled; then a spare buffer
-	bi      int         // the next item of batch
+	cur     *chunk      // the overflow being handled
+	bi      int32       // the next item of cur
 	out     node.Output
 }
 
@@ -264,7 +264,7 @@ func (p *peer) sendAll(rt *runtime) {
 		s := &p.out.Sends[k]
 		p.lc++
 		p.count(s.Msg.Type())
-		rt.peers[s.To].put(envelope{from: p.self, lc: p.lc, msg: s.Msg})
+		rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg})
 	}
 }
 

@@ -39,6 +39,8 @@ type runtime struct {
 	errMu sync.Mutex
 	err   error
 	evq   chan record // to the collector (sink.go); nil without a Sink
+
+	chunks chunkPool // free overflow chunks (inbox.go)
 }
 
 const endFailed int32 = 3
@@ -52,7 +54,7 @@ const (
 )
 
 func newRuntime(cfg Config) (*runtime, error) {
-	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{})}
+	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{}), chunks: make(chunkPool, min(poolCap, cfg.Nodes*4+slabLen))}
 	// Every node's Output starts with room for a typical step, carved out
 	// of one array per field: a Step that appends within it allocates
 	// nothing, and so never grows its goroutine's small stack with
@@ -127,7 +129,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	rt.halt.Store(true)
 	cancel() // the scheduler
 	for i := 1; i < len(rt.peers); i++ {
-		rt.peers[i].put(envelope{from: stop})
+		rt.peers[i].put(rt, envelope{from: stop})
 	}
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
@@ -207,7 +209,7 @@ func (rt *runtime) markDone(d int64) {
 // pending by the caller). Due actions go straight into the inbox.
 func (rt *runtime) schedule(after time.Duration, a node.Action) {
 	if a.At <= 0 {
-		rt.peers[a.Node].put(envelope{msg: action{a.Cmd}})
+		rt.peers[a.Node].put(rt, envelope{msg: action{a.Cmd}})
 		return
 	}
 	rt.sched.add(after+time.Duration(a.At)*rt.cfg.Tick, a)
