@@ -30,6 +30,7 @@ package changroberts
 
 import (
 	"fmt"
+	"math"
 
 	"ringlab/internal/node"
 )
@@ -90,14 +91,16 @@ type Config struct {
 	ID    int // the node's id
 }
 
-// Node is one process. Its state is a few words, so a million fit.
+// Node is one process. Its state is 32 bytes, so a million fit, and in an
+// array of them (see Factory) none straddles a cache line.
 type Node struct {
-	index, next, id int
-	state           State
-	sentOwn         bool
-	leader          int // valid when hasLeader
-	hasLeader       bool
-	complete        bool // the leader's announcement came back
+	index, next int32 // a ring has at most MaxInt32 nodes
+	id          int
+	leader      int // valid when hasLeader
+	state       State
+	sentOwn     bool
+	hasLeader   bool
+	complete    bool // the leader's announcement came back
 }
 
 // New builds one node in state Idle.
@@ -108,7 +111,10 @@ func New(cfg Config) (*Node, error) {
 	if cfg.Index < 1 || cfg.Index > cfg.N {
 		return nil, fmt.Errorf("node index %d is outside 1..%d", cfg.Index, cfg.N)
 	}
-	return &Node{index: cfg.Index, next: cfg.Index%cfg.N + 1, id: cfg.ID}, nil
+	if cfg.N > math.MaxInt32 {
+		return nil, fmt.Errorf("a ring has at most %d nodes, got %d", math.MaxInt32, cfg.N)
+	}
+	return &Node{index: int32(cfg.Index), next: int32(cfg.Index%cfg.N + 1), id: cfg.ID}, nil
 }
 
 // Step implements node.Node: CmdStart is "p thinks the leader is dead";
@@ -147,10 +153,10 @@ func (n *Node) onElection(q int, msg node.Msg, out *node.Output) {
 		n.setState(StateLeader, out)
 		n.leader, n.hasLeader = n.id, true
 		out.Leader(n.id)
-		out.Send(n.next, Elected{LeaderID: n.id})
+		out.Send(int(n.next), Elected{LeaderID: n.id})
 	case q > n.id: // forwarded, even late (after the announcement) when messages overtake
 		n.participate(out)
-		out.Send(n.next, msg)
+		out.Send(int(n.next), msg)
 	case !n.sentOwn && !n.hasLeader: // q < p: swallowed, and p joins
 		note(out, NoteJoined)
 		n.sendOwn(out)
@@ -166,13 +172,13 @@ func (n *Node) onElected(l int, msg node.Msg, out *node.Output) {
 	n.setState(StateFollower, out)
 	n.leader, n.hasLeader = l, true
 	out.Leader(l)
-	out.Send(n.next, msg)
+	out.Send(int(n.next), msg)
 }
 
 func (n *Node) sendOwn(out *node.Output) {
 	n.sentOwn = true
 	n.participate(out)
-	out.Send(n.next, Election{ID: n.id})
+	out.Send(int(n.next), Election{ID: n.id})
 }
 
 // participate moves Idle to Participant; later states stay.
@@ -205,6 +211,6 @@ type Status struct {
 
 // Status returns the node's current status.
 func (n *Node) Status() Status {
-	return Status{Index: n.index, ID: n.id, State: n.state, Leader: n.leader,
+	return Status{Index: int(n.index), ID: n.id, State: n.state, Leader: n.leader,
 		HasLeader: n.hasLeader, Complete: n.complete}
 }

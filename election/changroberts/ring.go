@@ -2,33 +2,85 @@ package changroberts
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"ringlab/internal/node"
 )
 
 // Factory validates the ring once (ids[i-1] is node i's id; at least one,
 // all distinct, any int) and returns a node.Factory building node i.
+//
+// The nodes it builds come out of one array allocated on the first call (a
+// million-node ring is one pointer-free allocation, not a million small
+// ones); every call still returns a node of its own, so a runtime that
+// rebuilds a node (restart) or reruns the factory gets fresh ones.
 func Factory(ids []int) (node.Factory, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("a ring needs at least 1 node id, got none")
 	}
+	if len(ids) > math.MaxInt32 {
+		return nil, fmt.Errorf("a ring has at most %d nodes, got %d", math.MaxInt32, len(ids))
+	}
+	if !distinctDense(ids) {
+		if err := distinctSorted(ids); err != nil {
+			return nil, err
+		}
+	}
+	ids = slices.Clone(ids)
+	n := len(ids)
+	slab := sync.OnceValue(func() []Node { return make([]Node, n) })
+	var used atomic.Int64
+	return func(i int) (node.Node, error) {
+		if i < 1 || i > n {
+			return nil, fmt.Errorf("node index %d is outside 1..%d", i, n)
+		}
+		nd := new(Node)
+		if k := used.Add(1) - 1; k < int64(n) {
+			nd = &slab()[k]
+		}
+		*nd = Node{index: int32(i), next: int32(i%n + 1), id: ids[i-1]}
+		return nd, nil
+	}, nil
+}
+
+// distinctDense reports whether ids are distinct when they lie in a range
+// at most 4n wide (a permutation of 1..n, say), in O(n) with a bitmap; it
+// returns false otherwise, and for duplicates, leaving the verdict and its
+// message to distinctSorted.
+func distinctDense(ids []int) bool {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	span := uint64(hi) - uint64(lo) // no overflow: unsigned difference
+	if span >= 4*uint64(len(ids)) {
+		return false
+	}
+	seen := make([]uint64, span/64+1)
+	for _, id := range ids {
+		k := uint64(id) - uint64(lo)
+		w, b := k/64, uint64(1)<<(k%64)
+		if seen[w]&b != 0 {
+			return false
+		}
+		seen[w] |= b
+	}
+	return true
+}
+
+// distinctSorted checks distinctness by sorting a copy, and names the
+// smallest repeated id and its first two nodes.
+func distinctSorted(ids []int) error {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	for k := 1; k < len(sorted); k++ {
 		if sorted[k] == sorted[k-1] {
 			first := slices.Index(ids, sorted[k])
 			second := first + 1 + slices.Index(ids[first+1:], sorted[k])
-			return nil, fmt.Errorf("node ids must be distinct: nodes %d and %d both have id %d", first+1, second+1, sorted[k])
+			return fmt.Errorf("node ids must be distinct: nodes %d and %d both have id %d", first+1, second+1, sorted[k])
 		}
 	}
-	ids = slices.Clone(ids)
-	return func(i int) (node.Node, error) {
-		if i < 1 || i > len(ids) {
-			return nil, fmt.Errorf("node index %d is outside 1..%d", i, len(ids))
-		}
-		return New(Config{Index: i, N: len(ids), ID: ids[i-1]})
-	}, nil
+	return nil
 }
 
 // Messages is the theory for a run in which every node starts: each id

@@ -14,7 +14,10 @@ type leaders struct {
 	current []int
 	has     []bool
 	crashed []bool
-	self    map[int]bool // live nodes that take themselves as leader
+	// self is the set of live nodes that take themselves as leader, kept
+	// only when trackSelf (Uniqueness; agreement and correctness need it not).
+	self      map[int]bool
+	trackSelf bool
 }
 
 func (l *leaders) grow(node int) {
@@ -28,26 +31,34 @@ func (l *leaders) grow(node int) {
 }
 
 func (l *leaders) observe(e *trace.Event) {
-	if l.self == nil {
-		l.self = map[int]bool{}
-	}
 	switch e.Kind {
 	case trace.KindLeader:
 		l.grow(e.Node)
 		l.current[e.Node], l.has[e.Node] = e.LeaderID(), true
-		if !l.crashed[e.Node] && e.LeaderID() == l.id(e.Node) {
-			l.self[e.Node] = true
-		} else {
-			delete(l.self, e.Node)
+		if l.trackSelf {
+			if !l.crashed[e.Node] && e.LeaderID() == l.id(e.Node) {
+				if l.self == nil {
+					l.self = map[int]bool{}
+				}
+				l.self[e.Node] = true
+			} else {
+				l.unself(e.Node)
+			}
 		}
 	case trace.KindCrash:
 		l.grow(e.Node)
 		l.crashed[e.Node] = true
-		delete(l.self, e.Node)
+		l.unself(e.Node)
 	case trace.KindRecover:
 		l.grow(e.Node)
 		l.crashed[e.Node], l.has[e.Node] = false, false // amnesia: it knows no leader any more
-		delete(l.self, e.Node)
+		l.unself(e.Node)
+	}
+}
+
+func (l *leaders) unself(node int) {
+	if len(l.self) > 0 {
+		delete(l.self, node)
 	}
 }
 
@@ -76,7 +87,7 @@ type Uniqueness struct {
 }
 
 // NewUniqueness returns the uniqueness checker for nodes with these ids.
-func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{l: leaders{ids: ids}} }
+func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{l: leaders{ids: ids, trackSelf: true}} }
 
 func (*Uniqueness) Property() string { return "uniqueness" }
 
@@ -115,27 +126,39 @@ func (a *Agreement) Observe(e *trace.Event) string { a.l.observe(e); return "" }
 
 func (a *Agreement) Finish(End) trace.Verdict {
 	v := trace.Verdict{Property: a.Property(), OK: true}
-	seen := map[int][]int{} // leader -> nodes
-	var none []int
+	seen := map[int]int{} // leader -> how many nodes take it
+	none, firstNone := 0, 0
+	last, lastCount := 0, 0 // a run of nodes taking the same leader, not yet in seen
 	for nd := 1; nd <= a.n; nd++ {
 		if a.l.dead(nd) {
 			continue
 		}
 		lead, ok := a.l.known(nd)
 		if !ok {
-			none = append(none, nd)
+			if none == 0 {
+				firstNone = nd
+			}
+			none++
 			continue
 		}
-		seen[lead] = append(seen[lead], nd)
+		if lastCount > 0 && lead != last {
+			seen[last] += lastCount
+			lastCount = 0
+		}
+		last = lead
+		lastCount++
+	}
+	if lastCount > 0 {
+		seen[last] += lastCount
 	}
 	switch {
-	case len(none) > 0:
-		v.OK, v.Detail = false, fmt.Sprintf("%d live node(s) know no leader (first: node %d)", len(none), none[0])
+	case none > 0:
+		v.OK, v.Detail = false, fmt.Sprintf("%d live node(s) know no leader (first: node %d)", none, firstNone)
 	case len(seen) > 1:
 		v.OK = false
 		v.Detail = "live nodes disagree:"
 		for _, lead := range sortedKeys(seen) {
-			v.Detail += fmt.Sprintf(" %d take id %d;", len(seen[lead]), lead)
+			v.Detail += fmt.Sprintf(" %d take id %d;", seen[lead], lead)
 		}
 	}
 	return v

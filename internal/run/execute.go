@@ -101,7 +101,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		}
 	}
 
-	script := append(append([]node.Action(nil), spec.Script...), opts.Script...)
+	// The runtimes only read the script: without faults from flags, the
+	// spec's own serves (a million-node election starts a million nodes).
+	script := spec.Script[:len(spec.Script):len(spec.Script)]
+	if len(opts.Script) > 0 {
+		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
+	}
 	var st stats
 	if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages)
