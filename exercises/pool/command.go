@@ -83,17 +83,13 @@ func action(c *cli.Context) error {
 
 // readConfig reads and checks the flags; bad input is a usage error.
 func readConfig(c *cli.Context) (cfg config, err error) {
-	if cfg.workers, err = lesson.Goroutines(c, "workers", 1, maxWorkers); err != nil {
-		return cfg, err
-	}
-	if cfg.queue, err = lesson.Int(c, "queue", 1, maxQueue); err != nil {
-		return cfg, err
-	}
-	if cfg.tasks, err = lesson.Int(c, "tasks", 1, maxTasks); err != nil {
-		return cfg, err
-	}
-	if cfg.n, err = lesson.Int(c, "n", 1, maxN); err != nil {
-		return cfg, err
+	r := lesson.NewReader(c)
+	cfg.workers = r.Goroutines("workers", 1, maxWorkers)
+	cfg.queue = r.Int("queue", 1, maxQueue)
+	cfg.tasks = r.Int("tasks", 1, maxTasks)
+	cfg.n = r.Int("n", 1, maxN)
+	if r.Err != nil {
+		return cfg, r.Err
 	}
 	if cfg.threshold, err = lesson.Int(c, "threshold", max(1, (cfg.n+maxLeaves-1)/maxLeaves), maxN); err != nil {
 		return cfg, fmt.Errorf("%w (fork-join makes at most %d leaves)", err, maxLeaves)
@@ -101,14 +97,10 @@ func readConfig(c *cli.Context) (cfg config, err error) {
 	if err := raceguard.Check("--n/--threshold (fork-join goroutines)", LeafCount(cfg.n, cfg.threshold)); err != nil {
 		return cfg, cliutil.Usagef("%v", err)
 	}
-	if cfg.runs, err = lesson.Int(c, "runs", 1, maxRuns); err != nil {
-		return cfg, err
-	}
-	if cfg.period, err = lesson.Duration(c, "period", time.Millisecond, maxPeriod); err != nil {
-		return cfg, err
-	}
-	cfg.work, err = lesson.Duration(c, "work", 0, maxPeriod)
-	return cfg, err
+	cfg.runs = r.Int("runs", 1, maxRuns)
+	cfg.period = r.Duration("period", time.Millisecond, maxPeriod)
+	cfg.work = r.Duration("work", 0, maxPeriod)
+	return cfg, r.Err
 }
 
 func run(ctx context.Context, w io.Writer, cfg config) error {

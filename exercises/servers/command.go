@@ -87,23 +87,15 @@ func action(c *cli.Context) error {
 // readConfig reads and checks the flags; bad input is a usage error.
 func readConfig(c *cli.Context) (cfg config, err error) {
 	s := &cfg.server
-	if cfg.requests, err = lesson.Int(c, "requests", 1, maxRequests); err != nil {
-		return cfg, err
-	}
-	if cfg.clients, err = lesson.Goroutines(c, "clients", 1, maxClients); err != nil {
-		return cfg, err
-	}
-	if s.Workers, err = lesson.Goroutines(c, "workers", 1, maxWorkers); err != nil {
-		return cfg, err
-	}
-	if s.Queue, err = lesson.Int(c, "queue", 1, maxQueue); err != nil {
-		return cfg, err
-	}
-	if s.ReadTime, err = lesson.Duration(c, "read-time", 0, maxReadTime); err != nil {
-		return cfg, err
-	}
-	if s.Timeout, err = lesson.Duration(c, "timeout", 10*time.Millisecond, 5*time.Minute); err != nil {
-		return cfg, err
+	r := lesson.NewReader(c)
+	cfg.requests = r.Int("requests", 1, maxRequests)
+	cfg.clients = r.Goroutines("clients", 1, maxClients)
+	s.Workers = r.Goroutines("workers", 1, maxWorkers)
+	s.Queue = r.Int("queue", 1, maxQueue)
+	s.ReadTime = r.Duration("read-time", 0, maxReadTime)
+	s.Timeout = r.Duration("timeout", 10*time.Millisecond, 5*time.Minute)
+	if r.Err != nil {
+		return cfg, r.Err
 	}
 	cfg.archs = strings.Split(c.String("archs"), ",")
 	for i, a := range cfg.archs {

@@ -77,23 +77,15 @@ func action(c *cli.Context) error {
 
 // readConfig reads and checks the flags; bad input is a usage error.
 func readConfig(c *cli.Context) (cfg config, err error) {
-	if cfg.rows, err = lesson.Int(c, "rows", 1, maxRows); err != nil {
-		return cfg, err
-	}
-	if cfg.customers, err = lesson.Int(c, "customers", 1, maxCustomers); err != nil {
-		return cfg, err
-	}
-	if cfg.page, err = lesson.Int(c, "page", 1, maxPageSize); err != nil {
-		return cfg, err
-	}
-	if cfg.clients, err = lesson.Goroutines(c, "clients", 1, maxClients); err != nil {
-		return cfg, err
-	}
-	if cfg.vanish, err = lesson.Int(c, "vanish", 0, cfg.clients); err != nil {
-		return cfg, err
-	}
-	if cfg.ttl, err = lesson.Duration(c, "ttl", time.Millisecond, 24*time.Hour); err != nil {
-		return cfg, err
+	r := lesson.NewReader(c)
+	cfg.rows = r.Int("rows", 1, maxRows)
+	cfg.customers = r.Int("customers", 1, maxCustomers)
+	cfg.page = r.Int("page", 1, maxPageSize)
+	cfg.clients = r.Goroutines("clients", 1, maxClients)
+	cfg.vanish = r.Int("vanish", 0, cfg.clients)
+	cfg.ttl = r.Duration("ttl", time.Millisecond, 24*time.Hour)
+	if r.Err != nil {
+		return cfg, r.Err
 	}
 	pages := cfg.rows/cfg.customers/cfg.page + 1
 	if est := float64(cfg.clients) * float64(cfg.rows) * float64(pages) / 2; est > maxScan {

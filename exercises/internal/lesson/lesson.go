@@ -67,6 +67,38 @@ func Duration(c *cli.Context, name string, lo, hi time.Duration) (time.Duration,
 	return v, nil
 }
 
+// Reader reads checked flags one after another and keeps the first error,
+// so a lesson's flag checks read as one line each; once a read has failed,
+// later reads return zero and do nothing.
+type Reader struct {
+	c   *cli.Context
+	Err error
+}
+
+// NewReader returns a Reader over c's flags.
+func NewReader(c *cli.Context) *Reader { return &Reader{c: c} }
+
+// Int is Int with the error kept in r.
+func (r *Reader) Int(name string, lo, hi int) int { return read(r, name, lo, hi, Int) }
+
+// Goroutines is Goroutines with the error kept in r.
+func (r *Reader) Goroutines(name string, lo, hi int) int { return read(r, name, lo, hi, Goroutines) }
+
+// Duration is Duration with the error kept in r.
+func (r *Reader) Duration(name string, lo, hi time.Duration) time.Duration {
+	return read(r, name, lo, hi, Duration)
+}
+
+func read[T any](r *Reader, name string, lo, hi T, get func(*cli.Context, string, T, T) (T, error)) T {
+	var zero T
+	if r.Err != nil {
+		return zero
+	}
+	v, err := get(r.c, name, lo, hi)
+	r.Err = err
+	return v
+}
+
 // OneOf reads the string flag name and checks it is one of allowed.
 func OneOf(c *cli.Context, name string, allowed ...string) (string, error) {
 	v := c.String(name)
