@@ -32,6 +32,7 @@ package lamport
 
 import (
 	"fmt"
+	"ringlab/mutex/internal/ids"
 	"slices"
 
 	"ringlab/internal/node"
@@ -77,28 +78,7 @@ type Config struct {
 // MessagesPerEntry is the theoretical number of messages per CS entry.
 func MessagesPerEntry(n int) int { return 3 * (n - 1) }
 
-func (c Config) validate() error {
-	if c.N < 1 || c.N > MaxNodes {
-		return fmt.Errorf("lamport: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
-	}
-	if c.Ids == nil {
-		return nil
-	}
-	if len(c.Ids) != c.N {
-		return fmt.Errorf("lamport: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
-	}
-	seen := make(map[int]bool, len(c.Ids))
-	for _, id := range c.Ids {
-		if id < 0 {
-			return fmt.Errorf("lamport: ids must be >= 0, got %d", id)
-		}
-		if seen[id] {
-			return fmt.Errorf("lamport: id %d appears twice: ids must be distinct", id)
-		}
-		seen[id] = true
-	}
-	return nil
-}
+func (c Config) validate() error { return ids.Check("lamport", c.N, MaxNodes, c.Ids) }
 
 // Factory validates cfg once (cfg.Index is ignored) and returns a builder of
 // node i of cfg.N.

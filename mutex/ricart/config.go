@@ -3,6 +3,7 @@ package ricart
 import (
 	"errors"
 	"fmt"
+	"ringlab/mutex/internal/ids"
 	"strconv"
 	"strings"
 
@@ -48,23 +49,8 @@ func requestFloor(c node.Cmd) (int, bool) {
 }
 
 func (c Config) validate() error {
-	if c.N < 1 || c.N > MaxNodes {
-		return fmt.Errorf("ricart: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
-	}
-	if c.Ids != nil {
-		if len(c.Ids) != c.N {
-			return fmt.Errorf("ricart: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
-		}
-		seen := make(map[int]bool, len(c.Ids))
-		for _, id := range c.Ids {
-			if id < 0 {
-				return fmt.Errorf("ricart: ids must be >= 0, got %d", id)
-			}
-			if seen[id] {
-				return fmt.Errorf("ricart: id %d appears twice: ids must be distinct", id)
-			}
-			seen[id] = true
-		}
+	if err := ids.Check("ricart", c.N, MaxNodes, c.Ids); err != nil {
+		return err
 	}
 	if c.TimeoutAsReply && c.Timeout < 1 {
 		return fmt.Errorf("ricart: timeout-as-reply needs a timeout of at least 1 tick, got %d", c.Timeout)
