@@ -67,7 +67,8 @@ func buildRing(c *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 				rule4++
 			}
 		},
-		Text: func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
+		ObserveKinds: trace.KindsOf(trace.KindNote),
+		Text:         func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
 	}
 	spec.Extra = func(run.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
 	return spec, nil

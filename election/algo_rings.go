@@ -69,6 +69,7 @@ func idlistAlgo() algo {
 					return []check.Checker{check.Termination{}, newUniqueness(s.ids),
 						&agreementAmong{nodes: s.starters, ids: s.ids}, check.NewCorrectness(s.ids, want, "the smallest id")}
 				},
+				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {
 					if e.Kind == trace.KindSend && e.Msg != nil {
 						carried += idlist.Size(e.Msg.Value)
@@ -132,7 +133,8 @@ func franklinAlgo() algo {
 			rounds := 0
 			return run.Spec{
 				Factory: f, Script: starts(s),
-				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Checks:       verdicts(s.ids, maxID(s.ids), "the largest id"),
+				ObserveKinds: trace.KindsOf(trace.KindNote),
 				Observe: func(e *trace.Event) {
 					var r int
 					if e.Kind == trace.KindNote {

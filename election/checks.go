@@ -21,6 +21,10 @@ type agreementAmong struct {
 
 func (*agreementAmong) Property() string { return "agreement" }
 
+func (*agreementAmong) Wants() trace.Kinds {
+	return trace.KindsOf(trace.KindLeader, trace.KindCrash, trace.KindRecover)
+}
+
 func (a *agreementAmong) Observe(e *trace.Event) string {
 	if a.leader == nil {
 		a.leader, a.crashed = map[int]int{}, map[int]bool{}
@@ -84,6 +88,10 @@ type anonAgreement struct {
 
 func (*anonAgreement) Property() string { return "agreement" }
 
+func (*anonAgreement) Wants() trace.Kinds {
+	return trace.KindsOf(trace.KindLeader, trace.KindSend, trace.KindCrash)
+}
+
 func (a *anonAgreement) Observe(e *trace.Event) string {
 	if a.installed == nil {
 		a.installed, a.relayed, a.crashed = map[int]bool{}, map[int]bool{}, map[int]bool{}
@@ -142,6 +150,8 @@ func newUniqueness(ids []int) *uniqueness {
 }
 
 func (u *uniqueness) Property() string { return u.inner.Property() }
+
+func (u *uniqueness) Wants() trace.Kinds { return u.inner.Wants() }
 
 func (u *uniqueness) Observe(e *trace.Event) string {
 	switch e.Kind {

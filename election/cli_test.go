@@ -132,3 +132,32 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// --format none builds only the events the verdicts and figures need; the
+// figures come out as they do when every event is rendered.
+func TestSilentRunsKeepTheFigures(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		figure string // the summary line's start
+	}{
+		{[]string{"idlist", "--nodes", "12", "--layout", "random"}, "ids carried:"},
+		{[]string{"franklin", "--nodes", "16", "--layout", "random"}, "rounds:"},
+		{[]string{"ring", "--initiators", "all"}, "rule 4 fired:"},
+		{[]string{"chang-roberts", "--nodes", "40", "--layout", "random"}, "messages:"},
+	} {
+		line := func(format string) string {
+			r := runCLI(t, append(tc.args, "--seed", "1", "--format", format)...)
+			r.want(t, 0, "✓ uniqueness", "✓ agreement", "✓ correctness")
+			for l := range strings.SplitSeq(r.out+r.errb, "\n") {
+				if strings.HasPrefix(l, tc.figure) {
+					return l
+				}
+			}
+			t.Errorf("%v --format %s: no line %q", tc.args, format, tc.figure)
+			return ""
+		}
+		if silent, full := line("none"), line("text"); silent != full {
+			t.Errorf("%v: --format none says %q, --format text %q", tc.args, silent, full)
+		}
+	}
+}

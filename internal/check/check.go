@@ -32,6 +32,12 @@ type Checker interface {
 	Finish(end End) trace.Verdict
 }
 
+// Wanter is a Checker that needs only some kinds of events. A checker that
+// is not one is shown every kind.
+type Wanter interface {
+	Wants() trace.Kinds
+}
+
 // Set runs several checkers over one stream and remembers the violations.
 type Set struct {
 	Checkers   []Checker
@@ -55,6 +61,20 @@ func (s *Set) Observe(e *trace.Event) []trace.Event {
 		}
 	}
 	return out
+}
+
+// Wants is the union of the kinds its checkers need: a runtime may skip
+// the others when nothing else (a renderer, a log) wants them.
+func (s *Set) Wants() trace.Kinds {
+	var k trace.Kinds
+	for _, c := range s.Checkers {
+		if w, ok := c.(Wanter); ok {
+			k |= w.Wants()
+		} else {
+			k = trace.AllKinds
+		}
+	}
+	return k
 }
 
 // Violated reports whether any checker has found a violation so far.
@@ -115,6 +135,10 @@ type MutualExclusion struct {
 
 func (*MutualExclusion) Property() string { return "mutual exclusion" }
 
+func (*MutualExclusion) Wants() trace.Kinds {
+	return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS, trace.KindCrash)
+}
+
 func (m *MutualExclusion) Observe(e *trace.Event) string {
 	if m.in == nil {
 		m.in = map[int]bool{}
@@ -154,6 +178,7 @@ type Termination struct{}
 
 func (Termination) Property() string            { return "termination" }
 func (Termination) Observe(*trace.Event) string { return "" }
+func (Termination) Wants() trace.Kinds          { return 0 }
 func (Termination) Finish(end End) trace.Verdict {
 	return trace.Verdict{Property: "termination", OK: end.Terminated, Detail: end.Why}
 }
@@ -167,6 +192,7 @@ type MessageBound struct {
 
 func (MessageBound) Property() string            { return "message bound" }
 func (MessageBound) Observe(*trace.Event) string { return "" }
+func (MessageBound) Wants() trace.Kinds          { return 0 }
 func (b MessageBound) Finish(end End) trace.Verdict {
 	d := fmt.Sprintf("%d messages, bound %s = %d", end.Messages, b.Formula, b.Max)
 	return trace.Verdict{Property: "message bound", OK: end.Messages <= b.Max, Detail: d}

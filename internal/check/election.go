@@ -56,6 +56,9 @@ func (l *leaders) observe(e *trace.Event) {
 	}
 }
 
+// leaderKinds are the events that change who takes whom as leader.
+var leaderKinds = trace.KindsOf(trace.KindLeader, trace.KindCrash, trace.KindRecover)
+
 func (l *leaders) unself(node int) {
 	if len(l.self) > 0 {
 		delete(l.self, node)
@@ -89,6 +92,8 @@ type Uniqueness struct {
 // NewUniqueness returns the uniqueness checker for nodes with these ids.
 func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{l: leaders{ids: ids, trackSelf: true}} }
 
+func (*Uniqueness) Wants() trace.Kinds { return leaderKinds }
+
 func (*Uniqueness) Property() string { return "uniqueness" }
 
 func (u *Uniqueness) Observe(e *trace.Event) string {
@@ -119,6 +124,8 @@ type Agreement struct {
 
 // NewAgreement returns the agreement checker for n nodes.
 func NewAgreement(n int, ids []int) *Agreement { return &Agreement{l: leaders{ids: ids}, n: n} }
+
+func (*Agreement) Wants() trace.Kinds { return leaderKinds }
 
 func (*Agreement) Property() string { return "agreement" }
 
@@ -176,6 +183,8 @@ type Correctness struct {
 func NewCorrectness(ids []int, want int, rule string) *Correctness {
 	return &Correctness{l: leaders{ids: ids}, Want: want, Rule: rule}
 }
+
+func (*Correctness) Wants() trace.Kinds { return leaderKinds }
 
 func (*Correctness) Property() string { return "correctness" }
 

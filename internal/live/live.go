@@ -55,8 +55,10 @@ type Config struct {
 	// Messages adds send/recv/drop events. Sink runs on a goroutine of the
 	// runtime's own, a little behind the steps (see sink.go); every event
 	// has reached it when Run returns.
+	// Skip lists kinds the Sink does not want: they are not built at all.
 	Sink     func(*trace.Event)
 	Messages bool
+	Skip     trace.Kinds
 
 	// Stop, if set, is asked after every step, and by the sink's goroutine
 	// whenever it has caught up with the events; true ends the run. It is

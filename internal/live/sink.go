@@ -85,27 +85,27 @@ func (rt *runtime) collector() {
 }
 
 func (rt *runtime) emit(kind string, i int32, lc int64) {
-	if rt.cfg.Sink != nil {
+	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(kind) {
 		rt.put(&record{kind: kind, node: i, lc: lc})
 	}
 }
 
 // emitCmd is the event of a scripted or reactive command.
 func (rt *runtime) emitCmd(i int32, lc int64, c node.Cmd) {
-	if rt.cfg.Sink != nil {
+	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(trace.KindCmd) {
 		rt.put(&record{kind: trace.KindCmd, node: i, lc: lc, text: string(c)})
 	}
 }
 
 func (rt *runtime) emitMsg(kind string, at int32, lc int64, from, to int32, m node.Msg, note string) {
-	if rt.cfg.Sink == nil || !rt.cfg.Messages {
+	if rt.cfg.Sink == nil || !rt.cfg.Messages || rt.cfg.Skip.Has(kind) {
 		return
 	}
 	rt.put(&record{kind: kind, node: at, lc: lc, from: from, to: to, msg: m, note: note})
 }
 
 func (rt *runtime) emitNode(i int32, lc int64, e node.Event) {
-	if rt.cfg.Sink == nil {
+	if rt.cfg.Sink == nil || rt.cfg.Skip.HasNode(e.Kind) {
 		return
 	}
 	r := record{node: i, lc: lc, note: e.Note}

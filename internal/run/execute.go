@@ -29,11 +29,30 @@ type Spec struct {
 	Extra func(Outcome) map[string]any
 	// Observe, if set, sees every event after the checkers (for figures
 	// that Extra reports). Same contract as the runtimes' sinks.
-	Observe func(*trace.Event)
+	// ObserveKinds are the kinds it needs; zero means every kind.
+	Observe      func(*trace.Event)
+	ObserveKinds trace.Kinds
 	// Text, if set, replaces the engine's text renderer for --format text
 	// (seed 002's own wording, say). stderr is for figures that must not
 	// disturb stdout.
 	Text func(stdout, stderr io.Writer) trace.Renderer
+}
+
+// wants is the kinds of events the run needs: every kind when they are
+// rendered or logged, else what the checkers and Observe need (the
+// runtimes do not build the others).
+func (s Spec) wants(set *check.Set, opts Options) trace.Kinds {
+	if opts.Format != "none" || opts.Events != "" {
+		return trace.AllKinds
+	}
+	k := set.Wants()
+	if s.Observe != nil {
+		k |= s.ObserveKinds
+		if s.ObserveKinds == 0 {
+			k = trace.AllKinds
+		}
+	}
+	return k
 }
 
 func (s Spec) checkers() []check.Checker {
@@ -77,6 +96,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	messages := spec.NeedMessages || opts.Format != "none" || opts.Events != ""
 	set := check.NewSet(spec.checkers()...)
+	skip := trace.AllKinds &^ spec.wants(set, opts)
 	var seq int64
 	var werr error
 	emit := func(e *trace.Event) {
@@ -109,9 +129,9 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	var st stats
 	if opts.Runtime == "live" {
-		st, err = runLive(ctx, spec, opts, script, sink, messages)
+		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
-		st, err = runSim(spec, opts, script, sink, messages)
+		st, err = runSim(spec, opts, script, sink, messages, skip)
 	}
 	if err != nil && ctx.Err() == nil {
 		return out, err
@@ -175,11 +195,11 @@ type stats struct {
 	byType               map[string]int64
 }
 
-func runSim(spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool) (stats, error) {
+func runSim(spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds) (stats, error) {
 	res, err := sim.Run(sim.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Seed: opts.Seed, Policy: opts.Policy,
 		Delay: opts.Latency, Faults: opts.Faults, Script: script, React: spec.React,
-		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, VectorClocks: opts.VectorClocks,
+		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, Skip: skip, VectorClocks: opts.VectorClocks,
 		Choices: opts.Schedule,
 	})
 	st := stats{

@@ -9,10 +9,10 @@ import (
 	"ringlab/internal/trace"
 )
 
-func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool) (stats, error) {
+func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds) (stats, error) {
 	res, err := live.Run(ctx, live.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Script: script, React: spec.React,
-		Tick: opts.Tick, Sink: sink, Messages: messages, Timeout: opts.Timeout,
+		Tick: opts.Tick, Sink: sink, Messages: messages, Skip: skip, Timeout: opts.Timeout,
 	})
 	st := stats{
 		terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,

@@ -264,7 +264,7 @@ func (s *sim) act(i int, cmd node.Cmd) error {
 
 func (s *sim) command(i int, c node.Cmd) error {
 	s.tickClock(i)
-	if s.cfg.Sink != nil {
+	if s.cfg.Sink != nil && !s.cfg.Skip.Has(trace.KindCmd) {
 		s.fill(trace.KindCmd, i)
 		s.ev.Cmd = string(c)
 		s.cfg.Sink(&s.ev)

@@ -159,7 +159,7 @@ func (s *sim) fill(kind string, i int) {
 }
 
 func (s *sim) emit(kind string, i int) {
-	if s.cfg.Sink == nil {
+	if s.cfg.Sink == nil || s.cfg.Skip.Has(kind) {
 		return
 	}
 	s.fill(kind, i)
@@ -168,13 +168,16 @@ func (s *sim) emit(kind string, i int) {
 
 // emitMsg reports a message event; callers check s.msgEvents first.
 func (s *sim) emitMsg(kind string, at int, it *slot, note string) {
+	if s.cfg.Skip.Has(kind) {
+		return
+	}
 	s.fill(kind, at)
 	s.ev.From, s.ev.To, s.ev.Msg, s.ev.Note = int(it.from), int(it.to), trace.WrapMsg(it.msg), note
 	s.cfg.Sink(&s.ev)
 }
 
 func (s *sim) emitNode(i int, ev node.Event) {
-	if s.cfg.Sink == nil {
+	if s.cfg.Sink == nil || s.cfg.Skip.HasNode(ev.Kind) {
 		return
 	}
 	switch ev.Kind {

@@ -79,8 +79,10 @@ type Config struct {
 	// Sink receives every event. The *Event is reused: copy it to keep it.
 	// Messages adds send/recv/drop/dup events (off for huge silent runs).
 	// VectorClocks adds vc to every event, at O(n) per event.
+	// Skip lists kinds the Sink does not want: they are not built at all.
 	Sink         func(*trace.Event)
 	Messages     bool
+	Skip         trace.Kinds
 	VectorClocks bool
 	// Stop, if set, is asked after every step; true ends the run early.
 	Stop func() bool

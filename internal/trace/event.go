@@ -169,3 +169,56 @@ type Summary struct {
 	Extra      map[string]any   `json:"extra,omitempty"` // algorithm figures: rounds, ids carried, ...
 	Replay     string           `json:"replay"`
 }
+
+// Kinds is a set of event kinds, for a consumer to say which it needs
+// (check.Wanter) and a runtime to skip building the others: a silent
+// million-node election needs its leader events, not its state changes.
+type Kinds uint16
+
+// AllKinds is every kind of event a runtime emits.
+const AllKinds Kinds = 1<<len(kindNames) - 1
+
+// kindNames gives each runtime event kind its bit in Kinds.
+var kindNames = [...]string{KindSend, KindRecv, KindDrop, KindDup, KindCrash, KindRecover,
+	KindCmd, KindState, KindEnterCS, KindExitCS, KindLeader, KindNote}
+
+// KindsOf is the set of the named kinds; it panics on a name that is not
+// a runtime event kind (a programming error).
+func KindsOf(kinds ...string) Kinds {
+	var k Kinds
+	for _, name := range kinds {
+		b := kindBit(name)
+		if b == 0 {
+			panic(fmt.Sprintf("trace: %q is not a runtime event kind", name))
+		}
+		k |= b
+	}
+	return k
+}
+
+// Has reports whether kind is in k.
+func (k Kinds) Has(kind string) bool { return k&kindBit(kind) != 0 }
+
+func kindBit(kind string) Kinds {
+	for i, name := range kindNames {
+		if name == kind {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// nodeKinds maps a node event's kind to its trace kind's bit.
+var nodeKinds = [...]Kinds{
+	node.EvState: 1 << 7, node.EvEnterCS: 1 << 8, node.EvExitCS: 1 << 9,
+	node.EvLeader: 1 << 10, node.EvNote: 1 << 11,
+}
+
+// HasNode reports whether the trace kind of a node event of kind ev is in
+// k (a node event of an unknown kind is a note).
+func (k Kinds) HasNode(ev node.EventKind) bool {
+	if int(ev) < len(nodeKinds) && nodeKinds[ev] != 0 {
+		return k&nodeKinds[ev] != 0
+	}
+	return k&nodeKinds[node.EvNote] != 0
+}

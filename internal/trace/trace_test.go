@@ -93,3 +93,29 @@ func TestCheckersOverSavedLog(t *testing.T) {
 		t.Fatalf("violations %v, verdicts %v", set.Violations, verdicts)
 	}
 }
+
+func TestKinds(t *testing.T) {
+	all := trace.KindsOf(trace.KindSend, trace.KindRecv, trace.KindDrop, trace.KindDup, trace.KindCrash,
+		trace.KindRecover, trace.KindCmd, trace.KindState, trace.KindEnterCS, trace.KindExitCS,
+		trace.KindLeader, trace.KindNote)
+	if all != trace.AllKinds {
+		t.Fatalf("every kind = %b, AllKinds = %b", all, trace.AllKinds)
+	}
+	k := trace.KindsOf(trace.KindLeader, trace.KindCrash)
+	if !k.Has(trace.KindLeader) || !k.Has(trace.KindCrash) || k.Has(trace.KindState) || k.Has("nonsense") {
+		t.Errorf("KindsOf(leader, crash) = %b", k)
+	}
+	// A node event's kind maps to the trace kind the runtimes give it.
+	for ev, kind := range map[node.EventKind]string{node.EvState: trace.KindState, node.EvEnterCS: trace.KindEnterCS,
+		node.EvExitCS: trace.KindExitCS, node.EvLeader: trace.KindLeader, node.EvNote: trace.KindNote, 99: trace.KindNote} {
+		if !trace.KindsOf(kind).HasNode(ev) || (trace.AllKinds &^ trace.KindsOf(kind)).HasNode(ev) {
+			t.Errorf("node event %v does not map to %q alone", ev, kind)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("KindsOf(violation) did not panic: a violation is not a runtime event")
+		}
+	}()
+	trace.KindsOf(trace.KindViolation)
+}
