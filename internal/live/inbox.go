@@ -33,6 +33,7 @@ const chunkLen = 4
 type chunk struct {
 	e    [chunkLen]envelope
 	n    int32 // envelopes in e
+	r    int32 // the next to read (by the node)
 	next *chunk
 }
 
@@ -71,7 +72,7 @@ func (f chunkPool) refill() *chunk {
 
 // free gives back c, which the node has emptied (every envelope zeroed).
 func (f chunkPool) free(c *chunk) {
-	c.n, c.next = 0, nil
+	c.n, c.r, c.next = 0, 0, nil
 	select {
 	case f <- c:
 	default:
@@ -151,13 +152,13 @@ func (b *inbox) spill(rt *runtime, e envelope) {
 func (p *peer) next(rt *runtime) envelope {
 	for {
 		if c := p.cur; c != nil {
-			if p.bi < c.n {
-				e := c.e[p.bi]
-				c.e[p.bi] = envelope{}
-				p.bi++
+			if c.r < c.n {
+				e := c.e[c.r]
+				c.e[c.r] = envelope{}
+				c.r++
 				return e
 			}
-			p.cur, p.bi = c.next, 0
+			p.cur = c.next
 			rt.chunks.free(c)
 			continue
 		}
@@ -178,6 +179,6 @@ func (p *peer) next(rt *runtime) envelope {
 		}
 		p.head, p.tail = nil, nil
 		p.mu.Unlock()
-		p.cur, p.bi = h, 0
+		p.cur = h
 	}
 }

@@ -268,3 +268,31 @@ func TestSinkOrderAndLamport(t *testing.T) {
 		t.Errorf("%d recv events, want %d", recvs, want)
 	}
 }
+
+// typed is a message whose type is its field: a node counts the first two
+// types it sends in place and the others aside.
+type typed string
+
+func (m typed) Type() string { return string(m) }
+
+type multiSender struct{}
+
+func (multiSender) Step(in node.Input, out *node.Output) {
+	if in.Kind == node.InCmd {
+		for _, typ := range []string{"A", "B", "A", "C", "D", "C", "A"} {
+			out.Send(2, typed(typ))
+		}
+	}
+}
+
+func TestCountsEveryMessageType(t *testing.T) {
+	res := run(t, live.Config{
+		Nodes:   2,
+		Factory: func(int) (node.Node, error) { return multiSender{}, nil },
+		Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
+	})
+	want := map[string]int64{"A": 6, "B": 2, "C": 4, "D": 2}
+	if res.Messages != 14 || fmt.Sprint(res.ByType) != fmt.Sprint(want) {
+		t.Errorf("%d messages %v, want 14 %v", res.Messages, res.ByType, want)
+	}
+}

@@ -1,15 +1,19 @@
 package live
 
 import (
+	"sync"
+
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
 
 // action is a scripted or reactive action travelling through an inbox
-// (envelope.from == 0). Nodes never see it.
+// (envelope.from == 0), by pointer: a pointer in an interface is not
+// boxed, so the script's million start commands, carved out of one array,
+// allocate nothing more. Nodes never see it.
 type action struct{ cmd node.Cmd }
 
-func (action) Type() string { return "action" }
+func (*action) Type() string { return "action" }
 
 // typeCount counts the messages of one type a node sent.
 type typeCount struct {
@@ -18,7 +22,10 @@ type typeCount struct {
 }
 
 // peer is one node: its inbox, written by every goroutine, and below it
-// the state only the node's own goroutine touches.
+// the state only the node's own goroutine touches. A million-node run
+// keeps a million of these, so it is kept small (152 bytes): what only
+// some runs need — a third message type, timers — hangs off a pointer, and
+// the Output a step fills is borrowed from a pool (step).
 type peer struct {
 	inbox
 
@@ -28,12 +35,10 @@ type peer struct {
 	nd      node.Node
 	lc      int64 // Lamport clock
 	steps   int64
-	sent    typeCount   // messages sent, of the first type it sent
-	more    []typeCount // of other types (rare: kept off the small stack's path)
-	tm      *timers     // nil until the node first sets a timer
-	cur     *chunk      // the overflow being handled
-	bi      int32       // the next item of cur
-	out     node.Output
+	sent    [2]typeCount // messages sent, of the first two types it sent
+	more    *[]typeCount // of other types (rare: kept off the small stack's path)
+	tm      *timers      // nil until the node first sets a timer
+	cur     *chunk       // the overflow being handled
 }
 
 // loop is the node's goroutine: it handles its inbox and timers until the
@@ -101,7 +106,7 @@ func (p *peer) admit(rt *runtime, e envelope, in *node.Input) bool {
 	case e.from < 0:
 		return false
 	case e.from == 0:
-		return p.act(rt, e.msg.(action).cmd, in)
+		return p.act(rt, e.msg.(*action).cmd, in)
 	default: // the receiver has crashed
 		p.traceMsg(rt, trace.KindDrop, e.from, p.self, e.msg, "the receiver has crashed")
 		rt.settle(-1, -1)
@@ -168,13 +173,13 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 // token forwarded — it touches no shared counter at all.
 func (p *peer) step(rt *runtime, in *node.Input, isMsg int64) {
 	p.steps++
-	out := &p.out
-	out.Reset()
+	out := getOutput()
 	p.nd.Step(*in, out)
 	var dPending, dFlight int64
-	if len(out.Events)+len(out.Timers) > 0 || out.Done || !p.sendsOK(rt) {
+	if len(out.Events)+len(out.Timers) > 0 || out.Done || !sendsOK(rt, out) {
 		var ok bool
-		if dPending, dFlight, ok = p.prepare(rt, in.Now, isMsg); !ok {
+		if dPending, dFlight, ok = p.prepare(rt, out, in.Now, isMsg); !ok {
+			putOutput(out)
 			return
 		}
 	} else { // the common case: messages only
@@ -187,11 +192,35 @@ func (p *peer) step(rt *runtime, in *node.Input, isMsg int64) {
 			rt.flight.Add(dFlight)
 		}
 	}
-	p.sendAll(rt)
+	p.sendAll(rt, out)
+	putOutput(out)
 	rt.settle(min(dPending, 0), min(dFlight, 0))
 	if rt.cfg.Stop != nil && rt.cfg.Stop() {
 		rt.finish(endStopped)
 	}
+}
+
+// outputs lends each step the Output it fills. A step never blocks, so
+// the steps in progress are about as many as the Ps running them: a
+// handful of Outputs, hot in the caches, serve a million nodes — where an
+// Output per node cost 136 bytes each, and a cache miss per step.
+var outputs = sync.Pool{New: func() any {
+	return &node.Output{
+		Sends:  make([]node.Send, 0, 4),
+		Timers: make([]node.Timer, 0, 2),
+		Events: make([]node.Event, 0, 4),
+	}
+}}
+
+func getOutput() *node.Output { return outputs.Get().(*node.Output) }
+
+// putOutput returns out, emptied, forgetting the messages it held (a
+// pooled Output must not keep them alive).
+func putOutput(out *node.Output) {
+	clear(out.Sends)
+	clear(out.Events)
+	out.Reset()
+	outputs.Put(out)
 }
 
 // prepare is the general case of a step before its messages go out:
@@ -199,8 +228,7 @@ func (p *peer) step(rt *runtime, in *node.Input, isMsg int64) {
 // It returns the counters' changes, and false if the run failed.
 //
 //go:noinline
-func (p *peer) prepare(rt *runtime, now int64, isMsg int64) (dPending, dFlight int64, ok bool) {
-	out := &p.out
+func (p *peer) prepare(rt *runtime, out *node.Output, now int64, isMsg int64) (dPending, dFlight int64, ok bool) {
 	var acts []node.Action
 	for _, ev := range out.Events {
 		p.lc++
@@ -246,9 +274,9 @@ func (p *peer) prepare(rt *runtime, now int64, isMsg int64) (dPending, dFlight i
 }
 
 // sendsOK reports whether every send goes to a node of the run.
-func (p *peer) sendsOK(rt *runtime) bool {
-	for k := range p.out.Sends {
-		if to := p.out.Sends[k].To; to < 1 || to > rt.cfg.Nodes {
+func sendsOK(rt *runtime, out *node.Output) bool {
+	for k := range out.Sends {
+		if to := out.Sends[k].To; to < 1 || to > rt.cfg.Nodes {
 			return false
 		}
 	}
@@ -256,12 +284,12 @@ func (p *peer) sendsOK(rt *runtime) bool {
 }
 
 // sendAll stamps, counts, traces and delivers the step's messages.
-func (p *peer) sendAll(rt *runtime) {
+func (p *peer) sendAll(rt *runtime, out *node.Output) {
 	if rt.cfg.Messages {
-		p.traceSends(rt)
+		p.traceSends(rt, out)
 	}
-	for k := range p.out.Sends {
-		s := &p.out.Sends[k]
+	for k := range out.Sends {
+		s := &out.Sends[k]
 		p.lc++
 		p.count(s.Msg.Type())
 		rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg})
@@ -272,28 +300,34 @@ func (p *peer) sendAll(rt *runtime) {
 // Lamport clocks sendAll is about to stamp on them.
 //
 //go:noinline
-func (p *peer) traceSends(rt *runtime) {
-	for k, s := range p.out.Sends {
+func (p *peer) traceSends(rt *runtime, out *node.Output) {
+	for k, s := range out.Sends {
 		rt.emitMsg(trace.KindSend, p.self, p.lc+int64(k)+1, p.self, int32(s.To), s.Msg, "")
 	}
 }
 
 func (p *peer) count(typ string) {
-	if p.sent.typ == typ || p.sent.n == 0 {
-		p.sent.typ = typ
-		p.sent.n++
-		return
+	for k := range p.sent {
+		if c := &p.sent[k]; c.typ == typ || c.n == 0 {
+			c.typ = typ
+			c.n++
+			return
+		}
 	}
 	p.countMore(typ)
 }
 
 //go:noinline
 func (p *peer) countMore(typ string) {
-	for k := range p.more {
-		if p.more[k].typ == typ {
-			p.more[k].n++
+	if p.more == nil {
+		p.more = new([]typeCount)
+	}
+	more := *p.more
+	for k := range more {
+		if more[k].typ == typ {
+			more[k].n++
 			return
 		}
 	}
-	p.more = append(p.more, typeCount{typ, 1})
+	*p.more = append(more, typeCount{typ, 1})
 }

@@ -45,23 +45,8 @@ type runtime struct {
 
 const endFailed int32 = 3
 
-// The starting capacities of a node's Output: a step with more grows it
-// once, on the node's goroutine. Together 136 bytes per node.
-const (
-	outSends  = 1
-	outTimers = 1
-	outEvents = 2
-)
-
 func newRuntime(cfg Config) (*runtime, error) {
 	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{}), chunks: make(chunkPool, min(poolCap, cfg.Nodes*4+slabLen))}
-	// Every node's Output starts with room for a typical step, carved out
-	// of one array per field: a Step that appends within it allocates
-	// nothing, and so never grows its goroutine's small stack with
-	// growslice and mallocgc frames (see peer.loop).
-	sends := make([]node.Send, cfg.Nodes*outSends)
-	timers := make([]node.Timer, cfg.Nodes*outTimers)
-	events := make([]node.Event, cfg.Nodes*outEvents)
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
 		if err != nil {
@@ -69,10 +54,6 @@ func newRuntime(cfg Config) (*runtime, error) {
 		}
 		p := &rt.peers[i]
 		p.self, p.nd, p.ch = int32(i), nd, make(chan envelope, inboxCap)
-		k := i - 1
-		p.out.Sends = sends[k*outSends : k*outSends : (k+1)*outSends]
-		p.out.Timers = timers[k*outTimers : k*outTimers : (k+1)*outTimers]
-		p.out.Events = events[k*outEvents : k*outEvents : (k+1)*outEvents]
 	}
 	later := cfg.React != nil
 	for _, a := range cfg.Script {
@@ -96,10 +77,28 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		rt.evq = make(chan record, sinkQueue)
 		sink.Go(rt.collector)
 	}
+	// The script's due actions go into the inboxes before the goroutines
+	// start: a node that starts with its command waiting handles it at
+	// once, instead of parking on an empty inbox to be woken for it (a
+	// million-node election starts every node).
+	due := make([]action, len(rt.cfg.Script))
+	for k, a := range rt.cfg.Script {
+		if a.At <= 0 {
+			due[k].cmd = a.Cmd
+			rt.peers[a.Node].put(rt, envelope{msg: &due[k]})
+		}
+	}
+	// Every node goroutine runs the same closure, which takes the next
+	// peer: a closure per goroutine would be a million more allocations.
 	var wg sync.WaitGroup
-	for i := 1; i < len(rt.peers); i++ {
-		p := &rt.peers[i]
-		wg.Go(func() { p.loop(rt) })
+	var spawned atomic.Int64
+	node := func() {
+		defer wg.Done()
+		rt.peers[spawned.Add(1)].loop(rt)
+	}
+	wg.Add(len(rt.peers) - 1)
+	for range len(rt.peers) - 1 {
+		go node()
 	}
 	if rt.sched != nil {
 		wg.Go(func() { rt.sched.loop(rt) })
@@ -108,7 +107,9 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		rt.finish(endQuiescent) // nothing will ever happen
 	}
 	for _, a := range rt.cfg.Script {
-		rt.schedule(0, a)
+		if a.At > 0 {
+			rt.schedule(0, a)
+		}
 	}
 
 	var timeout <-chan time.Time
@@ -160,10 +161,18 @@ func (rt *runtime) collect(res *Result) {
 	for i := range rt.peers {
 		p := &rt.peers[i]
 		res.Steps += p.steps
-		for _, tc := range append(p.more, p.sent) {
+		add := func(tc typeCount) {
+			res.Messages += tc.n
+			res.ByType[tc.typ] += tc.n
+		}
+		for _, tc := range p.sent {
 			if tc.n > 0 {
-				res.Messages += tc.n
-				res.ByType[tc.typ] += tc.n
+				add(tc)
+			}
+		}
+		if p.more != nil {
+			for _, tc := range *p.more {
+				add(tc)
 			}
 		}
 	}
@@ -209,7 +218,7 @@ func (rt *runtime) markDone(d int64) {
 // pending by the caller). Due actions go straight into the inbox.
 func (rt *runtime) schedule(after time.Duration, a node.Action) {
 	if a.At <= 0 {
-		rt.peers[a.Node].put(rt, envelope{msg: action{a.Cmd}})
+		rt.peers[a.Node].put(rt, envelope{msg: &action{a.Cmd}})
 		return
 	}
 	rt.sched.add(after+time.Duration(a.At)*rt.cfg.Tick, a)
