@@ -59,6 +59,11 @@ type Config struct {
 	Sink     func(*trace.Event)
 	Messages bool
 	Skip     trace.Kinds
+	// Batch lets the Sink run behind by up to half a queue of events (a
+	// few thousand) and see them in bursts, which saves a goroutine switch
+	// per event: for a sink that only checks. A sink that shows the run as
+	// it goes wants it off.
+	Batch bool
 
 	// Stop, if set, is asked after every step, and by the sink's goroutine
 	// whenever it has caught up with the events; true ends the run. It is

@@ -296,3 +296,34 @@ func TestCountsEveryMessageType(t *testing.T) {
 		t.Errorf("%d messages %v, want 14 %v", res.Messages, res.ByType, want)
 	}
 }
+
+// A batched sink (Config.Batch) wakes rarely, yet gets every event: each
+// node's in its order, none lost when the queue fills many times over, and
+// the last ones when the run ends below the wake-up mark.
+func TestBatchedSinkGetsEveryEvent(t *testing.T) {
+	for _, n := range []int{3, 2000} {
+		f, msgs := swallowFactory(n, 7)
+		cfg := live.Config{Nodes: n, Factory: f, Script: startAll(n)}
+		_, full := record(t, cfg)
+		cfg.Batch = true
+		res, batched := record(t, cfg)
+		if res.Messages != msgs || int64(len(full)) < 2*msgs {
+			t.Fatalf("n=%d: %d messages, %d events; want %d messages, each sent and received", n, res.Messages, len(full), msgs)
+		}
+		perNode := func(evs []trace.Event) map[int][]string {
+			m := map[int][]string{}
+			for _, e := range evs {
+				m[e.Node] = append(m[e.Node], trace.Describe(&e))
+			}
+			return m
+		}
+		if got, want := perNode(batched), perNode(full); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("n=%d: batched, %d events; unbatched, %d", n, len(batched), len(full))
+		}
+		for k := 1; k < len(batched); k++ {
+			if batched[k].Seq != batched[k-1].Seq+1 || batched[k].T < batched[k-1].T {
+				t.Fatalf("n=%d: event %d has seq %d, t %d after seq %d, t %d", n, k, batched[k].Seq, batched[k].T, batched[k-1].Seq, batched[k-1].T)
+			}
+		}
+	}
+}

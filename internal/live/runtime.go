@@ -39,6 +39,8 @@ type runtime struct {
 	errMu sync.Mutex
 	err   error
 	evq   chan record // to the collector (sink.go); nil without a Sink
+	// sinkWake wakes a batched collector (Config.Batch); closed at the end.
+	sinkWake chan struct{}
 
 	chunks chunkPool // free overflow chunks (inbox.go)
 }
@@ -74,7 +76,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	rt.start = time.Now()
 	var sink sync.WaitGroup
 	if rt.cfg.Sink != nil {
-		rt.evq = make(chan record, sinkQueue)
+		rt.evq, rt.sinkWake = make(chan record, sinkQueue), make(chan struct{}, 1)
 		sink.Go(rt.collector)
 	}
 	// The script's due actions go into the inboxes before the goroutines
@@ -135,6 +137,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
 		close(rt.evq)
+		close(rt.sinkWake)
 		sink.Wait()
 	}
 

@@ -27,10 +27,9 @@ import (
 const sinkQueue = 4096
 
 // record is one event on its way to the collector: what the node knew
-// when it happened. The collector fills in the rest: seq, and t, the time
-// the event reaches the sink (a few microseconds after the step, unless
-// the queue is full).
+// when it happened, and when. The collector numbers it (seq).
 type record struct {
+	t        int64 // nanoseconds since the start
 	kind     string
 	node     int32
 	from, to int32 // message events
@@ -41,9 +40,57 @@ type record struct {
 	leader   int // a leader event's leader
 }
 
-// put hands r to the collector; it waits while the queue is full. The
-// collector stamps the time: a node's stack has no room for time.Since.
-func (rt *runtime) put(r *record) { rt.evq <- *r }
+// put stamps r and hands it to the collector; it waits while the queue is
+// full. In a batched run (Config.Batch) it wakes the collector only once
+// the queue is half full: the collector then drains it, so a million
+// events cost a few hundred wake-ups, not a million goroutine switches.
+//
+// It is on the deepest path of a node's stack (loop, step, prepare, the
+// emit function, put, the channel send): a select here, or a copy of the
+// record, would grow a million 2 KiB stacks to 4 KiB.
+func (rt *runtime) put(r *record) {
+	r.t = rt.since().Nanoseconds()
+	if rt.cfg.Batch {
+		rt.batchWake()
+	}
+	rt.evq <- *r
+}
+
+// batchWake wakes the collector if the queue is half full or more. Every
+// put checks before it sends, so the queue cannot fill with the collector
+// asleep (a wake-up is never lost: sinkWake keeps one).
+//
+//go:noinline
+func (rt *runtime) batchWake() {
+	if len(rt.evq) >= sinkQueue/2 {
+		rt.wakeSink()
+	}
+}
+
+// wakeSink wakes a batched collector that waits for work.
+func (rt *runtime) wakeSink() {
+	select {
+	case rt.sinkWake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the collector's next record, and false once the queue is
+// closed and empty. Batched, it waits to be woken when the queue is empty.
+func (rt *runtime) take() (record, bool) {
+	if !rt.cfg.Batch {
+		r, ok := <-rt.evq
+		return r, ok
+	}
+	for {
+		select {
+		case r, ok := <-rt.evq:
+			return r, ok
+		default:
+		}
+		<-rt.sinkWake // closed at the end, after the queue
+	}
+}
 
 // collector is the sink's goroutine: it delivers every record put before
 // Run closed the queue (after every node goroutine returned).
@@ -54,12 +101,12 @@ func (rt *runtime) collector() {
 		leaders []int // leader events point into it: fresh slots, one per event
 	)
 	for {
-		r, ok := <-rt.evq
+		r, ok := rt.take()
 		if !ok {
 			return
 		}
 		seq++
-		t = max(t, rt.since().Nanoseconds())
+		t = max(t, r.t) // records of several nodes may come slightly out of time order
 		ev = trace.Event{V: trace.Version, Seq: seq, T: t, Node: int(r.node), Kind: r.kind, LC: r.lc, Note: r.note}
 		switch r.kind {
 		case trace.KindState:

@@ -13,6 +13,7 @@ func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action,
 	res, err := live.Run(ctx, live.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Script: script, React: spec.React,
 		Tick: opts.Tick, Sink: sink, Messages: messages, Skip: skip, Timeout: opts.Timeout,
+		Batch: opts.Format == "none" && opts.Events == "", // the sink only checks
 	})
 	st := stats{
 		terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
