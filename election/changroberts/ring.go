@@ -37,9 +37,14 @@ func Factory(ids []int) (node.Factory, error) {
 		if i < 1 || i > n {
 			return nil, fmt.Errorf("node index %d is outside 1..%d", i, n)
 		}
-		nd := new(Node)
+		// Only a rebuild past the first n allocates on its own: taking
+		// new(Node) first and replacing it would cost every node a
+		// garbage allocation.
+		var nd *Node
 		if k := used.Add(1) - 1; k < int64(n) {
 			nd = &slab()[k]
+		} else {
+			nd = new(Node)
 		}
 		*nd = Node{index: int32(i), next: int32(i%n + 1), id: ids[i-1]}
 		return nd, nil

@@ -40,12 +40,20 @@ type sim struct {
 	evSeq       int64
 	flight      int  // messages pending in the queue
 	msgEvents   bool // send/recv/drop/dup events go to the sink
+	cmdEvents   bool // cmd events go to the sink
+	plain       bool // a message needs no fault, latency draw, link order or clock vector (see send)
 	prefetching bool // the nodes are too many for the caches: prefetch (see prefetchAhead)
-	nChoice     int  // decisions taken so far (replay position)
-	res         Result
-	cmds        []node.Cmd // commands of pending actions pushed during the run (slot.aux)
-	vcs         [][]uint32 // vector clocks of messages in flight (slot.aux)
-	leaders     []int      // storage for the Leader of leader events, handed out one by one
+	// The nodes' data, when the factory laid them out evenly in memory
+	// (node i at ndBase + i*ndStride; ndStride 0 otherwise): prefetchAhead
+	// computes where a node is instead of loading its pointer, a cache miss
+	// of its own. A prefetch is only a hint: a restarted node, elsewhere,
+	// just misses it.
+	ndBase, ndStride uintptr
+	nChoice          int // decisions taken so far (replay position)
+	res              Result
+	cmds             []node.Cmd // commands of pending actions pushed during the run (slot.aux)
+	vcs              [][]uint32 // vector clocks of messages in flight (slot.aux)
+	leaders          []int      // storage for the Leader of leader events, handed out one by one
 	// message counts by type; the last type is cached to skip the map
 	typeIdx    map[string]int
 	typeNames  []string
@@ -86,10 +94,17 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.msgEvents = cfg.Sink != nil && cfg.Messages
+	s.cmdEvents = cfg.Sink != nil && !cfg.Skip.Has(trace.KindCmd)
 	s.prefetching = n >= prefetchNodes
+	if s.prefetching {
+		s.ndBase, s.ndStride = layout(s.nodes)
+	}
 	if cfg.Policy == PolicyFIFO && (cfg.Delay.Max > cfg.Delay.Min || len(cfg.Faults.Slow) > 0) {
 		s.link = map[uint64]int64{}
 	}
+	f := &cfg.Faults
+	s.plain = s.vc == nil && !s.msgEvents && s.link == nil && cfg.Delay.Min == cfg.Delay.Max &&
+		f.Drop == 0 && f.Dup == 0 && len(f.Partitions) == 0 && len(f.Slow) == 0
 	// The script's actions take the first sequence numbers (see queue).
 	s.q.seq = uint64(len(cfg.Script))
 	return s, nil
@@ -116,43 +131,10 @@ func maxExtra(slow []Slow) int64 {
 }
 
 func (s *sim) run() (Result, error) {
-	for {
-		if s.res.Steps >= s.cfg.MaxSteps {
-			s.res.Exhausted = true
-			break
-		}
-		it, ok := s.q.pop()
-		if !ok {
-			s.res.Quiescent = true
-			break
-		}
-		s.res.Now = s.q.now
-		var err error
-		switch {
-		case it.from > 0:
-			s.flight--
-			if s.prefetching {
-				s.prefetchAhead()
-			}
-			err = s.deliver(it)
-		case it.from == slotTimer:
-			err = s.fire(it)
-		case it.from == slotAction:
-			err = s.act(int(it.to), s.cmds[it.aux])
-		default:
-			err = s.act(int(it.to), s.q.script[it.aux].Cmd)
-		}
-		if err != nil {
-			return s.res, err
-		}
-		if s.flight == 0 && s.nDone == s.nLive {
-			s.res.Quiescent = true
-			break
-		}
-		if s.cfg.Stop != nil && s.cfg.Stop() {
-			s.res.Stopped = true
-			break
-		}
+	err := s.loop()
+	s.res.Now = s.q.now // the time of the last item: pop moves time only to an item
+	if err != nil {
+		return s.res, err
 	}
 	for k, name := range s.typeNames {
 		s.res.ByType[name] = s.typeCounts[k]
@@ -160,28 +142,95 @@ func (s *sim) run() (Result, error) {
 	return s.res, nil
 }
 
-// Prefetch distances, in items of the current tick: the node state of the
-// receiver of the item this far ahead, then its node, read through the
-// state fetched earlier. On a large ring the receivers of one tick are
-// scattered, and without this each delivery waits on two cache misses.
+// loop handles items until the run ends, and says why in s.res.
+func (s *sim) loop() error {
+	for s.res.Steps < s.cfg.MaxSteps {
+		it := s.q.pop()
+		if it == nil {
+			s.res.Quiescent = true
+			return nil
+		}
+		var err error
+		if it.from > 0 {
+			err = s.deliver(it)
+		} else {
+			err = s.control(it)
+		}
+		if err != nil {
+			return err
+		}
+		if s.flight == 0 && s.nDone == s.nLive {
+			s.res.Quiescent = true
+			return nil
+		}
+		if s.cfg.Stop != nil && s.cfg.Stop() {
+			s.res.Stopped = true
+			return nil
+		}
+	}
+	s.res.Exhausted = true
+	return nil
+}
+
+// control handles an item that is not a message: a timer or an action.
+func (s *sim) control(it *slot) error {
+	switch it.from {
+	case slotTimer:
+		return s.fire(it)
+	case slotAction:
+		return s.act(int(it.to), s.cmds[it.aux])
+	}
+	return s.act(int(it.to), s.q.script[it.aux].Cmd)
+}
+
+// Prefetching, ahead items of the current tick: the receiver's state, its
+// node's data and the message's boxed value. On a large ring the receivers
+// of one tick are scattered, and without this each delivery waits on up to
+// three cache misses in a row.
 const (
-	aheadState    = 16
-	aheadNode     = 8
+	ahead         = 16
 	prefetchNodes = 1 << 14 // below this many nodes, they stay in the caches
 )
 
 func (s *sim) prefetchAhead() {
 	next := s.q.ahead()
-	if len(next) > aheadNode {
-		nd := s.nodes[next[aheadNode].to].nd
-		prefetch((*[2]unsafe.Pointer)(unsafe.Pointer(&nd))[1]) // the node's data word
-		if len(next) > aheadState {
-			prefetch(unsafe.Pointer(&s.nodes[next[aheadState].to]))
-		}
+	if len(next) <= ahead {
+		return
 	}
+	it := &next[ahead]
+	ns := &s.nodes[it.to]
+	nd := s.ndBase + uintptr(it.to)*s.ndStride
+	if s.ndStride == 0 { // the node's data word, read through its state (a cache miss itself, often)
+		nd = uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&ns.nd))[1])
+	}
+	prefetch3(uintptr(unsafe.Pointer(ns)), nd, uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&it.msg))[1]))
 }
 
+// layout returns base and stride such that node i's data is at base +
+// i*stride for every node, or 0, 0 if they are not so laid out. A factory
+// that builds its nodes out of one array (changroberts.Factory) lays them
+// out so; nodes allocated one by one are not, in general.
+func layout(nodes []nodeState) (base, stride uintptr) {
+	if len(nodes) < 3 {
+		return 0, 0
+	}
+	data := func(i int) uintptr { return uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&nodes[i].nd))[1]) }
+	stride = data(2) - data(1)
+	base = data(1) - stride
+	for i := 3; i < len(nodes); i++ {
+		if data(i) != base+uintptr(i)*stride {
+			return 0, 0
+		}
+	}
+	return base, stride
+}
+
+// deliver hands a message to its receiver.
 func (s *sim) deliver(it *slot) error {
+	s.flight--
+	if s.prefetching {
+		s.prefetchAhead()
+	}
 	to := int(it.to)
 	ns := &s.nodes[to]
 	if ns.crashed {
@@ -204,7 +253,31 @@ func (s *sim) deliver(it *slot) error {
 	}
 	s.begin()
 	ns.nd.Step(node.Input{Kind: node.InMsg, Now: s.q.now, From: int(it.from), Msg: it.msg}, &s.out)
+	if o := &s.out; s.plain && len(o.Sends) == 1 && len(o.Events) == 0 && len(o.Timers) == 0 {
+		return s.forward(to, ns)
+	}
 	return s.carryOut(to)
+}
+
+// forward is carryOut for the commonest step of all, one message out and
+// nothing else (a ring passing a token on), when messages are plain: the
+// same, minus the loops and calls, on a path taken millions of times a run.
+func (s *sim) forward(from int, ns *nodeState) error {
+	o := &s.out
+	snd := &o.Sends[0]
+	if uint(snd.To-1) >= uint(s.cfg.Nodes) {
+		return s.carryOut(from) // which reports the error
+	}
+	s.count(snd.Msg.Type())
+	ns.lc++
+	s.flight++
+	e := s.q.pushNear(s.q.now + s.cfg.Delay.Min)
+	e.msg, e.lc, e.aux, e.from, e.to = snd.Msg, ns.lc, 0, int32(from), int32(snd.To)
+	if o.Done && !ns.done {
+		ns.done = true
+		s.nDone++
+	}
+	return nil
 }
 
 func (s *sim) fire(it *slot) error {
@@ -264,7 +337,7 @@ func (s *sim) act(i int, cmd node.Cmd) error {
 
 func (s *sim) command(i int, c node.Cmd) error {
 	s.tickClock(i)
-	if s.cfg.Sink != nil && !s.cfg.Skip.Has(trace.KindCmd) {
+	if s.cmdEvents {
 		s.fill(trace.KindCmd, i)
 		s.ev.Cmd = string(c)
 		s.cfg.Sink(&s.ev)
@@ -297,7 +370,8 @@ func (s *sim) carryOut(i int) error {
 	for _, t := range s.out.Timers {
 		s.setTimer(i, t)
 	}
-	for _, snd := range s.out.Sends {
+	for k := range s.out.Sends {
+		snd := &s.out.Sends[k]
 		if snd.To < 1 || snd.To > s.cfg.Nodes {
 			return fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, s.cfg.Nodes)
 		}

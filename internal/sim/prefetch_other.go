@@ -2,7 +2,5 @@
 
 package sim
 
-import "unsafe"
-
-// prefetch is a no-op where there is no assembly for it.
-func prefetch(p unsafe.Pointer) {}
+// prefetch3 is a no-op where there is no assembly for it.
+func prefetch3(a, b, c uintptr) {}

@@ -123,15 +123,29 @@ func (q *queue) push(at int64, it *slot) {
 
 // add appends it to bk.
 func (q *queue) add(bk *bucket, it *slot) {
+	// Copied field by field: the slot was just written field by field, and
+	// a block copy's wide loads would stall on those narrow stores.
+	e := q.slotIn(bk)
+	e.msg, e.lc, e.aux, e.from, e.to = it.msg, it.lc, it.aux, it.from, it.to
+}
+
+// pushNear is push for an item due within the wheel's span (at-q.now <=
+// q.mask, which any message's latency is): it returns the item's slot for
+// the caller to fill in place, saving a copy.
+func (q *queue) pushNear(at int64) *slot {
+	q.seq++
+	return q.slotIn(&q.buckets[at&q.mask])
+}
+
+// slotIn returns a new slot at the end of bk.
+func (q *queue) slotIn(bk *bucket) *slot {
 	if bk.tail == nil || bk.w == len(bk.tail.slots) {
 		q.extend(bk)
 	}
-	// Copied field by field: the slot was just written field by field, and
-	// a block copy's wide loads would stall on those narrow stores.
 	e := &bk.tail.slots[bk.w]
 	bk.w++
-	e.msg, e.lc, e.aux, e.from, e.to = it.msg, it.lc, it.aux, it.from, it.to
 	q.inWheel++
+	return e
 }
 
 // extend gives bk a new empty tail chunk.
@@ -185,11 +199,27 @@ func (q *queue) take(bk *bucket) *slot {
 	return nil
 }
 
-// pop returns the next item in (at, seq) order and advances q.now to it.
-// The slot it points to is valid until the next pop.
-func (q *queue) pop() (*slot, bool) {
+// pop returns the next item in (at, seq) order, or nil if there is none,
+// and advances q.now to it. The slot it points to is valid until the next
+// pop.
+func (q *queue) pop() *slot {
 	if q.last != nil {
 		q.last.msg = nil // drop the reference for the GC
+	}
+	// The common case first: the next item of this tick's head chunk.
+	bk := &q.buckets[q.now&q.mask]
+	if c := bk.head; c != nil && q.nextAt != q.now {
+		end := len(c.slots)
+		if c == bk.tail {
+			end = bk.w
+		}
+		if bk.r < end {
+			it := &c.slots[bk.r]
+			bk.r++
+			q.inWheel--
+			q.last = it
+			return it
+		}
 	}
 	for {
 		if q.nextAt == q.now {
@@ -197,12 +227,12 @@ func (q *queue) pop() (*slot, bool) {
 			q.next++
 			q.nextAt = q.scriptAt(q.next)
 			q.last = &q.tmp
-			return &q.tmp, true
+			return &q.tmp
 		}
 		if it := q.take(&q.buckets[q.now&q.mask]); it != nil {
 			q.inWheel--
 			q.last = it
-			return it, true
+			return it
 		}
 		switch {
 		case q.inWheel > 0:
@@ -212,7 +242,7 @@ func (q *queue) pop() (*slot, bool) {
 		case q.nextAt != noScript:
 			q.now = q.nextAt
 		default:
-			return nil, false
+			return nil
 		}
 		for len(q.far) > 0 && q.far[0].at <= q.now+q.mask {
 			it := q.farPop()
