@@ -43,8 +43,8 @@ type peer struct {
 
 // loop is the node's goroutine: it handles its inbox and timers until the
 // run is over. It blocks on its own channel only — not on ctx.Done(),
-// which every node would share — and Run wakes it with a stop envelope
-// when the run ends (see runtime.run).
+// which every node would share — and is woken by a stop envelope when the
+// run ends (see stopChildren).
 //
 // A million of these goroutines must fit their first 2 KiB stacks, of
 // which Go frames get about 1.1 KiB (the rest is the stack guard), shared
@@ -76,6 +76,22 @@ func (p *peer) loop(rt *runtime) {
 		in = node.Input{} // keep no message alive while waiting
 	}
 	p.stopTimers()
+	p.stopChildren(rt)
+}
+
+// stopChildren passes the end of the run on to nodes 2i and 2i+1: Run
+// stops node 1, and every node its two children as it leaves, so a
+// million goroutines wake and return on both cores at once (from one
+// goroutine, sending a stop to each in turn kept one core busy for a
+// second). A node leaves once, on its stop or on the first item it sees
+// after the run has halted, so each node is stopped by its parent or has
+// already left.
+//
+//go:noinline
+func (p *peer) stopChildren(rt *runtime) {
+	for c := 2 * int(p.self); c <= 2*int(p.self)+1 && c < len(rt.peers); c++ {
+		rt.peers[c].put(rt, envelope{from: stop})
+	}
 }
 
 // wait returns the next inbox item, firing due timers while it waits.

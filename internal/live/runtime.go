@@ -131,9 +131,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	}
 	rt.halt.Store(true)
 	cancel() // the scheduler
-	for i := 1; i < len(rt.peers); i++ {
-		rt.peers[i].put(rt, envelope{from: stop})
-	}
+	rt.peers[1].put(rt, envelope{from: stop}) // the nodes pass it on (peer.stopChildren)
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
 		close(rt.evq)
