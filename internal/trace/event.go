@@ -178,7 +178,8 @@ type Kinds uint16
 // AllKinds is every kind of event a runtime emits.
 const AllKinds Kinds = 1<<len(kindNames) - 1
 
-// kindNames gives each runtime event kind its bit in Kinds.
+// kindNames lists the runtime event kinds, each at its bit in Kinds
+// (kindBit, nodeKinds).
 var kindNames = [...]string{KindSend, KindRecv, KindDrop, KindDup, KindCrash, KindRecover,
 	KindCmd, KindState, KindEnterCS, KindExitCS, KindLeader, KindNote}
 
@@ -200,10 +201,31 @@ func KindsOf(kinds ...string) Kinds {
 func (k Kinds) Has(kind string) bool { return k&kindBit(kind) != 0 }
 
 func kindBit(kind string) Kinds {
-	for i, name := range kindNames {
-		if name == kind {
-			return 1 << i
-		}
+	switch kind { // the order of kindNames
+	case KindSend:
+		return 1 << 0
+	case KindRecv:
+		return 1 << 1
+	case KindDrop:
+		return 1 << 2
+	case KindDup:
+		return 1 << 3
+	case KindCrash:
+		return 1 << 4
+	case KindRecover:
+		return 1 << 5
+	case KindCmd:
+		return 1 << 6
+	case KindState:
+		return 1 << 7
+	case KindEnterCS:
+		return 1 << 8
+	case KindExitCS:
+		return 1 << 9
+	case KindLeader:
+		return 1 << 10
+	case KindNote:
+		return 1 << 11
 	}
 	return 0
 }
