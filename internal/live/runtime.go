@@ -130,7 +130,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		err = ctx.Err()
 	}
 	rt.halt.Store(true)
-	cancel() // the scheduler
+	cancel()                                  // the scheduler
 	rt.peers[1].put(rt, envelope{from: stop}) // the nodes pass it on (peer.stopChildren)
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
