@@ -128,6 +128,12 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 	case node.InMsg:
 		switch m := in.Msg.(type) {
 		case Election:
+			if m.ID > n.id && n.state != StateIdle {
+				// The commonest step by far, inline: pass a larger id on
+				// (onElection's case q > n.id, with nothing to participate in).
+				out.Send(int(n.next), in.Msg)
+				break
+			}
 			n.onElection(m.ID, in.Msg, out)
 		case Elected:
 			n.onElected(m.LeaderID, in.Msg, out)

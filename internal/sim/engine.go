@@ -42,6 +42,7 @@ type sim struct {
 	msgEvents   bool // send/recv/drop/dup events go to the sink
 	cmdEvents   bool // cmd events go to the sink
 	plain       bool // a message needs no fault, latency draw, link order or clock vector (see send)
+	batch       bool // plain, and no Stop to ask after each step: deliverRun may run through a tick
 	prefetching bool // the nodes are too many for the caches: prefetch (see prefetchAhead)
 	// The nodes' data, when the factory laid them out evenly in memory
 	// (node i at ndBase + i*ndStride; ndStride 0 otherwise): prefetchAhead
@@ -105,6 +106,7 @@ func newSim(cfg Config) (*sim, error) {
 	f := &cfg.Faults
 	s.plain = s.vc == nil && !s.msgEvents && s.link == nil && cfg.Delay.Min == cfg.Delay.Max &&
 		f.Drop == 0 && f.Dup == 0 && len(f.Partitions) == 0 && len(f.Slow) == 0
+	s.batch = s.plain && cfg.Stop == nil
 	// The script's actions take the first sequence numbers (see queue).
 	s.q.seq = uint64(len(cfg.Script))
 	return s, nil
@@ -133,6 +135,9 @@ func maxExtra(slow []Slow) int64 {
 func (s *sim) run() (Result, error) {
 	err := s.loop()
 	s.res.Now = s.q.now // the time of the last item: pop moves time only to an item
+	for _, k := range s.typeCounts {
+		s.res.Messages += k
+	}
 	if err != nil {
 		return s.res, err
 	}
@@ -151,9 +156,12 @@ func (s *sim) loop() error {
 			return nil
 		}
 		var err error
-		if it.from > 0 {
+		switch {
+		case it.from > 0 && s.batch:
+			err = s.deliverRun(it)
+		case it.from > 0:
 			err = s.deliver(it)
-		} else {
+		default:
 			err = s.control(it)
 		}
 		if err != nil {
@@ -194,10 +202,13 @@ const (
 
 func (s *sim) prefetchAhead() {
 	next := s.q.ahead()
-	if len(next) <= ahead {
-		return
+	if len(next) > ahead {
+		s.prefetchSlot(&next[ahead])
 	}
-	it := &next[ahead]
+}
+
+// prefetchSlot prefetches what delivering it will read.
+func (s *sim) prefetchSlot(it *slot) {
 	ns := &s.nodes[it.to]
 	nd := s.ndBase + uintptr(it.to)*s.ndStride
 	if s.ndStride == 0 { // the node's data word, read through its state (a cache miss itself, often)
@@ -253,31 +264,72 @@ func (s *sim) deliver(it *slot) error {
 	}
 	s.begin()
 	ns.nd.Step(node.Input{Kind: node.InMsg, Now: s.q.now, From: int(it.from), Msg: it.msg}, &s.out)
-	if o := &s.out; s.plain && len(o.Sends) == 1 && len(o.Events) == 0 && len(o.Timers) == 0 {
-		return s.forward(to, ns)
-	}
 	return s.carryOut(to)
 }
 
-// forward is carryOut for the commonest step of all, one message out and
-// nothing else (a ring passing a token on), when messages are plain: the
-// same, minus the loops and calls, on a path taken millions of times a run.
-func (s *sim) forward(from int, ns *nodeState) error {
+// deliverRun delivers the message it, just popped, then the messages after
+// it in the head chunk of its tick's bucket, in order, until an item that is
+// not a message, the end of the chunk, the end of the run (all done, no
+// message in flight) or the step budget: what loop and deliver would do,
+// minus a pop and its checks per message. It is for batch runs only (plain,
+// and no Stop to ask after every step).
+//
+// Every message sent meanwhile goes to a later tick's bucket (latencies are
+// at least 1 tick and less than the wheel's span), and a timer or action due
+// now is appended to this bucket after its messages, so the chunk's items
+// are read in (at, seq) order still; only its end may move.
+func (s *sim) deliverRun(it *slot) error {
+	q := s.q
+	bk := &q.buckets[q.now&q.mask]
+	c := bk.head                                      // it is c.slots[bk.r-1] (see pop)
+	dst := &q.buckets[(q.now+s.cfg.Delay.Min)&q.mask] // where a message sent now goes
 	o := &s.out
-	snd := &o.Sends[0]
-	if uint(snd.To-1) >= uint(s.cfg.Nodes) {
-		return s.carryOut(from) // which reports the error
+	end := bk.headEnd()
+	for {
+		s.flight--
+		if s.prefetching && bk.r+ahead < end {
+			s.prefetchSlot(&c.slots[bk.r+ahead])
+		}
+		ns := &s.nodes[it.to]
+		if ns.crashed {
+			s.res.Dropped++ // no event: a plain run has no message events
+		} else {
+			ns.lc = max(ns.lc, it.lc) + 1
+			s.res.Steps++
+			o.Reset()
+			ns.nd.Step(node.Input{Kind: node.InMsg, Now: q.now, From: int(it.from), Msg: it.msg}, o)
+			if len(o.Sends) == 1 && len(o.Events) == 0 && len(o.Timers) == 0 && uint(o.Sends[0].To-1) < uint(s.cfg.Nodes) {
+				// The commonest step of all, one message out and nothing
+				// else (a ring passing a token on): carryOut and send,
+				// minus their loops and calls.
+				snd := &o.Sends[0]
+				s.count(snd.Msg.Type())
+				ns.lc++
+				s.flight++
+				q.seq++
+				e := q.slotIn(dst)
+				e.msg, e.lc, e.aux, e.from, e.to = snd.Msg, ns.lc, 0, it.to, int32(snd.To)
+				if o.Done && !ns.done {
+					ns.done = true
+					s.nDone++
+				}
+			} else if err := s.carryOut(int(it.to)); err != nil {
+				return err
+			}
+		}
+		it.msg = nil // handled: drop the reference for the GC (pop does it for the last one)
+		if s.flight == 0 && s.nDone == s.nLive || s.res.Steps >= s.cfg.MaxSteps {
+			return nil // loop ends the run
+		}
+		end = bk.headEnd() // a step may have added a timer or an action due now
+		if bk.r == end || c.slots[bk.r].from <= 0 {
+			return nil // loop takes it from here: pop moves to the next chunk, or tick
+		}
+		it = &c.slots[bk.r]
+		bk.r++
+		q.inWheel--
+		q.last = it
 	}
-	s.count(snd.Msg.Type())
-	ns.lc++
-	s.flight++
-	e := s.q.pushNear(s.q.now + s.cfg.Delay.Min)
-	e.msg, e.lc, e.aux, e.from, e.to = snd.Msg, ns.lc, 0, int32(from), int32(snd.To)
-	if o.Done && !ns.done {
-		ns.done = true
-		s.nDone++
-	}
-	return nil
 }
 
 func (s *sim) fire(it *slot) error {

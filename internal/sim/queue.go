@@ -209,11 +209,7 @@ func (q *queue) pop() *slot {
 	// The common case first: the next item of this tick's head chunk.
 	bk := &q.buckets[q.now&q.mask]
 	if c := bk.head; c != nil && q.nextAt != q.now {
-		end := len(c.slots)
-		if c == bk.tail {
-			end = bk.w
-		}
-		if bk.r < end {
+		if bk.r < bk.headEnd() {
 			it := &c.slots[bk.r]
 			bk.r++
 			q.inWheel--
@@ -303,13 +299,17 @@ func (q *queue) farPop() farItem {
 // pop in its head chunk, and those slots.
 func (q *queue) ahead() []slot {
 	bk := &q.buckets[q.now&q.mask]
-	c := bk.head
-	if c == nil {
+	if bk.head == nil {
 		return nil
 	}
-	end := len(c.slots)
-	if c == bk.tail {
-		end = bk.w
+	return bk.head.slots[bk.r:bk.headEnd()]
+}
+
+// headEnd returns where the slots to read in bk's head chunk end: where
+// the chunk ends, or where writing is in the tail. bk.head is not nil.
+func (bk *bucket) headEnd() int {
+	if bk.head == bk.tail {
+		return bk.w
 	}
-	return c.slots[bk.r:end]
+	return len(bk.head.slots)
 }
