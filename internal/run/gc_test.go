@@ -18,15 +18,15 @@ func TestBigRunGC(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	p0, l0 := settings()
 
-	restore := bigRunGC(bigRun - 1)
+	restore := bigRunGC(bigRun-1, liveNodeSize)
 	if p, l := settings(); p != p0 || l != l0 {
 		t.Errorf("a small run changed GC to %d%%, limit %d", p, l)
 	}
 	restore()
 
-	restore = bigRunGC(1_000_000)
+	restore = bigRunGC(1_000_000, liveNodeSize)
 	p, l := settings()
-	if want := int64(2 * (1_000_000*bytesPerNode + 1<<30)); p != -1 || l != want {
+	if want := int64(2 * (1_000_000*liveNodeSize + 1<<30)); p != -1 || l != want {
 		t.Errorf("a million-node run: GC %d%%, limit %d; want off, %d", p, l, want)
 	}
 	restore()
@@ -35,7 +35,7 @@ func TestBigRunGC(t *testing.T) {
 	}
 
 	t.Setenv("GOGC", "100")
-	restore = bigRunGC(1_000_000)
+	restore = bigRunGC(1_000_000, liveNodeSize)
 	if p, l := settings(); p != p0 || l != l0 {
 		t.Errorf("GOGC set: GC %d%%, limit %d; want them untouched (%d%%, %d)", p, l, p0, l0)
 	}
