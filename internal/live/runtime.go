@@ -130,8 +130,9 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		err = ctx.Err()
 	}
 	rt.halt.Store(true)
-	cancel()                                  // the scheduler
-	rt.peers[1].put(rt, envelope{from: stop}) // the nodes pass it on (peer.stopChildren)
+	cancel() // the scheduler
+	// Stop node 1; the nodes pass the stop on (peer.stopChildren).
+	rt.peers[1].put(rt, envelope{from: stop})
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
 		close(rt.evq)

@@ -24,4 +24,3 @@ func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action,
 	}
 	return st, err
 }
-
