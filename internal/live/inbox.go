@@ -37,46 +37,38 @@ type chunk struct {
 	next *chunk
 }
 
-// chunkPool is the run's free list of chunks. It is a buffered channel:
-// its operations take the runtime's own lock, whose frames are small (a
-// sync.Mutex's slow path would park on a semaphore), and never block.
+// chunkPool is the run's free list of chunks: a sync.Pool, whose free
+// lists are per P, so the two cores that spill and drain inboxes at once
+// do not fight over one lock (a shared buffered channel here was a hot
+// spot on a million nodes: a pool operation every four spilled messages).
 // When it is empty, get carves a slab of chunks at once, so the few node
-// goroutines that allocate do it rarely.
-type chunkPool chan *chunk
+// goroutines that allocate do it rarely: an allocation's frames on a
+// node's small stack can grow it for good (see peer.loop).
+type chunkPool struct{ p sync.Pool }
 
-const (
-	poolCap = 1 << 20 // chunks the free list holds; more are left to the GC
-	slabLen = 256     // chunks allocated at once when the free list is empty
-)
+const slabLen = 256 // chunks allocated at once when the free list is empty
 
-func (f chunkPool) get() *chunk {
-	select {
-	case c := <-f:
-		return c
-	default:
-	}
-	return f.refill()
+func newChunkPool() *chunkPool {
+	f := &chunkPool{}
+	f.p.New = func() any { return f.refill() }
+	return f
 }
 
+func (f *chunkPool) get() *chunk { return f.p.Get().(*chunk) }
+
 //go:noinline
-func (f chunkPool) refill() *chunk {
+func (f *chunkPool) refill() *chunk {
 	s := new([slabLen]chunk)
 	for k := 1; k < slabLen; k++ {
-		select {
-		case f <- &s[k]:
-		default:
-		}
+		f.p.Put(&s[k])
 	}
 	return &s[0]
 }
 
 // free gives back c, which the node has emptied (every envelope zeroed).
-func (f chunkPool) free(c *chunk) {
+func (f *chunkPool) free(c *chunk) {
 	c.n, c.r, c.next = 0, 0, nil
-	select {
-	case f <- c:
-	default:
-	}
+	f.p.Put(c)
 }
 
 // inbox is a node's mailbox: a small buffered channel the node selects on,

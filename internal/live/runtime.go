@@ -42,13 +42,13 @@ type runtime struct {
 	// sinkWake wakes a batched collector (Config.Batch); closed at the end.
 	sinkWake chan struct{}
 
-	chunks chunkPool // free overflow chunks (inbox.go)
+	chunks *chunkPool // free overflow chunks (inbox.go)
 }
 
 const endFailed int32 = 3
 
 func newRuntime(cfg Config) (*runtime, error) {
-	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{}), chunks: make(chunkPool, min(poolCap, cfg.Nodes*4+slabLen))}
+	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{}), chunks: newChunkPool()}
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
 		if err != nil {
