@@ -23,9 +23,13 @@ type typeCount struct {
 
 // peer is one node: its inbox, written by every goroutine, and below it
 // the state only the node's own goroutine touches. A million-node run
-// keeps a million of these, so it is kept small (152 bytes): what only
-// some runs need — a third message type, timers — hangs off a pointer, and
-// the Output a step fills is borrowed from a pool (step).
+// keeps a million of these, so it is kept small: what only some runs need
+// — a third message type, timers — hangs off a pointer, and the Output a
+// step fills is borrowed from a pool (step). It is padded to 192 bytes,
+// three whole cache lines, so that neighbours on the ring, which run on
+// different cores at once, do not write to one line: the first holds the
+// inbox and what senders read, the other two what the node's own
+// goroutine writes.
 type peer struct {
 	inbox
 
@@ -39,6 +43,7 @@ type peer struct {
 	more    *[]typeCount // of other types (rare: kept off the small stack's path)
 	tm      *timers      // nil until the node first sets a timer
 	cur     *chunk       // the overflow being handled
+	_       [40]byte     // to 192 bytes (see above)
 }
 
 // loop is the node's goroutine: it handles its inbox and timers until the
