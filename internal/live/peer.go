@@ -43,7 +43,8 @@ type peer struct {
 	more    *[]typeCount // of other types (rare: kept off the small stack's path)
 	tm      *timers      // nil until the node first sets a timer
 	cur     *chunk       // the overflow being handled
-	_       [40]byte     // to 192 bytes (see above)
+	at      int64        // when the input in hand was taken, in ns since the start
+	_       [32]byte     // to 192 bytes (see above)
 }
 
 // loop is the node's goroutine: it handles its inbox and timers until the
@@ -67,12 +68,15 @@ func (p *peer) loop(rt *runtime) {
 			break
 		}
 		isMsg := int64(0)
+		// One clock reading an input: its Now, and the time of the events
+		// its step emits.
+		p.at = int64(rt.since())
 		if e.from > 0 && !p.crashed { // a message: the common case
 			p.lc = max(p.lc, e.lc) + 1
 			if rt.cfg.Messages {
 				p.traceMsg(rt, trace.KindRecv, e.from, p.self, e.msg, "")
 			}
-			in = node.Input{Kind: node.InMsg, Now: rt.now(), From: int(e.from), Msg: e.msg}
+			in = node.Input{Kind: node.InMsg, Now: p.at / int64(rt.cfg.Tick), From: int(e.from), Msg: e.msg}
 			isMsg = 1
 		} else if !p.admit(rt, e, &in) {
 			continue
@@ -139,7 +143,7 @@ func (p *peer) admit(rt *runtime, e envelope, in *node.Input) bool {
 //
 //go:noinline
 func (p *peer) traceMsg(rt *runtime, kind string, from, to int32, m node.Msg, note string) {
-	rt.emitMsg(kind, p.self, p.lc, from, to, m, note)
+	rt.emitMsg(kind, p.self, p.lc, p.at, from, to, m, note)
 }
 
 // act carries out a scripted or reactive action, as sim does. For a
@@ -154,7 +158,7 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 		p.crashed = true
 		dead := p.stopTimers() // pending timers die with the node
 		p.lc++
-		rt.emit(trace.KindCrash, p.self, p.lc)
+		rt.emit(trace.KindCrash, p.self, p.lc, p.at)
 		if !p.done {
 			rt.markDone(-1) // no longer live: it no longer holds the run up
 		}
@@ -173,15 +177,15 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 		p.nd, p.crashed, p.done = nd, false, false
 		rt.markDone(+1) // live again, and not done
 		p.lc++
-		rt.emit(trace.KindRecover, p.self, p.lc)
+		rt.emit(trace.KindRecover, p.self, p.lc, p.at)
 		c = node.CmdRecover
 	case p.crashed:
 		rt.settle(-1, 0)
 		return false
 	}
 	p.lc++
-	rt.emitCmd(p.self, p.lc, c)
-	*in = node.Input{Kind: node.InCmd, Now: rt.now(), Cmd: c}
+	rt.emitCmd(p.self, p.lc, p.at, c)
+	*in = node.Input{Kind: node.InCmd, Now: p.at / int64(rt.cfg.Tick), Cmd: c}
 	return true
 }
 
@@ -253,7 +257,7 @@ func (p *peer) prepare(rt *runtime, out *node.Output, now int64, isMsg int64) (d
 	var acts []node.Action
 	for _, ev := range out.Events {
 		p.lc++
-		rt.emitNode(p.self, p.lc, ev)
+		rt.emitNode(p.self, p.lc, p.at, ev)
 		if rt.cfg.React != nil {
 			acts = append(acts, rt.cfg.React(int(p.self), ev, now)...)
 		}
@@ -323,7 +327,7 @@ func (p *peer) sendAll(rt *runtime, out *node.Output) {
 //go:noinline
 func (p *peer) traceSends(rt *runtime, out *node.Output) {
 	for k, s := range out.Sends {
-		rt.emitMsg(trace.KindSend, p.self, p.lc+int64(k)+1, p.self, int32(s.To), s.Msg, "")
+		rt.emitMsg(trace.KindSend, p.self, p.lc+int64(k)+1, p.at, p.self, int32(s.To), s.Msg, "")
 	}
 }
 

@@ -229,9 +229,6 @@ func (rt *runtime) schedule(after time.Duration, a node.Action) {
 // since is the run's wall time so far.
 func (rt *runtime) since() time.Duration { return time.Since(rt.start) }
 
-// now is the run's time in ticks.
-func (rt *runtime) now() int64 { return int64(rt.since() / rt.cfg.Tick) }
-
 func (rt *runtime) checkSend(i int32, s node.Send) error {
 	if s.To < 1 || s.To > rt.cfg.Nodes {
 		return fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, s.Msg.Type(), s.To, rt.cfg.Nodes)

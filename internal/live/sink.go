@@ -40,8 +40,7 @@ type record struct {
 	leader   int // a leader event's leader
 }
 
-// put stamps r and hands it to the collector; it waits while the queue is
-// full. In a batched run (Config.Batch) it wakes the collector only once
+// put hands r to the collector; it waits while the queue is full. In a batched run (Config.Batch) it wakes the collector only once
 // the queue is half full: the collector then drains it, so a million
 // events cost a few hundred wake-ups, not a million goroutine switches.
 //
@@ -49,7 +48,6 @@ type record struct {
 // emit function, put, the channel send): a select here, or a copy of the
 // record, would grow a million 2 KiB stacks to 4 KiB.
 func (rt *runtime) put(r *record) {
-	r.t = rt.since().Nanoseconds()
 	if rt.cfg.Batch {
 		rt.batchWake()
 	}
@@ -131,31 +129,35 @@ func (rt *runtime) collector() {
 	}
 }
 
-func (rt *runtime) emit(kind string, i int32, lc int64) {
+// The emit functions take the event's node, its Lamport clock, and t, when
+// it happened (ns since the start: the node's reading for its input).
+
+func (rt *runtime) emit(kind string, i int32, lc, t int64) {
 	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(kind) {
-		rt.put(&record{kind: kind, node: i, lc: lc})
+		rt.put(&record{t: t, kind: kind, node: i, lc: lc})
 	}
 }
 
 // emitCmd is the event of a scripted or reactive command.
-func (rt *runtime) emitCmd(i int32, lc int64, c node.Cmd) {
+func (rt *runtime) emitCmd(i int32, lc, t int64, c node.Cmd) {
 	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(trace.KindCmd) {
-		rt.put(&record{kind: trace.KindCmd, node: i, lc: lc, text: string(c)})
+		rt.put(&record{t: t, kind: trace.KindCmd, node: i, lc: lc, text: string(c)})
 	}
 }
 
-func (rt *runtime) emitMsg(kind string, at int32, lc int64, from, to int32, m node.Msg, note string) {
+func (rt *runtime) emitMsg(kind string, at int32, lc, t int64, from, to int32, m node.Msg, note string) {
 	if rt.cfg.Sink == nil || !rt.cfg.Messages || rt.cfg.Skip.Has(kind) {
 		return
 	}
-	rt.put(&record{kind: kind, node: at, lc: lc, from: from, to: to, msg: m, note: note})
+	rt.put(&record{t: t, kind: kind, node: at, lc: lc, from: from, to: to, msg: m, note: note})
 }
 
-func (rt *runtime) emitNode(i int32, lc int64, e node.Event) {
+func (rt *runtime) emitNode(i int32, lc, t int64, e node.Event) {
 	if rt.cfg.Sink == nil || rt.cfg.Skip.HasNode(e.Kind) {
 		return
 	}
 	r := record{node: i, lc: lc, note: e.Note}
+	r.t = t // set apart: in the literal, it doubled this frame (see put)
 	switch e.Kind {
 	case node.EvState:
 		r.kind, r.text = trace.KindState, e.State

@@ -80,6 +80,7 @@ func (p *peer) fire(rt *runtime) {
 	tm := p.tm
 	tm.armed = false
 	now := rt.since()
+	p.at = int64(now) // the time of the events the timers' steps emit
 	for len(tm.list) > 0 && tm.list[0].due <= now && !rt.halt.Load() {
 		id := tm.list[0].id
 		tm.list = slices.Delete(tm.list, 0, 1)
