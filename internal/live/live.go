@@ -60,9 +60,9 @@ type Config struct {
 	Messages bool
 	Skip     trace.Kinds
 	// Batch lets the Sink run behind by up to half a queue of events (a
-	// few thousand) and see them in bursts, which saves a goroutine switch
-	// per event: for a sink that only checks. A sink that shows the run as
-	// it goes wants it off.
+	// few thousand) or 10 ms, whichever comes first, and see them in
+	// bursts, which saves a goroutine switch per event: for a sink that only
+	// checks. A sink that shows the run as it goes wants it off.
 	Batch bool
 
 	// Stop, if set, is asked after every step, and by the sink's goroutine

@@ -327,3 +327,37 @@ func TestBatchedSinkGetsEveryEvent(t *testing.T) {
 		}
 	}
 }
+
+// pinger passes a ball back and forth between nodes 1 and 2 for ever;
+// node 1 says something (a state) at its 1000th step.
+type pinger struct{ self, steps int }
+
+func (p *pinger) Step(in node.Input, out *node.Output) {
+	p.steps++
+	if p.self == 1 && p.steps == 1000 {
+		out.State("seen")
+	}
+	out.Send(3-p.self, demo.Wave{})
+}
+
+// A Stop that turns true on what the sink saw ends a batched run too,
+// although the queue never fills: the collector wakes by itself.
+func TestBatchedSinkStops(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		var seen atomic.Bool
+		res, err := live.Run(t.Context(), live.Config{
+			Nodes:   2,
+			Factory: func(i int) (node.Node, error) { return &pinger{self: i}, nil },
+			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
+			Sink: func(e *trace.Event) {
+				if e.Kind == trace.KindState {
+					seen.Store(true)
+				}
+			},
+			Stop: seen.Load, Batch: batch, Timeout: time.Minute,
+		})
+		if err != nil || !res.Stopped {
+			t.Errorf("batch %v: %v, %+v; want stopped on the sink's word", batch, err, res)
+		}
+	}
+}

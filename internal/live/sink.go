@@ -1,6 +1,8 @@
 package live
 
 import (
+	"time"
+
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -40,9 +42,10 @@ type record struct {
 	leader   int // a leader event's leader
 }
 
-// put hands r to the collector; it waits while the queue is full. In a batched run (Config.Batch) it wakes the collector only once
-// the queue is half full: the collector then drains it, so a million
-// events cost a few hundred wake-ups, not a million goroutine switches.
+// put hands r to the collector; it waits while the queue is full. In a
+// batched run (Config.Batch) it wakes the collector only once the queue is
+// half full: the collector then drains it, so a million events cost a few
+// hundred wake-ups, not a million goroutine switches.
 //
 // It is on the deepest path of a node's stack (loop, step, prepare, the
 // emit function, put, the channel send): a select here, or a copy of the
@@ -55,8 +58,10 @@ func (rt *runtime) put(r *record) {
 }
 
 // batchWake wakes the collector if the queue is half full or more. Every
-// put checks before it sends, so the queue cannot fill with the collector
-// asleep (a wake-up is never lost: sinkWake keeps one).
+// put checks before it sends, so the queue fills with the collector asleep
+// only if half a queue of producers were all between their check and their
+// send at once; even then, the collector wakes by itself within
+// batchPeriod (see take).
 //
 //go:noinline
 func (rt *runtime) batchWake() {
@@ -73,9 +78,16 @@ func (rt *runtime) wakeSink() {
 	}
 }
 
+// batchPeriod bounds how long a batched collector sleeps with records
+// waiting: a Stop that turns true on what the sink saw (a checker's
+// violation) ends the run this late at most, even if the queue stays short
+// of half full.
+const batchPeriod = 10 * time.Millisecond
+
 // take returns the collector's next record, and false once the queue is
-// closed and empty. Batched, it waits to be woken when the queue is empty.
-func (rt *runtime) take() (record, bool) {
+// closed and empty. Batched, it waits when the queue is empty, until it is
+// woken or batchPeriod has passed.
+func (rt *runtime) take(tick *time.Timer) (record, bool) {
 	if !rt.cfg.Batch {
 		r, ok := <-rt.evq
 		return r, ok
@@ -86,7 +98,11 @@ func (rt *runtime) take() (record, bool) {
 			return r, ok
 		default:
 		}
-		<-rt.sinkWake // closed at the end, after the queue
+		tick.Reset(batchPeriod)
+		select {
+		case <-rt.sinkWake: // closed at the end, after the queue
+		case <-tick.C:
+		}
 	}
 }
 
@@ -97,9 +113,11 @@ func (rt *runtime) collector() {
 		ev      trace.Event
 		seq, t  int64 // t: nanoseconds since the start, never decreasing
 		leaders []int // leader events point into it: fresh slots, one per event
+		tick    = time.NewTimer(batchPeriod)
 	)
+	defer tick.Stop()
 	for {
-		r, ok := rt.take()
+		r, ok := rt.take(tick)
 		if !ok {
 			return
 		}

@@ -29,7 +29,9 @@ const (
 )
 
 // bigRunGC applies the policy above for a run of n nodes of perNode bytes
-// each and returns the function that restores the previous settings.
+// each and returns the function that restores the previous settings. The
+// settings are the process's: two big runs overlapping in one process
+// (the CLI never does it) could restore them out of order.
 func bigRunGC(n int, perNode int64) (restore func()) {
 	if n < bigRun || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
