@@ -232,8 +232,8 @@ func kindBit(kind string) Kinds {
 
 // nodeKinds maps a node event's kind to its trace kind's bit.
 var nodeKinds = [...]Kinds{
-	node.EvState: 1 << 7, node.EvEnterCS: 1 << 8, node.EvExitCS: 1 << 9,
-	node.EvLeader: 1 << 10, node.EvNote: 1 << 11,
+	node.EvState: kindBit(KindState), node.EvEnterCS: kindBit(KindEnterCS), node.EvExitCS: kindBit(KindExitCS),
+	node.EvLeader: kindBit(KindLeader), node.EvNote: kindBit(KindNote),
 }
 
 // HasNode reports whether the trace kind of a node event of kind ev is in
