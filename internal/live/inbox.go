@@ -83,22 +83,44 @@ func (f *chunkPool) free(c *chunk) {
 // checks ovf after each one, so it cannot sleep on a non-empty overflow.
 type inbox struct {
 	ch         chan envelope
-	ovf        atomic.Bool // the overflow is non-empty, or being handled
-	mu         sync.Mutex  // guards head and tail
-	head, tail *chunk      // the overflow queue
+	ovf        atomic.Bool  // the overflow is non-empty, or being handled
+	g          atomic.Int32 // the node's goroutine: running, parked or gone
+	mu         sync.Mutex   // guards head and tail
+	head, tail *chunk       // the overflow queue
 }
 
-// put delivers e; it never blocks. Any goroutine may call it.
-func (b *inbox) put(rt *runtime, e envelope) {
+// put delivers e to node `to`, whose inbox b is, and starts the node's
+// goroutine again if it had parked (see peer.park); with to == 0, it only
+// delivers. It never blocks. Any goroutine counted in Run's wait group may
+// call it: a restart adds to the group. (One function, not two: a frame
+// more on a node's path to spill can grow its stack; see peer.loop.)
+func (b *inbox) put(rt *runtime, e envelope, to int32) {
+	sent := false
 	if !b.ovf.Load() {
 		select {
 		case b.ch <- e:
-			return
+			sent = true
 		default:
 		}
 	}
-	b.spill(rt, e)
+	if !sent {
+		b.spill(rt, e)
+	}
+	if to > 0 && b.g.Load() == parked && b.g.CompareAndSwap(parked, running) {
+		rt.restart(to)
+	}
 }
+
+// The states of a node's goroutine (inbox.g). A node that is done and has
+// nothing to handle lets its goroutine end (parked); the next item put in
+// its inbox starts a new one (running again). At the end of the run, Run
+// marks every parked node gone, so no late message restarts it, and stops
+// the running ones.
+const (
+	running int32 = iota
+	parked
+	gone
+)
 
 // spill is put's slow path: the channel is full, or the overflow in use.
 //
@@ -133,6 +155,17 @@ func (b *inbox) spill(rt *runtime, e envelope) {
 		default:
 		}
 	}
+}
+
+// empty reports whether the inbox holds nothing: no overflow queued, and
+// an empty channel (the node may still hold overflow chunks: peer.cur).
+// The node's goroutine calls it again right after it marked itself parked
+// (peer.park): the ovf load, an atomic, orders the channel's length after
+// that mark on every architecture, as a sender orders its check of the
+// mark after its delivery. So either the node sees the item, or the
+// sender sees the mark.
+func (b *inbox) empty() bool {
+	return !b.ovf.Load() && len(b.ch) == 0
 }
 
 // next returns the node's next inbox item, waiting for one if there is

@@ -10,6 +10,12 @@
 // (tests use testing/synctest's fake clock); one tick is Config.Tick of wall
 // time. A node's Step runs only on its own goroutine.
 //
+// A node that is done (Output.Done), with no timer pending and nothing in
+// its inbox, lets its goroutine end; the next message or action put in its
+// inbox starts a new one, which carries on with the same node. So the
+// goroutines of a finished election are gone before the run ends, and a
+// million of them need no stop.
+//
 // A run ends when no work is pending anywhere — no message in flight or
 // queued, no pending timer, no pending scripted or reactive action
 // (Result.Quiescent) — or when every live node has reported Done and no

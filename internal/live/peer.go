@@ -48,9 +48,10 @@ type peer struct {
 }
 
 // loop is the node's goroutine: it handles its inbox and timers until the
-// run is over. It blocks on its own channel only — not on ctx.Done(),
-// which every node would share — and is woken by a stop envelope when the
-// run ends (see stopChildren).
+// run is over, or until the node is done and has nothing to handle (see
+// park). It blocks on its own channel only — not on ctx.Done(), which
+// every node would share — and is woken by a stop envelope when the run
+// ends (see halt).
 //
 // A million of these goroutines must fit their first 2 KiB stacks, of
 // which Go frames get about 1.1 KiB (the rest is the stack guard), shared
@@ -83,24 +84,60 @@ func (p *peer) loop(rt *runtime) {
 		}
 		p.step(rt, &in, isMsg)
 		in = node.Input{} // keep no message alive while waiting
+		if p.done && parking && p.cur == nil && p.empty() && p.park() {
+			return
+		}
 	}
+	p.g.Store(gone)
 	p.stopTimers()
-	p.stopChildren(rt)
 }
 
-// stopChildren passes the end of the run on to nodes 2i and 2i+1: Run
-// stops node 1, and every node its two children as it leaves, so a
-// million goroutines wake and return on both cores at once (from one
-// goroutine, sending a stop to each in turn kept one core busy for a
-// second). A node leaves once, on its stop or on the first item it sees
-// after the run has halted, so each node is stopped by its parent or has
-// already left.
+// parking is on but in tests that need every goroutine alive (see
+// SetParking in export_test.go).
+var parking = true
+
+// park lets the goroutine of a node that is done end, if no timer of the
+// node is pending and nothing waits in its inbox; it reports whether the
+// goroutine must return. The node stays parked until an item is put in its
+// inbox: the sender then starts a new goroutine (inbox.put). A done node
+// rarely hears more, so a million-node election ends with its goroutines
+// gone, their stacks freed as the announcement passes, and none left to
+// stop.
+//
+// The mark comes first, then the check (see empty): a sender that
+// delivers meanwhile either is seen by the check, and the node takes its
+// goroutine back, or sees the mark and starts a new one. When both happen,
+// one compare-and-swap decides, and the loser leaves the item to the
+// winner.
 //
 //go:noinline
-func (p *peer) stopChildren(rt *runtime) {
-	for c := 2 * int(p.self); c <= 2*int(p.self)+1 && c < len(rt.peers); c++ {
-		rt.peers[c].put(rt, envelope{from: stop})
+func (p *peer) park() bool {
+	if p.tm != nil && (p.tm.armed || len(p.tm.list) > 0) {
+		return false
 	}
+	// From the mark on, the peer may belong to a new goroutine: touch
+	// nothing but the inbox's atomics and channel.
+	p.g.Store(parked)
+	if p.empty() {
+		return true
+	}
+	// An item came in: keep going, unless a sender has already started
+	// a new goroutine, or Run has ended the node (halt).
+	return !p.g.CompareAndSwap(parked, running)
+}
+
+// halt ends the node's part in a run that is over: a parked node is
+// marked gone, so that no late message starts it again, and a running one
+// gets a stop (it returns on that, or on the first item it sees after the
+// halt). Run calls it for every node.
+func (p *peer) halt(rt *runtime) {
+	if p.g.Load() == running {
+		p.put(rt, envelope{from: stop}, 0) // and no restart
+	}
+	// It may have parked before it saw the stop, or have been parked all
+	// along. A failed swap means a sender started it again after the
+	// halt, or it has returned: either way it is no longer parked.
+	p.g.CompareAndSwap(parked, gone)
 }
 
 // wait returns the next inbox item, firing due timers while it waits.
@@ -317,7 +354,7 @@ func (p *peer) sendAll(rt *runtime, out *node.Output) {
 		s := &out.Sends[k]
 		p.lc++
 		p.count(s.Msg.Type())
-		rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg})
+		rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg}, int32(s.To))
 	}
 }
 

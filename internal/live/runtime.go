@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,12 @@ type runtime struct {
 	sinkWake chan struct{}
 
 	chunks *chunkPool // free overflow chunks (inbox.go)
+
+	// wg counts the goroutines of the run but the collector: the nodes',
+	// including those started again after parking (restart), and the
+	// scheduler's. Only goroutines it counts put items in inboxes, so a
+	// restart adds to it while it is above zero.
+	wg sync.WaitGroup
 }
 
 const endFailed int32 = 3
@@ -87,12 +94,12 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	for k, a := range rt.cfg.Script {
 		if a.At <= 0 {
 			due[k].cmd = a.Cmd
-			rt.peers[a.Node].put(rt, envelope{msg: &due[k]})
+			rt.peers[a.Node].put(rt, envelope{msg: &due[k]}, 0) // no goroutine yet
 		}
 	}
 	// Every node goroutine runs the same closure, which takes the next
 	// peer: a closure per goroutine would be a million more allocations.
-	var wg sync.WaitGroup
+	wg := &rt.wg
 	var spawned atomic.Int64
 	node := func() {
 		defer wg.Done()
@@ -131,8 +138,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	}
 	rt.halt.Store(true)
 	cancel() // the scheduler
-	// Stop node 1; the nodes pass the stop on (peer.stopChildren).
-	rt.peers[1].put(rt, envelope{from: stop})
+	rt.haltAll()
 	wg.Wait()
 	if rt.evq != nil { // every event is sunk before Run returns
 		close(rt.evq)
@@ -154,6 +160,39 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	}
 	rt.collect(&res)
 	return res, err
+}
+
+// restart starts a new goroutine for node i, which had parked (see
+// peer.park); the caller has set it running.
+//
+//go:noinline
+func (rt *runtime) restart(i int32) {
+	rt.wg.Add(1)
+	go rt.resume(i)
+}
+
+func (rt *runtime) resume(i int32) {
+	defer rt.wg.Done()
+	rt.peers[i].loop(rt)
+}
+
+// haltAll ends every node's part in the run (peer.halt), on as many
+// goroutines as there are Ps: a million running nodes each need a stop
+// and a goroutine switch (from one goroutine, that kept one core busy for
+// a second), and a million parked ones a compare-and-swap each.
+func (rt *runtime) haltAll() {
+	n := len(rt.peers) - 1
+	k := min(goruntime.GOMAXPROCS(0), max(n/1024, 1))
+	var hw sync.WaitGroup
+	for w := range k {
+		lo, hi := 1+n*w/k, 1+n*(w+1)/k
+		hw.Go(func() {
+			for i := lo; i < hi; i++ {
+				rt.peers[i].halt(rt)
+			}
+		})
+	}
+	hw.Wait()
 }
 
 // collect sums the per-node counters into res: nodes count on their own
@@ -220,7 +259,7 @@ func (rt *runtime) markDone(d int64) {
 // pending by the caller). Due actions go straight into the inbox.
 func (rt *runtime) schedule(after time.Duration, a node.Action) {
 	if a.At <= 0 {
-		rt.peers[a.Node].put(rt, envelope{msg: &action{a.Cmd}})
+		rt.peers[a.Node].put(rt, envelope{msg: &action{a.Cmd}}, int32(a.Node))
 		return
 	}
 	rt.sched.add(after+time.Duration(a.At)*rt.cfg.Tick, a)

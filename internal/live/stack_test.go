@@ -23,7 +23,8 @@ func stackBytes() int64 {
 
 // probe is a node that measures the stacks when the announcement comes
 // back to it, the last step of a Chang-Roberts election: every node
-// goroutine is alive then, and has been down its deepest path.
+// goroutine is alive then (the test keeps done nodes from parking: see
+// peer.park), and has been down its deepest path.
 type probe struct {
 	node.Node
 	at *int64
@@ -52,6 +53,7 @@ func TestNodeStacksStaySmall(t *testing.T) {
 		ids[i]++
 	}
 	maxAt := slices.Index(ids, n) + 1
+	defer live.SetParking(live.SetParking(false))
 	for _, batch := range []bool{true, false} {
 		f, err := changroberts.Factory(ids)
 		if err != nil {

@@ -145,7 +145,7 @@ func (s *scheduler) loop(rt *runtime) {
 		}
 		s.mu.Unlock()
 		for _, a := range due {
-			rt.peers[a.Node].put(rt, envelope{msg: &action{a.Cmd}})
+			rt.peers[a.Node].put(rt, envelope{msg: &action{a.Cmd}}, int32(a.Node))
 		}
 		due = due[:0]
 		t.Stop()
