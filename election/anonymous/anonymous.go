@@ -110,6 +110,9 @@ func Factory(n int) (node.Factory, error) {
 
 // Step implements node.Node: CmdStart is "the process thinks the leader is
 // dead"; other commands and timers are ignored.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

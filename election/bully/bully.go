@@ -172,6 +172,9 @@ func Factory(cfg Config) (node.Factory, error) {
 }
 
 // Step handles one input.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

@@ -119,6 +119,9 @@ func New(cfg Config) (*Node, error) {
 
 // Step implements node.Node: CmdStart is "p thinks the leader is dead";
 // other commands and timers are ignored.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

@@ -130,6 +130,9 @@ func New(cfg Config) (*Node, error) {
 
 // Step implements node.Node: CmdStart is rule 1's "spontaneously", messages
 // are rules 2-6. Other inputs are ignored.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

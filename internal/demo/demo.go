@@ -34,6 +34,9 @@ func PassFactory(n, hops int) node.Factory {
 }
 
 // Step implements node.Node.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Pass) Clockless() {}
+
 func (p *Pass) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:
@@ -97,6 +100,9 @@ func FloodFactory(topo node.Topology) node.Factory {
 }
 
 // Step implements node.Node.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Flood) Clockless() {}
+
 func (f *Flood) Step(in node.Input, out *node.Output) {
 	from := 0
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -359,5 +360,56 @@ func TestBatchedSinkStops(t *testing.T) {
 		if err != nil || !res.Stopped {
 			t.Errorf("batch %v: %v, %+v; want stopped on the sink's word", batch, err, res)
 		}
+	}
+}
+
+// nowSeer records the Now of each of its inputs, and sends node 2 one
+// message on its start. Wrapped in clocklessSeer, it says it is clockless.
+type nowSeer struct{ seen *[]int64 }
+
+func (s nowSeer) Step(in node.Input, out *node.Output) {
+	*s.seen = append(*s.seen, in.Now)
+	if in.Kind == node.InCmd {
+		out.Send(2, demo.Token{Hop: 1})
+	}
+	out.State("saw")
+}
+
+type clocklessSeer struct{ nowSeer }
+
+func (clocklessSeer) Clockless() {}
+
+// A clockless node is given Now = 0, and its events are still timed; any
+// other node is given the time.
+func TestClocklessNodesGetNoNow(t *testing.T) {
+	for _, clockless := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			var seen []int64
+			_, evs := record(t, live.Config{
+				Nodes: 2, Tick: time.Millisecond,
+				Factory: func(i int) (node.Node, error) {
+					if clockless {
+						return clocklessSeer{nowSeer{&seen}}, nil
+					}
+					return nowSeer{&seen}, nil
+				},
+				Script: []node.Action{{At: 7, Node: 1, Cmd: node.CmdStart}},
+			})
+			want := []int64{7, 7}
+			if clockless {
+				want = []int64{0, 0}
+			}
+			if !slices.Equal(seen, want) {
+				t.Errorf("clockless %v: Now %v, want %v", clockless, seen, want)
+			}
+			for _, e := range evs {
+				if e.T != int64(7*time.Millisecond) {
+					t.Errorf("clockless %v: %s at node %d at t=%dns, want %d", clockless, e.Kind, e.Node, e.T, 7*time.Millisecond)
+				}
+			}
+			if len(evs) < 5 {
+				t.Errorf("clockless %v: %d events, want cmd, states, send and recv", clockless, len(evs))
+			}
+		})
 	}
 }

@@ -33,18 +33,19 @@ type typeCount struct {
 type peer struct {
 	inbox
 
-	self    int32
-	done    bool // said Done since it last (re)started
-	crashed bool
-	nd      node.Node
-	lc      int64 // Lamport clock
-	steps   int64
-	sent    [2]typeCount // messages sent, of the first two types it sent
-	more    *[]typeCount // of other types (rare: kept off the small stack's path)
-	tm      *timers      // nil until the node first sets a timer
-	cur     *chunk       // the overflow being handled
-	at      int64        // when the input in hand was taken, in ns since the start
-	_       [32]byte     // to 192 bytes (see above)
+	self      int32
+	done      bool // said Done since it last (re)started
+	crashed   bool
+	clockless bool // nd is a node.Clockless
+	nd        node.Node
+	lc        int64 // Lamport clock
+	steps     int64
+	sent      [2]typeCount // messages sent, of the first two types it sent
+	more      *[]typeCount // of other types (rare: kept off the small stack's path)
+	tm        *timers      // nil until the node first sets a timer
+	cur       *chunk       // the overflow being handled
+	at        int64        // when the input in hand was taken, in ns since the start; -1 until read (see when)
+	_         [32]byte     // to 192 bytes (see above)
 }
 
 // loop is the node's goroutine: it handles its inbox and timers until the
@@ -69,15 +70,19 @@ func (p *peer) loop(rt *runtime) {
 			break
 		}
 		isMsg := int64(0)
-		// One clock reading an input: its Now, and the time of the events
-		// its step emits.
-		p.at = int64(rt.since())
+		// One clock reading an input at most: its Now, and the time of the
+		// events its step emits; a clockless node's is taken at its first
+		// event, if any.
+		p.at = -1
+		if !p.clockless {
+			p.at = int64(rt.since())
+		}
 		if e.from > 0 && !p.crashed { // a message: the common case
 			p.lc = max(p.lc, e.lc) + 1
 			if rt.cfg.Messages {
 				p.traceMsg(rt, trace.KindRecv, e.from, p.self, e.msg, "")
 			}
-			in = node.Input{Kind: node.InMsg, Now: p.at / int64(rt.cfg.Tick), From: int(e.from), Msg: e.msg}
+			in = node.Input{Kind: node.InMsg, Now: p.now(rt), From: int(e.from), Msg: e.msg}
 			isMsg = 1
 		} else if !p.admit(rt, e, &in) {
 			continue
@@ -95,6 +100,24 @@ func (p *peer) loop(rt *runtime) {
 // parking is on but in tests that need every goroutine alive (see
 // SetParking in export_test.go).
 var parking = true
+
+// now is the Input.Now of the input in hand: 0 for a clockless node.
+func (p *peer) now(rt *runtime) int64 {
+	if p.clockless {
+		return 0
+	}
+	return p.at / int64(rt.cfg.Tick)
+}
+
+// when is the time of the input in hand, in ns since the start, for the
+// events its step emits: read now if it has not been yet (a clockless
+// node's). The emit functions call it only for the events they keep.
+func (p *peer) when(rt *runtime) int64 {
+	if p.at < 0 {
+		p.at = int64(rt.since())
+	}
+	return p.at
+}
 
 // park lets the goroutine of a node that is done end, if no timer of the
 // node is pending and nothing waits in its inbox; it reports whether the
@@ -180,7 +203,7 @@ func (p *peer) admit(rt *runtime, e envelope, in *node.Input) bool {
 //
 //go:noinline
 func (p *peer) traceMsg(rt *runtime, kind string, from, to int32, m node.Msg, note string) {
-	rt.emitMsg(kind, p.self, p.lc, p.at, from, to, m, note)
+	rt.emitMsg(p, kind, p.lc, from, to, m, note)
 }
 
 // act carries out a scripted or reactive action, as sim does. For a
@@ -195,7 +218,7 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 		p.crashed = true
 		dead := p.stopTimers() // pending timers die with the node
 		p.lc++
-		rt.emit(trace.KindCrash, p.self, p.lc, p.at)
+		rt.emit(p, trace.KindCrash)
 		if !p.done {
 			rt.markDone(-1) // no longer live: it no longer holds the run up
 		}
@@ -212,17 +235,18 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 			return false
 		}
 		p.nd, p.crashed, p.done = nd, false, false
+		_, p.clockless = nd.(node.Clockless)
 		rt.markDone(+1) // live again, and not done
 		p.lc++
-		rt.emit(trace.KindRecover, p.self, p.lc, p.at)
+		rt.emit(p, trace.KindRecover)
 		c = node.CmdRecover
 	case p.crashed:
 		rt.settle(-1, 0)
 		return false
 	}
 	p.lc++
-	rt.emitCmd(p.self, p.lc, p.at, c)
-	*in = node.Input{Kind: node.InCmd, Now: p.at / int64(rt.cfg.Tick), Cmd: c}
+	rt.emitCmd(p, c)
+	*in = node.Input{Kind: node.InCmd, Now: p.now(rt), Cmd: c}
 	return true
 }
 
@@ -294,7 +318,7 @@ func (p *peer) prepare(rt *runtime, out *node.Output, now int64, isMsg int64) (d
 	var acts []node.Action
 	for _, ev := range out.Events {
 		p.lc++
-		rt.emitNode(p.self, p.lc, p.at, ev)
+		rt.emitNode(p, ev)
 		if rt.cfg.React != nil {
 			acts = append(acts, rt.cfg.React(int(p.self), ev, now)...)
 		}
@@ -364,7 +388,7 @@ func (p *peer) sendAll(rt *runtime, out *node.Output) {
 //go:noinline
 func (p *peer) traceSends(rt *runtime, out *node.Output) {
 	for k, s := range out.Sends {
-		rt.emitMsg(trace.KindSend, p.self, p.lc+int64(k)+1, p.at, p.self, int32(s.To), s.Msg, "")
+		rt.emitMsg(p, trace.KindSend, p.lc+int64(k)+1, p.self, int32(s.To), s.Msg, "")
 	}
 }
 

@@ -63,6 +63,7 @@ func newRuntime(cfg Config) (*runtime, error) {
 		}
 		p := &rt.peers[i]
 		p.self, p.nd, p.ch = int32(i), nd, make(chan envelope, inboxCap)
+		_, p.clockless = nd.(node.Clockless)
 	}
 	later := cfg.React != nil
 	for _, a := range cfg.Script {

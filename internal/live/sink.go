@@ -147,35 +147,37 @@ func (rt *runtime) collector() {
 	}
 }
 
-// The emit functions take the event's node, its Lamport clock, and t, when
-// it happened (ns since the start: the node's reading for its input).
+// The emit functions record an event at node p, at its Lamport clock (but
+// a send's, which takes the one the message will carry), timed by the
+// node's reading for its input (peer.when), which they take only for the
+// events they keep.
 
-func (rt *runtime) emit(kind string, i int32, lc, t int64) {
+func (rt *runtime) emit(p *peer, kind string) {
 	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(kind) {
-		rt.put(&record{t: t, kind: kind, node: i, lc: lc})
+		rt.put(&record{t: p.when(rt), kind: kind, node: p.self, lc: p.lc})
 	}
 }
 
 // emitCmd is the event of a scripted or reactive command.
-func (rt *runtime) emitCmd(i int32, lc, t int64, c node.Cmd) {
+func (rt *runtime) emitCmd(p *peer, c node.Cmd) {
 	if rt.cfg.Sink != nil && !rt.cfg.Skip.Has(trace.KindCmd) {
-		rt.put(&record{t: t, kind: trace.KindCmd, node: i, lc: lc, text: string(c)})
+		rt.put(&record{t: p.when(rt), kind: trace.KindCmd, node: p.self, lc: p.lc, text: string(c)})
 	}
 }
 
-func (rt *runtime) emitMsg(kind string, at int32, lc, t int64, from, to int32, m node.Msg, note string) {
+func (rt *runtime) emitMsg(p *peer, kind string, lc int64, from, to int32, m node.Msg, note string) {
 	if rt.cfg.Sink == nil || !rt.cfg.Messages || rt.cfg.Skip.Has(kind) {
 		return
 	}
-	rt.put(&record{t: t, kind: kind, node: at, lc: lc, from: from, to: to, msg: m, note: note})
+	rt.put(&record{t: p.when(rt), kind: kind, node: p.self, lc: lc, from: from, to: to, msg: m, note: note})
 }
 
-func (rt *runtime) emitNode(i int32, lc, t int64, e node.Event) {
+func (rt *runtime) emitNode(p *peer, e node.Event) {
 	if rt.cfg.Sink == nil || rt.cfg.Skip.HasNode(e.Kind) {
 		return
 	}
-	r := record{node: i, lc: lc, note: e.Note}
-	r.t = t // set apart: in the literal, it doubled this frame (see put)
+	r := record{node: p.self, lc: p.lc, note: e.Note}
+	r.t = p.when(rt) // set apart: in the literal, it doubled this frame (see put)
 	switch e.Kind {
 	case node.EvState:
 		r.kind, r.text = trace.KindState, e.State

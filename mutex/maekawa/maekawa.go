@@ -171,6 +171,9 @@ type Request struct {
 func (r Request) Before(s Request) bool { return r.T < s.T || r.T == s.T && r.ID < s.ID }
 
 // Step handles one input, then whatever the node sent itself.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

@@ -184,6 +184,9 @@ func New(cfg Config) (*Node, error) {
 func (n *Node) IsCoordinator() bool { return n.cfg.Index <= n.cfg.Coordinators }
 
 // Step handles one input.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.IsCoordinator() {
 		n.stepCoordinator(in, out)

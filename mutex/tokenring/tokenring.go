@@ -150,6 +150,9 @@ func New(cfg Config) (*Node, error) {
 }
 
 // Step handles one input.
+// Clockless implements node.Clockless: Step never reads Input.Now.
+func (*Node) Clockless() {}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.fresh {
 		n.fresh = false
