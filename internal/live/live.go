@@ -70,6 +70,11 @@ type Config struct {
 	// bursts, which saves a goroutine switch per event: for a sink that only
 	// checks. A sink that shows the run as it goes wants it off.
 	Batch bool
+	// Untimed says the Sink does not read Event.T, so a clockless node
+	// (node.Clockless) need not read the clock at all: its events carry
+	// the time the sink's goroutine took them instead, up to a batch
+	// late. Only with Batch.
+	Untimed bool
 
 	// Stop, if set, is asked after every step, and by the sink's goroutine
 	// whenever it has caught up with the events; true ends the run. It is

@@ -413,3 +413,28 @@ func TestClocklessNodesGetNoNow(t *testing.T) {
 		})
 	}
 }
+
+// In an untimed batched run, a clockless node's events are timed by the
+// sink's goroutine when it takes them: no earlier than they happened, and
+// in order.
+func TestUntimedEventsAreTimedByTheSink(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var seen []int64
+		var ts []int64
+		res := run(t, live.Config{
+			Nodes: 2, Tick: time.Millisecond, Batch: true, Untimed: true,
+			Factory: func(i int) (node.Node, error) { return clocklessSeer{nowSeer{&seen}}, nil },
+			Script:  []node.Action{{At: 7, Node: 1, Cmd: node.CmdStart}},
+			Sink:    func(e *trace.Event) { ts = append(ts, e.T) },
+		})
+		if !res.Quiescent || !slices.Equal(seen, []int64{0, 0}) || len(ts) < 3 {
+			t.Fatalf("%+v, Now %v, %d events; want quiescent, Now 0 twice, cmd and states", res, seen, len(ts))
+		}
+		for k, at := range ts {
+			if at < int64(7*time.Millisecond) || (k > 0 && at < ts[k-1]) {
+				t.Errorf("event times %v: want each at or after 7ms, in order", ts)
+				break
+			}
+		}
+	})
+}

@@ -111,9 +111,10 @@ func (p *peer) now(rt *runtime) int64 {
 
 // when is the time of the input in hand, in ns since the start, for the
 // events its step emits: read now if it has not been yet (a clockless
-// node's). The emit functions call it only for the events they keep.
+// node's), or -1 in an untimed run, where the collector times the event.
+// The emit functions call it only for the events they keep.
 func (p *peer) when(rt *runtime) int64 {
-	if p.at < 0 {
+	if p.at < 0 && !rt.untimed {
 		p.at = int64(rt.since())
 	}
 	return p.at

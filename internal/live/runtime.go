@@ -19,7 +19,9 @@ type runtime struct {
 	start time.Time
 	done  <-chan struct{} // closed when the run is over
 	halt  atomic.Bool     // set when the run is over: batch drains stop early
-	sched *scheduler      // nil when nothing is ever scheduled for later
+	// untimed: the collector times a clockless node's events (Config.Untimed)
+	untimed bool
+	sched   *scheduler // nil when nothing is ever scheduled for later
 
 	// Termination. pending counts messages, timers and actions that are not
 	// yet fully handled; a step adds what it creates before it makes any of
@@ -56,6 +58,7 @@ const endFailed int32 = 3
 
 func newRuntime(cfg Config) (*runtime, error) {
 	rt := &runtime{cfg: cfg, peers: make([]peer, cfg.Nodes+1), end: make(chan struct{}), chunks: newChunkPool()}
+	rt.untimed = cfg.Untimed && cfg.Batch
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
 		if err != nil {
@@ -103,8 +106,8 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	wg := &rt.wg
 	var spawned atomic.Int64
 	node := func() {
-		defer wg.Done()
 		rt.peers[spawned.Add(1)].loop(rt)
+		wg.Done() // no defer: a Step that panics ends the process
 	}
 	wg.Add(len(rt.peers) - 1)
 	for range len(rt.peers) - 1 {
@@ -173,8 +176,8 @@ func (rt *runtime) restart(i int32) {
 }
 
 func (rt *runtime) resume(i int32) {
-	defer rt.wg.Done()
 	rt.peers[i].loop(rt)
+	rt.wg.Done()
 }
 
 // haltAll ends every node's part in the run (peer.halt), on as many

@@ -86,8 +86,8 @@ const batchPeriod = 10 * time.Millisecond
 
 // take returns the collector's next record, and false once the queue is
 // closed and empty. Batched, it waits when the queue is empty, until it is
-// woken or batchPeriod has passed.
-func (rt *runtime) take(tick *time.Timer) (record, bool) {
+// woken or batchPeriod has passed, and sets *waited when it did.
+func (rt *runtime) take(tick *time.Timer, waited *bool) (record, bool) {
 	if !rt.cfg.Batch {
 		r, ok := <-rt.evq
 		return r, ok
@@ -98,6 +98,7 @@ func (rt *runtime) take(tick *time.Timer) (record, bool) {
 			return r, ok
 		default:
 		}
+		*waited = true
 		tick.Reset(batchPeriod)
 		select {
 		case <-rt.sinkWake: // closed at the end, after the queue
@@ -106,22 +107,35 @@ func (rt *runtime) take(tick *time.Timer) (record, bool) {
 	}
 }
 
+// stampEvery is how many untimed records share one clock reading (see
+// Config.Untimed).
+const stampEvery = 64
+
 // collector is the sink's goroutine: it delivers every record put before
 // Run closed the queue (after every node goroutine returned).
 func (rt *runtime) collector() {
 	var (
 		ev      trace.Event
 		seq, t  int64 // t: nanoseconds since the start, never decreasing
-		leaders []int // leader events point into it: fresh slots, one per event
+		stamp   int64 // the time given to untimed records, read at record stamped
+		stamped int64
+		waited  = true // the collector waited for records since it read stamp
+		leaders []int  // leader events point into it: fresh slots, one per event
 		tick    = time.NewTimer(batchPeriod)
 	)
 	defer tick.Stop()
 	for {
-		r, ok := rt.take(tick)
+		r, ok := rt.take(tick, &waited)
 		if !ok {
 			return
 		}
 		seq++
+		if r.t < 0 { // untimed: now, read after every wait and every stampEvery records
+			if waited || seq-stamped >= stampEvery {
+				stamp, stamped, waited = int64(rt.since()), seq, false
+			}
+			r.t = stamp
+		}
 		t = max(t, r.t) // records of several nodes may come slightly out of time order
 		ev = trace.Event{V: trace.Version, Seq: seq, T: t, Node: int(r.node), Kind: r.kind, LC: r.lc, Note: r.note}
 		switch r.kind {

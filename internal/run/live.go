@@ -14,6 +14,9 @@ func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action,
 		Nodes: spec.Nodes, Factory: spec.Factory, Script: script, React: spec.React,
 		Tick: opts.Tick, Sink: sink, Messages: messages, Skip: skip, Timeout: opts.Timeout,
 		Batch: opts.Format == "none" && opts.Events == "", // the sink only checks
+		// and, when no figure of the spec's own looks at events, nothing
+		// reads their times: election checkers judge who leads, not when
+		Untimed: spec.Observe == nil,
 	})
 	st := stats{
 		terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
