@@ -74,11 +74,7 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
-	size := int64(simNodeSize)
-	if opts.Runtime == "live" {
-		size = liveNodeSize
-	}
-	defer bigRunGC(spec.Nodes, size)()
+	defer BigRunGC(spec.Nodes, opts.Runtime)()
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
 	}

@@ -28,6 +28,19 @@ const (
 	simNodeSize  = 1 << 10 // a node's state and its messages in flight
 )
 
+// BigRunGC applies the policy above to a run of n nodes on runtime ("sim"
+// or "live") and returns the function that restores the previous settings.
+// Execute applies it for the run; a command may apply it earlier, before
+// it builds a big run's spec, so that the building runs under it too (the
+// settings Execute then restores are the command's, the same).
+func BigRunGC(n int, runtime string) (restore func()) {
+	size := int64(simNodeSize)
+	if runtime == "live" {
+		size = liveNodeSize
+	}
+	return bigRunGC(n, size)
+}
+
 // bigRunGC applies the policy above for a run of n nodes of perNode bytes
 // each and returns the function that restores the previous settings. The
 // settings are the process's: two big runs overlapping in one process
