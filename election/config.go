@@ -139,12 +139,31 @@ func layout(name string, n int, seed uint64) ([]int, error) {
 	case "descending":
 		slices.Reverse(ids)
 	case "random":
-		rng := rand.New(rand.NewPCG(seed, 0x6c61796f7574)) // "layout"
-		rng.Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		shuffle(rand.New(rand.NewPCG(seed, 0x6c61796f7574)), ids) // "layout"
 	default:
 		return nil, cliutil.Usagef("--layout: unknown layout %q (want %s)", name, strings.Join(layouts, ", "))
 	}
 	return ids, nil
+}
+
+// shuffle is rng.Shuffle(len(ids), swap), the same permutation for the
+// same source, drawn in blocks: a block's indices first, then its swaps.
+// On a million ids each swap is a cache miss at a random index; with no
+// draw between them, the CPU overlaps the misses of many swaps instead of
+// waiting for one at a time (twice as fast). Shuffle draws j for i = n-1
+// down to 1 with Uint64N(i+1); so does this, in the same order.
+func shuffle(rng *rand.Rand, ids []int) {
+	var js [64]int
+	for i := len(ids) - 1; i > 0; {
+		b := min(i, len(js))
+		for k := range b {
+			js[k] = int(rng.Uint64N(uint64(i - k + 1)))
+		}
+		for k, j := range js[:b] {
+			ids[i-k], ids[j] = ids[j], ids[i-k]
+		}
+		i -= b
+	}
 }
 
 // parseInitiators reads "all", or 1-based indices like "1,3".
