@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"ringlab/internal/hugemem"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -75,7 +76,7 @@ func newSim(cfg Config) (*sim, error) {
 		cfg:     cfg,
 		rng:     newRand(cfg.Seed),
 		q:       newQueue(cfg.Delay.Max+maxExtra(cfg.Faults.Slow), sortedScript(cfg.Script)),
-		nodes:   make([]nodeState, n+1),
+		nodes:   hugemem.Make[nodeState](n + 1),
 		nLive:   n,
 		res:     Result{ByType: map[string]int64{}},
 		typeIdx: map[string]int{},
