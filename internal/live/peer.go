@@ -162,14 +162,28 @@ func (p *peer) park() bool {
 // marked gone, so that no late message starts it again, and a running one
 // gets a stop (it returns on that, or on the first item it sees after the
 // halt). Run calls it for every node.
+//
+// A sender may start a goroutine for an empty inbox: it delivers, the
+// node takes the item and parks, and only then does the sender see the
+// mark (inbox.put). If that happens between the load and the swap here,
+// the new goroutine has nothing to see: so it gets a stop too.
 func (p *peer) halt(rt *runtime) {
-	if p.g.Load() == running {
-		p.put(rt, envelope{from: stop}, 0) // and no restart
+	for {
+		switch p.g.Load() {
+		case parked:
+			if p.g.CompareAndSwap(parked, gone) {
+				return
+			}
+			// started again since the load: it is running now
+		case running:
+			p.put(rt, envelope{from: stop}, 0) // and no restart
+			// It may have parked before it saw the stop.
+			p.g.CompareAndSwap(parked, gone)
+			return
+		default: // gone: it returned on its own after the halt
+			return
+		}
 	}
-	// It may have parked before it saw the stop, or have been parked all
-	// along. A failed swap means a sender started it again after the
-	// halt, or it has returned: either way it is no longer parked.
-	p.g.CompareAndSwap(parked, gone)
 }
 
 // wait returns the next inbox item, firing due timers while it waits.
@@ -245,6 +259,9 @@ func (p *peer) act(rt *runtime, c node.Cmd, in *node.Input) bool {
 		}
 		p.nd, p.crashed, p.done = nd, false, false
 		_, p.clockless = nd.(node.Clockless)
+		if !p.clockless && p.at < 0 { // the node before it was clockless
+			p.at = int64(rt.since())
+		}
 		rt.markDone(+1) // live again, and not done
 		p.lc++
 		rt.emit(p, trace.KindRecover)

@@ -176,7 +176,12 @@ func (rt *runtime) restart(i int32) {
 }
 
 func (rt *runtime) resume(i int32) {
-	rt.peers[i].loop(rt)
+	p := &rt.peers[i]
+	// A sender may have started it for an empty inbox (see peer.halt):
+	// then it parks again at once.
+	if !(p.done && p.cur == nil && p.empty() && p.park()) {
+		p.loop(rt)
+	}
 	rt.wg.Done()
 }
 

@@ -86,8 +86,8 @@ const batchPeriod = 10 * time.Millisecond
 
 // take returns the collector's next record, and false once the queue is
 // closed and empty. Batched, it waits when the queue is empty, until it is
-// woken or batchPeriod has passed, and sets *waited when it did.
-func (rt *runtime) take(tick *time.Timer, waited *bool) (record, bool) {
+// woken or batchPeriod has passed.
+func (rt *runtime) take(tick *time.Timer) (record, bool) {
 	if !rt.cfg.Batch {
 		r, ok := <-rt.evq
 		return r, ok
@@ -98,7 +98,6 @@ func (rt *runtime) take(tick *time.Timer, waited *bool) (record, bool) {
 			return r, ok
 		default:
 		}
-		*waited = true
 		tick.Reset(batchPeriod)
 		select {
 		case <-rt.sinkWake: // closed at the end, after the queue
@@ -115,24 +114,26 @@ const stampEvery = 64
 // Run closed the queue (after every node goroutine returned).
 func (rt *runtime) collector() {
 	var (
-		ev      trace.Event
-		seq, t  int64 // t: nanoseconds since the start, never decreasing
-		stamp   int64 // the time given to untimed records, read at record stamped
-		stamped int64
-		waited  = true // the collector waited for records since it read stamp
-		leaders []int  // leader events point into it: fresh slots, one per event
-		tick    = time.NewTimer(batchPeriod)
+		ev          trace.Event
+		seq, t      int64 // t: nanoseconds since the start, never decreasing
+		stamp       int64 // the time given to untimed records up to seq stampedUpTo
+		stampedUpTo int64
+		leaders     []int // leader events point into it: fresh slots, one per event
+		tick        = time.NewTimer(batchPeriod)
 	)
 	defer tick.Stop()
 	for {
-		r, ok := rt.take(tick, &waited)
+		r, ok := rt.take(tick)
 		if !ok {
 			return
 		}
 		seq++
-		if r.t < 0 { // untimed: now, read after every wait and every stampEvery records
-			if waited || seq-stamped >= stampEvery {
-				stamp, stamped, waited = int64(rt.since()), seq, false
+		if r.t < 0 { // untimed: timed now
+			if seq > stampedUpTo {
+				// The records queued before the clock is read happened
+				// before the reading: up to stampEvery of them share it.
+				stampedUpTo = seq + int64(min(len(rt.evq), stampEvery-1))
+				stamp = int64(rt.since())
 			}
 			r.t = stamp
 		}

@@ -85,7 +85,7 @@ func (p *peer) fire(rt *runtime) {
 		id := tm.list[0].id
 		tm.list = slices.Delete(tm.list, 0, 1)
 		p.lc++
-		p.step(rt, &node.Input{Kind: node.InTick, Now: int64(now / rt.cfg.Tick), Timer: id}, 0)
+		p.step(rt, &node.Input{Kind: node.InTick, Now: p.now(rt), Timer: id}, 0)
 	}
 	p.rearm(rt)
 }
