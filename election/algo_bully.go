@@ -29,7 +29,9 @@ func bullyAlgo() algo {
 			"2 and 3 start at tick 0, 1 at tick 2; 4 answers both, 5 never answers, 4 sends COORD.\n" +
 			"--scenario split-brain is the package doc's run: reply timeout 3, messages to 5 take\n" +
 			"5 ticks (engine --slow 5+4), 4 starts: 4 declares at tick 3, 5 at tick 5 — two leaders,\n" +
-			"exit 3. Default timeouts outlast a round trip at the largest --latency.",
+			"exit 3. Default timeouts outlast a round trip at the largest --latency. A crash given\n" +
+			"with --crash is noticed --reply-timeout ticks later by the live node with the lowest\n" +
+			"index, which starts an election; the leader must be the highest id alive at the end.",
 		example: "ringlab election bully --scenario chapter\n   ringlab election bully --scenario split-brain   (two leaders: exit 3)",
 		def:     defaults{initiators: "1", nodes: 5, minNodes: 1, positive: true},
 		flags: func() []cli.Flag {
