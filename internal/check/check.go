@@ -223,8 +223,11 @@ func happensBefore(a, b []uint32) bool {
 
 func (m *MutualExclusion) Finish(End) trace.Verdict {
 	v := trace.Verdict{Property: m.Property(), OK: m.worst < 2}
-	if v.OK && m.causal {
+	switch {
+	case v.OK && m.causal:
 		v.Detail = "every two critical sections ordered by happens-before (vector clocks)"
+	case v.OK:
+		v.Detail = "never two nodes inside at once, in the order the events happened"
 	}
 	return v
 }
