@@ -25,7 +25,7 @@ type Spec struct {
 	React     node.React
 	Checks    func() []check.Checker // fresh checkers for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
-	// is rendered (a checker such as check.Token needs them).
+	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
 	// Extra adds algorithm figures to the summary (rounds, ids carried, ...).
 	Extra func(Outcome) map[string]any
