@@ -39,6 +39,7 @@ package maekawa
 
 import (
 	"fmt"
+	"ringlab/mutex/internal/ids"
 	"slices"
 
 	"ringlab/internal/node"
@@ -85,25 +86,7 @@ type Config struct {
 	Ids   []int // optional algorithm ids by index; default id = index
 }
 
-func (c Config) validate() error {
-	if c.N < 1 || c.N > MaxNodes {
-		return fmt.Errorf("maekawa: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
-	}
-	if c.Ids == nil {
-		return nil
-	}
-	if len(c.Ids) != c.N {
-		return fmt.Errorf("maekawa: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
-	}
-	seen := make(map[int]bool, len(c.Ids))
-	for _, id := range c.Ids {
-		if id < 0 || seen[id] {
-			return fmt.Errorf("maekawa: id %d: ids must be distinct and >= 0", id)
-		}
-		seen[id] = true
-	}
-	return nil
-}
+func (c Config) validate() error { return ids.Check("maekawa", c.N, MaxNodes, c.Ids) }
 
 // Factory validates cfg once (cfg.Index is ignored) and returns a builder of
 // node i of cfg.N.
