@@ -39,10 +39,10 @@ package maekawa
 
 import (
 	"fmt"
-	"ringlab/mutex/internal/ids"
 	"slices"
 
 	"ringlab/internal/node"
+	"ringlab/mutex/internal/ids"
 )
 
 // Kind is a message kind.
