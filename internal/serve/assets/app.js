@@ -20,6 +20,12 @@ const STATE_COLORS = {
   ELECTED: "#facc15", DEFEATED: "#cbd5e1", PASSIVE: "#cbd5e1", ACTIVE: "#60a5fa",
 };
 const CRASHED = "#334155";
+const CAPTIONS = {
+  ring: "ring: each node sends to the next one, clockwise (arrows)",
+  star: "star: node 1 in the centre talks to every other node",
+  complete: "complete graph: every node can send to every other",
+  graph: "graph: lines are the links between neighbours",
+};
 const KIND_COLORS = {
   send: "#2563eb", recv: "#16a34a", drop: "#dc2626", dup: "#9333ea", crash: "#111827", recover: "#0891b2",
   cmd: "#0f766e", state: "#7c3aed", enter_cs: "#15803d", exit_cs: "#65a30d", leader: "#ca8a04",
@@ -163,6 +169,8 @@ function stateAt(v, c) {
 const $ = (id) => document.getElementById(id);
 const view = { v: null, c: 0, st: null, playing: false, phase: 0, sel: 0, pinned: false, last: 0, loadMs: 0 };
 window.ringlab = view; // read by the browser test
+view.goto = (c) => goto(c);
+view.prof = { stateAt: (c) => stateAt(view.v, c), panel: () => updatePanel(), graph: () => drawGraph(), timeline: () => drawTimeline() };
 
 function el(tag, text, cls) {
   const x = document.createElement(tag);
@@ -204,7 +212,7 @@ function describe(e) {
     case "state": return who + " is now " + e.state;
     case "enter_cs": return who + " enters the critical section";
     case "exit_cs": return who + " leaves the critical section";
-    case "leader": return who + " takes " + (e.leader | 0) + " as the leader";
+    case "leader": return who + " takes id " + (e.leader | 0) + " as its leader";
     case "note": return who + ": " + e.note;
     case "violation": return "⚠ " + e.property + " violated: " + (e.detail || "");
   }
@@ -317,10 +325,10 @@ function updatePanel() {
   if (st.lastViolation >= 0) {
     const ve = ev[st.lastViolation];
     const off = offenders(st);
-    let who = "";
-    if (off.inCS.length >= 2) who = " In the critical section at once: " + off.inCS.map(nm).join(" and ") + ".";
-    else if (off.leaders.length >= 2) who = " Leaders: " + off.leaders.map(nm).join(" and ") + ".";
-    b.textContent = "⚠ " + ve.property + " violated at step " + (st.lastViolation + 1) + " (t=" + ve.t + "): " + (ve.detail || "") + "." + who;
+    let why = ve.detail || "";
+    if (off.inCS.length >= 2) why = "In the critical section at once: " + off.inCS.map(nm).join(" and ") + ".";
+    else if (off.leaders.length >= 2) why += ". Leaders now: " + off.leaders.map(nm).join(" and ") + ".";
+    b.textContent = "⚠ " + ve.property + " violated at step " + (st.lastViolation + 1) + " (t=" + ve.t + "). " + why;
     b.className = "banner" + (st.lastViolation + 1 === c || off.inCS.length >= 2 ? "" : " past");
     b.hidden = false;
   } else if (v.violations.length) {
@@ -341,13 +349,16 @@ function updatePanel() {
   const curNode = e ? e.node | 0 : 0;
   for (let i = 1; i <= v.n; i++) {
     const x = st.nodes[i], tr = tb.rows[i - 1];
-    const chip = tr.cells[1]; chip.textContent = "";
     const label = x.crashed ? "crashed" : (x.state || "—");
+    const more = (x.cs ? " in CS" : "") + (x.leader ? " leader id " + x.leader : "");
+    const key = label + "|" + more + "|" + x.lc + "|" + (i === view.sel) + "|" + (i === curNode);
+    if (tr._key === key) continue; // only rows that changed touch the page
+    tr._key = key;
+    const chip = tr.cells[1]; chip.textContent = "";
     const sp = el("span", label, "chip"); sp.style.background = x.crashed ? CRASHED : (x.state ? stateColor(x.state) : "#fff");
     if (x.crashed) sp.style.color = "#fff";
     chip.appendChild(sp);
-    if (x.cs) chip.appendChild(document.createTextNode(" in CS"));
-    if (x.leader) chip.appendChild(document.createTextNode(" leader " + x.leader));
+    if (more) chip.appendChild(document.createTextNode(more));
     tr.cells[2].textContent = "lc " + x.lc;
     tr.classList.toggle("sel", i === view.sel);
     tr.classList.toggle("cur", i === curNode);
@@ -358,9 +369,18 @@ function updatePanel() {
   if (x) {
     ni.appendChild(el("b", nm(view.sel) + ": "));
     ni.appendChild(document.createTextNode((x.crashed ? "crashed" : (x.state || "no state yet")) + (x.cs ? ", in the critical section" : "") +
-      (x.leader ? ", takes " + x.leader + " as leader" : "") + "; Lamport clock " + x.lc + (x.vc ? "; vector clock [" + x.vc.join(",") + "]" : "") +
+      (x.leader ? ", takes id " + x.leader + " as its leader" : "") + "; Lamport clock " + x.lc + (x.vc ? "; vector clock [" + x.vc.join(",") + "]" : "") +
       (x.last >= 0 ? "; its last event: step " + (x.last + 1) : "")));
   }
+  // the steps just before this one, for context (click to go there)
+  const rc = $("recent"); rc.textContent = "";
+  for (let i = Math.max(0, c - 8); i < c; i++) {
+    const li = el("li", (i + 1) + ". " + describe(ev[i]), i === c - 1 ? "now" : "");
+    if (ev[i].kind === "violation") li.classList.add("bad");
+    li.addEventListener("click", () => { stop(); goto(i + 1); });
+    rc.appendChild(li);
+  }
+  if (!c) rc.appendChild(el("li", "nothing yet"));
   // messages in flight
   const fl = $("flight"); fl.textContent = "";
   let k = 0;
@@ -411,11 +431,11 @@ function layout() {
   }
 }
 
-function arrow(ctx, x1, y1, x2, y2, r) {
+function arrow(ctx, x1, y1, x2, y2, r, head) {
   const a = Math.atan2(y2 - y1, x2 - x1);
   const sx = x1 + r * Math.cos(a), sy = y1 + r * Math.sin(a), ex = x2 - r * Math.cos(a), ey = y2 - r * Math.sin(a);
   ctx.beginPath(); ctx.moveTo(sx, sy); ctx.lineTo(ex, ey); ctx.stroke();
-  if (r >= 6) {
+  if (r >= 6 || head) {
     ctx.beginPath(); ctx.moveTo(ex, ey);
     ctx.lineTo(ex - 8 * Math.cos(a - 0.4), ey - 8 * Math.sin(a - 0.4));
     ctx.lineTo(ex - 8 * Math.cos(a + 0.4), ey - 8 * Math.sin(a + 0.4));
@@ -430,9 +450,9 @@ function progress(i, T) {
   const t0 = e.t, t1 = ev[j].t;
   if (!(t1 > t0)) { // same instant (or live times): by steps instead
     const span = j - i;
-    return Math.max(0.15, Math.min(0.85, (view.c + view.phase - 1 - i) / Math.max(span, 1)));
+    return Math.max(0.3, Math.min(0.7, (view.c + view.phase - 1 - i) / Math.max(span, 1)));
   }
-  return Math.max(0.15, Math.min(0.85, (T - t0) / (t1 - t0)));
+  return Math.max(0.3, Math.min(0.7, (T - t0) / (t1 - t0)));
 }
 
 function draw() {
@@ -445,10 +465,13 @@ function drawGraph() {
   ctx.clearRect(0, 0, gfx.W, gfx.H);
   // links
   ctx.strokeStyle = "#cbd5e1"; ctx.fillStyle = "#cbd5e1"; ctx.lineWidth = 1.5;
-  if (v.topology === "ring") for (let i = 1; i <= n; i++) arrow(ctx, ...P[i], ...P[i % n + 1], r + 2);
+  if (v.topology === "ring" && r + 2 >= 6) for (let i = 1; i <= n; i++) arrow(ctx, ...P[i], ...P[i % n + 1], r + 2);
+  else if (v.topology === "ring") { ctx.beginPath(); for (let i = 1; i <= n; i++) { ctx.moveTo(...P[i]); ctx.lineTo(...P[i % n + 1]); } ctx.stroke(); }
   else if (v.topology === "star") for (let i = 2; i <= n; i++) arrow(ctx, ...P[1], ...P[i], 0);
   else if (v.topology === "graph") for (const [a, b] of v.edges) arrow(ctx, ...P[a], ...P[b], 0);
   else if (n <= 24) { ctx.lineWidth = 0.7; for (let a = 1; a <= n; a++) for (let b = a + 1; b <= n; b++) arrow(ctx, ...P[a], ...P[b], 0); }
+  ctx.fillStyle = "#64748b"; ctx.font = "12px system-ui, sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "top";
+  ctx.fillText(CAPTIONS[v.topology] || "", 8, 6);
   const e = cur();
   const off = st.lastViolation >= 0 ? offenders(st) : { inCS: [], leaders: [] };
   const bad = new Set(off.inCS.length >= 2 ? off.inCS : off.leaders.length >= 2 ? off.leaders : []);
@@ -457,7 +480,10 @@ function drawGraph() {
   ctx.textAlign = "center"; ctx.textBaseline = "middle";
   for (let i = 1; i <= n; i++) {
     const [x, y] = P[i], nd = st.nodes[i];
-    if (bad.has(i)) { ctx.beginPath(); ctx.arc(x, y, r + 9, 0, 2 * Math.PI); ctx.fillStyle = "rgba(220,38,38,0.35)"; ctx.fill(); }
+    if (bad.has(i)) {
+      ctx.beginPath(); ctx.arc(x, y, r + 12, 0, 2 * Math.PI); ctx.fillStyle = "rgba(220,38,38,0.25)"; ctx.fill();
+      ctx.lineWidth = 3; ctx.strokeStyle = "#dc2626"; ctx.stroke();
+    }
     ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
     ctx.fillStyle = nd.crashed ? CRASHED : nd.state ? stateColor(nd.state) : "#fff"; ctx.fill();
     ctx.lineWidth = e && (e.node | 0) === i ? 4 : 1.5; ctx.strokeStyle = e && (e.node | 0) === i ? "#111827" : "#475569";
@@ -476,11 +502,11 @@ function drawGraph() {
       if (big) {
         lines.push(nd.crashed ? "crashed" : nd.state || "");
         if (nd.cs) lines.push("in the CS");
-        if (nd.leader) lines.push("leader: " + nd.leader);
+        if (nd.leader) lines.push("leader: id " + nd.leader);
       }
       ctx.fillStyle = "#111827"; ctx.font = "12px system-ui, sans-serif";
       const dy = y >= P[1][1] - 1 && v.topology !== "star" || y > gfx.H / 2 ? 1 : 1;
-      lines.filter(Boolean).forEach((s, k) => ctx.fillText(s, x, y + dy * (r + 14 + 14 * k)));
+      lines.filter(Boolean).forEach((s, k) => ctx.fillText(s, x, y + dy * (r + (bad.has(i) ? 22 : 14) + 14 * k)));
     }
   }
   // messages in flight
@@ -491,8 +517,10 @@ function drawGraph() {
     const p = progress(i, T), [x1, y1] = P[m.from], [x2, y2] = P[m.to];
     const x = x1 + (x2 - x1) * p, y = y1 + (y2 - y1) * p;
     const col = typeColor(m.msg && m.msg.type);
-    ctx.strokeStyle = col; ctx.lineWidth = 2; ctx.setLineDash([5, 4]);
-    ctx.beginPath(); ctx.moveTo(x1, y1); ctx.lineTo(x, y); ctx.stroke(); ctx.setLineDash([]);
+    if (label) { // the trail from the sender (left out when there are too many to read)
+      ctx.strokeStyle = col; ctx.lineWidth = 2; ctx.setLineDash([5, 4]);
+      ctx.beginPath(); ctx.moveTo(x1, y1); ctx.lineTo(x, y); ctx.stroke(); ctx.setLineDash([]);
+    }
     ctx.beginPath(); ctx.arc(x, y, label ? 6 : 3, 0, 2 * Math.PI); ctx.fillStyle = col; ctx.fill();
     if (label) bubble(ctx, x, y, msgText(m.msg) + (m.kind === "dup" ? " (dup)" : ""), col, i === view.c - 1);
   }
@@ -540,11 +568,13 @@ function drawTimeline() {
   for (const i of v.violations) if (i >= start && i < start + cols) { ctx.fillStyle = "rgba(220,38,38,0.18)"; ctx.fillRect(X(i) - colW / 2, 0, colW, H); }
   // lanes
   ctx.font = "11px system-ui, sans-serif"; ctx.textBaseline = "middle"; ctx.textAlign = "right";
+  ctx.strokeStyle = "#e2e8f0"; ctx.lineWidth = 1; ctx.fillStyle = "#334155";
+  ctx.beginPath();
   for (let i = 1; i <= n; i++) {
-    ctx.strokeStyle = "#e2e8f0"; ctx.lineWidth = 1;
-    ctx.beginPath(); ctx.moveTo(labelW, Y(i)); ctx.lineTo(W, Y(i)); ctx.stroke();
-    if (labelW > 20 && laneH >= 9) { ctx.fillStyle = "#334155"; ctx.fillText(short(i), labelW - 6, Y(i)); }
+    ctx.moveTo(labelW, Y(i)); ctx.lineTo(W, Y(i));
+    if (labelW > 20 && laneH >= 9) ctx.fillText(short(i), labelW - 6, Y(i));
   }
+  ctx.stroke();
   // step numbers
   ctx.textAlign = "center"; ctx.fillStyle = "#64748b"; ctx.font = "10px system-ui, sans-serif";
   for (let i = start; i < Math.min(ev.length, start + cols); i++) if ((i + 1) % 5 === 0 || i === view.c - 1) ctx.fillText(String(i + 1), X(i), 6);
@@ -556,7 +586,7 @@ function drawTimeline() {
     const j = v.pair[i]; if (j < 0 || j >= end) continue;
     const s = ev[j];
     ctx.strokeStyle = e.kind === "drop" ? "#dc2626" : typeColor(s.msg && s.msg.type); ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = 1.3;
-    arrow(ctx, X(j), Y(s.from), X(i), Y(e.to), 0);
+    arrow(ctx, X(j), Y(s.from), X(i), Y(e.to), 3, laneH >= 9);
   }
   // events
   for (let i = start; i < end; i++) {
@@ -583,7 +613,7 @@ function play() {
 }
 function frame(now) {
   if (!view.playing) return;
-  const speed = +$("speed").value, dt = Math.min(0.25, (now - view.last) / 1000);
+  const speed = +$("speed").value, dt = Math.max(0, Math.min(0.25, (now - view.last) / 1000));
   view.last = now;
   view.phase += dt * speed;
   let k = 0;
