@@ -166,7 +166,10 @@ func fold(t *testing.T, log []byte, n int) oracle {
 	o.flight = append(o.flight, 0)
 	inFlight := 0
 	for _, l := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
-		var e struct{ Kind, State string; Node int }
+		var e struct {
+			Kind, State string
+			Node        int
+		}
 		if err := json.Unmarshal(l, &e); err != nil {
 			t.Fatal(err)
 		}
