@@ -273,7 +273,8 @@ function fillStatic() {
 }
 
 function stateColor(s) {
-  if (STATE_COLORS[s]) return STATE_COLORS[s];
+  const known = STATE_COLORS[s] || STATE_COLORS[s.toUpperCase()];
+  if (known) return known;
   let h = 0;
   for (const ch of s) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
   return "hsl(" + (h % 360) + ",70%,75%)";
@@ -492,7 +493,7 @@ function drawGraph() {
     if (nd.cs) { ctx.beginPath(); ctx.arc(x, y, r + 4, 0, 2 * Math.PI); ctx.lineWidth = 4; ctx.strokeStyle = "#16a34a"; ctx.stroke(); }
     if (nd.crashed && r >= 6) { ctx.strokeStyle = "#fff"; ctx.lineWidth = 2; ctx.beginPath(); ctx.moveTo(x - r / 2, y - r / 2); ctx.lineTo(x + r / 2, y + r / 2); ctx.moveTo(x + r / 2, y - r / 2); ctx.lineTo(x - r / 2, y + r / 2); ctx.stroke(); }
     if (big || n <= 40) {
-      const name = v.names[i];
+      const name = v.names[i] === "node " + i ? String(i) : v.names[i]; // without names, the index fits inside
       ctx.fillStyle = nd.crashed ? "#fff" : "#111827";
       ctx.font = (big ? "bold 14px" : "11px") + " system-ui, sans-serif";
       if (big && name.length <= 6) ctx.fillText(name, x, y);
