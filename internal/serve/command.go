@@ -54,7 +54,7 @@ func Run(ctx context.Context, s *Server, addr, open string, stderr io.Writer) er
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return cliutil.Usagef("--addr %q: want HOST:PORT, e.g. %s", addr, DefaultAddr)
 	}
-	if !IsLoopback(addr) {
+	if !isLoopback(addr) {
 		fmt.Fprintf(stderr, "warning: %s is not a loopback address: anyone who can reach it can read these logs\n", addr)
 	}
 	err := Serve(ctx, addr, s, func(base string) {

@@ -279,8 +279,8 @@ func Serve(ctx context.Context, addr string, s *Server, announce func(base strin
 	return err
 }
 
-// IsLoopback reports whether addr (host:port) names a loopback address.
-func IsLoopback(addr string) bool {
+// isLoopback reports whether addr (host:port) names a loopback address.
+func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return false

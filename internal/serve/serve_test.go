@@ -14,9 +14,10 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, leakOptions()...)
-}
+// TestMain checks that no goroutine outlives the tests: the servers' and,
+// in the browser tests, chromedp's (each browser is closed and waited for
+// in its test's cleanup).
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 const ringLog = `{"v":1,"kind":"header","algorithm":"election ring","runtime":"sim","nodes":2,"seed":1,"names":["N5","N3"],"topology":"ring","replay":"ringlab election ring --seed 1"}
 {"v":1,"seq":1,"t":0,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":5},"lc":1}
