@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/urfave/cli/v2"
@@ -280,6 +281,34 @@ func TestBrowserRingElection(t *testing.T) {
 		}
 		press(t, ctx, kb.ArrowLeft, 1)
 	}
+	// The buttons and the keys work together: a click on "step ▶" does
+	// not keep the focus, so → steps again; back and first go back.
+	do(t, ctx, chromedp.Click(chromedp.CSS("#fwd")), chromedp.Click(chromedp.CSS("#fwd")))
+	press(t, ctx, kb.ArrowRight, 1)
+	if s := read(t, ctx); s.Step != 3 {
+		t.Errorf("after two clicks on step and →: step %d, want 3", s.Step)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("#back")))
+	if s := read(t, ctx); s.Step != 2 {
+		t.Errorf("after back: step %d, want 2", s.Step)
+	}
+	// A click on a node in the table shows its state and clock, and it
+	// stays selected while the run moves: N3 receives at step 5.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#nodes tr[data-node="2"]`)))
+	nodeInfo := func() string { return eval[string](t, ctx, `document.getElementById("nodeInfo").textContent`) }
+	if txt := nodeInfo(); txt != "N3 (node 2): no state yet; Lamport clock 0" {
+		t.Errorf("node 2 selected at step 2: %q", txt)
+	}
+	press(t, ctx, kb.ArrowRight, 3)
+	if txt := nodeInfo(); txt != "N3 (node 2): no state yet; Lamport clock 5; its last event: step 5" {
+		t.Errorf("node 2 selected at step 5: %q", txt)
+	}
+	// A click on an empty spot of the drawing lets the selection follow the steps again.
+	do(t, ctx, chromedp.MouseClickXY(40, 300))
+	if eval[bool](t, ctx, `window.ringlab.pinned`) {
+		t.Error("a click beside the nodes did not release the selection")
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS("#first")))
 	// Step 4: N5 has sent its ELECTION to N3, and it is in flight.
 	press(t, ctx, kb.ArrowRight, 4)
 	s = read(t, ctx)
@@ -306,6 +335,7 @@ func TestBrowserRingElection(t *testing.T) {
 	if s.Step == total {
 		t.Errorf("no step with ELECTED in flight and a follower")
 	}
+	do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 700, 20)) // no button under the mouse in the picture
 	screenshot(t, ctx, "ring-election.png")
 
 	// Without a header: nodes named by index, the ring guessed from the algorithm.

@@ -506,8 +506,7 @@ function drawGraph() {
         if (nd.leader) lines.push("leader: id " + nd.leader);
       }
       ctx.fillStyle = "#111827"; ctx.font = "12px system-ui, sans-serif";
-      const dy = y >= P[1][1] - 1 && v.topology !== "star" || y > gfx.H / 2 ? 1 : 1;
-      lines.filter(Boolean).forEach((s, k) => ctx.fillText(s, x, y + dy * (r + (bad.has(i) ? 22 : 14) + 14 * k)));
+      lines.filter(Boolean).forEach((s, k) => ctx.fillText(s, x, y + r + (bad.has(i) ? 22 : 14) + 14 * k));
     }
   }
   // messages in flight
@@ -654,6 +653,9 @@ function init() {
   $("fwd").onclick = () => step(1);
   $("play").onclick = play;
   $("viol").onclick = firstViolation;
+  // A clicked button gives the focus back, so that space and the arrows
+  // keep stepping the run instead of pressing the button again.
+  for (const b of document.querySelectorAll(".controls button")) b.addEventListener("click", () => b.blur());
   $("slider").addEventListener("input", (e) => { stop(); goto(+e.target.value); });
   $("graph").addEventListener("click", (e) => view.v && pickNode(e));
   $("timeline").addEventListener("click", (e) => {
