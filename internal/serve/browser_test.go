@@ -515,3 +515,29 @@ func TestBrowserBigLogs(t *testing.T) {
 		t.Errorf("past the limit: notice %q", notice)
 	}
 }
+
+// TestBrowserLostMessage steps to a message the network loses: it leaves
+// the messages in flight, the step says so, and the drawing marks it.
+func TestBrowserLostMessage(t *testing.T) {
+	raw := runLog(t, "election", "chang-roberts", "--nodes", "5", "--drop", "0.2", "--seed", "1", "--format", "json")
+	base := serveLogs(t, map[string][]byte{"lossy": raw}, "lossy")
+	ctx := browser(t)
+	open(t, ctx, base+"/run/1")
+	o := fold(t, raw, 5)
+	drop := eval[int](t, ctx, `window.ringlab.v.run.events.findIndex(e => e.kind === "drop") + 1`)
+	if drop < 1 {
+		t.Fatal("no lost message in the log")
+	}
+	press(t, ctx, kb.ArrowRight, drop-1)
+	before := read(t, ctx)
+	press(t, ctx, kb.ArrowRight, 1)
+	s := read(t, ctx)
+	o.check(t, before)
+	o.check(t, s)
+	if !strings.HasPrefix(s.What, "the network loses ELECTION") || len(s.Flight) != len(before.Flight)-1 {
+		t.Errorf("step %d: %q, in flight %d then %d", s.Step, s.What, len(before.Flight), len(s.Flight))
+	}
+	if counts := eval[string](t, ctx, `document.getElementById("counts").textContent`); !strings.Contains(counts, "lost so far 1") {
+		t.Errorf("counts: %q", counts)
+	}
+}

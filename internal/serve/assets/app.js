@@ -586,7 +586,11 @@ function drawTimeline() {
     const j = v.pair[i]; if (j < 0 || j >= end) continue;
     const s = ev[j];
     ctx.strokeStyle = e.kind === "drop" ? "#dc2626" : typeColor(s.msg && s.msg.type); ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = 1.3;
-    arrow(ctx, X(j), Y(s.from), X(i), Y(e.to), 3, laneH >= 9);
+    if (e.kind === "drop") { // lost half way, with a cross
+      const mx = X(i), my = (Y(s.from) + Y(e.to)) / 2;
+      ctx.beginPath(); ctx.moveTo(X(j), Y(s.from)); ctx.lineTo(mx, my);
+      ctx.moveTo(mx - 4, my - 4); ctx.lineTo(mx + 4, my + 4); ctx.moveTo(mx + 4, my - 4); ctx.lineTo(mx - 4, my + 4); ctx.stroke();
+    } else arrow(ctx, X(j), Y(s.from), X(i), Y(e.to), 3, laneH >= 9);
   }
   // events
   for (let i = start; i < end; i++) {
