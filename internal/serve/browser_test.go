@@ -541,3 +541,25 @@ func TestBrowserLostMessage(t *testing.T) {
 		t.Errorf("counts: %q", counts)
 	}
 }
+
+// TestBrowserTopologies checks the layout the page picks: the header's
+// topology and edges when there is a header, else a guess from the
+// algorithm (YoYo's graph from the links its messages use).
+func TestBrowserTopologies(t *testing.T) {
+	yoyo := runLog(t, "election", "yoyo", "--topology", "grid", "--nodes", "12", "--layout", "random", "--seed", "2", "--format", "json")
+	ra := runLog(t, "mutex", "ricart-agrawala", "--nodes", "4", "--requests", "1", "--seed", "1", "--format", "json")
+	token := runLog(t, "mutex", "token-ring", "--nodes", "4", "--requests", "1", "--seed", "1", "--format", "json")
+	h := withoutHeader(yoyo)
+	yoyoHeader := withHeader(t, h, nil, "graph")
+	first, rest, _ := bytes.Cut(yoyoHeader, []byte("\n"))
+	yoyoHeader = append(append(bytes.Replace(first, []byte(`"kind":"header"`), []byte(`"kind":"header","edges":[[1,2],[2,3],[3,1]]`), 1), '\n'), rest...)
+	logs := map[string][]byte{"yoyo": h, "yoyo-header": yoyoHeader, "ra": withoutHeader(ra), "token": withoutHeader(token)}
+	base := serveLogs(t, logs, "yoyo", "yoyo-header", "ra", "token")
+	ctx := browser(t)
+	for i, want := range []string{"graph 17", "graph 3", "complete 0", "ring 0"} {
+		open(t, ctx, fmt.Sprintf("%s/run/%d", base, i+1))
+		if got := eval[string](t, ctx, `window.ringlab.v.topology + " " + window.ringlab.v.edges.length`); got != want {
+			t.Errorf("run %d: %q, want %q", i+1, got, want)
+		}
+	}
+}
