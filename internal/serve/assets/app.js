@@ -237,6 +237,11 @@ function load(text, name) {
   showNotice(notes.join(" "));
   $("slider").max = run.events.length;
   $("viol").hidden = view.v.violations.length === 0;
+  const marks = $("marks"); marks.textContent = ""; // the violations, marked under the slider
+  for (const i of view.v.violations.slice(0, 200)) {
+    const m = el("i"); m.style.left = (100 * (i + 1) / Math.max(1, run.events.length)) + "%"; m.title = "violation at step " + (i + 1);
+    marks.appendChild(m);
+  }
   fillStatic();
   setupCanvas();
   // A run with a violation opens at the first one.
