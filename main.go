@@ -21,6 +21,7 @@ import (
 	"ringlab/election"
 	"ringlab/exercises"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/serve"
 	"ringlab/mutex"
 	"ringlab/ring"
 )
@@ -53,6 +54,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		election.Command(),
 		exercises.Command(),
 		renderCommand(),
+		serve.Command(),
 		versionCommand(),
 	}
 	cliutil.Prepare(cmds)

@@ -44,7 +44,7 @@ type Spec struct {
 // rendered or logged, else what the checkers and Observe need (the
 // runtimes do not build the others).
 func (s Spec) wants(set *check.Set, opts Options) trace.Kinds {
-	if opts.Format != "none" || opts.Events != "" {
+	if opts.logged() {
 		return trace.AllKinds
 	}
 	k := set.Wants()
@@ -76,6 +76,9 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
+	if opts.Serving.Addr != "" {
+		return executeServed(ctx, spec, opts, replay, stdout, stderr)
+	}
 	defer BigRunGC(spec.Nodes, opts.Runtime)()
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
@@ -97,7 +100,8 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		jr, _ := trace.NewRenderer("json", f)
 		renderers = append(renderers, jr)
 	}
-	messages := spec.NeedMessages || opts.Format != "none" || opts.Events != ""
+	renderers = opts.Serving.renderers(renderers)
+	messages := spec.NeedMessages || opts.logged()
 	set := check.NewSet(spec.checkers()...)
 	skip := trace.AllKinds &^ spec.wants(set, opts)
 	var seq int64
@@ -116,7 +120,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		if spec.Observe != nil {
 			spec.Observe(e)
 		}
-		if opts.Format != "none" || opts.Events != "" {
+		if opts.logged() {
 			emit(e)
 		}
 		for i := range vs {
