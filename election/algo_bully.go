@@ -12,6 +12,7 @@ import (
 	"ringlab/internal/node"
 	"ringlab/internal/run"
 	"ringlab/internal/sim"
+	"ringlab/internal/trace"
 )
 
 // Bully's named scenarios (SPEC §3.6).
@@ -93,7 +94,7 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	want := highestLive(cfg.Ids, append(append([]node.Action(nil), script...), opts.Script...))
 	n := len(cfg.Ids)
 	return run.Spec{
-		Factory: f, Script: script,
+		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
 		Checks: verdicts(cfg.Ids, want, "the highest live id"),
 		Extra: func(run.Outcome) map[string]any {
 			return map[string]any{

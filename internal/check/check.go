@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
-	"strings"
 
 	"ringlab/internal/trace"
 )
@@ -129,6 +127,7 @@ func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, err
 // MutualExclusion: never two live nodes between enter_cs and exit_cs. A node
 // that crashes inside the CS leaves it (it is dead, not using the resource).
 type MutualExclusion struct {
+	Names
 	in    map[int]bool
 	worst int
 }
@@ -148,7 +147,7 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 		m.in[e.Node] = true
 		if len(m.in) > 1 {
 			m.worst = max(m.worst, len(m.in))
-			return fmt.Sprintf("nodes %s are in the critical section at once (t=%d)", nodeList(m.in), e.T)
+			return fmt.Sprintf("%s are in the critical section at once (t=%d)", m.ListSet(m.in), e.T)
 		}
 	case trace.KindExitCS, trace.KindCrash:
 		delete(m.in, e.Node)
@@ -158,19 +157,6 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 
 func (m *MutualExclusion) Finish(End) trace.Verdict {
 	return trace.Verdict{Property: m.Property(), OK: m.worst < 2}
-}
-
-func nodeList(set map[int]bool) string {
-	ks := make([]int, 0, len(set))
-	for k := range set {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	parts := make([]string, len(ks))
-	for i, k := range ks {
-		parts[i] = fmt.Sprint(k)
-	}
-	return strings.Join(parts, " and ")
 }
 
 // Termination: the run ended by itself within its budget.
