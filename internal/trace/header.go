@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -71,7 +72,7 @@ func (h *Header) Name(i int) string {
 // "N32 (node 5)", "node 3".
 func (h *Header) Label(i int) string {
 	n := h.Name(i)
-	if n == DefaultName(i) {
+	if strings.HasSuffix(n, " "+strconv.Itoa(i)) { // "node 3", "goroutine 3"
 		return n
 	}
 	return fmt.Sprintf("%s (node %d)", n, i)

@@ -148,8 +148,11 @@ func (r *svgRenderer) draw() error {
 	}
 	p(`<text x="24" y="28" font-size="17" font-weight="bold">%s</text>`+"\n", xmlText(title))
 	unit := "time → (simulator ticks; each event of a node at one tick gets its own place)"
-	if h.Live() {
+	switch {
+	case h.Live():
 		unit = "time → (a live run: events in the order they were logged)"
+	case h.Runtime != "sim":
+		unit = "time → (steps as the log counts them)"
 	}
 	p(`<text x="24" y="48" font-size="12" fill="#555">%s</text>`+"\n", xmlText(unit))
 
@@ -297,16 +300,30 @@ func (r *svgRenderer) draw() error {
 		p(`<text x="%.1f" y="%.1f" font-size="11">%s</text>`+"\n", lx+30, ly, xmlText(text))
 		lx += 40 + textWidth(text, 11)
 	}
-	p(`<g transform="translate(%.1f %.1f)"><rect x="0" y="-6" width="24" height="12" rx="3" fill="#5dade2" fill-opacity="0.55" stroke="#2e86c1"/></g>`+"\n", lx, ly-4)
-	p(`<text x="%.1f" y="%.1f" font-size="11">critical section</text>`+"\n", lx+30, ly)
-	lx += 40 + textWidth("critical section", 11)
-	item(`<g transform="translate(%.1f %.1f)"><path d="M0,0 l18,0" stroke="#555" stroke-dasharray="5 3"/><path d="M16,-4 l8,8 m0,-8 l-8,8" stroke="#c0392b" stroke-width="2.2"/></g>`, "lost message")
-	item(`<g transform="translate(%.1f %.1f)"><path d="M4,-7 l14,14 m0,-14 l-14,14" stroke="#c0392b" stroke-width="3"/></g>`, "crash")
-	item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="6" fill="none" stroke="#27ae60" stroke-width="2.5"/></g>`, "recovery")
-	item(`<g transform="translate(%.1f %.1f)"><text x="11" y="0" font-size="18" fill="#d4ac0d" text-anchor="middle" dominant-baseline="middle">★</text></g>`, "leader decided")
-	item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="8" fill="none" stroke="#e74c3c" stroke-width="3"/></g>`, "violation")
+	has := map[string]bool{}
+	for i := 0; i < shown; i++ {
+		has[ev[i].Kind] = true
+	}
+	if has[KindEnterCS] {
+		item(`<g transform="translate(%.1f %.1f)"><rect x="0" y="-6" width="24" height="12" rx="3" fill="#5dade2" fill-opacity="0.55" stroke="#2e86c1"/></g>`, "critical section")
+	}
+	if has[KindDrop] {
+		item(`<g transform="translate(%.1f %.1f)"><path d="M0,0 l18,0" stroke="#555" stroke-dasharray="5 3"/><path d="M16,-4 l8,8 m0,-8 l-8,8" stroke="#c0392b" stroke-width="2.2"/></g>`, "lost message")
+	}
+	if has[KindCrash] {
+		item(`<g transform="translate(%.1f %.1f)"><path d="M4,-7 l14,14 m0,-14 l-14,14" stroke="#c0392b" stroke-width="3"/></g>`, "crash")
+	}
+	if has[KindRecover] {
+		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="6" fill="none" stroke="#27ae60" stroke-width="2.5"/></g>`, "recovery")
+	}
+	if has[KindLeader] {
+		item(`<g transform="translate(%.1f %.1f)"><text x="11" y="0" font-size="18" fill="#d4ac0d" text-anchor="middle" dominant-baseline="middle">★</text></g>`, "leader decided")
+	}
+	if has[KindViolation] {
+		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="8" fill="none" stroke="#e74c3c" stroke-width="3"/></g>`, "violation")
+	}
 	for k, t := range types {
-		if k%6 == 0 {
+		if k%6 == 0 && k > 0 {
 			ly += 22
 			lx = 90
 		}
