@@ -63,7 +63,7 @@ func DefaultName(i int) string { return "node " + strconv.Itoa(i) }
 // Name is node i's display name.
 func (h *Header) Name(i int) string {
 	if h != nil && i >= 1 && i <= len(h.Names) && h.Names[i-1] != "" {
-		return h.Names[i-1]
+		return OneLine(h.Names[i-1])
 	}
 	return DefaultName(i)
 }

@@ -16,6 +16,10 @@ func Short(m *Msg) string {
 	if m == nil {
 		return "?"
 	}
+	return OneLine(short(m))
+}
+
+func short(m *Msg) string {
 	typ := m.Type()
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(m.Fields(), &obj) != nil || len(obj) == 0 {
