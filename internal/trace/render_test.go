@@ -339,14 +339,14 @@ func TestHeaderRoundTrip(t *testing.T) {
 // what the file held.
 func TestLoadSaysWhatItGot(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                                     "the log is empty",
-		`{"v":1,"kind":"summary"}` + "\n":      "only a summary line",
+		"":                                "the log is empty",
+		`{"v":1,"kind":"summary"}` + "\n": "only a summary line",
 		`{"v":1,"kind":"summary","algorithm":"election ring"}`: "only the summary of a election ring run",
-		"hello\n":                             "not a JSON object",
-		`{"kind":"weird"}`:                    `kind "weird" and no schema version`,
-		`{"v":3,"kind":"send"}`:               "schema version 3",
-		`{"kind":"hop","hop":1,"node":0}`:     "goroutines are numbered from 1",
-		`{"v":1,"kind":"header","nodes":-1}`:  "out of range",
+		"hello\n":                            "not a JSON object",
+		`{"kind":"weird"}`:                   `kind "weird" and no schema version`,
+		`{"v":3,"kind":"send"}`:              "schema version 3",
+		`{"kind":"hop","hop":1,"node":0}`:    "goroutines are numbered from 1",
+		`{"v":1,"kind":"header","nodes":-1}`: "out of range",
 		"{\"kind\":\"hop\",\"hop\":1,\"node\":1}\n{\"v\":1,\"kind\":\"send\"}": "inside a capitalizing-ring log",
 	} {
 		_, err := trace.Load(strings.NewReader(in))
@@ -382,8 +382,8 @@ func TestRingLog(t *testing.T) {
 func TestShort(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"type":"REQUEST","kind":"REQUEST","t":110,"id":80}`: "REQUEST(T=110, id=80)",
-		`{"type":"OK"}`:                      "OK",
-		`{"type":"LIST","ids":[1,2,3]}`:      "LIST(ids=[1,2,3])",
+		`{"type":"OK"}`:                                      "OK",
+		`{"type":"LIST","ids":[1,2,3]}`:                      "LIST(ids=[1,2,3])",
 		`{"type":"X","s":"a very long string that goes on"}`: "X(S=a very long string that…)",
 	} {
 		var m trace.Msg
