@@ -17,6 +17,14 @@ type End struct {
 	Terminated bool   // the run ended by itself (quiescent or every node done)
 	Why        string // why it did not, if it did not
 	Messages   int64
+	Runtime    string // "live": times are nanoseconds
+}
+
+// Time writes a time of the run: ticks as a number, a live run's
+// nanoseconds in a readable unit.
+func (e End) Time(t int64) string {
+	h := trace.Header{Runtime: e.Runtime}
+	return h.FormatTime(t)
 }
 
 // Checker checks one property.

@@ -190,7 +190,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		Messages: st.messages, ByType: st.byType, Dropped: st.dropped, Duplicated: st.duplicated,
 		Replay: replay,
 	}
-	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages})
+	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages, Runtime: opts.Runtime})
 	out.Violations = set.Violations
 	if spec.Extra != nil {
 		out.Summary.Extra = spec.Extra(out)

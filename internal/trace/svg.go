@@ -25,7 +25,7 @@ const (
 	svgStep    = 22  // between two events of a node
 	svgTickGap = 10  // extra space between two instants
 	svgRow     = 64  // between two nodes' lines
-	svgTop     = 128 // above the first line
+	svgTop     = 140 // above the first line
 	svgFont    = 13  // node names
 	svgLabels  = 160 // most messages that get a label on their arrow
 )
@@ -147,7 +147,7 @@ func (r *svgRenderer) draw() error {
 		title += fmt.Sprintf(", seed %d", h.Seed)
 	}
 	p(`<text x="24" y="28" font-size="17" font-weight="bold">%s</text>`+"\n", xmlText(title))
-	unit := "time → (simulator ticks; each event of a node at one tick gets its own place)"
+	unit := "time → in simulator ticks (ticks where nothing happens are left out; events of a node at one tick stand side by side)"
 	switch {
 	case h.Live():
 		unit = "time → (a live run: events in the order they were logged)"
@@ -256,7 +256,7 @@ func (r *svgRenderer) draw() error {
 		}
 		stack[nd]++
 		p(`<text x="%.1f" y="%.1f" font-size="10" fill="%s" transform="rotate(-28 %.1f %.1f)">%s</text>`+"\n",
-			x[i]+2, y(nd)-8-float64(stack[nd]-1)*11, fill, x[i]+2, y(nd)-8-float64(stack[nd]-1)*11, xmlText(Cut(text, 30)))
+			x[i]+2, y(nd)-8-float64(stack[nd]-1)*11, fill, x[i]+2, y(nd)-8-float64(stack[nd]-1)*11, xmlText(Cut(text, 26)))
 	}
 	for i := 0; i < shown; i++ {
 		e := &ev[i]

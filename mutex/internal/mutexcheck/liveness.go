@@ -95,7 +95,7 @@ func (d *Deadlock) Finish(end check.End) trace.Verdict {
 	v := trace.Verdict{Property: d.Property(), OK: true}
 	if ws := d.w.waiting(); len(ws) > 0 && len(d.w.inCS) == 0 {
 		v.OK = false
-		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%d and nobody is in it", d.List(ws), d.w.last)
+		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%s and nobody is in it", d.List(ws), end.Time(d.w.last))
 		if !end.Terminated {
 			v.Detail += " (" + end.Why + ")"
 		} else {
@@ -120,7 +120,7 @@ func (*Starvation) Property() string { return "no starvation" }
 func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
 
 // Finish judges the end state.
-func (s *Starvation) Finish(check.End) trace.Verdict {
+func (s *Starvation) Finish(end check.End) trace.Verdict {
 	v := trace.Verdict{Property: s.Property(), OK: true}
 	if ws := s.w.waiting(); len(ws) > 0 {
 		n := 0
@@ -133,7 +133,7 @@ func (s *Starvation) Finish(check.End) trace.Verdict {
 	}
 	v.Detail = fmt.Sprintf("every request granted (%d entries)", s.w.granted)
 	if s.w.longNd > 0 {
-		v.Detail += fmt.Sprintf("; longest wait %d, %s", s.w.longest, s.Name(s.w.longNd))
+		v.Detail += fmt.Sprintf("; longest wait %s, %s", end.Time(s.w.longest), s.Name(s.w.longNd))
 	}
 	return v
 }
