@@ -77,7 +77,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 			if err := json.Unmarshal(b, &hd); err != nil {
 				return fmt.Errorf("line %d: header: %v", line, err)
 			}
-			if hd.Nodes < 0 || hd.Nodes > 1<<24 {
+			if hd.Nodes < 0 || hd.Nodes > MaxNodes {
 				return fmt.Errorf("line %d: header: %d nodes is out of range", line, hd.Nodes)
 			}
 			if h.Header != nil {
@@ -100,6 +100,9 @@ func ReadLog(r io.Reader, h Handlers) error {
 			if err := json.Unmarshal(b, &e); err != nil {
 				return fmt.Errorf("line %d: %v", line, err)
 			}
+			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
+				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
+			}
 			if h.Event != nil {
 				if err := h.Event(&e); err != nil {
 					return err
@@ -115,6 +118,10 @@ func ReadLog(r io.Reader, h Handlers) error {
 	}
 	return nil
 }
+
+// MaxNodes bounds the node indices a log may name (the largest runs have
+// two million nodes).
+const MaxNodes = 1 << 22
 
 // Log is a whole run log in memory.
 type Log struct {

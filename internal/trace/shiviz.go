@@ -55,15 +55,10 @@ func (r *shivizRenderer) draw() error {
 	h := r.header()
 	hosts := shivizHosts(h)
 	ms, byEvent := messages(r.ev)
-	clocks := hostClocks(r.ev, ms, byEvent, h.Nodes)
 	w := r.w
 	fmt.Fprintf(w, "%s\n\n", ShivizRegex)
-	for i := range r.ev {
+	return hostClocks(r.ev, ms, byEvent, h.Nodes, func(i int, c []uint32) error {
 		e := &r.ev[i]
-		c := clocks[i]
-		if c == nil {
-			continue
-		}
 		var b strings.Builder
 		b.WriteByte('{')
 		first := true
@@ -80,9 +75,7 @@ func (r *shivizRenderer) draw() error {
 		}
 		b.WriteByte('}')
 		text := fmt.Sprintf("t=%s %s", h.FormatTime(e.T), DescribeWith(e, h.Name))
-		if _, err := fmt.Fprintf(w, "%s %s\n%s\n", hosts[e.Node], b.String(), OneLine(text)); err != nil {
-			return err
-		}
-	}
-	return nil
+		_, err := fmt.Fprintf(w, "%s %s\n%s\n", hosts[e.Node], b.String(), OneLine(text))
+		return err
+	})
 }

@@ -9,6 +9,10 @@ import (
 // picture says it was cut.
 const maxCollect = 200_000
 
+// MaxPictureNodes bounds the nodes a picture draws: the events of the
+// others are left out, and the picture says it was cut.
+const MaxPictureNodes = 1000
+
 // collector keeps a run's events for the renderers that draw the whole run
 // at once (mermaid, svg, shiviz, chrome-trace).
 type collector struct {
@@ -23,7 +27,7 @@ type collector struct {
 func (c *collector) Header(h *Header) error { c.h = h; return nil }
 
 func (c *collector) Event(e *Event) error {
-	if len(c.ev) >= maxCollect {
+	if len(c.ev) >= maxCollect || e.Node > MaxPictureNodes || e.From > MaxPictureNodes || e.To > MaxPictureNodes {
 		c.skipped++
 		return nil
 	}
@@ -50,9 +54,9 @@ func (c *collector) header() *Header {
 			c.h.Nodes = c.sum.Nodes
 		}
 	}
-	if c.h.Nodes < n {
+	if c.h.Nodes < n || c.h.Nodes > MaxPictureNodes {
 		h := *c.h
-		h.Nodes = n
+		h.Nodes = min(max(h.Nodes, n), MaxPictureNodes)
 		c.h = &h
 	}
 	return c.h
@@ -137,30 +141,37 @@ func messages(ev []Event) (ms []message, byEvent []int) {
 // rules, counting every event at a node as one step of that node: its own
 // entry goes 1, 2, 3, ... and a recv first takes the maximum with its
 // send's clock. A recv whose send is not in the log only ticks. Events of
-// no node (index out of 1..n) get nil.
-func hostClocks(ev []Event, ms []message, byEvent []int, n int) [][]uint32 {
+// no node (index out of 1..n) are skipped. each sees every clock in
+// turn (c is reused: copy what must be kept); only the clocks of sends
+// are kept, for their receives.
+func hostClocks(ev []Event, ms []message, byEvent []int, n int, each func(i int, c []uint32) error) error {
 	cur := make([][]uint32, n+1)
-	for i := range cur {
-		cur[i] = make([]uint32, n)
-	}
-	out := make([][]uint32, len(ev))
+	sent := map[int][]uint32{} // send event -> its clock, until its receive
 	for i := range ev {
 		e := &ev[i]
 		if e.Node < 1 || e.Node > n {
 			continue
 		}
+		if cur[e.Node] == nil {
+			cur[e.Node] = make([]uint32, n)
+		}
 		c := cur[e.Node]
 		if e.Kind == KindRecv && byEvent[i] >= 0 {
-			if s := ms[byEvent[i]].send; s >= 0 && s < i && out[s] != nil {
-				for k, v := range out[s] {
+			if sc, ok := sent[ms[byEvent[i]].send]; ok {
+				for k, v := range sc {
 					c[k] = max(c[k], v)
 				}
 			}
 		}
 		c[e.Node-1]++
-		out[i] = append([]uint32(nil), c...)
+		if e.Kind == KindSend {
+			sent[i] = append([]uint32(nil), c...)
+		}
+		if err := each(i, c); err != nil {
+			return err
+		}
 	}
-	return out
+	return nil
 }
 
 // csIntervals lists each node's critical sections as event index pairs
