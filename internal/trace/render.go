@@ -191,6 +191,9 @@ func (r *textRenderer) Summary(s *Summary) error {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%s: %s\n", OneLine(k), OneLine(fmt.Sprint(s.Extra[k])))
 	}
+	for _, u := range s.Unapplied {
+		fmt.Fprintf(w, "not applied: %s\n", u)
+	}
 	for _, v := range s.Verdicts {
 		fmt.Fprintln(w, VerdictLine(v))
 	}
