@@ -10,6 +10,7 @@ package election
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +18,7 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
 	"ringlab/internal/run"
+	"ringlab/internal/trace"
 )
 
 // algo is one election subcommand.
@@ -133,6 +135,12 @@ func (a algo) spec(c *cli.Context, gc bool) (spec run.Spec, opts run.Options, re
 	}
 	spec.Algorithm = "election " + a.name
 	spec.Nodes = n
+	if spec.Names == nil {
+		spec.Names = idNames(s.ids)
+	}
+	if spec.Topology == "" {
+		spec.Topology = trace.TopoRing
+	}
 	return spec, opts, restore, nil
 }
 
@@ -152,6 +160,30 @@ func verdicts(ids []int, want int, rule string) func() []check.Checker {
 		return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(len(ids), ids),
 			check.NewCorrectness(ids, want, rule)}
 	}
+}
+
+// idNames names nodes by their ids, as the chapter does: N5 is the node
+// with id 5.
+func idNames(ids []int) func(int) string {
+	return func(i int) string { return "N" + strconv.Itoa(ids[i-1]) }
+}
+
+// edgeList lists a topology's undirected edges (none past maxEdges: a
+// header names the edges of a graph a picture can show).
+func edgeList(t node.Topology) [][2]int {
+	const maxEdges = 100_000
+	var es [][2]int
+	for i := 1; i <= t.N; i++ {
+		for _, j := range t.Neighbors(i) {
+			if j > i {
+				if len(es) == maxEdges {
+					return nil
+				}
+				es = append(es, [2]int{i, j})
+			}
+		}
+	}
+	return es
 }
 
 func minID(ids []int) int { return slices.Min(ids) }

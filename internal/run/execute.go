@@ -38,6 +38,19 @@ type Spec struct {
 	// (seed 002's own wording, say). stderr is for figures that must not
 	// disturb stdout.
 	Text func(stdout, stderr io.Writer) trace.Renderer
+	// Names gives node i's display name (its role or algorithm id: "N32",
+	// "coordinator", "P2"), used alike by the text output, the checkers'
+	// verdicts, the log's header and every diagram. Nil: "node I".
+	Names func(i int) string
+	// Topology is trace.TopoRing, TopoComplete (the default), TopoStar or
+	// TopoGraph; Edges lists a graph's undirected edges by node index.
+	Topology string
+	Edges    [][2]int
+}
+
+// Header is the log header of a run of spec under opts.
+func (s Spec) Header(opts Options, replay string) *trace.Header {
+	return trace.NewHeader(s.Algorithm, opts.Runtime, s.Nodes, opts.Seed, s.Names, s.Topology, s.Edges, replay)
 }
 
 // wants is the kinds of events the run needs: every kind when they are
@@ -83,10 +96,21 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
 	}
-	r, err := trace.NewRenderer(opts.Format, stdout)
-	if err != nil {
+	if _, err := trace.NewRenderer(opts.Format, nil); err != nil {
 		return out, cliutil.Usagef("--format: %v", err)
 	}
+	if opts.Out != "" {
+		if opts.Format == "none" {
+			return out, cliutil.Usagef("--out: --format none writes nothing to a file")
+		}
+		f, err := os.Create(opts.Out)
+		if err != nil {
+			return out, cliutil.Usagef("--out: %v", err)
+		}
+		defer f.Close()
+		stdout = f
+	}
+	r, _ := trace.NewRenderer(opts.Format, stdout)
 	if opts.Format == "text" && spec.Text != nil {
 		r = spec.Text(stdout, stderr)
 	}
@@ -103,6 +127,19 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	renderers = opts.Serving.renderers(renderers)
 	messages := spec.NeedMessages || opts.logged()
 	set := check.NewSet(spec.checkers()...)
+	if spec.Names != nil {
+		set.SetNames(spec.Names)
+	}
+	if opts.Format != "none" || opts.Events != "" {
+		h := spec.Header(opts, replay)
+		for _, r := range renderers {
+			if hr, ok := r.(trace.HeaderRenderer); ok {
+				if err := hr.Header(h); err != nil {
+					return out, fmt.Errorf("writing the log: %w", err)
+				}
+			}
+		}
+	}
 	skip := trace.AllKinds &^ spec.wants(set, opts)
 	var seq int64
 	var werr error
@@ -135,6 +172,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
+	var err error
 	if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
@@ -163,7 +201,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		Messages: st.messages, ByType: st.byType, Dropped: st.dropped, Duplicated: st.duplicated,
 		Unapplied: st.unapplied, Replay: replay,
 	}
-	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages})
+	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages, Runtime: opts.Runtime})
 	out.Violations = set.Violations
 	if ctx.Err() != nil {
 		markInterrupted(out.Summary.Verdicts)
@@ -179,8 +217,11 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 			werr = err
 		}
 	}
-	if opts.Format == "none" { // the summary still reaches the user, on stderr
+	if opts.Format == "none" || opts.Out != "" { // the summary still reaches the user, on stderr
 		tr, _ := trace.NewRenderer("text", stderr)
+		if hr, ok := tr.(trace.HeaderRenderer); ok {
+			_ = hr.Header(&trace.Header{Runtime: opts.Runtime})
+		}
 		_ = tr.Summary(&out.Summary)
 		_ = tr.Flush()
 	}
