@@ -130,7 +130,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if spec.Names != nil {
 		set.SetNames(spec.Names)
 	}
-	if opts.Format != "none" || opts.Events != "" {
+	if opts.logged() {
 		h := spec.Header(opts, replay)
 		for _, r := range renderers {
 			if hr, ok := r.(trace.HeaderRenderer); ok {
