@@ -129,7 +129,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
-	if opts.Runtime == "live" {
+	if opts.Custom != nil {
+		var cr CustomResult
+		cr, err = opts.Custom(sink)
+		st = stats{terminated: cr.Terminated, why: cr.Why, now: cr.Steps, steps: cr.Steps, messages: cr.Messages,
+			dropped: cr.Dropped, byType: cr.ByType}
+	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
 		st, err = runSim(spec, opts, script, sink, messages, skip)
@@ -185,6 +190,19 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		return out, cliutil.NoTerminationf("no termination: %s (replay: %s)", why, replay)
 	}
 	return out, nil
+}
+
+// Custom runs a spec on something other than the two runtimes: the
+// exhaustive checker's replay of one path (Options.Runtime names it in the
+// summary). It reports every event to sink, as a runtime does.
+type Custom func(sink func(*trace.Event)) (CustomResult, error)
+
+// CustomResult is what a Custom run reports.
+type CustomResult struct {
+	Terminated               bool
+	Why                      string // why it did not terminate
+	Steps, Messages, Dropped int64
+	ByType                   map[string]int64
 }
 
 // stats is what either runtime reports, in one shape.

@@ -59,6 +59,7 @@ type Options struct {
 	Timeout      time.Duration
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
+	Custom       Custom  // runs the spec instead of a runtime (the exhaustive checker's replays)
 }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage

@@ -1,0 +1,463 @@
+package statespace
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// Kind is the kind of a transition: one nondeterministic choice.
+type Kind uint8
+
+// Transition kinds.
+const (
+	Deliver Kind = iota + 1 // deliver a message from From to Node
+	Fire                    // fire Node's pending timer Timer
+	Command                 // give Node its oldest pending command
+	Drop                    // lose a message from From to Node (--drops)
+	Crash                   // crash Node (--crashes)
+	Restart                 // restart Node with amnesia (--restarts)
+)
+
+// Trans is one transition out of a state. Msg identifies the message
+// (its interned number) for Deliver and Drop; K is its position on the
+// link, the label's ".K" under the random policy.
+type Trans struct {
+	Kind  Kind
+	Node  int16
+	From  int16
+	K     int16
+	Timer int32
+	Msg   uint32
+}
+
+// same reports whether t and u are the same transition (in two states).
+func (t Trans) same(u Trans) bool {
+	return t.Kind == u.Kind && t.Node == u.Node && t.From == u.From && t.Timer == u.Timer && t.Msg == u.Msg
+}
+
+// String is the transition's label in a path: d2-3 (deliver the message
+// at the head of link 2->3; d2-3.1 the second one under the random
+// policy), t3:1 (node 3's timer 1 fires), c2 (node 2's next command), l2-3
+// (the network loses it), x2 (node 2 crashes), r2 (node 2 restarts).
+func (t Trans) String() string {
+	switch t.Kind {
+	case Deliver, Drop:
+		c := "d"
+		if t.Kind == Drop {
+			c = "l"
+		}
+		s := fmt.Sprintf("%s%d-%d", c, t.From, t.Node)
+		if t.K > 0 {
+			s += "." + strconv.Itoa(int(t.K))
+		}
+		return s
+	case Fire:
+		return fmt.Sprintf("t%d:%d", t.Node, t.Timer)
+	case Command:
+		return fmt.Sprintf("c%d", t.Node)
+	case Crash:
+		return fmt.Sprintf("x%d", t.Node)
+	case Restart:
+		return fmt.Sprintf("r%d", t.Node)
+	}
+	return "?"
+}
+
+// ParsePath reads a path of transition labels, comma-separated, for n nodes.
+func ParsePath(s string, n int) ([]Trans, error) {
+	var path []Trans
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	for f := range strings.SplitSeq(s, ",") {
+		t, err := parseTrans(strings.TrimSpace(f), n)
+		if err != nil {
+			return nil, err
+		}
+		path = append(path, t)
+	}
+	return path, nil
+}
+
+func parseTrans(f string, n int) (Trans, error) {
+	bad := fmt.Errorf("%q is not a transition (want d1-2, d1-2.K, l1-2, t3:1, c2, x2 or r2 with nodes in 1..%d)", f, n)
+	if len(f) < 2 {
+		return Trans{}, bad
+	}
+	num := func(s string) (int, bool) {
+		v, err := strconv.Atoi(s)
+		return v, err == nil && v >= 1 && v <= n && strconv.Itoa(v) == s
+	}
+	body := f[1:]
+	switch f[0] {
+	case 'd', 'l':
+		kind := Deliver
+		if f[0] == 'l' {
+			kind = Drop
+		}
+		k := 0
+		if a, b, ok := strings.Cut(body, "."); ok {
+			v, err := strconv.Atoi(b)
+			if err != nil || v < 1 || v > 1<<14 || strconv.Itoa(v) != b {
+				return Trans{}, bad
+			}
+			body, k = a, v
+		}
+		a, b, ok := strings.Cut(body, "-")
+		from, ok1 := num(a)
+		to, ok2 := num(b)
+		if !ok || !ok1 || !ok2 {
+			return Trans{}, bad
+		}
+		return Trans{Kind: kind, Node: int16(to), From: int16(from), K: int16(k)}, nil
+	case 't':
+		a, b, ok := strings.Cut(body, ":")
+		i, ok1 := num(a)
+		id, err := strconv.Atoi(b)
+		if !ok || !ok1 || err != nil || strconv.Itoa(id) != b || id < -1<<30 || id > 1<<30 {
+			return Trans{}, bad
+		}
+		return Trans{Kind: Fire, Node: int16(i), Timer: int32(id)}, nil
+	case 'c', 'x', 'r':
+		i, ok := num(body)
+		if !ok {
+			return Trans{}, bad
+		}
+		kind := map[byte]Kind{'c': Command, 'x': Crash, 'r': Restart}[f[0]]
+		return Trans{Kind: kind, Node: int16(i)}, nil
+	}
+	return Trans{}, bad
+}
+
+// FormatPath joins a path's labels.
+func FormatPath(path []Trans) string {
+	parts := make([]string, len(path))
+	for k, t := range path {
+		parts[k] = t.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+// machine steps states: the configuration and what one search shares.
+type machine struct {
+	cfg     Config
+	n       int
+	in      *interner
+	out     node.Output
+	// sink, when set, receives the trace events of every step (replay).
+	sink func(*trace.Event)
+	ev   trace.Event
+	lc   []int64 // Lamport clocks, for the trace only
+	now  int64
+	seq  int64
+}
+
+func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }
+
+// enabled appends the transitions enabled in s, in a fixed order. A
+// terminal state has none: every live node is done (or nothing is left)
+// and no message is in flight, where the simulator ends a run.
+func (m *machine) enabled(s *state, ts []Trans) []Trans {
+	n := m.n
+	if m.terminal(s) {
+		return ts
+	}
+	timersOK := m.cfg.Timers == TimersAny || s.flight == 0
+	for i := 1; i <= n; i++ {
+		if !s.alive(i) {
+			continue
+		}
+		if len(s.cmds[i-1]) > 0 {
+			ts = append(ts, Trans{Kind: Command, Node: int16(i)})
+		}
+		if timersOK {
+			for _, id := range s.timers[i-1] {
+				ts = append(ts, Trans{Kind: Fire, Node: int16(i), Timer: int32(id)})
+			}
+		}
+		for j := 1; j <= n; j++ {
+			q := s.links[(j-1)*n+i-1]
+			for k := range q {
+				if m.cfg.Policy == sim.PolicyFIFO && k > 0 {
+					break
+				}
+				if k > 0 && q[k].id == q[k-1].id {
+					continue // the same message again: the same successor
+				}
+				ts = append(ts, Trans{Kind: Deliver, Node: int16(i), From: int16(j), K: int16(k), Msg: q[k].id})
+				if int(s.drops) < m.cfg.Drops {
+					ts = append(ts, Trans{Kind: Drop, Node: int16(i), From: int16(j), K: int16(k), Msg: q[k].id})
+				}
+			}
+		}
+	}
+	for i := 1; i <= n; i++ {
+		switch {
+		case s.alive(i) && int(s.crashes) < m.cfg.Crashes:
+			ts = append(ts, Trans{Kind: Crash, Node: int16(i)})
+		case !s.alive(i) && int(s.restarts) < m.cfg.Restarts:
+			ts = append(ts, Trans{Kind: Restart, Node: int16(i)})
+		}
+	}
+	return ts
+}
+
+// terminal reports whether the run is over in s: nothing in flight, and
+// every live node done or nothing at all left to do (no command, no timer).
+func (m *machine) terminal(s *state) bool {
+	if s.flight > 0 {
+		return false
+	}
+	live := (uint64(1)<<m.n - 1) &^ s.crashed
+	if s.done&live == live {
+		return true
+	}
+	for i := 1; i <= m.n; i++ {
+		if s.alive(i) && (len(s.cmds[i-1]) > 0 || len(s.timers[i-1]) > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the transition of s that a parsed label names, with its
+// message filled in, or false.
+func (m *machine) find(s *state, t Trans) (Trans, bool) {
+	for _, u := range m.enabled(s, nil) {
+		if u.Kind == t.Kind && u.Node == t.Node && u.From == t.From && u.K == t.K && (t.Kind != Fire || u.Timer == t.Timer) {
+			return u, true
+		}
+	}
+	return t, false
+}
+
+// Violation is a property broken in a state.
+type Violation struct {
+	Property, Detail string
+}
+
+// step returns the successor of s by t (enabled in s) and the safety
+// violation the world reports on the way, if any.
+func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
+	c := s.shallow()
+	i := int(t.Node)
+	m.now++
+	var viol *Violation
+	switch t.Kind {
+	case Deliver, Drop:
+		l := (int(t.From)-1)*m.n + i - 1
+		q := c.links[l]
+		it := q[t.K]
+		c.links[l] = slices.Delete(slices.Clone(q), int(t.K), int(t.K)+1)
+		c.flight--
+		if t.Kind == Drop {
+			c.drops++
+			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "lost by the network")
+			return c, nil, nil
+		}
+		if !c.alive(i) {
+			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "the receiver has crashed")
+			return c, nil, nil
+		}
+		if m.sink != nil {
+			m.lc[i] = max(m.lc[i], it.lc) + 1
+		}
+		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
+		nd := c.nodes[i-1].Clone().(node.Snapshot)
+		c.nodes[i-1] = nd
+		m.out.Reset()
+		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: it.msg}, &m.out)
+		return m.carryOut(c, i, viol)
+	case Fire:
+		c.timers[i-1] = slices.DeleteFunc(slices.Clone(c.timers[i-1]), func(id int) bool { return id == int(t.Timer) })
+		m.tick(i)
+		nd := c.nodes[i-1].Clone().(node.Snapshot)
+		c.nodes[i-1] = nd
+		m.out.Reset()
+		nd.Step(node.Input{Kind: node.InTick, Now: m.now, Timer: int(t.Timer)}, &m.out)
+		return m.carryOut(c, i, viol)
+	case Command:
+		cmd := c.cmds[i-1][0]
+		c.cmds[i-1] = c.cmds[i-1][1:len(c.cmds[i-1]):len(c.cmds[i-1])]
+		return m.command(c, i, cmd)
+	case Crash:
+		c.crashes++
+		c.crashed |= 1 << (i - 1)
+		c.done &^= 1 << (i - 1)
+		c.timers[i-1], c.cmds[i-1] = nil, nil
+		m.tick(i)
+		m.emit(trace.KindCrash, i)
+		if c.world != nil {
+			c.world = c.world.Clone()
+			c.world.Crash(i)
+		}
+		if int(c.restarts) >= m.cfg.Restarts {
+			m.purge(c, i) // it never comes back: what is sent to it is lost
+		}
+		return c, nil, nil
+	case Restart:
+		c.restarts++
+		nd, err := m.cfg.Factory(i)
+		if err != nil {
+			return nil, nil, err
+		}
+		snap, ok := nd.(node.Snapshot)
+		if !ok {
+			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
+		}
+		c.nodes[i-1] = snap
+		c.crashed &^= 1 << (i - 1)
+		m.tick(i)
+		m.emit(trace.KindRecover, i)
+		if c.world != nil {
+			c.world = c.world.Clone()
+			c.world.Restart(i)
+		}
+		return m.command(c, i, node.CmdRecover)
+	}
+	return nil, nil, fmt.Errorf("statespace: unknown transition %v", t)
+}
+
+// purge empties the links into crashed node i.
+func (m *machine) purge(c *state, i int) {
+	for j := 1; j <= m.n; j++ {
+		l := (j-1)*m.n + i - 1
+		for _, it := range c.links[l] {
+			m.emitMsg(trace.KindDrop, i, j, i, it, "the receiver has crashed")
+		}
+		c.flight -= len(c.links[l])
+		c.links[l] = nil
+	}
+}
+
+func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, error) {
+	m.tick(i)
+	if m.sink != nil {
+		m.fill(trace.KindCmd, i)
+		m.ev.Cmd = string(cmd)
+		m.sink(&m.ev)
+	}
+	nd := c.nodes[i-1].Clone().(node.Snapshot)
+	c.nodes[i-1] = nd
+	m.out.Reset()
+	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd}, &m.out)
+	return m.carryOut(c, i, nil)
+}
+
+// carryOut applies node i's step output to c: events (to the world, which
+// may queue commands), timers, sends, Done.
+func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
+	o := &m.out
+	if len(o.Events) > 0 && c.world != nil {
+		c.world = c.world.Clone()
+	}
+	for _, ev := range o.Events {
+		m.tick(i)
+		m.emitNode(i, ev)
+		if c.world != nil {
+			cmds, v := c.world.Event(i, ev)
+			if len(cmds) > 0 {
+				c.cmds[i-1] = append(slices.Clone(c.cmds[i-1]), cmds...)
+			}
+			if v != nil && viol == nil {
+				viol = v
+			}
+		}
+	}
+	if len(o.Timers) > 0 {
+		ts := slices.Clone(c.timers[i-1])
+		for _, t := range o.Timers {
+			ts = slices.DeleteFunc(ts, func(id int) bool { return id == t.ID })
+			if t.After >= 0 {
+				k, _ := slices.BinarySearch(ts, t.ID)
+				ts = slices.Insert(ts, k, t.ID)
+			}
+		}
+		c.timers[i-1] = ts
+	}
+	for _, snd := range o.Sends {
+		if snd.To < 1 || snd.To > m.n {
+			return nil, nil, fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, m.n)
+		}
+		m.tick(i)
+		it := item{msg: snd.Msg, id: m.in.id(snd.Msg)}
+		if m.sink != nil {
+			it.lc = m.lc[i]
+			m.fill(trace.KindSend, i)
+			m.ev.From, m.ev.To, m.ev.Msg = i, snd.To, trace.WrapMsg(snd.Msg)
+			m.sink(&m.ev)
+		}
+		if !c.alive(snd.To) && int(c.restarts) >= m.cfg.Restarts {
+			m.emitMsg(trace.KindDrop, snd.To, i, snd.To, it, "the receiver has crashed")
+			continue
+		}
+		l := (i-1)*m.n + snd.To - 1
+		q := append(slices.Clone(c.links[l]), it)
+		if m.cfg.Policy == sim.PolicyRandom {
+			slices.SortStableFunc(q, m.in.compare)
+		}
+		c.links[l] = q
+		c.flight++
+	}
+	if o.Done {
+		c.done |= 1 << (i - 1)
+	}
+	return c, viol, nil
+}
+
+// tick advances node i's Lamport clock for an event (trace only).
+func (m *machine) tick(i int) {
+	if m.sink != nil {
+		m.lc[i]++
+	}
+}
+
+func (m *machine) fill(kind string, i int) {
+	m.seq++
+	m.ev = trace.Event{V: trace.Version, Seq: m.seq, T: m.now, Node: i, Kind: kind, LC: m.lc[i]}
+}
+
+func (m *machine) emit(kind string, i int) {
+	if m.sink != nil {
+		m.fill(kind, i)
+		m.sink(&m.ev)
+	}
+}
+
+func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
+	if m.sink != nil {
+		m.fill(kind, at)
+		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(it.msg), note
+		m.sink(&m.ev)
+	}
+}
+
+func (m *machine) emitNode(i int, ev node.Event) {
+	if m.sink == nil {
+		return
+	}
+	switch ev.Kind {
+	case node.EvState:
+		m.fill(trace.KindState, i)
+		m.ev.State = ev.State
+	case node.EvEnterCS:
+		m.fill(trace.KindEnterCS, i)
+	case node.EvExitCS:
+		m.fill(trace.KindExitCS, i)
+	case node.EvLeader:
+		m.fill(trace.KindLeader, i)
+		l := ev.Leader
+		m.ev.Leader = &l
+	default:
+		m.fill(trace.KindNote, i)
+	}
+	m.ev.Note = ev.Note
+	m.sink(&m.ev)
+}
