@@ -29,6 +29,7 @@ func CheckFlags() []cli.Flag {
 		&cli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
 		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction (sleep sets): try one order of independent steps at different nodes"},
 		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
+		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. 'mutual exclusion' (default: any)"},
 		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), mermaid (with --path or a violation: the counterexample's sequence diagram) or none"},
 	}
@@ -77,6 +78,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	sc.MaxDepth, sc.MaxStates, sc.Timeout = c.Int("max-depth"), c.Int64("max-states"), c.Duration("timeout")
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
 	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
+	sc.Only = strings.ReplaceAll(c.String("property"), "-", " ")
 	switch {
 	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
 		return cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
@@ -89,7 +91,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "timeout", "exact", "por"), " --seed 0")
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "timeout", "exact", "por", "property"), " --seed 0")
 	if !sc.POR {
 		base += " --por=false"
 	}

@@ -82,7 +82,7 @@ type Config struct {
 	// own in order of At (times are not modelled). A crash at tick 0 makes
 	// the node start crashed.
 	Script []node.Action
-	World  func() World             // nil: no environment, no safety monitor
+	World  func() World           // nil: no environment, no safety monitor
 	Checks func() []check.Checker // the run's checkers, judged at every terminal state
 
 	Policy                   sim.Policy
@@ -93,6 +93,7 @@ type Config struct {
 	MaxStates int64         // distinct states; 0: none
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // sleep sets
+	Only      string        // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
 }
 
@@ -130,11 +131,11 @@ type rec struct {
 }
 
 type entry struct {
-	s      *state
-	rec    int32
-	depth  int32
-	only   []Trans // re-expansion: just these transitions
-	reexp  bool
+	s     *state
+	rec   int32
+	depth int32
+	only  []Trans // re-expansion: just these transitions
+	reexp bool
 }
 
 // Search explores cfg's state space breadth first. It stops at the first
@@ -200,7 +201,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			return nil, err
 		}
 		for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
-			if !v.OK {
+			if !v.OK && (cfg.Only == "" || v.Property == cfg.Only) {
 				return &Violation{Property: v.Property, Detail: v.Detail}, nil
 			}
 		}
@@ -291,7 +292,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 				res.Distinct++
 				d := int(e.depth) + 1
 				res.Depth = max(res.Depth, d)
-				if viol != nil {
+				if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
 					res.Violation, res.Path = viol, path(idx)
 					return finish()
 				}

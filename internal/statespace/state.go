@@ -22,14 +22,14 @@ type item struct {
 // never changed once it is in the queue: a successor copies the slices it
 // changes (copy on write), and shares the rest with its parent.
 type state struct {
-	nodes   []node.Snapshot // index i-1 is node i
-	crashed uint64          // bit i-1: node i has crashed
-	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
-	timers  [][]int         // node i-1's pending timer ids, ascending
-	cmds    [][]node.Cmd    // node i-1's pending commands, oldest first
-	links   [][]item        // (from-1)*n + (to-1): FIFO order, or sorted by rank under random
-	flight  int             // messages in all links
-	world   World
+	nodes                    []node.Snapshot // index i-1 is node i
+	crashed                  uint64          // bit i-1: node i has crashed
+	done                     uint64          // bit i-1: node i has said Done (sticky until a restart)
+	timers                   [][]int         // node i-1's pending timer ids, ascending
+	cmds                     [][]node.Cmd    // node i-1's pending commands, oldest first
+	links                    [][]item        // (from-1)*n + (to-1): FIFO order, or sorted by rank under random
+	flight                   int             // messages in all links
+	world                    World
 	crashes, drops, restarts uint8 // faults spent
 }
 

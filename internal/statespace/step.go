@@ -147,10 +147,10 @@ func FormatPath(path []Trans) string {
 
 // machine steps states: the configuration and what one search shares.
 type machine struct {
-	cfg     Config
-	n       int
-	in      *interner
-	out     node.Output
+	cfg Config
+	n   int
+	in  *interner
+	out node.Output
 	// sink, when set, receives the trace events of every step (replay).
 	sink func(*trace.Event)
 	ev   trace.Event
@@ -209,22 +209,23 @@ func (m *machine) enabled(s *state, ts []Trans) []Trans {
 	return ts
 }
 
-// terminal reports whether the run is over in s: nothing in flight, and
-// every live node done or nothing at all left to do (no command, no timer).
+// terminal reports whether the run is over in s: no message in flight, no
+// command left to give, and every live node done or no timer pending.
 func (m *machine) terminal(s *state) bool {
 	if s.flight > 0 {
 		return false
 	}
-	live := (uint64(1)<<m.n - 1) &^ s.crashed
-	if s.done&live == live {
-		return true
-	}
+	timers := false
 	for i := 1; i <= m.n; i++ {
-		if s.alive(i) && (len(s.cmds[i-1]) > 0 || len(s.timers[i-1]) > 0) {
-			return false
+		if s.alive(i) {
+			if len(s.cmds[i-1]) > 0 {
+				return false
+			}
+			timers = timers || len(s.timers[i-1]) > 0
 		}
 	}
-	return true
+	live := (uint64(1)<<m.n - 1) &^ s.crashed
+	return !timers || s.done&live == live
 }
 
 // find returns the transition of s that a parsed label names, with its
