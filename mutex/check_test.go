@@ -1,8 +1,12 @@
 package mutex
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 )
@@ -128,6 +132,34 @@ func TestCheckBoundsAndBadInput(t *testing.T) {
 	} {
 		if _, _, code := runCLI(t, args...); code != cliutil.ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, cliutil.ExitUsage)
+		}
+	}
+}
+
+// Ctrl-C (a cancelled context) stops the search at once and still prints
+// the figures so far, with exit code 130.
+func TestCheckInterruptedPrintsFigures(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	err := app.RunContext(ctx, []string{"ringlab", "mutex", "check", "lamport", "--nodes", "3"})
+	if code := cliutil.Code(err); code != cliutil.ExitInterrupted {
+		t.Fatalf("exit %d (%v), want %d", code, err, cliutil.ExitInterrupted)
+	}
+	if !strings.Contains(out.String(), "states: ") || !strings.Contains(out.String(), "stopped by interrupted") {
+		t.Errorf("no figures after an interruption:\n%s", out.String())
+	}
+}
+
+// The help of every check command has a runnable example.
+func TestCheckHelpHasExample(t *testing.T) {
+	for _, a := range algos() {
+		out, _, code := runCLI(t, "check", a.name, "--help")
+		if code != 0 || !strings.Contains(out, "ringlab mutex check "+a.name) || !strings.Contains(out, "exhaustive") {
+			t.Errorf("check %s --help: exit %d\n%s", a.name, code, out)
 		}
 	}
 }
