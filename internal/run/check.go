@@ -23,6 +23,7 @@ func CheckFlags() []cli.Flag {
 		&cli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
 		&cli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
 		&cli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
+		&cli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
 		&cli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
 		&cli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
 		&cli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
@@ -76,6 +77,11 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		return cliutil.Usagef("--timers: %v", err)
 	}
 	sc.MaxDepth, sc.MaxStates, sc.Timeout = c.Int("max-depth"), c.Int64("max-states"), c.Duration("timeout")
+	gib := c.Float64("max-memory")
+	if !(gib >= 0 && gib <= 1<<20) {
+		return cliutil.Usagef("--max-memory must be between 0 and %d GiB, got %v", 1<<20, gib)
+	}
+	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
 	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
 	sc.Only = strings.ReplaceAll(c.String("property"), "-", " ")
@@ -91,7 +97,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "timeout", "exact", "por", "property"), " --seed 0")
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property"), " --seed 0")
 	if !sc.POR {
 		base += " --por=false"
 	}

@@ -91,6 +91,7 @@ type Config struct {
 
 	MaxDepth  int           // 0: none
 	MaxStates int64         // distinct states; 0: none
+	MaxMemory uint64        // bytes of Go heap; 0: none
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // sleep sets
 	Only      string        // look for violations of this property only ("": any)
@@ -234,6 +235,10 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 					res.Stop = "timeout"
 					return finish()
 				}
+				if cfg.MaxMemory > 0 && res.Explored&(1<<14-1) == 0 && heapBytes() > cfg.MaxMemory {
+					res.Stop = "max-memory"
+					return finish()
+				}
 			}
 			res.Explored++
 			r := &recs[e.rec]
@@ -327,6 +332,13 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 	return finish()
 }
 
+// heapBytes is the live Go heap, as the runtime last measured it.
+func heapBytes() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
 // independent reports whether t and u commute and neither disables the
 // other: steps at two different nodes that take an input each. A fault
 // is dependent on everything; under TimersQuiet so is a timer (any send
@@ -361,7 +373,6 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 	m := &machine{cfg: cfg, n: n, in: newInterner(), sink: sink, lc: make([]int64, n+1)}
 	s := &state{
 		nodes: make([]node.Snapshot, n), timers: make([][]int, n), cmds: make([][]node.Cmd, n),
-		links: make([][]item, n*n),
 	}
 	for i := 1; i <= n; i++ {
 		nd, err := cfg.Factory(i)

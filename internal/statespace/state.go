@@ -8,13 +8,13 @@ import (
 	"ringlab/internal/node"
 )
 
-// item is one message in flight on a link. id is the message's interned
-// number (its part of a state's key); lc is the sender's Lamport clock,
-// kept only when a path is replayed for its trace.
+// item is one message in flight. link is (from-1)*n + (to-1); id is the
+// message's interned number (the interner holds the message itself); lc
+// is the sender's Lamport clock, kept only when a path is replayed.
 type item struct {
-	msg node.Msg
-	id  uint32
-	lc  int64
+	link uint32
+	id   uint32
+	lc   int64
 }
 
 // state is one global state: every node, what the network holds, what the
@@ -22,13 +22,15 @@ type item struct {
 // never changed once it is in the queue: a successor copies the slices it
 // changes (copy on write), and shares the rest with its parent.
 type state struct {
-	nodes                    []node.Snapshot // index i-1 is node i
-	crashed                  uint64          // bit i-1: node i has crashed
-	done                     uint64          // bit i-1: node i has said Done (sticky until a restart)
-	timers                   [][]int         // node i-1's pending timer ids, ascending
-	cmds                     [][]node.Cmd    // node i-1's pending commands, oldest first
-	links                    [][]item        // (from-1)*n + (to-1): FIFO order, or sorted by rank under random
-	flight                   int             // messages in all links
+	nodes   []node.Snapshot // index i-1 is node i
+	crashed uint64          // bit i-1: node i has crashed
+	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
+	timers  [][]int         // node i-1's pending timer ids, ascending
+	cmds    [][]node.Cmd    // node i-1's pending commands, oldest first
+	// net is every message in flight, by link; on a link in the order
+	// sent (FIFO) or sorted by rank (random). One slice, not one per link:
+	// a state's size is what the BFS frontier holds by the million.
+	net                      []item
 	world                    World
 	crashes, drops, restarts uint8 // faults spent
 }
@@ -42,7 +44,6 @@ func (s *state) shallow() *state {
 	c.nodes = slices.Clone(s.nodes)
 	c.timers = slices.Clone(s.timers)
 	c.cmds = slices.Clone(s.cmds)
-	c.links = slices.Clone(s.links)
 	return &c
 }
 
@@ -53,6 +54,7 @@ type interner struct {
 	ids   map[node.Msg]uint32 // comparable messages
 	byStr map[string]uint32   // the others, by their printed value
 	rank  []string            // id -> printed value
+	msgs  []node.Msg          // id -> the message
 	cmdID map[node.Cmd]int
 }
 
@@ -72,6 +74,7 @@ func (in *interner) id(m node.Msg) uint32 {
 	if !ok {
 		id = uint32(len(in.rank))
 		in.rank = append(in.rank, s)
+		in.msgs = append(in.msgs, m)
 		in.byStr[s] = id
 	}
 	if comparable {
@@ -91,6 +94,9 @@ func (in *interner) cmd(c node.Cmd) int {
 
 // less orders two messages on a link under the random policy.
 func (in *interner) compare(a, b item) int {
+	if a.link != b.link {
+		return cmp.Compare(a.link, b.link)
+	}
 	if a.id == b.id {
 		return cmp.Compare(a.lc, b.lc)
 	}
@@ -114,14 +120,9 @@ func (s *state) appendKey(b []byte, in *interner) []byte {
 			b = node.AppendInt(b, in.cmd(c))
 		}
 	}
-	for l, q := range s.links {
-		if len(q) == 0 {
-			continue
-		}
-		b = node.AppendInt(node.AppendInt(b, l), len(q))
-		for _, it := range q {
-			b = node.AppendInt(b, int(it.id))
-		}
+	b = node.AppendInt(b, len(s.net))
+	for _, it := range s.net {
+		b = node.AppendInt(node.AppendInt(b, int(it.link)), int(it.id))
 	}
 	b = append(b, 0xfe)
 	if s.world != nil {

@@ -1,6 +1,7 @@
 package statespace
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -169,7 +170,7 @@ func (m *machine) enabled(s *state, ts []Trans) []Trans {
 	if m.terminal(s) {
 		return ts
 	}
-	timersOK := m.cfg.Timers == TimersAny || s.flight == 0
+	timersOK := m.cfg.Timers == TimersAny || len(s.net) == 0
 	for i := 1; i <= n; i++ {
 		if !s.alive(i) {
 			continue
@@ -182,21 +183,32 @@ func (m *machine) enabled(s *state, ts []Trans) []Trans {
 				ts = append(ts, Trans{Kind: Fire, Node: int16(i), Timer: int32(id)})
 			}
 		}
-		for j := 1; j <= n; j++ {
-			q := s.links[(j-1)*n+i-1]
-			for k := range q {
-				if m.cfg.Policy == sim.PolicyFIFO && k > 0 {
+	}
+	// Deliveries, link by link (the net is sorted by link).
+	for lo := 0; lo < len(s.net); {
+		l := s.net[lo].link
+		hi := lo + 1
+		for hi < len(s.net) && s.net[hi].link == l {
+			hi++
+		}
+		from, to := int(l)/n+1, int(l)%n+1
+		if s.alive(to) || int(s.restarts) < m.cfg.Restarts {
+			for k := lo; k < hi; k++ {
+				if m.cfg.Policy == sim.PolicyFIFO && k > lo {
 					break
 				}
-				if k > 0 && q[k].id == q[k-1].id {
+				if k > lo && s.net[k].id == s.net[k-1].id {
 					continue // the same message again: the same successor
 				}
-				ts = append(ts, Trans{Kind: Deliver, Node: int16(i), From: int16(j), K: int16(k), Msg: q[k].id})
+				t := Trans{Kind: Deliver, Node: int16(to), From: int16(from), K: int16(k - lo), Msg: s.net[k].id}
+				ts = append(ts, t)
 				if int(s.drops) < m.cfg.Drops {
-					ts = append(ts, Trans{Kind: Drop, Node: int16(i), From: int16(j), K: int16(k), Msg: q[k].id})
+					t.Kind = Drop
+					ts = append(ts, t)
 				}
 			}
 		}
+		lo = hi
 	}
 	for i := 1; i <= n; i++ {
 		switch {
@@ -212,7 +224,7 @@ func (m *machine) enabled(s *state, ts []Trans) []Trans {
 // terminal reports whether the run is over in s: no message in flight, no
 // command left to give, and every live node done or no timer pending.
 func (m *machine) terminal(s *state) bool {
-	if s.flight > 0 {
+	if len(s.net) > 0 {
 		return false
 	}
 	timers := false
@@ -253,11 +265,11 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 	var viol *Violation
 	switch t.Kind {
 	case Deliver, Drop:
-		l := (int(t.From)-1)*m.n + i - 1
-		q := c.links[l]
-		it := q[t.K]
-		c.links[l] = slices.Delete(slices.Clone(q), int(t.K), int(t.K)+1)
-		c.flight--
+		l := uint32((int(t.From)-1)*m.n + i - 1)
+		at, _ := slices.BinarySearchFunc(c.net, l, func(it item, l uint32) int { return cmp.Compare(it.link, l) })
+		at += int(t.K)
+		it := c.net[at]
+		c.net = slices.Delete(slices.Clone(c.net), at, at+1)
 		if t.Kind == Drop {
 			c.drops++
 			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "lost by the network")
@@ -274,7 +286,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		nd := c.nodes[i-1].Clone().(node.Snapshot)
 		c.nodes[i-1] = nd
 		m.out.Reset()
-		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: it.msg}, &m.out)
+		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.timers[i-1] = slices.DeleteFunc(slices.Clone(c.timers[i-1]), func(id int) bool { return id == int(t.Timer) })
@@ -328,14 +340,16 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 
 // purge empties the links into crashed node i.
 func (m *machine) purge(c *state, i int) {
-	for j := 1; j <= m.n; j++ {
-		l := (j-1)*m.n + i - 1
-		for _, it := range c.links[l] {
-			m.emitMsg(trace.KindDrop, i, j, i, it, "the receiver has crashed")
-		}
-		c.flight -= len(c.links[l])
-		c.links[l] = nil
+	into := func(it item) bool { return int(it.link)%m.n+1 == i }
+	if !slices.ContainsFunc(c.net, into) {
+		return
 	}
+	for _, it := range c.net {
+		if into(it) {
+			m.emitMsg(trace.KindDrop, i, int(it.link)/m.n+1, i, it, "the receiver has crashed")
+		}
+	}
+	c.net = slices.DeleteFunc(slices.Clone(c.net), into)
 }
 
 func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, error) {
@@ -383,12 +397,13 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		}
 		c.timers[i-1] = ts
 	}
+	owned := false
 	for _, snd := range o.Sends {
 		if snd.To < 1 || snd.To > m.n {
 			return nil, nil, fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, m.n)
 		}
 		m.tick(i)
-		it := item{msg: snd.Msg, id: m.in.id(snd.Msg)}
+		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.in.id(snd.Msg)}
 		if m.sink != nil {
 			it.lc = m.lc[i]
 			m.fill(trace.KindSend, i)
@@ -399,13 +414,19 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			m.emitMsg(trace.KindDrop, snd.To, i, snd.To, it, "the receiver has crashed")
 			continue
 		}
-		l := (i-1)*m.n + snd.To - 1
-		q := append(slices.Clone(c.links[l]), it)
-		if m.cfg.Policy == sim.PolicyRandom {
-			slices.SortStableFunc(q, m.in.compare)
+		if !owned {
+			c.net = slices.Grow(slices.Clone(c.net), len(o.Sends))
+			owned = true
 		}
-		c.links[l] = q
-		c.flight++
+		// After the link's last message (FIFO), or at its rank (random).
+		at := len(c.net)
+		for k, x := range c.net {
+			if x.link > it.link || x.link == it.link && m.cfg.Policy == sim.PolicyRandom && m.in.compare(x, it) > 0 {
+				at = k
+				break
+			}
+		}
+		c.net = slices.Insert(c.net, at, it)
 	}
 	if o.Done {
 		c.done |= 1 << (i - 1)
@@ -435,7 +456,7 @@ func (m *machine) emit(kind string, i int) {
 func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
 	if m.sink != nil {
 		m.fill(kind, at)
-		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(it.msg), note
+		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.in.msgs[it.id]), note
 		m.sink(&m.ev)
 	}
 }
