@@ -197,7 +197,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			return nil, nil
 		}
 		set := check.NewSet(cfg.Checks()...)
-		rr, err := Replay(cfg, path(idx), func(e *trace.Event) { set.Observe(e) })
+		rr, err := replay(cfg, m.in, path(idx), func(e *trace.Event) { set.Observe(e) })
 		if err != nil {
 			return nil, err
 		}
@@ -429,6 +429,12 @@ type ReplayResult struct {
 // reports every event to sink (nil: none). A label not enabled where it
 // comes is an error.
 func Replay(cfg Config, path []Trans, sink func(*trace.Event)) (ReplayResult, error) {
+	return replay(cfg, nil, path, sink)
+}
+
+// replay is Replay with the search's interner (nil: a fresh one), which
+// spares printing every message again for each terminal state judged.
+func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (ReplayResult, error) {
 	var rr ReplayResult
 	rr.ByType = map[string]int64{}
 	count := func(e *trace.Event) {
@@ -446,6 +452,9 @@ func Replay(cfg Config, path []Trans, sink func(*trace.Event)) (ReplayResult, er
 	m, s, err := newMachine(cfg, count)
 	if err != nil {
 		return rr, err
+	}
+	if in != nil {
+		m.in = in
 	}
 	for k, t := range path {
 		u, ok := m.find(s, t)
