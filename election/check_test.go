@@ -1,11 +1,22 @@
 package election
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"ringlab/election/anonymous"
+	"ringlab/election/bully"
+	"ringlab/election/changroberts"
+	"ringlab/election/franklin"
+	"ringlab/election/idlist"
+	"ringlab/election/ringspec"
+	"ringlab/election/yoyo"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/statespace"
 )
 
 // checkReplays runs a check that must find a violation after exactly
@@ -92,5 +103,63 @@ func TestCheckExhaustsCorrectElections(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.out, "result: exhausted, no violation") {
 			t.Errorf("%v: exit %d\n%s\n%s", args, r.code, r.out, r.errb)
 		}
+	}
+}
+
+// Every election node's Clone is independent of its original and its key
+// is canonical: every state of a small space (random delivery order, one
+// crash and one restart), rebuilt from the start along its path, has the
+// key the search computed.
+func TestSnapshotsAreIndependent(t *testing.T) {
+	ids := []int{3, 1, 4, 2}
+	edges, n, err := parseEdges("1-2,2-3,3-4,4-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := graphOf(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func() (node.Factory, error)
+	}{
+		{"ring", func() (node.Factory, error) { return ringspec.Factory(ringspec.Ring{IDs: ids}) }},
+		{"anonymous", func() (node.Factory, error) { return anonymous.Factory(len(ids)) }},
+		{"idlist", func() (node.Factory, error) { return idlist.Factory(ids) }},
+		{"chang-roberts", func() (node.Factory, error) { return changroberts.Factory(ids) }},
+		{"franklin", func() (node.Factory, error) { return franklin.Factory(franklin.Config{Ids: ids}) }},
+		{"bully", func() (node.Factory, error) {
+			return bully.Factory(bully.Config{Ids: ids, ReplyTimeout: 3, CoordTimeout: 5})
+		}},
+		{"yoyo", func() (node.Factory, error) { return yoyo.Factory(yoyo.Config{Topology: topo, Ids: ids}) }},
+	} {
+		f, err := tc.f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var script []node.Action
+		for i := 1; i <= len(ids); i++ {
+			script = append(script, node.Action{Node: i, Cmd: node.CmdStart})
+		}
+		cfg := statespace.Config{Nodes: len(ids), Factory: f, Script: script, POR: true, CheckClones: true,
+			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom}
+		if _, err := statespace.Search(context.Background(), cfg); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	// YoYo's votes come late: the whole space of a triangle, no faults.
+	tri, err := graphOf(3, [][2]int{{1, 2}, {2, 3}, {3, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := yoyo.Factory(yoyo.Config{Topology: tri, Ids: []int{2, 3, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := statespace.Config{Nodes: 3, Factory: f, POR: true, CheckClones: true, Policy: sim.PolicyRandom,
+		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}, {Node: 3, Cmd: node.CmdStart}}}
+	if res, err := statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
+		t.Errorf("yoyo triangle: %v (exhausted %v)", err, res.Exhausted)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/sim"
+	"ringlab/internal/statespace"
 )
 
 // checkReplays runs an exhaustive check that must find a violation after
@@ -160,6 +162,34 @@ func TestCheckHelpHasExample(t *testing.T) {
 		out, _, code := runCLI(t, "check", a.name, "--help")
 		if code != 0 || !strings.Contains(out, "ringlab mutex check "+a.name) || !strings.Contains(out, "exhaustive") {
 			t.Errorf("check %s --help: exit %d\n%s", a.name, code, out)
+		}
+	}
+}
+
+// Every mutex node's Clone is independent of its original and its key
+// is canonical: every state of a small space, rebuilt from the start
+// along its path, has the key the search computed.
+func TestSnapshotsAreIndependent(t *testing.T) {
+	for _, p := range []params{
+		{algo: algoCentral, nodes: 3, requests: 2, grantTimeout: 5},
+		{algo: algoToken, nodes: 3, requests: 2, regenTimeout: 5},
+		{algo: algoQuorum, coordinators: 3, nodes: 2, requests: 1, retryTimeout: 5},
+		{algo: algoRicart, nodes: 3, requests: 1},
+		{algo: algoLamport, nodes: 3, requests: 1},
+		{algo: algoMaekawa, nodes: 3, requests: 1},
+	} {
+		pl, err := p.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newWorkload(pl, p.requests, 0, 0)
+		cfg := statespace.Config{
+			Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), POR: true, CheckClones: true,
+			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom,
+			World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
+		}
+		if _, err := statespace.Search(context.Background(), cfg); err != nil {
+			t.Errorf("%s: %v", p.algo, err)
 		}
 	}
 }

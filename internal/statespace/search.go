@@ -96,6 +96,11 @@ type Config struct {
 	POR       bool          // sleep sets
 	Only      string        // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// CheckClones is a test of the nodes' node.Snapshot methods: every new
+	// state is rebuilt from the initial state along its path and its key
+	// compared (a Clone that shares memory with its original, or a key that
+	// misses a field, shows up as a difference). Slow: O(depth) per state.
+	CheckClones bool
 }
 
 // MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).
@@ -294,6 +299,11 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 					continue
 				}
 				idx = insert(k, rec{parent: e.rec, t: t, sleep: sl})
+				if cfg.CheckClones {
+					if err := m.checkClone(cfg, path(idx), k); err != nil {
+						return res, err
+					}
+				}
 				res.Distinct++
 				d := int(e.depth) + 1
 				res.Depth = max(res.Depth, d)
@@ -330,6 +340,20 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 		res.Exhausted = true
 	}
 	return finish()
+}
+
+// checkClone rebuilds the state at the end of p from the initial state
+// and compares its key with k.
+func (m *machine) checkClone(cfg Config, p []Trans, k []byte) error {
+	want := string(k)
+	rr, err := replay(cfg, m.in, p, nil)
+	if err != nil {
+		return err
+	}
+	if got := rr.end.appendKey(nil, m.in); string(got) != want {
+		return fmt.Errorf("statespace: the state after %s differs when rebuilt from the start: a node's Clone shares memory with its original, or its key misses a field", FormatPath(p))
+	}
+	return nil
 }
 
 // heapBytes is the live Go heap, as the runtime last measured it.
@@ -423,6 +447,7 @@ type ReplayResult struct {
 	ByType                   map[string]int64
 	Terminated               bool // the path ends in a terminal state
 	Violation                *Violation
+	end                      *state
 }
 
 // Replay takes exactly the transitions of path from the initial state and
@@ -471,6 +496,6 @@ func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (Re
 		rr.Steps++
 		s = next
 	}
-	rr.Terminated = m.terminal(s)
+	rr.Terminated, rr.end = m.terminal(s), s
 	return rr, nil
 }
