@@ -129,12 +129,10 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	case "json":
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
-	case "text", "none":
-		w := stdout
-		if format == "none" {
-			w = stderr
-		}
-		writeCheck(w, rep)
+	case "text":
+		writeCheck(stdout, rep)
+	default: // none, mermaid: the figures go to stderr, stdout keeps the picture clean
+		writeCheck(stderr, rep)
 	}
 	if res.Violation != nil {
 		if format == "text" || format == "mermaid" {
