@@ -131,6 +131,7 @@ func (r Result) StatesPerSecond() float64 {
 
 type rec struct {
 	parent   int32
+	depth    int32 // of the first (shortest) path
 	t        Trans
 	sleep    []Trans // POR: the sleep set stored with the state
 	expanded bool
@@ -292,13 +293,13 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 						if len(wake) > 0 {
 							old.sleep = slices.DeleteFunc(slices.Clone(old.sleep), func(u Trans) bool { return !containsT(sl, u) })
 							if old.expanded {
-								next = append(next, entry{s: succ, rec: idx, depth: e.depth + 1, only: wake, reexp: true})
+								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: wake, reexp: true})
 							}
 						}
 					}
 					continue
 				}
-				idx = insert(k, rec{parent: e.rec, t: t, sleep: sl})
+				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sl})
 				if cfg.CheckClones {
 					if err := m.checkClone(cfg, path(idx), k); err != nil {
 						return res, err
