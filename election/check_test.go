@@ -174,3 +174,11 @@ func TestCheckRingWithOneInitiatorIsAChain(t *testing.T) {
 	r := runCLI(t, "check", "ring", "--ids", "3,1,2", "--initiators", "1")
 	r.want(t, 0, "states: 9 distinct, 8 explored, 8 transitions, 1 terminal; depth 8", "result: exhausted, no violation")
 }
+
+// The help of every check command has a runnable example.
+func TestCheckHelpHasExample(t *testing.T) {
+	for _, a := range algos() {
+		r := runCLI(t, "check", a.name, "--help")
+		r.want(t, 0, "ringlab election check "+a.name, "exhaustive")
+	}
+}
