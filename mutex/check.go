@@ -52,11 +52,11 @@ func checkExample(name string) string {
 	case algoToken:
 		return "ringlab mutex check token-ring --nodes 3 --regen-timeout 5   (a regenerated token: two in the CS)"
 	case algoQuorum:
-		return "ringlab mutex check quorum --coordinators 3 --nodes 2 --crashes 1 --restarts 1   (amnesia)"
+		return "ringlab mutex check quorum --coordinators 3 --nodes 2 --crashes 1 --restarts 1 --property mutual-exclusion   (amnesia)"
 	case algoRicart:
-		return "ringlab mutex check ricart-agrawala --nodes 3 --requests 2"
+		return "ringlab mutex check ricart-agrawala --nodes 3 --policy random"
 	case algoLamport:
-		return "ringlab mutex check lamport --nodes 3 --requests 2"
+		return "ringlab mutex check lamport --nodes 3   (172,524 states, under a second)"
 	}
 	return "ringlab mutex check " + name + " --nodes 3"
 }
