@@ -40,7 +40,7 @@ func checkCommand() *cli.Command {
 		Name:  "check",
 		Usage: "exhaustive state-space search: every interleaving of a small election, shortest counterexample",
 		UsageText: "ringlab election check ALGORITHM [flags]\n\n" +
-			"Example (every order of seed 002's ring with every node starting):\n   ringlab election check ring --initiators all",
+			"Example (every delivery order of the chapter's ring, every node starting):\n   ringlab election check ring --initiators all",
 		Subcommands: subs,
 	}
 }
