@@ -36,7 +36,7 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 	}
 	m := &machine{cfg: cfg, n: n, in: newInterner(), sink: sink, lc: make([]int64, n+1)}
 	s := &state{
-		nodes: make([]node.Snapshot, n), timers: make([][]int, n), cmds: make([][]node.Cmd, n),
+		nodes: make([]node.Snapshot, n),
 	}
 	for i := 1; i <= n; i++ {
 		nd, err := cfg.Factory(i)
@@ -70,14 +70,11 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 		case node.CmdRestart:
 			return nil, nil, fmt.Errorf("statespace: scripted restarts are not modelled (use the restart budget)")
 		default:
-			s.cmds[a.Node-1] = append(s.cmds[a.Node-1], a.Cmd)
+			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
 		}
 	}
-	for i := 1; i <= n; i++ {
-		if !s.alive(i) {
-			s.cmds[i-1] = nil
-		}
-	}
+	s.pend = slices.DeleteFunc(s.pend, func(p pend) bool { return !s.alive(int(p.node)) })
+	slices.SortStableFunc(s.pend, func(a, b pend) int { return int(a.node) - int(b.node) })
 	return m, s, nil
 }
 

@@ -25,8 +25,9 @@ type state struct {
 	nodes   []node.Snapshot // index i-1 is node i
 	crashed uint64          // bit i-1: node i has crashed
 	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
-	timers  [][]int         // node i-1's pending timer ids, ascending
-	cmds    [][]node.Cmd    // node i-1's pending commands, oldest first
+	// pend is every live node's pending inputs, by node: its commands
+	// (oldest first), then its timers (ascending ids).
+	pend []pend
 	// net is every message in flight, by link; on a link in the order
 	// sent (FIFO) or sorted by rank (random). One slice, not one per link:
 	// a state's size is what the BFS frontier holds by the million.
@@ -37,13 +38,35 @@ type state struct {
 
 func (s *state) alive(i int) bool { return s.crashed&(1<<(i-1)) == 0 }
 
+// pend is a pending input of a node: a command (kind pendCmd, val its
+// interned number) or a timer (kind pendTimer, val its id).
+type pend struct {
+	node, kind uint8
+	val        int32
+}
+
+const (
+	pendCmd   = 0
+	pendTimer = 1
+)
+
+// pendOf returns the range of node i's entries in s.pend.
+func (s *state) pendOf(i int) (lo, hi int) {
+	for lo < len(s.pend) && int(s.pend[lo].node) < i {
+		lo++
+	}
+	hi = lo
+	for hi < len(s.pend) && int(s.pend[hi].node) == i {
+		hi++
+	}
+	return lo, hi
+}
+
 // shallow returns a copy of s sharing every slice's contents; the caller
 // copies a slice before changing it (own*).
 func (s *state) shallow() *state {
 	c := *s
 	c.nodes = slices.Clone(s.nodes)
-	c.timers = slices.Clone(s.timers)
-	c.cmds = slices.Clone(s.cmds)
 	return &c
 }
 
@@ -56,6 +79,7 @@ type interner struct {
 	rank  []string            // id -> printed value
 	msgs  []node.Msg          // id -> the message
 	cmdID map[node.Cmd]int
+	cmds  []node.Cmd // interned number -> command
 }
 
 func newInterner() *interner {
@@ -88,6 +112,7 @@ func (in *interner) cmd(c node.Cmd) int {
 	if !ok {
 		id = len(in.cmdID)
 		in.cmdID[c] = id
+		in.cmds = append(in.cmds, c)
 	}
 	return id
 }
@@ -114,11 +139,10 @@ func (s *state) appendKey(b []byte, in *interner) []byte {
 			b = s.nodes[k].AppendKey(append(b, 1))
 			b = node.AppendBool(b, s.done&(1<<k) != 0)
 		}
-		b = node.AppendInts(b, s.timers[k])
-		b = node.AppendInt(b, len(s.cmds[k]))
-		for _, c := range s.cmds[k] {
-			b = node.AppendInt(b, in.cmd(c))
-		}
+	}
+	b = node.AppendInt(b, len(s.pend))
+	for _, p := range s.pend {
+		b = node.AppendInt(append(b, p.node, p.kind), int(p.val))
 	}
 	b = node.AppendInt(b, len(s.net))
 	for _, it := range s.net {

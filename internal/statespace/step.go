@@ -36,17 +36,14 @@ func (m *machine) enabled(s *state, ts []Trans) []Trans {
 		return ts
 	}
 	timersOK := m.cfg.Timers == TimersAny || len(s.net) == 0
-	for i := 1; i <= n; i++ {
-		if !s.alive(i) {
-			continue
-		}
-		if len(s.cmds[i-1]) > 0 {
+	for k, p := range s.pend {
+		i := int(p.node)
+		switch {
+		case !s.alive(i):
+		case p.kind == pendCmd && (k == 0 || s.pend[k-1].node != p.node):
 			ts = append(ts, Trans{Kind: Command, Node: int16(i)})
-		}
-		if timersOK {
-			for _, id := range s.timers[i-1] {
-				ts = append(ts, Trans{Kind: Fire, Node: int16(i), Timer: int32(id)})
-			}
+		case p.kind == pendTimer && timersOK:
+			ts = append(ts, Trans{Kind: Fire, Node: int16(i), Timer: p.val})
 		}
 	}
 	// Deliveries, link by link (the net is sorted by link).
@@ -93,12 +90,12 @@ func (m *machine) terminal(s *state) bool {
 		return false
 	}
 	timers := false
-	for i := 1; i <= m.n; i++ {
-		if s.alive(i) {
-			if len(s.cmds[i-1]) > 0 {
+	for _, p := range s.pend {
+		if s.alive(int(p.node)) {
+			if p.kind == pendCmd {
 				return false
 			}
-			timers = timers || len(s.timers[i-1]) > 0
+			timers = true
 		}
 	}
 	live := (uint64(1)<<m.n - 1) &^ s.crashed
@@ -154,7 +151,9 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
 		return m.carryOut(c, i, viol)
 	case Fire:
-		c.timers[i-1] = slices.DeleteFunc(slices.Clone(c.timers[i-1]), func(id int) bool { return id == int(t.Timer) })
+		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
+			return int(p.node) == i && p.kind == pendTimer && p.val == t.Timer
+		})
 		m.tick(i)
 		nd := c.nodes[i-1].Clone().(node.Snapshot)
 		c.nodes[i-1] = nd
@@ -162,14 +161,17 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		nd.Step(node.Input{Kind: node.InTick, Now: m.now, Timer: int(t.Timer)}, &m.out)
 		return m.carryOut(c, i, viol)
 	case Command:
-		cmd := c.cmds[i-1][0]
-		c.cmds[i-1] = c.cmds[i-1][1:len(c.cmds[i-1]):len(c.cmds[i-1])]
+		lo, _ := c.pendOf(i)
+		cmd := m.in.cmds[c.pend[lo].val]
+		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
 		return m.command(c, i, cmd)
 	case Crash:
 		c.crashes++
 		c.crashed |= 1 << (i - 1)
 		c.done &^= 1 << (i - 1)
-		c.timers[i-1], c.cmds[i-1] = nil, nil
+		if lo, hi := c.pendOf(i); hi > lo {
+			c.pend = slices.Delete(slices.Clone(c.pend), lo, hi)
+		}
 		m.tick(i)
 		m.emit(trace.KindCrash, i)
 		if c.world != nil {
@@ -244,7 +246,16 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		if c.world != nil {
 			cmds, v := c.world.Event(i, ev)
 			if len(cmds) > 0 {
-				c.cmds[i-1] = append(slices.Clone(c.cmds[i-1]), cmds...)
+				lo, hi := c.pendOf(i)
+				at := lo
+				for at < hi && c.pend[at].kind == pendCmd {
+					at++
+				}
+				add := make([]pend, len(cmds))
+				for k, cmd := range cmds {
+					add[k] = pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(cmd))}
+				}
+				c.pend = slices.Insert(slices.Clone(c.pend), at, add...)
 			}
 			if v != nil && viol == nil {
 				viol = v
@@ -252,15 +263,21 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		}
 	}
 	if len(o.Timers) > 0 {
-		ts := slices.Clone(c.timers[i-1])
+		ps := slices.Clone(c.pend)
 		for _, t := range o.Timers {
-			ts = slices.DeleteFunc(ts, func(id int) bool { return id == t.ID })
+			ps = slices.DeleteFunc(ps, func(p pend) bool {
+				return int(p.node) == i && p.kind == pendTimer && p.val == int32(t.ID)
+			})
 			if t.After >= 0 {
-				k, _ := slices.BinarySearch(ts, t.ID)
-				ts = slices.Insert(ts, k, t.ID)
+				at := 0
+				for at < len(ps) && (int(ps[at].node) < i || int(ps[at].node) == i &&
+					(ps[at].kind == pendCmd || ps[at].val < int32(t.ID))) {
+					at++
+				}
+				ps = slices.Insert(ps, at, pend{node: uint8(i), kind: pendTimer, val: int32(t.ID)})
 			}
 		}
-		c.timers[i-1] = ts
+		c.pend = ps
 	}
 	owned := false
 	for _, snd := range o.Sends {
