@@ -46,7 +46,7 @@ func Command() *cli.Command {
 		subs = append(subs, a.command(false))
 		explore = append(explore, a.command(true))
 	}
-	subs = append(subs, compareCommand(), &cli.Command{
+	subs = append(subs, compareCommand(), checkCommand(), &cli.Command{
 		Name:  "explore",
 		Usage: "run an election under many seeded schedules and show the shortest violating one",
 		UsageText: "ringlab election explore ALGORITHM --schedules N [flags of the algorithm]\n\n" +

@@ -225,3 +225,10 @@ func stampOrder(typ string) func() mutexcheck.KeyFunc {
 		}
 	}
 }
+
+// Clone implements node.Snapshot for the exhaustive checker; every mutex
+// algorithm's node is a node.Snapshot.
+func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone()} }
+
+// AppendKey implements node.Snapshot.
+func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }

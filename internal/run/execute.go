@@ -173,7 +173,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	var st stats
 	var err error
-	if opts.Runtime == "live" {
+	if opts.Custom != nil {
+		var cr CustomResult
+		cr, err = opts.Custom(sink)
+		st = stats{terminated: cr.Terminated, why: cr.Why, now: cr.Steps, steps: cr.Steps, messages: cr.Messages,
+			dropped: cr.Dropped, byType: cr.ByType}
+	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
 		bar := (*progress)(nil)
@@ -266,6 +271,19 @@ func markInterrupted(vs []trace.Verdict) {
 			vs[i].Detail = "interrupted; so far: " + vs[i].Detail
 		}
 	}
+}
+
+// Custom runs a spec on something other than the two runtimes: the
+// exhaustive checker's replay of one path (Options.Runtime names it in the
+// summary). It reports every event to sink, as a runtime does.
+type Custom func(sink func(*trace.Event)) (CustomResult, error)
+
+// CustomResult is what a Custom run reports.
+type CustomResult struct {
+	Terminated               bool
+	Why                      string // why it did not terminate
+	Steps, Messages, Dropped int64
+	ByType                   map[string]int64
 }
 
 // stats is what either runtime reports, in one shape.

@@ -62,6 +62,7 @@ type Options struct {
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
 	Serving      Serving // --serve: show the run in the browser afterwards
+	Custom       Custom  // runs the spec instead of a runtime (the exhaustive checker's replays)
 }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage
