@@ -129,9 +129,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
-	if opts.Runtime == "live" {
+	switch opts.Runtime {
+	case "live":
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
-	} else {
+	case "amqp":
+		st, err = runAMQP(ctx, spec, opts, script, sink, messages, skip, stderr)
+	default:
 		st, err = runSim(spec, opts, script, sink, messages, skip)
 	}
 	if err != nil && ctx.Err() == nil {
