@@ -52,6 +52,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		mutex.Command(),
 		election.Command(),
 		exercises.Command(),
+		amqpCommand(), nodeCommand(),
 		renderCommand(),
 		versionCommand(),
 	}

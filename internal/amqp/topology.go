@@ -193,10 +193,35 @@ func purge(ch *amqp.Channel, names Names, n int, control bool) error {
 	return nil
 }
 
-// Teardown deletes the topology of n nodes: the queues, whatever they
-// hold, and the exchanges.
-func Teardown(ctx context.Context, url string, names Names, n int) error {
-	return withChannel(ctx, url, func(ch *amqp.Channel) error { return teardown(ch, names, n) })
+// Teardown deletes the topology of n nodes — with n = 0, of every node
+// whose queue exists, counting from 1 — : the queues, whatever they hold,
+// and the exchanges. It returns the number of node queues it deleted.
+func Teardown(ctx context.Context, url string, names Names, n int) (int, error) {
+	conn, err := dial(ctx, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if n == 0 {
+		for n < 100_000 {
+			ch, err := conn.Channel()
+			if err != nil {
+				return 0, fmt.Errorf("opening a channel: %w", err)
+			}
+			// a missing queue closes the channel it was asked on
+			if _, err := ch.QueueDeclarePassive(names.Queue(n+1), false, false, false, false, nil); err != nil {
+				break
+			}
+			_ = ch.Close()
+			n++
+		}
+	}
+	ch, err := conn.Channel()
+	if err != nil {
+		return 0, fmt.Errorf("opening a channel: %w", err)
+	}
+	defer ch.Close()
+	return n, teardown(ch, names, n)
 }
 
 func teardown(ch *amqp.Channel, names Names, n int) error {

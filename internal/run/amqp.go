@@ -127,9 +127,11 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		jr, _ := trace.NewRenderer("json", f)
 		renderers = append(renderers, jr)
 	}
+	// fresh checkers, and fresh workload state for the specs that make it
+	// there (the priming run used the first)
 	var set *check.Set
-	if no.Watch {
-		set = check.NewSet(spec.checkers()...)
+	if cs := spec.checkers(); no.Watch {
+		set = check.NewSet(cs...)
 	}
 	var seq int64
 	var werr error
