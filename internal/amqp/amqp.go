@@ -41,8 +41,6 @@ import (
 	"sync"
 	"time"
 
-	amqp "github.com/rabbitmq/amqp091-go"
-
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -82,8 +80,11 @@ type Config struct {
 	Skip     trace.Kinds
 
 	// tests
-	wrap       func(net.Conn) net.Conn
-	afterSends func(node int, seq int64, from int)
+	wrap func(net.Conn) net.Conn
+	// afterSends is called after a step's messages are confirmed, before
+	// its input is acknowledged (from, seq: the input message; 0 for a
+	// command or a timer)
+	afterSends func(node, from int, seq int64)
 }
 
 // Result is what a run did (in a multi-process run, the watcher's Result
@@ -256,8 +257,8 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	res.Duplicates, res.Foreign = r.dups, r.foreign
 	res.Reconnects = sess.reconnected()
-	if r.cfg.Teardown && err == nil {
-		if ch, _, cerr := sess.channel(context.Background(), 0); cerr == nil {
+	if r.cfg.Teardown {
+		if ch, cerr := sess.tryChannel(); cerr == nil {
 			_ = teardown(ch, r.cfg.Names, r.cfg.Nodes)
 			_ = ch.Close()
 		}
@@ -361,5 +362,3 @@ func sortedKeys(m map[int]*member) []int {
 	slices.Sort(ks)
 	return ks
 }
-
-var _ = amqp.Table{}

@@ -39,6 +39,7 @@ type member struct {
 	gen        int
 	deliveries <-chan amqp.Delivery
 	returns    chan amqp.Return
+	closed     chan *amqp.Error // why the channel closed
 
 	actMu sync.Mutex
 	acts  []timed // pending actions, in due order of arrival
@@ -88,6 +89,7 @@ func (m *member) open(ctx context.Context, failed int) error {
 	}
 	m.ch, m.gen = ch, gen
 	m.returns = ch.NotifyReturn(make(chan amqp.Return, 16))
+	m.closed = ch.NotifyClose(make(chan *amqp.Error, 1))
 	m.deliveries = nil
 	if !m.crashed {
 		q := m.r.cfg.Names.Queue(m.i)
@@ -102,8 +104,24 @@ func (m *member) open(ctx context.Context, failed int) error {
 
 // reopen replaces a channel that failed.
 func (m *member) reopen(ctx context.Context) error {
+	var why *amqp.Error
+	select {
+	case why = <-m.closed:
+	default:
+	}
 	m.closeChannel()
-	return m.open(ctx, m.gen)
+	err := m.open(ctx, m.gen)
+	if err != nil && why != nil {
+		err = fmt.Errorf("%w (the channel closed: %v)", err, why)
+	}
+	return err
+}
+
+// renew replaces a channel that works (a crash stops consuming, a restart
+// consumes again).
+func (m *member) renew(ctx context.Context) error {
+	m.closeChannel()
+	return m.open(ctx, 0)
 }
 
 func (m *member) closeChannel() {
@@ -233,7 +251,7 @@ func (m *member) act(ctx context.Context, c node.Cmd) error {
 		m.lc++
 		m.emit(trace.Event{Kind: trace.KindCrash})
 		// its queue keeps what comes meanwhile
-		if err := m.reopen(ctx); err != nil {
+		if err := m.renew(ctx); err != nil {
 			return err
 		}
 		m.report(ctx)
@@ -247,7 +265,7 @@ func (m *member) act(ctx context.Context, c node.Cmd) error {
 			return err
 		}
 		m.nd, m.crashed, m.done = nd, false, false
-		if err := m.reopen(ctx); err != nil {
+		if err := m.renew(ctx); err != nil {
 			return err
 		}
 		m.lc++
@@ -391,8 +409,8 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 	if err := m.publish(ctx, pubs); err != nil {
 		return err
 	}
-	if m.r.cfg.afterSends != nil && d != nil {
-		m.r.cfg.afterSends(m.i, seq, from)
+	if m.r.cfg.afterSends != nil {
+		m.r.cfg.afterSends(m.i, from, seq)
 	}
 	if m.r.multi {
 		if err := m.saveState(ctx); err != nil {

@@ -102,6 +102,16 @@ func (s *session) redial(ctx context.Context) error {
 	}
 }
 
+// tryChannel opens a channel if the connection is up, without redialing.
+func (s *session) tryChannel() (*amqp.Channel, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil || s.conn.IsClosed() {
+		return nil, errors.New("no connection")
+	}
+	return s.conn.Channel()
+}
+
 // closeAll ends the session.
 func (s *session) closeAll() {
 	s.mu.Lock()

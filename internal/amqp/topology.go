@@ -257,3 +257,16 @@ func withChannel(ctx context.Context, url string, f func(*amqp.Channel) error) e
 	defer ch.Close()
 	return f(ch)
 }
+
+// EnvURL names the environment variable the integration tests read the
+// broker's URL from (DefaultURL when unset).
+const EnvURL = "RINGLAB_AMQP_URL"
+
+// Probe reports whether a broker answers at url (within DialTimeout).
+func Probe(ctx context.Context, url string) error {
+	c, err := dial(ctx, url, nil)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
