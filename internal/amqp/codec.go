@@ -76,7 +76,8 @@ func (c *Codec) Encode(m node.Msg, now time.Time) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// Decode reads a message Encode wrote.
+// Decode reads a message Encode wrote. The value it returns shares no
+// memory with the prototype or with any earlier message.
 func (c *Codec) Decode(b []byte) (node.Msg, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil {
@@ -92,40 +93,29 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 	if !ok {
 		return nil, fmt.Errorf("a message of type %q, which this algorithm does not send", typ)
 	}
-	delete(obj, "type")
-	delete(obj, "timestamp")
-	present := make(map[string]bool, len(obj))
-	for k := range obj {
-		present[k] = true
-	}
-	for k, v := range obj {
-		if pv, ok := p.fields[k]; ok && bytes.Equal(pv, v) {
-			delete(obj, k) // the prototype has it already
-		}
-	}
-	ptr := reflect.New(p.value.Type())
-	ptr.Elem().Set(p.value)
-	// fields the prototype has and the message lacks are zero (omitempty)
-	if st := ptr.Elem(); st.Kind() == reflect.Struct {
-		zeroMissing(st, p.fields, present)
-	}
-	if len(obj) > 0 {
-		rest, _ := json.Marshal(obj)
-		if err := json.Unmarshal(rest, ptr.Interface()); err != nil {
+	v := reflect.New(p.value.Type()).Elem()
+	if v.Kind() != reflect.Struct {
+		if err := json.Unmarshal(b, v.Addr().Interface()); err != nil {
 			return nil, fmt.Errorf("a %s message: %v", typ, err)
 		}
+	} else if err := decodeFields(v, p, obj); err != nil {
+		return nil, fmt.Errorf("a %s message: %v", typ, err)
 	}
-	m, ok := ptr.Elem().Interface().(node.Msg)
+	m, ok := v.Interface().(node.Msg)
 	if !ok || m.Type() != typ {
 		return nil, fmt.Errorf("a %s message decodes as another type", typ)
 	}
 	return m, nil
 }
 
-// zeroMissing zeroes the fields of st that the prototype writes and the
-// message did not carry: omitempty left them out because they are zero.
-func zeroMissing(st reflect.Value, pfields map[string]json.RawMessage, present map[string]bool) {
-	t := st.Type()
+// decodeFields fills the zero struct v field by field: a field the JSON
+// does not show (json:"-") comes from the prototype, and so does a field
+// the message carries with the prototype's value when that value cannot
+// be read back (a kind written by name with no UnmarshalText); every other
+// field is decoded from the message, or left zero when the message omits
+// it (omitempty).
+func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) error {
+	t := v.Type()
 	for k := range t.NumField() {
 		f := t.Field(k)
 		if !f.IsExported() {
@@ -134,14 +124,37 @@ func zeroMissing(st reflect.Value, pfields map[string]json.RawMessage, present m
 		name := f.Name
 		if tag, ok := f.Tag.Lookup("json"); ok {
 			if tag == "-" {
+				v.Field(k).Set(p.value.Field(k))
 				continue
 			}
 			if n, _, _ := strings.Cut(tag, ","); n != "" {
 				name = n
 			}
 		}
-		if _, inProto := pfields[name]; inProto && !present[name] {
-			st.Field(k).SetZero()
+		raw, ok := obj[name]
+		if !ok {
+			continue
+		}
+		err := json.Unmarshal(raw, v.Field(k).Addr().Interface())
+		if err != nil {
+			if pv, ok := p.fields[name]; ok && bytes.Equal(pv, raw) && isScalar(f.Type) {
+				v.Field(k).Set(p.value.Field(k))
+				continue
+			}
+			return fmt.Errorf("field %s: %v", name, err)
 		}
 	}
+	return nil
+}
+
+// isScalar reports whether values of t hold no references (copying one
+// shares nothing).
+func isScalar(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	}
+	return false
 }
