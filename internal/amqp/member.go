@@ -535,7 +535,7 @@ func (m *member) loadState() error {
 // report sends the node's status (and, in another process than the
 // watcher's, the step's events) on.
 func (m *member) report(ctx context.Context) {
-	s := &status{Node: m.i, Sent: clone(m.sent), Recv: clone(m.recv), Done: m.done || m.crashed,
+	s := &status{Node: m.i, Sent: clone(m.sent), Recv: clone(m.recv), Done: m.done || m.crashed, Crash: m.crashed,
 		Quiet: len(m.timers) == 0 && m.noActions(), Steps: m.steps, ByType: clone(m.byType)}
 	evs := m.events
 	m.events = nil
