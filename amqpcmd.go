@@ -129,7 +129,7 @@ func nodeCommand() *cli.Command {
 			"decides when the run is over, tells the other processes, and prints the verdicts.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm: an election (ring, chang-roberts, franklin, ...) or mutex/NAME"},
-			&cli.IntFlag{Name: "index", Usage: "the node this process runs, 1..N", Required: true},
+			&cli.IntFlag{Name: "index", Usage: "the node this process runs, 1..N (required)"},
 			&cli.StringFlag{Name: "ids", Usage: "election: node ids in ring order, e.g. `5,3,7,1,4`"},
 			&cli.IntFlag{Name: "nodes", Usage: "number of nodes (elections: ids 1..N; mutex: the default of its command)"},
 			&cli.StringFlag{Name: "lang", Usage: "ring election: language of the text, en or pt"},

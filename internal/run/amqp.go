@@ -154,6 +154,12 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		}
 		if e.Node == no.Index {
 			emit(e)
+			// a person watches this terminal: each line as it happens
+			for _, r := range renderers {
+				if err := r.Flush(); err != nil && werr == nil {
+					werr = err
+				}
+			}
 		} else if rs, ok := r.(RemoteSink); ok {
 			rs.Remote(e)
 		}
