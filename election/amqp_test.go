@@ -15,7 +15,7 @@ import (
 
 // brokerURL is the broker of the --runtime amqp tests; they skip when
 // none answers there.
-func brokerURL(t *testing.T) string {
+func brokerURL(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv(amqp.EnvURL)
 	if url == "" {

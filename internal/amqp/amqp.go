@@ -180,8 +180,6 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	if err := r.prepare(ctx); err != nil {
 		return Result{}, err
 	}
-	r.start = time.Now()
-
 	var wg sync.WaitGroup
 	r.members = map[int]*member{}
 	for _, i := range r.cfg.Local {
@@ -201,6 +199,11 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 			}
 			return Result{}, err
 		}
+	}
+	// the run's time starts once every local node consumes its queue
+	r.start = time.Now()
+	for _, m := range r.members {
+		m.schedule()
 	}
 	if r.multi {
 		if err := r.recoverStates(ctx); err != nil {

@@ -65,11 +65,6 @@ func (r *runner) newMember(i int) (*member, error) {
 	}
 	m := &member{r: r, i: i, nd: nd, sent: map[int]int64{}, recv: map[int]int64{},
 		byType: map[string]int64{}, timers: map[int]time.Time{}, wake: make(chan struct{}, 1)}
-	for _, a := range r.cfg.Script {
-		if a.Node == i {
-			m.acts = append(m.acts, timed{due: time.Now().Add(time.Duration(a.At) * r.cfg.Tick), cmd: a.Cmd})
-		}
-	}
 	return m, nil
 }
 
@@ -128,6 +123,15 @@ func (m *member) closeChannel() {
 	if m.ch != nil {
 		_ = m.ch.Close()
 		m.ch = nil
+	}
+}
+
+// schedule takes the node's actions of the script, due from the run's start.
+func (m *member) schedule() {
+	for _, a := range m.r.cfg.Script {
+		if a.Node == m.i {
+			m.acts = append(m.acts, timed{due: m.r.start.Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd})
+		}
 	}
 }
 
