@@ -120,7 +120,7 @@ func nodeCommand() *cli.Command {
 		Name:  "node",
 		Usage: "run ONE node of an algorithm over RabbitMQ; start one process per node",
 		UsageText: "ringlab node --algo ring --index I --ids 5,3,7,1,4 [--url URL] [--lang pt] [--events FILE] [--initiator]\n\n" +
-			"Example (seed ring, five terminals, after `ringlab amqp setup --nodes 5`):\n" +
+			"Example (the ring election of ids 5,3,7,1,4 in five terminals, after `ringlab amqp setup --nodes 5`):\n" +
 			"   ringlab node --algo ring --index 2 --ids 5,3,7,1,4 --lang pt\n" +
 			"   ...\n" +
 			"   ringlab node --algo ring --index 1 --ids 5,3,7,1,4 --lang pt --initiator",
@@ -189,9 +189,28 @@ func nodeCommand() *cli.Command {
 			}
 			_, err = engine.ExecuteNode(c.Context, spec, engine.NodeOptions{
 				Index: index, Watch: c.Bool("initiator"), URL: c.String("url"), Events: c.String("events"),
-				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"),
+				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
 			}, c.App.Writer, c.App.ErrWriter)
 			return err
 		},
 	}
+}
+
+// nodeReplay is the node command line as given (the flags that were set).
+func nodeReplay(c *cli.Context) string {
+	parts := []string{"ringlab", "node"}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) {
+			continue
+		}
+		if v, ok := c.Value(name).(bool); ok {
+			if v {
+				parts = append(parts, "--"+name)
+			}
+			continue
+		}
+		parts = append(parts, "--"+name, fmt.Sprint(c.Value(name)))
+	}
+	return strings.Join(parts, " ")
 }

@@ -204,7 +204,7 @@ func mergeLogs(t *testing.T, files []string) []trace.Event {
 }
 
 // lineEvent is whether an event of the ring election prints a line of
-// the seed's text (election's seed renderer): a send or receipt of
+// the ring election's Portuguese text (election's text renderer): a send or receipt of
 // ELECTION, a leader, the start and the completion notes.
 func lineEvent(e *trace.Event) bool {
 	switch e.Kind {
@@ -218,8 +218,8 @@ func lineEvent(e *trace.Event) bool {
 	return false
 }
 
-// Five `ringlab node` processes run the seed's ring: merged in Lamport
-// order, their lines are the seed's expected output; the initiator prints
+// Five `ringlab node` processes run the ring 5,3,7,1,4: merged in Lamport
+// order, their lines are the expected Portuguese output; the initiator prints
 // the verdicts; the merged logs pass the checkers.
 func TestFiveNodeProcessesElectID1(t *testing.T) {
 	url := brokerURL(t)

@@ -3,7 +3,7 @@
 // Compare: benchstat -col /runtime amqp.txt   (the broker against the goroutine runtime)
 //
 // BenchmarkRingOverRabbitMQ runs the ring election's command end to end
-// (seed 002's worst single initiator, ids descending: 3n-1 messages) on the
+// (the worst single initiator, ids descending: 3n-1 messages) on the
 // goroutine runtime and over a RabbitMQ broker, all nodes in one process,
 // and reports the command's wall time (ns/op: over the broker it includes
 // declaring and emptying the N queues and opening N channels), the

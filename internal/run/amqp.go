@@ -91,6 +91,7 @@ type NodeOptions struct {
 	Events  string // write this node's NDJSON log here
 	Timeout time.Duration
 	Tick    time.Duration
+	Replay  string // the command line, for the summary
 }
 
 // RemoteSink is implemented by a renderer that wants, besides the events
@@ -189,7 +190,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	case res.Exhausted:
 		why = fmt.Sprintf("still running after --timeout %v", no.Timeout)
 	}
-	replay := fmt.Sprintf("ringlab node --algo ... --index %d", no.Index)
+	replay := no.Replay
 	out.Summary = trace.Summary{V: trace.Version, Kind: "summary", Algorithm: spec.Algorithm, Runtime: "amqp",
 		Nodes: spec.Nodes, Time: res.Elapsed.Nanoseconds(), Steps: res.Steps, Messages: res.Messages,
 		ByType: res.ByType, Replay: replay}
