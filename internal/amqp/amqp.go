@@ -37,7 +37,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"sync"
 	"time"
 
@@ -355,13 +354,4 @@ func (r *runner) decided() {
 		}
 	}
 	r.finish(nil)
-}
-
-func sortedKeys(m map[int]*member) []int {
-	ks := make([]int, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }

@@ -58,52 +58,37 @@ var ErrUnreachable = errors.New("RabbitMQ broker unreachable")
 const DialTimeout = 4 * time.Second
 
 // dial connects to url within DialTimeout, wrapping the network connection
-// with wrap if it is set (tests sever it).
+// with wrap if it is set (tests sever it). The TCP connect honours ctx; the
+// deadline set on the connection bounds the AMQP handshake too (the library
+// clears it once the connection is open).
 func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.Connection, error) {
 	ctx, cancel := context.WithTimeout(ctx, DialTimeout)
 	defer cancel()
-	type result struct {
-		c   *amqp.Connection
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		c, err := amqp.DialConfig(url, amqp.Config{
-			Heartbeat: 10 * time.Second,
-			Locale:    "en_US",
-			Dial: func(network, addr string) (net.Conn, error) {
-				d := net.Dialer{Timeout: DialTimeout}
-				conn, err := d.DialContext(ctx, network, addr)
-				if err != nil {
-					return nil, err
-				}
-				// the handshake must finish within the bound too;
-				// the library clears the deadline once it is done
-				if dl, ok := ctx.Deadline(); ok {
-					_ = conn.SetDeadline(dl)
-				}
-				if wrap != nil {
-					conn = wrap(conn)
-				}
-				return conn, nil
-			},
-		})
-		ch <- result{c, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, redact(url), r.err)
-		}
-		return r.c, nil
-	case <-ctx.Done():
-		go func() { // the dial gives up at the same deadline; close what it may return
-			if r := <-ch; r.c != nil {
-				r.c.Close()
+	c, err := amqp.DialConfig(url, amqp.Config{
+		Heartbeat: 10 * time.Second,
+		Locale:    "en_US",
+		Dial: func(network, addr string) (net.Conn, error) {
+			d := net.Dialer{}
+			conn, err := d.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
 			}
-		}()
-		return nil, fmt.Errorf("%w at %s: no answer within %v", ErrUnreachable, redact(url), DialTimeout)
+			if dl, ok := ctx.Deadline(); ok {
+				_ = conn.SetDeadline(dl)
+			}
+			if wrap != nil {
+				conn = wrap(conn)
+			}
+			return conn, nil
+		},
+	})
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("%w at %s: no answer within %v (%v)", ErrUnreachable, redact(url), DialTimeout, err)
+		}
+		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, redact(url), err)
 	}
+	return c, nil
 }
 
 // redact hides the password of a URL in messages.
