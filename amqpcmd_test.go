@@ -19,6 +19,7 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/check"
+	engine "ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -161,6 +162,7 @@ func startNode(t *testing.T, bin, url, dir string, index int, initiator bool, st
 		args = append(args, "--initiator")
 	}
 	p.cmd = exec.Command(bin, args...)
+	p.cmd.Env = testEnv()
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.err
 	if stdout != nil {
 		p.cmd.Stdout = stdout
@@ -171,9 +173,15 @@ func startNode(t *testing.T, bin, url, dir string, index int, initiator bool, st
 	return p
 }
 
+// testEnv gives the node processes broker names of their own: the ring's
+// names are fixed, and other packages' tests use them too.
+func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"=test-main.") }
+
 func setupRing(t *testing.T, bin, url string) {
 	t.Helper()
-	if out, err := exec.Command(bin, "amqp", "setup", "--nodes", "5", "--url", url).CombinedOutput(); err != nil {
+	cmd := exec.Command(bin, "amqp", "setup", "--nodes", "5", "--url", url)
+	cmd.Env = testEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("amqp setup: %v\n%s", err, out)
 	}
 }

@@ -38,12 +38,21 @@ func checkAMQP(c *cli.Context, o Options) error {
 
 // BrokerNames are the broker objects a run of algorithm uses: the ring
 // election's own names, or names prefixed by the algorithm and run id.
+// The environment variable RINGLAB_AMQP_PREFIX, if set, prefixes them all,
+// so that several users (or test packages) can share one broker.
 func BrokerNames(algorithm, runID string) amqp.Names {
+	n := amqp.RunNames(algorithm, runID)
 	if algorithm == RingAlgorithm {
-		return amqp.RingNames()
+		n = amqp.RingNames()
 	}
-	return amqp.RunNames(algorithm, runID)
+	if p := os.Getenv(EnvPrefix); p != "" {
+		n.Exchange, n.Prefix = p+n.Exchange, p+n.Prefix
+	}
+	return n
 }
+
+// EnvPrefix names the environment variable that prefixes broker names.
+const EnvPrefix = "RINGLAB_AMQP_PREFIX"
 
 func newRunID() string {
 	b := make([]byte, 6)
