@@ -1,12 +1,14 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -154,14 +156,13 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 			}
 		}
 	}
+	// The watcher judges the run once it is over, from every node's
+	// events in Lamport-clock order: reports from different processes
+	// arrive in no causal order (a node's exit from the critical section
+	// may be reported after the next node's entry), and that order is
+	// causal, as the lc travels in every message.
+	var all []trace.Event
 	sink := func(e *trace.Event) {
-		var vs []trace.Event
-		if set != nil {
-			vs = set.Observe(e)
-		}
-		if spec.Observe != nil {
-			spec.Observe(e)
-		}
 		if e.Node == no.Index {
 			emit(e)
 			// a person watches this terminal: each line as it happens
@@ -170,11 +171,20 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 					werr = err
 				}
 			}
-		} else if rs, ok := r.(RemoteSink); ok {
-			rs.Remote(e)
+		} else {
+			if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
+				if b, err := e.Msg.MarshalJSON(); err == nil {
+					if m, err := codec.Decode(b); err == nil {
+						e.Msg = trace.WrapMsg(m)
+					}
+				}
+			}
+			if rs, ok := r.(RemoteSink); ok {
+				rs.Remote(e)
+			}
 		}
-		for i := range vs {
-			emit(&vs[i])
+		if no.Watch {
+			all = append(all, *e)
 		}
 	}
 	var script []node.Action
@@ -204,6 +214,19 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		Nodes: spec.Nodes, Time: res.Elapsed.Nanoseconds(), Steps: res.Steps, Messages: res.Messages,
 		ByType: res.ByType, Replay: replay}
 	if set != nil {
+		slices.SortStableFunc(all, func(a, b trace.Event) int {
+			return cmp.Or(cmp.Compare(a.LC, b.LC), cmp.Compare(a.Node, b.Node))
+		})
+		for k := range all {
+			e := &all[k]
+			vs := set.Observe(e)
+			if spec.Observe != nil {
+				spec.Observe(e)
+			}
+			for i := range vs {
+				emit(&vs[i])
+			}
+		}
 		out.Summary.Verdicts = set.Finish(check.End{Terminated: res.Quiescent, Why: why, Messages: res.Messages})
 		out.Violations = set.Violations
 		if spec.Extra != nil {
