@@ -6,7 +6,7 @@
 #   bash .ci/rabbitmq.sh stop    stop the broker this script started
 #
 # CI runs as root on a fresh Debian machine. A broker that already answers is
-# left alone by start and by stop (it is someone else's).
+# left alone by start and by the stop that follows (it is someone else's).
 set -euo pipefail
 
 marker=/tmp/ringlab-rabbitmq.started
@@ -22,6 +22,7 @@ start() {
 	export PATH="$PATH:/usr/sbin"
 	if answers; then
 		echo "rabbitmq: a broker already answers; using it"
+		rm -f "$marker" # not ours to stop
 		return
 	fi
 	# Debian's package may start it as a service; if so, the wait below sees it.
