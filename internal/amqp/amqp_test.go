@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	amqp "github.com/rabbitmq/amqp091-go"
 	"go.uber.org/goleak"
 
 	"ringlab/internal/demo"
@@ -241,5 +243,33 @@ func TestUnreachableBrokerFailsFast(t *testing.T) {
 	wg.Wait()
 	for _, c := range held {
 		c.Close()
+	}
+}
+
+// A message no queue takes comes back (mandatory publishing) and fails
+// the run, naming its routing key: here node 2's binding is removed after
+// node 1's first message, so node 1's second message to node 2 returns.
+func TestReturnedMessageFailsTheRun(t *testing.T) {
+	url := brokerURL(t)
+	names, id := testNames(t)
+	var once sync.Once
+	var unbindErr error
+	cfg := Config{URL: url, Names: names, Run: id, Nodes: 2, Factory: demo.PassFactory(2, 3), Script: start1(),
+		Purge: true, Teardown: true, Timeout: time.Minute,
+		afterSends: func(i, from int, _ int64) {
+			if i == 1 && from == 0 {
+				once.Do(func() {
+					unbindErr = withChannel(context.Background(), url, func(ch *amqp.Channel) error {
+						return ch.QueueUnbind(names.Queue(2), names.Queue(2), names.Exchange, nil)
+					})
+				})
+			}
+		}}
+	_, err := Run(t.Context(), cfg)
+	if unbindErr != nil {
+		t.Fatal(unbindErr)
+	}
+	if err == nil || !strings.Contains(err.Error(), "returned") || !strings.Contains(err.Error(), names.Queue(2)) {
+		t.Fatalf("err = %v, want the returned message to node 2 named", err)
 	}
 }

@@ -40,24 +40,21 @@ func newSession(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (
 	return s, nil
 }
 
-// errChannel is a channel-level failure on a connection that is still up:
-// a protocol error (a missing queue, a refused exclusive consumer), not a
-// lost connection. Retrying would fail the same way.
-var errChannel = errors.New("channel error")
-
-// channel opens a channel on the current connection. failed is the
-// generation of a connection the caller saw fail (0 if none): if it is
-// still the current one, channel reconnects first.
+// channel opens a channel on the current connection, dialing again first
+// if it is closed. failed is the generation of the connection the caller's
+// channel failed on (0 if none), for the caller's records: a channel can
+// fail on a live connection (a protocol error, which the next use of the
+// new channel meets again and reports), or before the library has noticed
+// that the connection is gone (then opening the channel fails, and the
+// connection is replaced).
 func (s *session) channel(ctx context.Context, failed int) (*amqp.Channel, int, error) {
+	_ = failed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn == nil {
 		return nil, 0, errors.New("the run is over")
 	}
-	if failed == s.gen || s.conn.IsClosed() {
-		if !s.conn.IsClosed() {
-			return nil, 0, fmt.Errorf("%w on a live connection", errChannel)
-		}
+	if s.conn.IsClosed() {
 		if err := s.redial(ctx); err != nil {
 			return nil, 0, err
 		}

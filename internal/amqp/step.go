@@ -148,7 +148,10 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 // publishing again from the first message not confirmed. A message
 // confirmed late may so arrive twice: its receiver drops the second.
 func (m *member) publish(ctx context.Context, pubs []outgoing) error {
-	for len(pubs) > 0 {
+	for tries := 0; len(pubs) > 0; tries++ {
+		if tries == maxTries {
+			return fmt.Errorf("node %d: publishing to %q failed %d times in a row: %v", m.i, pubs[0].key, tries, m.why())
+		}
 		if m.ch == nil {
 			if err := m.open(ctx, m.gen); err != nil {
 				return err
@@ -176,6 +179,9 @@ func (m *member) publish(ctx context.Context, pubs []outgoing) error {
 		if err := m.checkReturns(); err != nil {
 			return err
 		}
+		if acked > 0 {
+			tries = -1 // progress
+		}
 		pubs = pubs[acked:]
 		if len(pubs) > 0 {
 			if ctx.Err() != nil {
@@ -187,6 +193,26 @@ func (m *member) publish(ctx context.Context, pubs []outgoing) error {
 		}
 	}
 	return nil
+}
+
+// maxTries bounds the attempts to publish a message on fresh channels
+// that each fail without a confirm (a protocol error, not a lost
+// connection, which reconnecting repairs or ReconnectWithin bounds).
+const maxTries = 5
+
+// why is the reason the node's channel closed, if it has.
+func (m *member) why() string {
+	if m.ch == nil {
+		return "no channel"
+	}
+	select {
+	case e := <-m.closed:
+		if e != nil {
+			return e.Error()
+		}
+	default:
+	}
+	return "the broker did not confirm"
 }
 
 // checkReturns fails on a message the broker returned: no queue took it.
