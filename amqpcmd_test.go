@@ -308,19 +308,20 @@ func TestFiveNodeProcessesElectID1(t *testing.T) {
 	}
 }
 
-// lineWriter passes output on and signals its first line.
+// lineWriter keeps output and signals its first `lines` lines (1 if 0).
 type lineWriter struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	first chan struct{}
 	once  sync.Once
+	lines int
 }
 
 func (w *lineWriter) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(b)
-	if bytes.Contains(w.buf.Bytes(), []byte("\n")) {
+	if bytes.Count(w.buf.Bytes(), []byte("\n")) >= max(w.lines, 1) {
 		w.once.Do(func() { close(w.first) })
 	}
 	return len(b), nil
@@ -398,5 +399,35 @@ func TestMutexNodeProcesses(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("the initiator's output lacks %q:\n%s", want, all)
 		}
+	}
+}
+
+// The initiator runs alone until it has sent its first ELECTION; the
+// other four start only then, find it waiting in node 2's queue, and the
+// election ends as usual.
+func TestNodesStartingAfterTheInitiatorSent(t *testing.T) {
+	url := brokerURL(t)
+	bin := binary(t)
+	setupRing(t, bin, url)
+	dir := t.TempDir()
+	w := &lineWriter{first: make(chan struct{}), lines: 2}
+	init := startNode(t, bin, url, dir, 1, true, w)
+	select {
+	case <-w.first:
+	case <-time.After(30 * time.Second): // a bound on a hang, not a synchronisation
+		t.Fatal("the initiator sent nothing")
+	}
+	var procs []*nodeProc
+	for i := 2; i <= 5; i++ {
+		procs = append(procs, startNode(t, bin, url, dir, i, false, nil))
+	}
+	for _, p := range append(procs, init) {
+		if err := p.cmd.Wait(); err != nil {
+			t.Fatalf("node %d: %v\n%s%s", p.index, err, p.out.String(), p.err.String())
+		}
+	}
+	if out := w.buf.String(); !strings.Contains(out, "[Node 1] Enviou ELECTION(5) para Node 2\n") ||
+		!strings.Contains(out, "✓ Líder eleito: Node 4 (ID=1)") || !strings.Contains(init.err.String(), "messages: 13 ") {
+		t.Errorf("initiator:\n%s%s", out, init.err.String())
 	}
 }
