@@ -40,6 +40,9 @@ import (
 	"sync"
 	"time"
 
+	amqp "github.com/rabbitmq/amqp091-go"
+	"golang.org/x/sync/errgroup"
+
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -191,13 +194,17 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	// every member opens its channel before any starts: a node's first
 	// message must not reach a queue nobody of this run consumes yet
 	// (it would wait there anyway, but the run would look stalled)
+	var opens errgroup.Group
+	opens.SetLimit(parallelChannels)
 	for _, i := range r.cfg.Local {
-		if err := r.members[i].open(ctx, 0); err != nil {
-			for _, m := range r.members {
-				m.closeChannel()
-			}
-			return Result{}, err
+		m := r.members[i]
+		opens.Go(func() error { return m.open(ctx, 0) })
+	}
+	if err := opens.Wait(); err != nil {
+		for _, m := range r.members {
+			m.closeChannel()
 		}
+		return Result{}, err
 	}
 	// the run's time starts once every local node consumes its queue
 	r.start = time.Now()
@@ -260,26 +267,22 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	res.Duplicates, res.Foreign = r.dups, r.foreign
 	res.Reconnects = sess.reconnected()
 	if r.cfg.Teardown {
-		if ch, cerr := sess.tryChannel(); cerr == nil {
-			_ = teardown(ch, r.cfg.Names, r.cfg.Nodes)
-			_ = ch.Close()
-		}
+		_ = teardown(sess.tryChannel, r.cfg.Names, r.cfg.Nodes)
 	}
 	return res, err
 }
 
 // prepare declares the topology (and empties it, with Purge).
 func (r *runner) prepare(ctx context.Context) error {
-	ch, _, err := r.sess.channel(ctx, 0)
-	if err != nil {
-		return err
+	open := func() (*amqp.Channel, error) {
+		ch, _, err := r.sess.channel(ctx, 0)
+		return ch, err
 	}
-	defer ch.Close()
-	if err := declare(ch, r.cfg.Names, r.cfg.Nodes, r.multi || r.cfg.Teardown); err != nil {
+	if err := declare(open, r.cfg.Names, r.cfg.Nodes, r.multi || r.cfg.Teardown); err != nil {
 		return err
 	}
 	if r.cfg.Purge {
-		return purge(ch, r.cfg.Names, r.cfg.Nodes, false)
+		return purge(open, r.cfg.Names, r.cfg.Nodes, false)
 	}
 	return nil
 }
