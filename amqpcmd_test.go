@@ -190,6 +190,13 @@ func setupAlgo(t *testing.T, bin, url, algo string) {
 	t.Helper()
 	cmd := exec.Command(bin, "amqp", "setup", "--nodes", "5", "--url", url, "--algo", algo)
 	cmd.Env = testEnv()
+	t.Cleanup(func() {
+		cmd := exec.Command(bin, "amqp", "teardown", "--nodes", "5", "--url", url, "--algo", algo)
+		cmd.Env = testEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("amqp teardown: %v\n%s", err, out)
+		}
+	})
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("amqp setup: %v\n%s", err, out)
 	}
