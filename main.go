@@ -53,6 +53,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		mutex.Command(),
 		election.Command(),
 		exercises.Command(),
+		amqpCommand(), nodeCommand(),
 		renderCommand(),
 		serve.Command(),
 		versionCommand(),

@@ -173,14 +173,17 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	var st stats
 	var err error
-	if opts.Custom != nil {
+	switch {
+	case opts.Custom != nil:
 		var cr CustomResult
 		cr, err = opts.Custom(sink)
 		st = stats{terminated: cr.Terminated, why: cr.Why, now: cr.Steps, steps: cr.Steps, messages: cr.Messages,
 			dropped: cr.Dropped, byType: cr.ByType}
-	} else if opts.Runtime == "live" {
+	case opts.Runtime == "live":
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
-	} else {
+	case opts.Runtime == "amqp":
+		st, err = runAMQP(ctx, spec, opts, script, sink, messages, skip, stderr)
+	default:
 		bar := (*progress)(nil)
 		if opts.Format == "none" {
 			bar = newProgress(stderr, -1, "steps")

@@ -23,7 +23,8 @@ import (
 // Flags returns the engine flags shared by every algorithm command.
 func Flags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time) or live (one goroutine per node)"},
+		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (one goroutine per node) or amqp (every message through a RabbitMQ broker)"},
+		&cli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed of the simulator's choices (default: drawn and printed on stderr)"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
 		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
@@ -47,6 +48,7 @@ func Flags() []cli.Flag {
 // Options are the parsed engine flags.
 type Options struct {
 	Runtime      string
+	URL          string // --runtime amqp: the broker
 	Seed         uint64
 	SeedDrawn    bool
 	Format       string
@@ -70,6 +72,7 @@ type Options struct {
 func Parse(c *cli.Context, n int) (Options, error) {
 	o := Options{
 		Runtime:      c.String("runtime"),
+		URL:          c.String("url"),
 		Seed:         c.Uint64("seed"),
 		Format:       c.String("format"),
 		Events:       c.String("events"),
@@ -83,8 +86,11 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	if !c.IsSet("seed") {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true
 	}
-	if o.Runtime != "sim" && o.Runtime != "live" {
-		return o, cliutil.Usagef("--runtime: unknown runtime %q (want sim or live)", o.Runtime)
+	if o.Runtime != "sim" && o.Runtime != "live" && o.Runtime != "amqp" {
+		return o, cliutil.Usagef("--runtime: unknown runtime %q (want sim, live or amqp)", o.Runtime)
+	}
+	if err := checkAMQP(c, o); err != nil {
+		return o, err
 	}
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {
 		return o, cliutil.Usagef("--format: %v", err)
@@ -144,7 +150,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	case o.Timeout <= 0:
 		return o, cliutil.Usagef("--timeout must be positive, got %v", o.Timeout)
 	}
-	if o.Runtime == "live" {
+	if o.Runtime != "sim" {
 		for _, f := range []string{"policy", "latency", "drop", "dup", "partition", "slow", "vc", "max-steps", "schedule"} {
 			if c.IsSet(f) {
 				return o, cliutil.Usagef("--%s is a simulator fault or setting; use it with --runtime sim", f)
@@ -153,7 +159,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	} else {
 		for _, f := range []string{"tick"} {
 			if c.IsSet(f) {
-				return o, cliutil.Usagef("--%s only applies to --runtime live", f)
+				return o, cliutil.Usagef("--%s only applies to --runtime live or amqp", f)
 			}
 		}
 	}

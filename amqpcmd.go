@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/election"
+	"ringlab/internal/amqp"
+	"ringlab/internal/cliutil"
+	engine "ringlab/internal/run"
+	"ringlab/mutex"
+)
+
+// amqpCommand is `ringlab amqp setup|teardown`: the broker topology that
+// `ringlab node` processes share.
+func amqpCommand() *cli.Command {
+	flags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
+			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm whose topology it is (as `ringlab node --algo`)"},
+			&cli.IntFlag{Name: "nodes", Value: 5, Usage: "number of nodes (queues node.1 .. node.N)"},
+		}
+	}
+	return &cli.Command{
+		Name:  "amqp",
+		Usage: "declare or delete the RabbitMQ topology that `ringlab node` processes share",
+		UsageText: "ringlab amqp setup|teardown [flags]\n\n" +
+			"Example:\n   ringlab amqp setup --nodes 5",
+		Subcommands: []*cli.Command{{
+			Name:  "setup",
+			Usage: "declare the exchange, the queues node.1 .. node.N and their bindings, and empty them",
+			UsageText: "ringlab amqp setup --nodes N [--url URL] [--algo ring]\n\n" +
+				"Example:\n   ringlab amqp setup --nodes 5",
+			Flags: flags(),
+			Action: func(c *cli.Context) error {
+				names, n, err := topologyOf(c)
+				if err != nil {
+					return err
+				}
+				if err := amqp.Setup(c.Context, c.String("url"), names, n); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "declared exchange %s (direct), queues %s .. %s, each bound with its own name\n",
+					names.Exchange, names.Queue(1), names.Queue(n))
+				return nil
+			},
+		}, {
+			Name:  "teardown",
+			Usage: "delete the exchange and the queues, whatever they hold",
+			UsageText: "ringlab amqp teardown [--nodes N] [--url URL] [--algo ring]\n\n" +
+				"Example:\n   ringlab amqp teardown",
+			Flags: flags(),
+			Action: func(c *cli.Context) error {
+				names, n, err := topologyOf(c)
+				if err != nil {
+					return err
+				}
+				if !c.IsSet("nodes") {
+					n = 0 // every node.i that exists
+				}
+				deleted, err := amqp.Teardown(c.Context, c.String("url"), names, n)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "deleted exchange %s and %d node queue(s)\n", names.Exchange, deleted)
+				return nil
+			},
+		}},
+	}
+}
+
+// topologyOf reads --algo and --nodes.
+func topologyOf(c *cli.Context) (amqp.Names, int, error) {
+	if err := cliutil.NoArgs(c); err != nil {
+		return amqp.Names{}, 0, err
+	}
+	n := c.Int("nodes")
+	if n < 1 || n > 100_000 {
+		return amqp.Names{}, 0, cliutil.Usagef("--nodes must be between 1 and 100000, got %d", n)
+	}
+	area, name, err := parseAlgo(c.String("algo"))
+	if err != nil {
+		return amqp.Names{}, 0, err
+	}
+	return engine.BrokerNames(area+" "+name, "nodes"), n, nil
+}
+
+// parseAlgo reads --algo: an election algorithm (ring, chang-roberts,
+// ...), optionally written election/NAME, or mutex/NAME.
+func parseAlgo(s string) (area, name string, err error) {
+	area, name, found := strings.Cut(s, "/")
+	if !found {
+		area, name = "election", s
+	}
+	var known []string
+	switch area {
+	case "election":
+		known = election.Algorithms()
+	case "mutex":
+		known = mutex.Algorithms()
+	default:
+		return "", "", cliutil.Usagef("--algo: want an election algorithm or mutex/NAME, got %q", s)
+	}
+	for _, k := range known {
+		if k == name {
+			return area, name, nil
+		}
+	}
+	return "", "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", area, name, strings.Join(known, ", "))
+}
+
+// nodeCommand is `ringlab node`: one node of a run, in this process, over
+// the broker.
+func nodeCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "node",
+		Usage: "run ONE node of an algorithm over RabbitMQ; start one process per node",
+		UsageText: "ringlab node --algo ring --index I --ids 5,3,7,1,4 [--url URL] [--lang pt] [--events FILE] [--initiator]\n\n" +
+			"Example (the ring election of ids 5,3,7,1,4 in five terminals, after `ringlab amqp setup --nodes 5`):\n" +
+			"   ringlab node --algo ring --index 2 --ids 5,3,7,1,4 --lang pt\n" +
+			"   ...\n" +
+			"   ringlab node --algo ring --index 1 --ids 5,3,7,1,4 --lang pt --initiator",
+		Description: "Each process prints its own node's lines. The process started with --initiator\n" +
+			"starts the election (for mutex/NAME it only watches), collects every node's reports,\n" +
+			"decides when the run is over, tells the other processes, and prints the verdicts.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm: an election (ring, chang-roberts, franklin, ...) or mutex/NAME"},
+			&cli.IntFlag{Name: "index", Usage: "the node this process runs, 1..N (required)"},
+			&cli.StringFlag{Name: "ids", Usage: "election: node ids in ring order, e.g. `5,3,7,1,4`"},
+			&cli.IntFlag{Name: "nodes", Usage: "number of nodes (elections: ids 1..N; mutex: the default of its command)"},
+			&cli.StringFlag{Name: "lang", Usage: "ring election: language of the text, en or pt"},
+			&cli.IntFlag{Name: "requests", Usage: "mutex: critical-section entries each node asks for"},
+			&cli.BoolFlag{Name: "initiator", Usage: "this node starts the election; its process judges the run and prints the verdicts"},
+			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
+			&cli.StringFlag{Name: "events", Usage: "write this node's NDJSON event log to `FILE`"},
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 4) if the run has not ended by then"},
+			&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "wall-clock length of one tick (timers, workloads)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := cliutil.NoArgs(c); err != nil {
+				return err
+			}
+			area, name, err := parseAlgo(c.String("algo"))
+			if err != nil {
+				return err
+			}
+			var args []string
+			pass := func(flags ...string) {
+				for _, f := range flags {
+					if c.IsSet(f) {
+						args = append(args, "--"+f, fmt.Sprint(c.Value(f)))
+					}
+				}
+			}
+			index := c.Int("index")
+			spec, err := func() (engine.Spec, error) {
+				if area == "mutex" {
+					for _, f := range []string{"ids", "lang"} {
+						if c.IsSet(f) {
+							return engine.Spec{}, cliutil.Usagef("--%s is for elections", f)
+						}
+					}
+					pass("nodes", "requests")
+					return mutex.NodeSpec(name, args)
+				}
+				if c.IsSet("requests") {
+					return engine.Spec{}, cliutil.Usagef("--requests is for mutex algorithms")
+				}
+				pass("ids", "nodes", "lang")
+				if c.Bool("initiator") {
+					args = append(args, "--initiators", strconv.Itoa(index))
+				}
+				return election.NodeSpec(name, args)
+			}()
+			if err != nil {
+				return err
+			}
+			if index < 1 || index > spec.Nodes {
+				return cliutil.Usagef("--index must be between 1 and %d (the number of nodes), got %d", spec.Nodes, index)
+			}
+			for _, f := range []string{"timeout", "tick"} {
+				if c.Duration(f) <= 0 {
+					return cliutil.Usagef("--%s must be positive, got %v", f, c.Duration(f))
+				}
+			}
+			_, err = engine.ExecuteNode(c.Context, spec, engine.NodeOptions{
+				Index: index, Watch: c.Bool("initiator"), URL: c.String("url"), Events: c.String("events"),
+				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
+			}, c.App.Writer, c.App.ErrWriter)
+			return err
+		},
+	}
+}
+
+// nodeReplay is the node command line as given (the flags that were set).
+func nodeReplay(c *cli.Context) string {
+	parts := []string{"ringlab", "node"}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) {
+			continue
+		}
+		if v, ok := c.Value(name).(bool); ok {
+			if v {
+				parts = append(parts, "--"+name)
+			}
+			continue
+		}
+		parts = append(parts, "--"+name, fmt.Sprint(c.Value(name)))
+	}
+	return strings.Join(parts, " ")
+}

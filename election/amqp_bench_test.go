@@ -1,0 +1,73 @@
+// Run:     bash .ci/rabbitmq.sh start
+//          go test -run '^$' -bench RingOverRabbitMQ -benchtime 5x -count 3 ./election | tee amqp.txt
+// Compare: benchstat -col /runtime amqp.txt   (the broker against the goroutine runtime)
+//
+// BenchmarkRingOverRabbitMQ runs the ring election's command end to end
+// (the worst single initiator, ids descending: 3n-1 messages) on the
+// goroutine runtime and over a RabbitMQ broker, all nodes in one process,
+// and reports the command's wall time (ns/op: over the broker it includes
+// declaring and emptying the N queues and opening N channels), the
+// election's own time from its first message to the end (election-ns, the
+// summary's t) and msgs/s over that time. Without a broker its amqp cases
+// skip.
+
+package election
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
+)
+
+var summaryTime = regexp.MustCompile(`(?m)^election .* steps, t=(\d+)$`)
+
+// benchRunTimed runs one command line and returns its message count and
+// the run's time in ns, as its summary gives them.
+func benchRunTimed(b *testing.B, args []string) (msgs, ns int64) {
+	var errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: io.Discard, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	if err := app.RunContext(context.Background(), args); err != nil {
+		b.Fatalf("%v: %v\n%s", args, err, errb.String())
+	}
+	m, t := messagesLine.FindStringSubmatch(errb.String()), summaryTime.FindStringSubmatch(errb.String())
+	if m == nil || t == nil {
+		b.Fatalf("no message count or time in:\n%s", errb.String())
+	}
+	msgs, _ = strconv.ParseInt(m[1], 10, 64)
+	ns, _ = strconv.ParseInt(t[1], 10, 64)
+	return msgs, ns
+}
+
+func BenchmarkRingOverRabbitMQ(b *testing.B) {
+	for _, n := range []int{5, 100, 1000} {
+		for _, rt := range []string{"live", "amqp"} {
+			args := append([]string{"ringlab", "election", "ring", "--nodes", strconv.Itoa(n), "--runtime", rt,
+				"--seed", "1", "--format", "none"}, benchArgs("ring", n)...)
+			b.Run(fmt.Sprintf("nodes=%d/runtime=%s", n, rt), func(b *testing.B) {
+				b.Setenv(run.EnvPrefix, "bench-election.")
+				if rt == "amqp" {
+					args = append(args, "--url", brokerURL(b))
+				}
+				var msgs, ns int64
+				for b.Loop() {
+					m, t := benchRunTimed(b, args)
+					msgs, ns = msgs+m, ns+t
+				}
+				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+				b.ReportMetric(float64(ns)/float64(b.N), "election-ns")
+				b.ReportMetric(float64(msgs)/(float64(ns)/1e9), "msgs/s")
+			})
+		}
+	}
+}

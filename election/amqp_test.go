@@ -1,0 +1,150 @@
+package election
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"regexp"
+	"testing"
+	"time"
+
+	"ringlab/internal/amqp"
+	"ringlab/internal/run"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// brokerURL is the broker of the --runtime amqp tests; they skip when
+// none answers there.
+func brokerURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv(amqp.EnvURL)
+	if url == "" {
+		url = amqp.DefaultURL
+	}
+	if err := amqp.Probe(context.Background(), url); err != nil {
+		t.Skipf("needs RabbitMQ: run bash .ci/run, or start rabbitmq-server (%v)", err)
+	}
+	return url
+}
+
+// Every message every election sends survives the broker's JSON: decoded,
+// it equals what was sent.
+func TestMessagesSurviveTheWire(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"ring", []string{"--initiators", "all"}},
+		{"anonymous", nil},
+		{"idlist", []string{"--nodes", "8", "--initiators", "all"}},
+		{"chang-roberts", []string{"--nodes", "20", "--layout", "random", "--initiators", "all"}},
+		{"franklin", []string{"--nodes", "16", "--layout", "random"}},
+		{"bully", []string{"--scenario", "chapter"}},
+		{"yoyo", []string{"--topology", "grid", "--nodes", "9", "--layout", "random"}},
+	} {
+		spec, err := NodeSpec(c.name, c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codec := amqp.NewCodec()
+		codec.Timestamp = c.name == "ring"
+		var sent int
+		_, err = sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script,
+			React: spec.React, Messages: true, Sink: func(e *trace.Event) {
+				if e.Kind != trace.KindSend {
+					return
+				}
+				sent++
+				m := e.Msg.Value
+				codec.Learn(m) // the first of each type is the prototype
+				b, err := codec.Encode(m, time.Now())
+				if err != nil {
+					t.Fatalf("%s: encoding %#v: %v", c.name, m, err)
+				}
+				got, err := codec.Decode(b)
+				if err != nil || !reflect.DeepEqual(got, m) {
+					t.Fatalf("%s: %s decodes as %#v (%v), want %#v", c.name, b, got, err, m)
+				}
+			}})
+		if err != nil || sent == 0 {
+			t.Fatalf("%s: %v, %d messages", c.name, err, sent)
+		}
+	}
+}
+
+// The ring election's wire format: {"type","candidate_id","sender_id","timestamp"}.
+func TestRingWireFormat(t *testing.T) {
+	spec, err := NodeSpec("ring", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := amqp.NewCodec()
+	codec.Timestamp = true
+	var body string
+	_, _ = sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script, Messages: true,
+		Sink: func(e *trace.Event) {
+			if e.Kind == trace.KindSend && body == "" {
+				b, _ := codec.Encode(e.Msg.Value, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+				body = string(b)
+			}
+		}})
+	if want := `{"type":"ELECTION","candidate_id":5,"sender_id":5,"timestamp":"2025-01-02T03:04:05Z"}`; body != want {
+		t.Errorf("ELECTION on the wire is %s, want %s", body, want)
+	}
+}
+
+var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
+
+// The four test cases of the ring election's assignment, over a real
+// broker: the right leader, and as many messages of each type as the
+// simulator sends for the same ring and initiator.
+func TestRingCasesOverRabbitMQ(t *testing.T) {
+	url := brokerURL(t)
+	t.Setenv(run.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
+	for _, c := range []struct {
+		ids, want string
+	}{
+		{"5,3,7", "3"}, {"5,3,7,1,4", "1"}, {"5,4,3,2,1", "1"}, {"100,42,7,999,13", "7"},
+	} {
+		args := []string{"ring", "--ids", c.ids, "--initiators", "1", "--format", "none", "--seed", "1"}
+		onSim := runCLI(t, args...)
+		onSim.want(t, 0)
+		r := runCLI(t, append(args, "--runtime", "amqp", "--url", url)...)
+		r.want(t, 0, "on amqp", "✓ termination", "✓ uniqueness", "✓ agreement",
+			"✓ correctness: leader should be id "+c.want+" (the smallest id)")
+		if got, want := summaryMessages.FindString(r.errb), summaryMessages.FindString(onSim.errb); got != want || got == "" {
+			t.Errorf("ring %s: over RabbitMQ %q, on the simulator %q", c.ids, got, want)
+		}
+	}
+	r := runCLI(t, "ring", "--lang", "pt", "--runtime", "amqp", "--url", url)
+	r.want(t, 0)
+	if want, err := os.ReadFile("testdata/seed002_expected_pt.txt"); err != nil || r.out != string(want) {
+		t.Errorf("amqp: stdout is not the expected Portuguese output (%v):\n%s", err, r.out)
+	}
+}
+
+// Every other election, once over the broker, with its verdicts. Bully's
+// timeouts are a few ticks: a broker hop takes about a millisecond (more
+// under the race detector), so its runs take a tick of 20 ms, or a
+// reply would time out in flight, which is a run the synchrony Bully
+// assumes does not hold.
+func TestElectionsOverRabbitMQ(t *testing.T) {
+	url := brokerURL(t)
+	t.Setenv(run.EnvPrefix, "test-election.")
+	for _, args := range [][]string{
+		{"ring", "--initiators", "all"},
+		{"anonymous"},
+		{"idlist", "--nodes", "12", "--layout", "random"},
+		{"chang-roberts", "--nodes", "50", "--layout", "random"},
+		{"franklin", "--nodes", "16", "--layout", "random"},
+		{"bully", "--scenario", "chapter", "--tick", "20ms"},
+		{"bully", "--nodes", "6", "--initiators", "1,2", "--tick", "20ms"},
+		{"yoyo", "--topology", "grid", "--nodes", "9", "--layout", "random"},
+	} {
+		r := runCLI(t, append(args, "--runtime", "amqp", "--url", url, "--format", "none", "--seed", "1")...)
+		r.want(t, 0, "on amqp", "✓ termination", "✓ uniqueness", "✓ agreement", "✓ correctness")
+	}
+	r := runCLI(t, "anonymous", "--initiators", "all", "--runtime", "amqp", "--url", url, "--format", "none", "--seed", "1")
+	r.want(t, 3, "✗ uniqueness")
+}

@@ -1,0 +1,69 @@
+package election
+
+import (
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
+	"ringlab/internal/trace"
+)
+
+// Algorithms lists the election algorithms by their subcommand names.
+func Algorithms() []string {
+	var names []string
+	for _, a := range algos() {
+		names = append(names, a.name)
+	}
+	return names
+}
+
+// NodeSpec builds the run of election algorithm name that its subcommand
+// would build from args (its own flags, e.g. --ids 5,3,7,1,4 --lang pt),
+// for a runtime that runs the nodes in several processes (`ringlab node`).
+// Errors are usage errors.
+func NodeSpec(name string, args []string) (run.Spec, error) {
+	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
+	if i < 0 {
+		return run.Spec{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
+	}
+	a := algos()[i]
+	var spec run.Spec
+	cmd := a.command(false)
+	cmd.Action = func(c *cli.Context) error {
+		if err := cliutil.NoArgs(c); err != nil {
+			return err
+		}
+		s, _, restore, err := a.spec(c, false)
+		restore()
+		spec = s
+		return err
+	}
+	return spec, parseAlone(cmd, args)
+}
+
+// parseAlone runs cmd on args in an app of its own, silent, returning its
+// error as a usage error.
+func parseAlone(cmd *cli.Command, args []string) error {
+	app := &cli.App{
+		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
+	}
+	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
+	var ee *cliutil.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return cliutil.Usagef("%v", err)
+	}
+	return err
+}
+
+// Remote lets the ring election's text, in a node process, learn the
+// leader from another process's events without printing them.
+func (r *seedText) Remote(e *trace.Event) {
+	if e.Kind == trace.KindLeader && e.Node >= 1 && e.Node <= len(r.ids) && e.LeaderID() == r.ids[e.Node-1] {
+		r.leader = e.Node
+	}
+}

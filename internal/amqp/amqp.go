@@ -1,0 +1,360 @@
+// Package amqp is ringlab's RabbitMQ runtime: it runs the same node.Node
+// state machines as internal/sim and internal/live, but every message goes
+// through a broker (github.com/rabbitmq/amqp091-go), so the nodes of one run
+// may live in one process or each in its own process, on one machine or
+// many.
+//
+// Topology: a direct exchange, not durable, and one queue per node bound
+// with its own name as routing key; node i sends to node j by publishing
+// with j's key. The ring election uses the names its assignment gives
+// (exchange leader.election.ring, queues node.1 .. node.N; see RingNames);
+// other algorithms prefix every name by the algorithm and a run id
+// (RunNames).
+//
+// Delivery: each node publishes on a channel of its own, so every link is
+// FIFO; publishes are mandatory (a message no queue takes comes back, and
+// fails the run) and confirmed by the broker before the step that sent them
+// is over; a message is acknowledged after it has been handled and what it
+// caused is confirmed. Every message carries its link's sequence number
+// (its AMQP message id is FROM.TO.SEQ): a receiver drops a delivery whose
+// number it has handled already, which happens after a reconnect, when the
+// broker redelivers what was not acknowledged, or when a sender publishes
+// again what was not confirmed. amqp091-go has no recovery: the reconnect
+// loop is this package's (session.go).
+//
+// Termination: in one process, the runtime sees every node's counters
+// directly; across processes, every node process reports its counters
+// after each step to the watching process (the initiator), which decides
+// the end by counting messages per link (tracker.go) and announces it to
+// the others.
+//
+// Run starts every goroutine it uses and joins them before it returns.
+// A broker that cannot be reached fails Run within DialTimeout.
+package amqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+	"golang.org/x/sync/errgroup"
+
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// Config describes one run, or this process's part of it.
+type Config struct {
+	URL     string
+	Names   Names
+	Nodes   int
+	Factory node.Factory // called for each local node, and again on restart
+	Codec   *Codec       // nil: a codec that learns from what this process sends
+	Script  []node.Action
+	React   node.React // its actions must be for nodes of this process
+	Tick    time.Duration
+	Timeout time.Duration // zero: no bound
+
+	// Local lists the nodes this process runs; nil means all of them, in
+	// one process. With some nodes elsewhere, Watch makes this process the
+	// one that decides the end (exactly one process of a run watches); the
+	// others end when it says so.
+	Local []int
+	Watch bool
+
+	// Run is the run's id, carried in every message's headers; messages
+	// of another run are dropped. Empty in multi-process runs (their
+	// processes share no id: `ringlab amqp setup` empties the queues).
+	Run string
+	// Purge empties the run's queues first; Teardown deletes its exchange
+	// and queues at the end (one-process runs with per-run names).
+	Purge, Teardown bool
+
+	// Sink receives every event, one call at a time. A watching process
+	// also receives the events other processes report (without Msg.Value);
+	// Local tells them apart. The *Event is not reused.
+	Sink     func(*trace.Event)
+	Messages bool
+	Skip     trace.Kinds
+
+	// tests
+	wrap func(net.Conn) net.Conn
+	// afterSends is called after a step's messages are confirmed, before
+	// its input is acknowledged (from, seq: the input message; 0 for a
+	// command or a timer)
+	afterSends func(node, from int, seq int64)
+}
+
+// Result is what a run did (in a multi-process run, the watcher's Result
+// sums every node's reports; another process's covers its own nodes).
+type Result struct {
+	Steps      int64
+	Messages   int64
+	ByType     map[string]int64
+	Elapsed    time.Duration
+	Now        int64 // ticks
+	Quiescent  bool  // the run ended: every node done or quiet, no message in flight
+	Exhausted  bool  // Timeout passed first
+	Duplicates int64 // deliveries dropped as already handled
+	Foreign    int64 // deliveries of another run, dropped
+	Reconnects int
+}
+
+// Run executes cfg and returns when its part of the run has ended.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.validate(); err != nil {
+		return Result{}, err
+	}
+	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{})}
+	return r.run(ctx)
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.Nodes < 1:
+		return fmt.Errorf("amqp: need at least 1 node, got %d", c.Nodes)
+	case c.Factory == nil:
+		return errors.New("amqp: no node factory")
+	case c.Names.Exchange == "":
+		return errors.New("amqp: no exchange name")
+	}
+	if c.Tick <= 0 {
+		c.Tick = time.Millisecond
+	}
+	if c.Codec == nil {
+		c.Codec = NewCodec()
+	}
+	if c.Local == nil {
+		for i := 1; i <= c.Nodes; i++ {
+			c.Local = append(c.Local, i)
+		}
+	}
+	for _, i := range c.Local {
+		if i < 1 || i > c.Nodes {
+			return fmt.Errorf("amqp: node %d is outside 1..%d", i, c.Nodes)
+		}
+	}
+	for _, a := range c.Script {
+		if a.Node < 1 || a.Node > c.Nodes || a.At < 0 {
+			return fmt.Errorf("amqp: scripted %s for node %d at t=%d is out of range", a.Cmd, a.Node, a.At)
+		}
+	}
+	return nil
+}
+
+// runner is one run's shared state in this process.
+type runner struct {
+	cfg     Config
+	sess    *session
+	start   time.Time
+	abs     bool // event times are Unix ns (multi-process runs), else ns since start
+	multi   bool // some nodes are in other processes
+	members map[int]*member
+	track   *tracker
+
+	sinkMu sync.Mutex
+
+	end     chan struct{} // closed once the run is over
+	endOnce sync.Once
+	errMu   sync.Mutex
+	err     error
+	ended   bool // the end was decided or announced (not a failure)
+
+	dups, foreign int64 // under sinkMu
+	endc          *endCh
+}
+
+func (r *runner) run(ctx context.Context) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.multi = len(r.cfg.Local) < r.cfg.Nodes
+	r.abs = r.multi
+	sess, err := newSession(ctx, r.cfg.URL, r.cfg.wrap)
+	if err != nil {
+		return Result{}, err
+	}
+	r.sess = sess
+	defer sess.closeAll()
+	if err := r.prepare(ctx); err != nil {
+		return Result{}, err
+	}
+	var wg sync.WaitGroup
+	r.members = map[int]*member{}
+	for _, i := range r.cfg.Local {
+		m, err := r.newMember(i)
+		if err != nil {
+			return Result{}, err
+		}
+		r.members[i] = m
+	}
+	// every member opens its channel before any starts: a node's first
+	// message must not reach a queue nobody of this run consumes yet
+	// (it would wait there anyway, but the run would look stalled)
+	var opens errgroup.Group
+	opens.SetLimit(parallelChannels)
+	for _, i := range r.cfg.Local {
+		m := r.members[i]
+		opens.Go(func() error { return m.open(ctx, 0) })
+	}
+	if err := opens.Wait(); err != nil {
+		for _, m := range r.members {
+			m.closeChannel()
+		}
+		return Result{}, err
+	}
+	// the run's time starts once every local node consumes its queue
+	r.start = time.Now()
+	for _, m := range r.members {
+		m.schedule()
+	}
+	if r.multi {
+		if err := r.recoverStates(ctx); err != nil {
+			return Result{}, err
+		}
+		if r.cfg.Watch {
+			wg.Go(func() { r.watch(ctx) })
+		} else {
+			wg.Go(func() { r.awaitEnd(ctx) })
+		}
+	}
+	for _, i := range r.cfg.Local {
+		m := r.members[i]
+		wg.Go(func() { m.loop(ctx) })
+	}
+
+	var timeout <-chan time.Time
+	if r.cfg.Timeout > 0 {
+		t := time.NewTimer(r.cfg.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var res Result
+	select {
+	case <-r.end:
+	case <-timeout:
+		res.Exhausted = true
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	cancel()
+	wg.Wait()
+	res.Elapsed = time.Since(r.start)
+	res.Now = int64(res.Elapsed / r.cfg.Tick)
+	r.errMu.Lock()
+	if r.err != nil && err == nil && !res.Exhausted {
+		err = r.err
+	}
+	res.Quiescent = r.ended && err == nil && !res.Exhausted
+	r.errMu.Unlock()
+	if r.cfg.Watch || !r.multi {
+		res.Steps, res.ByType = r.track.totals()
+	} else {
+		res.ByType = map[string]int64{}
+		for _, m := range r.members {
+			res.Steps += m.steps
+			for k, v := range m.byType {
+				res.ByType[k] += v
+			}
+		}
+	}
+	for _, v := range res.ByType {
+		res.Messages += v
+	}
+	res.Duplicates, res.Foreign = r.dups, r.foreign
+	res.Reconnects = sess.reconnected()
+	if r.cfg.Teardown {
+		_ = teardown(sess.tryChannel, r.cfg.Names, r.cfg.Nodes)
+	}
+	return res, err
+}
+
+// prepare declares the topology (and empties it, with Purge).
+func (r *runner) prepare(ctx context.Context) error {
+	open := func() (*amqp.Channel, error) {
+		ch, _, err := r.sess.channel(ctx, 0)
+		return ch, err
+	}
+	if err := declare(open, r.cfg.Names, r.cfg.Nodes, r.multi || r.cfg.Teardown); err != nil {
+		return err
+	}
+	if r.cfg.Purge {
+		return purge(open, r.cfg.Names, r.cfg.Nodes, false)
+	}
+	return nil
+}
+
+// finish ends the run (once); err nil means it ended as it should.
+func (r *runner) finish(err error) {
+	r.errMu.Lock()
+	if err != nil && r.err == nil && !r.ended {
+		r.err = err
+	}
+	if err == nil && r.err == nil {
+		r.ended = true
+	}
+	r.errMu.Unlock()
+	r.endOnce.Do(func() { close(r.end) })
+}
+
+func (r *runner) over() bool {
+	select {
+	case <-r.end:
+		return true
+	default:
+		return false
+	}
+}
+
+// now is an event's time.
+func (r *runner) now() int64 {
+	if r.abs {
+		return time.Now().UnixNano()
+	}
+	return int64(time.Since(r.start))
+}
+
+func (r *runner) sink(e *trace.Event) {
+	if r.cfg.Sink == nil {
+		return
+	}
+	r.sinkMu.Lock()
+	r.cfg.Sink(e)
+	r.sinkMu.Unlock()
+}
+
+func (r *runner) dropped(foreign bool) {
+	r.sinkMu.Lock()
+	if foreign {
+		r.foreign++
+	} else {
+		r.dups++
+	}
+	r.sinkMu.Unlock()
+}
+
+// report records a local node's status: directly when this process
+// decides the end, else by publishing it to the watcher with the step's
+// events (on the node's own channel, so reports follow its messages).
+func (r *runner) report(s *status) {
+	if !r.multi || r.cfg.Watch {
+		if r.track.update(s) {
+			r.decided()
+		}
+	}
+}
+
+// decided ends a run whose end this process decided, telling the other
+// processes.
+func (r *runner) decided() {
+	if r.multi {
+		if err := r.announce(); err != nil {
+			r.finish(err)
+			return
+		}
+	}
+	r.finish(nil)
+}

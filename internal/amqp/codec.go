@@ -1,0 +1,160 @@
+package amqp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// Codec turns an algorithm's messages into the bytes a queue carries and
+// back. On the wire a message is the engine's message JSON, as the event
+// log writes it: {"type": T, ...the message's fields}. With Timestamp set
+// (the ring election's format) it also carries "timestamp", the send time
+// in ISO 8601.
+//
+// To decode, the codec needs one prototype message of every type: a value
+// of the right Go type whose type-deciding fields (a Kind) are set. It
+// copies the prototype and decodes the fields that differ from it over the
+// copy, so a kind that is not written as JSON, or not readable back, still
+// comes out right. Prototypes are given to NewCodec or learnt from the
+// messages a process sends (Learn). A Codec is safe for concurrent use.
+type Codec struct {
+	Timestamp bool
+
+	mu     sync.RWMutex
+	protos map[string]proto
+}
+
+type proto struct {
+	value  reflect.Value              // the prototype, a non-pointer value
+	fields map[string]json.RawMessage // its JSON fields, "type" excluded
+}
+
+// NewCodec returns a codec that knows the given prototypes.
+func NewCodec(protos ...node.Msg) *Codec {
+	c := &Codec{protos: map[string]proto{}}
+	for _, m := range protos {
+		c.Learn(m)
+	}
+	return c
+}
+
+// Learn adds m as the prototype of its type, unless the type has one.
+func (c *Codec) Learn(m node.Msg) {
+	t := m.Type()
+	c.mu.RLock()
+	_, ok := c.protos[t]
+	c.mu.RUnlock()
+	if ok {
+		return
+	}
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(trace.WrapMsg(m).Fields(), &fields)
+	c.mu.Lock()
+	if _, ok := c.protos[t]; !ok {
+		c.protos[t] = proto{value: reflect.ValueOf(m), fields: fields}
+	}
+	c.mu.Unlock()
+}
+
+// Encode writes m; now is the send time (used with Timestamp).
+func (c *Codec) Encode(m node.Msg, now time.Time) ([]byte, error) {
+	b, err := trace.WrapMsg(m).MarshalJSON()
+	if err != nil || !c.Timestamp {
+		return b, err
+	}
+	ts, _ := json.Marshal(now.UTC().Format(time.RFC3339Nano))
+	b = append(b[:len(b)-1], `,"timestamp":`...)
+	b = append(b, ts...)
+	return append(b, '}'), nil
+}
+
+// Decode reads a message Encode wrote. The value it returns shares no
+// memory with the prototype or with any earlier message.
+func (c *Codec) Decode(b []byte) (node.Msg, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, fmt.Errorf("a message that is not a JSON object: %v", err)
+	}
+	var typ string
+	if err := json.Unmarshal(obj["type"], &typ); err != nil || typ == "" {
+		return nil, fmt.Errorf("a message without a \"type\": %.80s", b)
+	}
+	c.mu.RLock()
+	p, ok := c.protos[typ]
+	c.mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("a message of type %q, which this algorithm does not send", typ)
+	}
+	v := reflect.New(p.value.Type()).Elem()
+	if v.Kind() != reflect.Struct {
+		if err := json.Unmarshal(b, v.Addr().Interface()); err != nil {
+			return nil, fmt.Errorf("a %s message: %v", typ, err)
+		}
+	} else if err := decodeFields(v, p, obj); err != nil {
+		return nil, fmt.Errorf("a %s message: %v", typ, err)
+	}
+	m, ok := v.Interface().(node.Msg)
+	if !ok || m.Type() != typ {
+		return nil, fmt.Errorf("a %s message decodes as another type", typ)
+	}
+	return m, nil
+}
+
+// decodeFields fills the zero struct v field by field: a field the JSON
+// does not show (json:"-") comes from the prototype, and so does a field
+// the message carries with the prototype's value when that value cannot
+// be read back (a kind written by name with no UnmarshalText); every other
+// field is decoded from the message, or left zero when the message omits
+// it (omitempty).
+func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) error {
+	t := v.Type()
+	for k := range t.NumField() {
+		f := t.Field(k)
+		if !f.IsExported() {
+			continue
+		}
+		name := f.Name
+		if tag, ok := f.Tag.Lookup("json"); ok {
+			if tag == "-" {
+				v.Field(k).Set(p.value.Field(k))
+				continue
+			}
+			if n, _, _ := strings.Cut(tag, ","); n != "" {
+				name = n
+			}
+		}
+		raw, ok := obj[name]
+		if !ok {
+			continue
+		}
+		err := json.Unmarshal(raw, v.Field(k).Addr().Interface())
+		if err != nil {
+			if pv, ok := p.fields[name]; ok && bytes.Equal(pv, raw) && isScalar(f.Type) {
+				v.Field(k).Set(p.value.Field(k))
+				continue
+			}
+			return fmt.Errorf("field %s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// isScalar reports whether values of t hold no references (copying one
+// shares nothing).
+func isScalar(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,167 @@
+package amqp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+)
+
+// recoverStates gives each local node the transport counters a previous
+// process of it saved (a restarted node process continues its links'
+// sequence numbers, so nothing it sent or handled counts twice), and, in
+// a process that does not watch, binds the queue the end arrives on
+// before any report can let the watcher decide.
+func (r *runner) recoverStates(ctx context.Context) error {
+	for _, i := range r.cfg.Local {
+		if err := r.members[i].loadState(); err != nil {
+			return err
+		}
+	}
+	if r.cfg.Watch {
+		return nil
+	}
+	return r.bindEnd(ctx)
+}
+
+// endCh is the channel and consumer of the end announcement (non-watching
+// processes).
+type endCh struct {
+	ch  *amqp.Channel
+	gen int
+	d   <-chan amqp.Delivery
+}
+
+func (r *runner) bindEnd(ctx context.Context) error {
+	ch, gen, err := r.sess.channel(ctx, r.endGen())
+	if err != nil {
+		return err
+	}
+	q, err := ch.QueueDeclare("", false, true, true, false, nil)
+	if err == nil {
+		err = ch.QueueBind(q.Name, keyEnd, r.cfg.Names.Control(), false, nil)
+	}
+	var d <-chan amqp.Delivery
+	if err == nil {
+		d, err = ch.Consume(q.Name, "", true, true, false, false, nil)
+	}
+	if err != nil {
+		_ = ch.Close()
+		return fmt.Errorf("listening for the end of the run: %w", err)
+	}
+	r.endc = &endCh{ch: ch, gen: gen, d: d}
+	return nil
+}
+
+func (r *runner) endGen() int {
+	if r.endc == nil {
+		return 0
+	}
+	return r.endc.gen
+}
+
+// awaitEnd ends a non-watching process's run when the watcher announces
+// the end.
+func (r *runner) awaitEnd(ctx context.Context) {
+	defer func() { _ = r.endc.ch.Close() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-r.endc.d:
+			if ok {
+				r.finish(nil)
+				return
+			}
+			if ctx.Err() != nil || r.over() {
+				return
+			}
+			_ = r.endc.ch.Close()
+			if err := r.bindEnd(ctx); err != nil {
+				r.finish(err)
+				return
+			}
+		}
+	}
+}
+
+// announce tells every other process the run is over.
+func (r *runner) announce() error {
+	ch, _, err := r.sess.channel(context.Background(), 0)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+	if err := ch.Confirm(false); err != nil {
+		return err
+	}
+	dc, err := ch.PublishWithDeferredConfirm(r.cfg.Names.Control(), keyEnd, false, false, amqp.Publishing{Body: []byte("end")})
+	if err != nil {
+		return fmt.Errorf("announcing the end: %w", err)
+	}
+	dc.Wait()
+	return nil
+}
+
+// watch reads the other processes' reports: their events go to the sink,
+// their statuses to the tracker, which decides the end.
+func (r *runner) watch(ctx context.Context) {
+	gen := 0
+	for {
+		ch, g, err := r.sess.channel(ctx, gen)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.finish(err)
+			}
+			return
+		}
+		gen = g
+		d, err := ch.Consume(r.cfg.Names.Monitor(), "", false, true, false, false, nil)
+		if err != nil {
+			_ = ch.Close()
+			r.finish(fmt.Errorf("reading the reports on %s: %w (is another watcher running?)", r.cfg.Names.Monitor(), err))
+			return
+		}
+		if done := r.reports(ctx, d); done {
+			_ = ch.Close()
+			return
+		}
+		_ = ch.Close()
+	}
+}
+
+// reports handles reports until the run is over (true) or the channel
+// fails (false).
+func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return true
+		case m, ok := <-d:
+			if !ok {
+				return ctx.Err() != nil || r.over()
+			}
+			var rep reportMsg
+			if err := json.Unmarshal(m.Body, &rep); err != nil || rep.Status == nil ||
+				rep.Status.Node < 1 || rep.Status.Node > r.cfg.Nodes {
+				_ = m.Ack(false)
+				r.dropped(true)
+				continue
+			}
+			if r.members[rep.Status.Node] != nil { // a stale report of this process's own node
+				_ = m.Ack(false)
+				continue
+			}
+			for k := range rep.Events {
+				r.sink(&rep.Events[k])
+			}
+			over := r.track.update(rep.Status)
+			_ = m.Ack(false)
+			if over {
+				r.decided()
+				return true
+			}
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package amqp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+// prefetch bounds the deliveries a node's channel holds unacknowledged.
+const prefetch = 64
+
+// member is one node run by this process: its state machine, its
+// transport counters and its channel. Only its own goroutine (loop)
+// touches it, except the action queue.
+type member struct {
+	r       *runner
+	i       int
+	nd      node.Node
+	lc      int64
+	done    bool
+	crashed bool
+	sent    map[int]int64 // to -> last seq sent
+	recv    map[int]int64 // from -> last seq handled
+	byType  map[string]int64
+	steps   int64
+	timers  map[int]time.Time
+	out     node.Output
+	events  []trace.Event // this step's, for the report (multi-process)
+
+	ch         *amqp.Channel
+	gen        int
+	deliveries <-chan amqp.Delivery
+	returns    chan amqp.Return
+	closed     chan *amqp.Error // why the channel closed
+
+	actMu sync.Mutex
+	acts  []timed // pending actions, in due order of arrival
+	wake  chan struct{}
+}
+
+type timed struct {
+	due time.Time
+	cmd node.Cmd
+}
+
+// outgoing is a message ready to publish.
+type outgoing struct {
+	exchange, key string
+	pub           amqp.Publishing
+	mandatory     bool
+}
+
+func (r *runner) newMember(i int) (*member, error) {
+	nd, err := r.cfg.Factory(i)
+	if err != nil {
+		return nil, err
+	}
+	m := &member{r: r, i: i, nd: nd, sent: map[int]int64{}, recv: map[int]int64{},
+		byType: map[string]int64{}, timers: map[int]time.Time{}, wake: make(chan struct{}, 1)}
+	return m, nil
+}
+
+// open opens the node's channel (after a failure of connection
+// generation failed, if not 0): confirms on, its queue consumed by this
+// process alone.
+func (m *member) open(ctx context.Context, failed int) error {
+	ch, gen, err := m.r.sess.channel(ctx, failed)
+	if err != nil {
+		return fmt.Errorf("node %d: %w", m.i, err)
+	}
+	if err := ch.Confirm(false); err != nil {
+		return fmt.Errorf("node %d: publisher confirms: %w", m.i, err)
+	}
+	if err := ch.Qos(prefetch, 0, false); err != nil {
+		return fmt.Errorf("node %d: qos: %w", m.i, err)
+	}
+	m.ch, m.gen = ch, gen
+	m.returns = ch.NotifyReturn(make(chan amqp.Return, 16))
+	m.closed = ch.NotifyClose(make(chan *amqp.Error, 1))
+	m.deliveries = nil
+	if !m.crashed {
+		q := m.r.cfg.Names.Queue(m.i)
+		d, err := ch.Consume(q, "", false, true, false, false, nil)
+		if err != nil {
+			return fmt.Errorf("node %d: consuming %s: %w (is another process running node %d?)", m.i, q, err, m.i)
+		}
+		m.deliveries = d
+	}
+	return nil
+}
+
+// reopen replaces a channel that failed.
+func (m *member) reopen(ctx context.Context) error {
+	var why *amqp.Error
+	select {
+	case why = <-m.closed:
+	default:
+	}
+	m.closeChannel()
+	err := m.open(ctx, m.gen)
+	if err != nil && why != nil {
+		err = fmt.Errorf("%w (the channel closed: %v)", err, why)
+	}
+	return err
+}
+
+// renew replaces a channel that works (a crash stops consuming, a restart
+// consumes again).
+func (m *member) renew(ctx context.Context) error {
+	m.closeChannel()
+	return m.open(ctx, 0)
+}
+
+func (m *member) closeChannel() {
+	if m.ch != nil {
+		_ = m.ch.Close()
+		m.ch = nil
+	}
+}
+
+// schedule takes the node's actions of the script, due from the run's start.
+func (m *member) schedule() {
+	for _, a := range m.r.cfg.Script {
+		if a.Node == m.i {
+			m.acts = append(m.acts, timed{due: m.r.start.Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd})
+		}
+	}
+}
+
+// loop is the node's goroutine.
+func (m *member) loop(ctx context.Context) {
+	defer m.closeChannel()
+	// the first report says the node exists (and, restarted, where its
+	// counters stand)
+	m.report(ctx)
+	for {
+		if err := m.dueActions(ctx); err != nil {
+			m.r.finish(err)
+			return
+		}
+		var tc <-chan time.Time
+		var t *time.Timer
+		if next, ok := m.next(); ok {
+			t = time.NewTimer(time.Until(next))
+			tc = t.C
+		}
+		stop := func() {
+			if t != nil {
+				t.Stop()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			stop()
+			return
+		case d, ok := <-m.deliveries:
+			stop()
+			if !ok {
+				if m.r.over() || ctx.Err() != nil {
+					return
+				}
+				if err := m.reopen(ctx); err != nil {
+					m.r.finish(err)
+					return
+				}
+				continue
+			}
+			if err := m.handle(ctx, &d); err != nil {
+				m.r.finish(err)
+				return
+			}
+		case <-m.wake:
+			stop()
+		case <-tc:
+			if err := m.fireTimers(ctx); err != nil {
+				m.r.finish(err)
+				return
+			}
+		}
+	}
+}
+
+// next is the earliest pending timer or action.
+func (m *member) next() (time.Time, bool) {
+	var t time.Time
+	ok := false
+	for _, d := range m.timers {
+		if !ok || d.Before(t) {
+			t, ok = d, true
+		}
+	}
+	m.actMu.Lock()
+	for _, a := range m.acts {
+		if !ok || a.due.Before(t) {
+			t, ok = a.due, true
+		}
+	}
+	m.actMu.Unlock()
+	return t, ok
+}
+
+// enqueue adds an action for this node (from any goroutine).
+func (m *member) enqueue(a timed) {
+	m.actMu.Lock()
+	m.acts = append(m.acts, a)
+	m.actMu.Unlock()
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dueActions carries out the actions that are due.
+func (m *member) dueActions(ctx context.Context) error {
+	for {
+		now := time.Now()
+		m.actMu.Lock()
+		k := -1
+		for j, a := range m.acts {
+			if !a.due.After(now) {
+				k = j
+				break
+			}
+		}
+		var a timed
+		if k >= 0 {
+			a = m.acts[k]
+			m.acts = append(m.acts[:k], m.acts[k+1:]...)
+		}
+		m.actMu.Unlock()
+		if k < 0 {
+			return nil
+		}
+		if err := m.act(ctx, a.cmd); err != nil {
+			return err
+		}
+	}
+}
+
+func (m *member) act(ctx context.Context, c node.Cmd) error {
+	switch {
+	case c == node.CmdCrash:
+		if m.crashed {
+			return nil
+		}
+		m.crashed, m.timers = true, map[int]time.Time{}
+		m.lc++
+		m.emit(trace.Event{Kind: trace.KindCrash})
+		// its queue keeps what comes meanwhile
+		if err := m.renew(ctx); err != nil {
+			return err
+		}
+		m.report(ctx)
+		return nil
+	case c == node.CmdRestart:
+		if !m.crashed {
+			return nil
+		}
+		nd, err := m.r.cfg.Factory(m.i)
+		if err != nil {
+			return err
+		}
+		m.nd, m.crashed, m.done = nd, false, false
+		if err := m.renew(ctx); err != nil {
+			return err
+		}
+		m.lc++
+		m.emit(trace.Event{Kind: trace.KindRecover})
+		c = node.CmdRecover
+	case m.crashed:
+		return nil
+	}
+	m.lc++
+	m.emit(trace.Event{Kind: trace.KindCmd, Cmd: string(c)})
+	return m.step(ctx, node.Input{Kind: node.InCmd, Now: m.ticks(), Cmd: c}, nil, 0, 0)
+}
+
+func (m *member) fireTimers(ctx context.Context) error {
+	now := time.Now()
+	for id, due := range m.timers {
+		if due.After(now) || m.crashed {
+			continue
+		}
+		delete(m.timers, id)
+		if err := m.step(ctx, node.Input{Kind: node.InTick, Now: m.ticks(), Timer: id}, nil, 0, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *member) ticks() int64 { return int64(time.Since(m.r.start) / m.r.cfg.Tick) }

@@ -1,0 +1,125 @@
+package amqp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"ringlab/internal/node"
+	"ringlab/internal/trace"
+)
+
+type state struct {
+	Sent   map[int]int64    `json:"sent"`
+	Recv   map[int]int64    `json:"recv"`
+	LC     int64            `json:"lc"`
+	Steps  int64            `json:"steps"`
+	ByType map[string]int64 `json:"by_type"`
+}
+
+func (m *member) saveState(ctx context.Context) error {
+	b, _ := json.Marshal(state{Sent: m.sent, Recv: m.recv, LC: m.lc, Steps: m.steps, ByType: m.byType})
+	return m.publish(ctx, []outgoing{{key: m.r.cfg.Names.State(m.i), mandatory: true,
+		pub: amqp.Publishing{ContentType: "application/json", Body: b}}})
+}
+
+// loadState reads the state a previous process of this node left.
+func (m *member) loadState() error {
+	d, ok, err := m.ch.Get(m.r.cfg.Names.State(m.i), false)
+	if err != nil {
+		return fmt.Errorf("node %d: reading its state: %w", m.i, err)
+	}
+	if !ok {
+		return nil
+	}
+	var s state
+	err = json.Unmarshal(d.Body, &s)
+	_ = d.Nack(false, true) // it stays for the next restart
+	if err != nil {
+		return fmt.Errorf("node %d: its saved state: %w", m.i, err)
+	}
+	if s.Sent != nil {
+		m.sent = s.Sent
+	}
+	if s.Recv != nil {
+		m.recv = s.Recv
+	}
+	if s.ByType != nil {
+		m.byType = s.ByType
+	}
+	m.lc, m.steps = s.LC, s.Steps
+	return nil
+}
+
+// report sends the node's status (and, in another process than the
+// watcher's, the step's events) on.
+func (m *member) report(ctx context.Context) {
+	s := &status{Node: m.i, Sent: clone(m.sent), Recv: clone(m.recv), Done: m.done || m.crashed, Crash: m.crashed,
+		Quiet: len(m.timers) == 0 && m.noActions(), Steps: m.steps, ByType: clone(m.byType)}
+	evs := m.events
+	m.events = nil
+	if !m.r.multi || m.r.cfg.Watch {
+		m.r.report(s)
+		return
+	}
+	b, _ := json.Marshal(reportMsg{Status: s, Events: evs})
+	err := m.publish(ctx, []outgoing{{exchange: m.r.cfg.Names.Control(), key: keyReport, mandatory: true,
+		pub: amqp.Publishing{ContentType: "application/json", Body: b}}})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		m.r.finish(err)
+	}
+}
+
+func (m *member) noActions() bool {
+	m.actMu.Lock()
+	defer m.actMu.Unlock()
+	return len(m.acts) == 0
+}
+
+func clone[K comparable, V any](mp map[K]V) map[K]V {
+	c := make(map[K]V, len(mp))
+	for k, v := range mp {
+		c[k] = v
+	}
+	return c
+}
+
+// emit sends an event of this node to the sink (and keeps it for the
+// report in a non-watching process).
+func (m *member) emit(e trace.Event) {
+	e.V, e.Node, e.LC, e.T = trace.Version, m.i, m.lc, m.r.now()
+	if m.r.cfg.Skip.Has(e.Kind) {
+		return
+	}
+	if m.r.multi && !m.r.cfg.Watch {
+		m.events = append(m.events, e)
+	}
+	m.r.sink(&e)
+}
+
+func (m *member) emitNode(ev node.Event) {
+	e := trace.Event{Note: ev.Note}
+	switch ev.Kind {
+	case node.EvState:
+		e.Kind, e.State = trace.KindState, ev.State
+	case node.EvEnterCS:
+		e.Kind = trace.KindEnterCS
+	case node.EvExitCS:
+		e.Kind = trace.KindExitCS
+	case node.EvLeader:
+		l := ev.Leader
+		e.Kind, e.Leader = trace.KindLeader, &l
+	default:
+		e.Kind = trace.KindNote
+	}
+	m.emit(e)
+}
+
+// reportMsg is a report on the control exchange.
+type reportMsg struct {
+	Status *status       `json:"status"`
+	Events []trace.Event `json:"events,omitempty"`
+}

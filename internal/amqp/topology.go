@@ -1,0 +1,312 @@
+package amqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+	"golang.org/x/sync/errgroup"
+)
+
+// DefaultURL is the broker a fresh Debian rabbitmq-server listens on.
+const DefaultURL = "amqp://guest:guest@localhost:5672/"
+
+// RingExchange is the ring election's exchange, with the names its
+// assignment gives: a direct exchange, not durable, queues node.1 ..
+// node.N bound with their own names as routing keys.
+const RingExchange = "leader.election.ring"
+
+// Names are the broker objects of one run: a direct exchange, one queue
+// per node bound with its own name as routing key, and a control exchange
+// for the reports a multi-process run sends to its watcher.
+type Names struct {
+	Exchange string // direct, not durable
+	Prefix   string // node i's queue and routing key are Prefix + "node.i"
+}
+
+// RingNames is the ring election's topology: exchange leader.election.ring
+// and queues node.1 .. node.N.
+func RingNames() Names { return Names{Exchange: RingExchange} }
+
+// RunNames are the names of one run of another algorithm: everything is
+// prefixed by the algorithm and a run id, so runs never collide.
+func RunNames(algorithm, run string) Names {
+	p := "ringlab." + strings.ReplaceAll(algorithm, " ", "-") + "." + run
+	return Names{Exchange: p, Prefix: p + "."}
+}
+
+// Queue is node i's queue; it is also its routing key.
+func (n Names) Queue(i int) string { return fmt.Sprintf("%snode.%d", n.Prefix, i) }
+
+// State is node i's state queue (multi-process runs): it holds the last
+// transport counters the node wrote, for a restarted process.
+func (n Names) State(i int) string { return n.Exchange + ".state." + fmt.Sprint(i) }
+
+// Control is the exchange of the reports and of the end of a run.
+func (n Names) Control() string { return n.Exchange + ".control" }
+
+// Monitor is the queue the watching process reads reports from.
+func (n Names) Monitor() string { return n.Exchange + ".monitor" }
+
+// ErrUnreachable wraps every failure to reach the broker.
+var ErrUnreachable = errors.New("RabbitMQ broker unreachable")
+
+// DialTimeout bounds connecting to the broker, the AMQP handshake included.
+const DialTimeout = 4 * time.Second
+
+// dial connects to url within DialTimeout, wrapping the network connection
+// with wrap if it is set (tests sever it). The TCP connect honours ctx; the
+// deadline set on the connection bounds the AMQP handshake too (the library
+// clears it once the connection is open).
+func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.Connection, error) {
+	ctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	defer cancel()
+	c, err := amqp.DialConfig(url, amqp.Config{
+		Heartbeat: 10 * time.Second,
+		Locale:    "en_US",
+		Dial: func(network, addr string) (net.Conn, error) {
+			d := net.Dialer{}
+			conn, err := d.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			if dl, ok := ctx.Deadline(); ok {
+				_ = conn.SetDeadline(dl)
+			}
+			if wrap != nil {
+				conn = wrap(conn)
+			}
+			return conn, nil
+		},
+	})
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("%w at %s: no answer within %v (%v)", ErrUnreachable, redact(url), DialTimeout, err)
+		}
+		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, redact(url), err)
+	}
+	return c, nil
+}
+
+// redact hides the password of a URL in messages.
+func redact(url string) string {
+	u, err := amqp.ParseURI(url)
+	if err != nil {
+		return url
+	}
+	if u.Password != "" {
+		u.Password = "xxx"
+	}
+	return u.String()
+}
+
+// declare declares the topology of n nodes: the exchange, every node's
+// queue and binding, and, with control, the control exchange, the monitor
+// queue and the state queues. Declaring is idempotent, so every process
+// declares all of it: a message to a node whose process has not started
+// yet waits in its queue. The queues are declared on several channels at
+// once (a broker round trip each, a thousand of them took seconds).
+func declare(open opener, names Names, n int, control bool) error {
+	err := withOne(open, func(ch *amqp.Channel) error {
+		if err := ch.ExchangeDeclare(names.Exchange, amqp.ExchangeDirect, false, false, false, false, nil); err != nil {
+			return fmt.Errorf("declaring exchange %s: %w", names.Exchange, err)
+		}
+		if !control {
+			return nil
+		}
+		if err := ch.ExchangeDeclare(names.Control(), amqp.ExchangeDirect, false, false, false, false, nil); err != nil {
+			return fmt.Errorf("declaring exchange %s: %w", names.Control(), err)
+		}
+		if _, err := ch.QueueDeclare(names.Monitor(), false, false, false, false, nil); err != nil {
+			return fmt.Errorf("declaring queue %s: %w", names.Monitor(), err)
+		}
+		if err := ch.QueueBind(names.Monitor(), keyReport, names.Control(), false, nil); err != nil {
+			return fmt.Errorf("binding queue %s: %w", names.Monitor(), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return inChunks(open, n, func(ch *amqp.Channel, i int) error {
+		q := names.Queue(i)
+		if _, err := ch.QueueDeclare(q, false, false, false, false, nil); err != nil {
+			return fmt.Errorf("declaring queue %s: %w", q, err)
+		}
+		if err := ch.QueueBind(q, q, names.Exchange, false, nil); err != nil {
+			return fmt.Errorf("binding queue %s: %w", q, err)
+		}
+		if control {
+			// the newest state only: older ones are dropped from the head
+			if _, err := ch.QueueDeclare(names.State(i), false, false, false, false, amqp.Table{"x-max-length": int32(1)}); err != nil {
+				return fmt.Errorf("declaring queue %s: %w", names.State(i), err)
+			}
+		}
+		return nil
+	})
+}
+
+// opener opens a channel.
+type opener func() (*amqp.Channel, error)
+
+func withOne(open opener, f func(*amqp.Channel) error) error {
+	ch, err := open()
+	if err != nil {
+		return fmt.Errorf("opening a channel: %w", err)
+	}
+	defer ch.Close()
+	return f(ch)
+}
+
+// parallelChannels is how many channels inChunks uses at most.
+const parallelChannels = 8
+
+// inChunks calls f for nodes 1..n, spread over up to parallelChannels
+// channels, each on a goroutine of its own, and returns the first error.
+func inChunks(open opener, n int, f func(ch *amqp.Channel, i int) error) error {
+	k := min(parallelChannels, max(n/16, 1))
+	var g errgroup.Group
+	for w := range k {
+		lo, hi := 1+n*w/k, 1+n*(w+1)/k
+		g.Go(func() error {
+			return withOne(open, func(ch *amqp.Channel) error {
+				for i := lo; i < hi; i++ {
+					if err := f(ch, i); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
+	return g.Wait()
+}
+
+// Routing keys on the control exchange.
+const (
+	keyReport = "report" // node processes -> the monitor queue
+	keyEnd    = "end"    // the watcher -> every node process
+)
+
+// Setup declares the topology of n nodes (with its control objects) and
+// empties its queues, so a new run starts clean.
+func Setup(ctx context.Context, url string, names Names, n int) error {
+	conn, err := dial(ctx, url, nil)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := declare(conn.Channel, names, n, true); err != nil {
+		return err
+	}
+	return purge(conn.Channel, names, n, true)
+}
+
+// purge empties the queues of n nodes (with control, also their state
+// queues and the monitor queue).
+func purge(open opener, names Names, n int, control bool) error {
+	if control {
+		err := withOne(open, func(ch *amqp.Channel) error {
+			_, err := ch.QueuePurge(names.Monitor(), false)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("emptying queue %s: %w", names.Monitor(), err)
+		}
+	}
+	return inChunks(open, n, func(ch *amqp.Channel, i int) error {
+		qs := []string{names.Queue(i)}
+		if control {
+			qs = append(qs, names.State(i))
+		}
+		for _, q := range qs {
+			if _, err := ch.QueuePurge(q, false); err != nil {
+				return fmt.Errorf("emptying queue %s: %w", q, err)
+			}
+		}
+		return nil
+	})
+}
+
+// Teardown deletes the topology of n nodes — with n = 0, of every node
+// whose queue exists, counting from 1 — : the queues, whatever they hold,
+// and the exchanges. It returns the number of node queues it deleted.
+func Teardown(ctx context.Context, url string, names Names, n int) (int, error) {
+	conn, err := dial(ctx, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if n == 0 {
+		for n < 100_000 {
+			ch, err := conn.Channel()
+			if err != nil {
+				return 0, fmt.Errorf("opening a channel: %w", err)
+			}
+			// a missing queue closes the channel it was asked on
+			if _, err := ch.QueueDeclarePassive(names.Queue(n+1), false, false, false, false, nil); err != nil {
+				break
+			}
+			_ = ch.Close()
+			n++
+		}
+	}
+	return n, teardown(conn.Channel, names, n)
+}
+
+func teardown(open opener, names Names, n int) error {
+	err := inChunks(open, n, func(ch *amqp.Channel, i int) error {
+		for _, q := range []string{names.Queue(i), names.State(i)} {
+			if _, err := ch.QueueDelete(q, false, false, false); err != nil {
+				return fmt.Errorf("deleting queue %s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return withOne(open, func(ch *amqp.Channel) error {
+		if _, err := ch.QueueDelete(names.Monitor(), false, false, false); err != nil {
+			return fmt.Errorf("deleting queue %s: %w", names.Monitor(), err)
+		}
+		for _, x := range []string{names.Exchange, names.Control()} {
+			if err := ch.ExchangeDelete(x, false, false); err != nil {
+				return fmt.Errorf("deleting exchange %s: %w", x, err)
+			}
+		}
+		return nil
+	})
+}
+
+// withChannel runs f on a fresh channel of a fresh connection.
+func withChannel(ctx context.Context, url string, f func(*amqp.Channel) error) error {
+	conn, err := dial(ctx, url, nil)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		return fmt.Errorf("opening a channel: %w", err)
+	}
+	defer ch.Close()
+	return f(ch)
+}
+
+// EnvURL names the environment variable the integration tests read the
+// broker's URL from (DefaultURL when unset).
+const EnvURL = "RINGLAB_AMQP_URL"
+
+// Probe reports whether a broker answers at url (within DialTimeout).
+func Probe(ctx context.Context, url string) error {
+	c, err := dial(ctx, url, nil)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}

@@ -1,0 +1,62 @@
+package mutex
+
+import (
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
+)
+
+// Algorithms lists the mutual-exclusion algorithms by their subcommand
+// names.
+func Algorithms() []string {
+	var names []string
+	for _, a := range algos() {
+		names = append(names, a.name)
+	}
+	return names
+}
+
+// NodeSpec builds the run, workload included, that algorithm name's
+// subcommand would build from args (its own flags, e.g. --nodes 3
+// --requests 2), for a runtime that runs the nodes in several processes
+// (`ringlab node`). Errors are usage errors.
+func NodeSpec(name string, args []string) (run.Spec, error) {
+	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
+	if i < 0 {
+		return run.Spec{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
+	}
+	a := algos()[i]
+	var spec run.Spec
+	cmd := a.command(false)
+	cmd.Action = func(c *cli.Context) error {
+		if err := cliutil.NoArgs(c); err != nil {
+			return err
+		}
+		p, err := a.params(c)
+		if err != nil {
+			return err
+		}
+		pl, err := p.build()
+		if err != nil {
+			return cliutil.Usagef("%v", err)
+		}
+		w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
+		spec, _ = newSpec("mutex "+a.name, pl, w)
+		return nil
+	}
+	app := &cli.App{
+		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
+	}
+	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
+	var ee *cliutil.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return spec, cliutil.Usagef("%v", err)
+	}
+	return spec, err
+}
