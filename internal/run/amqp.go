@@ -137,6 +137,11 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		}
 		defer f.Close()
 		jr, _ := trace.NewRenderer("json", f)
+		if hr, ok := jr.(trace.HeaderRenderer); ok { // the log names the nodes, as every run's does
+			if err := hr.Header(spec.Header(Options{Runtime: "amqp"}, no.Replay)); err != nil {
+				return out, fmt.Errorf("writing the log: %w", err)
+			}
+		}
 		renderers = append(renderers, jr)
 	}
 	// fresh checkers, and fresh workload state for the specs that make it
