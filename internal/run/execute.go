@@ -74,6 +74,11 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
+	rec := recordedFrom(ctx)
+	summaryOut := stderr
+	if rec != nil { // `ringlab check`: judge a log, print only the verdicts
+		opts.Format, opts.Events, opts.SeedDrawn, summaryOut = "none", "", false, stdout
+	}
 	defer BigRunGC(spec.Nodes, opts.Runtime)()
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
@@ -96,7 +101,13 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		renderers = append(renderers, jr)
 	}
 	messages := spec.NeedMessages || opts.Format != "none" || opts.Events != ""
-	set := check.NewSet(spec.checkers()...)
+	checkers := spec.checkers()
+	if rec != nil {
+		if checkers, err = restrict(checkers, rec.Properties); err != nil {
+			return out, err
+		}
+	}
+	set := check.NewSet(checkers...)
 	skip := trace.AllKinds &^ spec.wants(set, opts)
 	var seq int64
 	var werr error
@@ -129,7 +140,9 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
-	if opts.Runtime == "live" {
+	if rec != nil {
+		st, err = runRecorded(rec, sink)
+	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
 		st, err = runSim(spec, opts, script, sink, messages, skip)
@@ -166,7 +179,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		}
 	}
 	if opts.Format == "none" { // the summary still reaches the user, on stderr
-		tr, _ := trace.NewRenderer("text", stderr)
+		tr, _ := trace.NewRenderer("text", summaryOut)
 		_ = tr.Summary(&out.Summary)
 		_ = tr.Flush()
 	}

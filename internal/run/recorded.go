@@ -1,0 +1,149 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/trace"
+)
+
+// Recorded is a saved run handed to Execute in place of a runtime: the
+// command that made the log rebuilds the run's Spec (its checkers, its
+// figures), and Execute feeds the logged events to them instead of running
+// the nodes. It is how `ringlab check` re-judges a log with the very
+// checkers and exit codes of the run.
+type Recorded struct {
+	Log        *Log
+	Properties []string // restrict the checkers to these (by name); none means all
+	used       bool
+}
+
+type recordedKey struct{}
+
+// WithRecorded returns a context under which Execute replays rec instead of
+// running a runtime. Execute takes it once: a command that would call
+// Execute twice gets an error the second time.
+func WithRecorded(ctx context.Context, rec *Recorded) context.Context {
+	return context.WithValue(ctx, recordedKey{}, rec)
+}
+
+// Used reports whether a command judged rec.
+func (rec *Recorded) Used() bool { return rec.used }
+
+func recordedFrom(ctx context.Context) *Recorded {
+	rec, _ := ctx.Value(recordedKey{}).(*Recorded)
+	return rec
+}
+
+// restrict keeps the checkers named in props ("mutual-exclusion" names
+// "mutual exclusion"); an unknown name is a usage error listing the
+// properties this run checks.
+func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
+	if len(props) == 0 {
+		return cs, nil
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, strings.ReplaceAll(c.Property(), " ", "-"))
+	}
+	var out []check.Checker
+	for _, p := range props {
+		want := strings.ReplaceAll(strings.TrimSpace(p), " ", "-")
+		found := false
+		for i, c := range cs {
+			if names[i] == want {
+				found = true
+				out = append(out, c)
+			}
+		}
+		if !found {
+			return nil, cliutil.Usagef("--property: this run checks no property %q (it checks %s)", p, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+// runRecorded feeds the log's events to sink in their merged order and
+// returns the figures the log gives: messages and their types are counted
+// from its send events, termination is the logged run's (a log without a
+// summary is taken as a run that ended by itself).
+func runRecorded(rec *Recorded, sink func(*trace.Event)) (stats, error) {
+	if rec.used {
+		return stats{}, fmt.Errorf("a recorded run can be judged once")
+	}
+	rec.used = true
+	st := stats{terminated: true, byType: map[string]int64{}}
+	for _, e := range rec.Log.Events {
+		if e.Kind == trace.KindViolation { // the checkers find their own
+			continue
+		}
+		switch e.Kind {
+		case trace.KindSend:
+			st.messages++
+			if e.Msg != nil {
+				st.byType[e.Msg.Type()]++
+			}
+		case trace.KindDrop:
+			st.dropped++
+		case trace.KindDup:
+			st.duplicated++
+		}
+		st.now = max(st.now, e.T)
+		c := *e // the checkers may keep nothing, but the log stays intact
+		sink(&c)
+	}
+	if s := rec.Log.Summary; s != nil {
+		st.steps = s.Steps
+		for _, v := range s.Verdicts {
+			if v.Property == "termination" && !v.OK {
+				st.terminated, st.why = false, v.Detail
+			}
+		}
+	}
+	return st, nil
+}
+
+// SplitCommand splits a command line as Replay writes it (and as a POSIX
+// shell would split it): words separated by blanks, '...' quoting anything
+// but a quote, and a backslash escaping the next character outside quotes.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord, quoted, escaped := false, false, false
+	for _, r := range s {
+		switch {
+		case escaped:
+			w.WriteRune(r)
+			escaped = false
+		case quoted:
+			if r == '\'' {
+				quoted = false
+			} else {
+				w.WriteRune(r)
+			}
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted || escaped {
+		return nil, fmt.Errorf("unterminated quote or escape in %q", s)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
