@@ -26,7 +26,7 @@ var checkRuns = [][]string{
 	{"mutex", "scenario", "ra-seed001"},
 	{"mutex", "lamport", "--nodes", "3", "--requests", "2", "--runtime", "live", "--tick", "100us", "--seed", "1"},
 	{"election", "ring", "--seed", "1"},
-	{"election", "ring", "--max-steps", "3", "--seed", "1"}, // out of budget
+	{"election", "ring", "--max-steps", "3", "--seed", "1"},         // out of budget
 	{"election", "anonymous", "--initiators", "all", "--seed", "3"}, // two leaders: exit 3
 	{"election", "idlist", "--nodes", "6", "--seed", "1"},
 	{"election", "chang-roberts", "--nodes", "7", "--layout", "random", "--seed", "5"},
