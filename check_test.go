@@ -215,3 +215,37 @@ func TestCheckRefusesBadLogs(t *testing.T) {
 		}
 	}
 }
+
+// Every --format json output is NDJSON from its first line: one JSON
+// object per line, nothing else on stdout.
+func TestEveryJSONOutputIsNDJSON(t *testing.T) {
+	_, lines, _ := logOf(t, []string{"election", "ring", "--seed", "1"})
+	logFile := writeLog(t, "ring.ndjson", lines)
+	for _, args := range [][]string{
+		{"ring", "--delay", "0", "--nodes", "3"},
+		{"election", "ring", "--seed", "1"},
+		{"mutex", "lamport", "--nodes", "3", "--seed", "1"},
+		{"mutex", "scenario", "ra-seed001"},
+		{"mutex", "scenario", "lamport-nonfifo"},
+		{"election", "explore", "anonymous", "--initiators", "all", "--schedules", "50", "--seed", "1"},
+		{"election", "explore", "chang-roberts", "--nodes", "4", "--schedules", "5"},
+		{"mutex", "explore", "lamport", "--nodes", "2", "--requests", "1", "--policy", "random", "--latency", "1-10", "--schedules", "500", "--seed", "1"},
+		{"election", "compare", "--nodes", "8", "--layout", "worst"},
+		{"mutex", "compare", "--nodes", "3", "--requests", "2"},
+		{"render", "--from", logFile},
+	} {
+		code, out, errs := runCLI(t, t.Context(), append(args, "--format", "json")...)
+		if code != 0 && code != 3 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errs)
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if out == "" {
+				break
+			}
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(l), &obj); err != nil {
+				t.Fatalf("%v: line %d is not a JSON object: %q", args, i+1, l)
+			}
+		}
+	}
+}
