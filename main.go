@@ -114,7 +114,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			"Example:\n   ringlab mutex ricart-agrawala --nodes 3 --seed 1 --format json > run.ndjson\n" +
 			"   ringlab check --from run.ndjson --property mutual-exclusion",
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "from", Usage: "an NDJSON log to read (`FILE`, or - for standard input; repeatable)", Required: true},
+			engine.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -122,7 +122,10 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 				return err
 			}
 			var srcs []engine.Source
-			for _, name := range c.StringSlice("from") {
+			if !c.IsSet("from") {
+				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
+			}
+			for _, name := range engine.Values(c, "from") {
 				if name == "-" {
 					srcs = append(srcs, engine.Source{Name: "standard input", R: os.Stdin})
 					continue
