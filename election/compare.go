@@ -58,13 +58,9 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var sizes []int
-	for f := range strings.SplitSeq(c.String("nodes"), ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 65536 {
-			return cliutil.Usagef("--nodes: want sizes in 1..65536, comma-separated; got %q", strings.TrimSpace(f))
-		}
-		sizes = append(sizes, n)
+	sizes, err := parseSizes(c.String("nodes"))
+	if err != nil {
+		return err
 	}
 	format := c.String("format")
 	if format != "text" && format != "json" {
@@ -115,6 +111,19 @@ func compareAction(c *cli.Context) error {
 		return cliutil.Violationf("%d row(s) outside their bound or failing a check", bad)
 	}
 	return nil
+}
+
+// parseSizes reads compare's --nodes: sizes in 1..65536, comma-separated.
+func parseSizes(text string) ([]int, error) {
+	var sizes []int
+	for f := range strings.SplitSeq(text, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 65536 {
+			return nil, cliutil.Usagef("--nodes: want sizes in 1..65536, comma-separated; got %q", strings.TrimSpace(f))
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
 }
 
 func listOf(text string, allowed []string, flag string) ([]string, error) {
