@@ -74,6 +74,9 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
+	if dryRun(ctx) {
+		return out, nil
+	}
 	rec := recordedFrom(ctx)
 	summaryOut := stderr
 	if rec != nil { // `ringlab check`: judge a log, print only the verdicts

@@ -99,6 +99,9 @@ func ExploreStart(c *cli.Context, opts Options, stderr io.Writer) (schedules int
 	case c.IsSet("schedule"):
 		return 0, 0, cliutil.Usagef("--schedule replays one schedule: give it to the run command, not to explore, which tries --schedules of them")
 	}
+	if dryRun(c.Context) {
+		return 0, opts.Seed, nil
+	}
 	if opts.SeedDrawn {
 		fmt.Fprintf(stderr, "seeds from %d (repeat with: %s)\n", opts.Seed, Replay(c, opts.Seed))
 	}
