@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -148,14 +149,16 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
 			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
-			fmt.Fprintf(stderr, "checking %d events of: %s\n", len(log.Events), log.Replay)
 			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
-			if cliutil.Code(err) == cliutil.ExitUsage {
+			switch {
+			case cliutil.Code(err) == cliutil.ExitUsage && strings.HasPrefix(err.Error(), "--property"):
+				return err
+			case cliutil.Code(err) == cliutil.ExitUsage:
 				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)
-			}
-			if err == nil && !rec.Used() {
+			case err == nil && !rec.Used():
 				return cliutil.Usagef("--from: the log's command %q judges no run", log.Replay)
 			}
+			fmt.Fprintf(stderr, "checked %d logged events from %d file(s)\n", len(log.Events), len(srcs))
 			return err
 		},
 	}
