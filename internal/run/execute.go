@@ -74,10 +74,13 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
+	rec := recordedFrom(ctx)
 	if dryRun(ctx) {
+		if rec != nil {
+			rec.used = true
+		}
 		return out, nil
 	}
-	rec := recordedFrom(ctx)
 	summaryOut := stderr
 	if rec != nil { // `ringlab check`: judge a log, print only the verdicts
 		opts.Format, opts.Events, opts.SeedDrawn, summaryOut = "none", "", false, stdout
