@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/election/bully"
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
 	"ringlab/internal/run"
@@ -28,7 +29,9 @@ func bullyAlgo() algo {
 			"2 and 3 start at tick 0, 1 at tick 2; 4 answers both, 5 never answers, 4 sends COORD.\n" +
 			"--scenario split-brain is the package doc's run: reply timeout 3, messages to 5 take\n" +
 			"5 ticks (engine --slow 5+4), 4 starts: 4 declares at tick 3, 5 at tick 5 — two leaders,\n" +
-			"exit 3. Default timeouts outlast a round trip at the largest --latency.",
+			"exit 3. Default timeouts outlast a round trip at the largest --latency. A crash given\n" +
+			"with --crash is noticed --reply-timeout ticks later by the live node with the lowest\n" +
+			"index, which starts an election; the leader must be the highest id alive at the end.",
 		example: "ringlab election bully --scenario chapter\n   ringlab election bully --scenario split-brain   (two leaders: exit 3)",
 		def:     defaults{initiators: "1", nodes: 5, minNodes: 1, positive: true},
 		flags: func() []cli.Flag {
@@ -90,11 +93,14 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	if err != nil {
 		return run.Spec{}, cliutil.Usagef("--ids: %v", err)
 	}
-	want := highestLive(cfg.Ids, append(append([]node.Action(nil), script...), opts.Script...))
+	script = append(script, noticeCrashes(len(cfg.Ids), cfg.ReplyTimeout, script, opts.Script)...)
+	ids := cfg.Ids
 	n := len(cfg.Ids)
 	return run.Spec{
 		Factory: f, Script: script,
-		Checks: verdicts(cfg.Ids, want, "the highest live id"),
+		Checks: func() []check.Checker {
+			return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(n, ids), check.NewHighestLive(ids)}
+		},
 		Extra: func(run.Outcome) map[string]any {
 			return map[string]any{
 				"timeouts": fmt.Sprintf("reply %d ticks, coordinator %d ticks", cfg.ReplyTimeout, cfg.CoordTimeout),
@@ -104,25 +110,40 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	}, nil
 }
 
-// highestLive is the highest id among the nodes not crashed at the end of
-// the script (a node's last crash or restart decides).
-func highestLive(ids []int, script []node.Action) int {
-	acts := slices.Clone(script)
-	slices.SortStableFunc(acts, func(a, b node.Action) int { return cmp.Compare(a.At, b.At) })
-	dead := map[int]bool{}
-	for _, a := range acts {
-		switch a.Cmd {
-		case node.CmdCrash:
-			dead[a.Node] = true
-		case node.CmdRestart:
-			delete(dead, a.Node)
+// noticeCrashes models the failure detector the chapter takes for granted:
+// a crash given with --crash is noticed, reply-timeout ticks later, by the
+// live node with the lowest index, which suspects the leader and starts an
+// election (as a process does when the coordinator stops answering). So a
+// leader that crashes after the election is replaced, and the run ends
+// with the highest id still alive in charge. Crashes of the workload
+// (scenario) scripts are not noticed: their runs are the chapter's own.
+func noticeCrashes(n int, after int64, workload, faults []node.Action) []node.Action {
+	all := append(slices.Clone(workload), faults...)
+	slices.SortStableFunc(all, func(a, b node.Action) int { return cmp.Compare(a.At, b.At) })
+	var starts []node.Action
+	for _, f := range faults {
+		if f.Cmd != node.CmdCrash {
+			continue
+		}
+		at := f.At + after
+		dead := map[int]bool{} // at the time of the notice
+		for _, a := range all {
+			if a.At > at {
+				break
+			}
+			switch a.Cmd {
+			case node.CmdCrash:
+				dead[a.Node] = true
+			case node.CmdRestart:
+				delete(dead, a.Node)
+			}
+		}
+		for i := 1; i <= n; i++ {
+			if !dead[i] {
+				starts = append(starts, node.Action{At: at, Node: i, Cmd: node.CmdStart})
+				break
+			}
 		}
 	}
-	best := 0
-	for i, id := range ids {
-		if !dead[i+1] {
-			best = max(best, id)
-		}
-	}
-	return best
+	return starts
 }

@@ -161,3 +161,11 @@ func TestSilentRunsKeepTheFigures(t *testing.T) {
 		}
 	}
 }
+
+// A crash scripted for after the election really happens, is noticed, and
+// the next highest id is elected: the expected leader comes from the
+// crashes of the run, not from the script alone.
+func TestBullyCrashAfterTheElection(t *testing.T) {
+	r := runCLI(t, "bully", "--nodes", "5", "--initiators", "1", "--crash", "5@50", "--seed", "1")
+	r.want(t, 0, "t=50     node 5   CRASH", "✓ correctness: leader should be id 4 (the highest live id)")
+}

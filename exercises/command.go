@@ -1,5 +1,5 @@
 // Package exercises holds the `ringlab exercises` command: the concurrency
-// chapter of SPEC.md §4 as runnable lessons, one package per lesson.
+// chapter of the course as runnable lessons, one package per lesson.
 package exercises
 
 import (

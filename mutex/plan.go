@@ -165,7 +165,7 @@ func (pl plan) checkers() []check.Checker {
 	}
 	return append(cs,
 		&mutexcheck.GrantOrder{Key: pl.order(), Strict: pl.strict, Promise: pl.promise},
-		&mutexcheck.Deadlock{}, &mutexcheck.Starvation{})
+		&mutexcheck.Deadlock{}, &mutexcheck.Starvation{}, check.Termination{})
 }
 
 // centralOrder keys a request by its arrival at the coordinator (node 1):

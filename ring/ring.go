@@ -1,5 +1,5 @@
-// Package ring is the capitalizing ring of SPEC.md §1 ("Exercício - Anel
-// Multithread", seed 004): n goroutines pass one message around a ring; each
+// Package ring is the capitalizing ring, the course's multithreaded-ring
+// exercise ("Exercício - Anel Multithread"): n goroutines pass one message around a ring; each
 // receiver prints it, upper-cases its first lower-case letter, waits, and
 // passes it on, until every letter is upper case.
 //

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // detector, in TestRacyWithoutDetector.
 var safeImpls = []string{ImplChan, ImplCond}
 
-// lowerCount is the number of letters SPEC.md §1 says will change.
+// lowerCount is the number of letters the exercise says will change.
 func lowerCount(s string) int {
 	c := 0
 	for _, r := range s {
@@ -33,7 +33,7 @@ func lowerCount(s string) int {
 	return c
 }
 
-// checkRun runs cfg and checks every rule of SPEC.md §1 on the hops it saw.
+// checkRun runs cfg and checks every rule of the exercise on the hops it saw.
 func checkRun(t *testing.T, cfg Config) Result {
 	t.Helper()
 	var hops []Hop
@@ -111,7 +111,7 @@ func TestRingRules(t *testing.T) {
 }
 
 func TestHopsEqualLowerCaseLetters(t *testing.T) {
-	// SPEC.md §1 decision: hops that change a letter = lower-case letters at the start.
+	// A decision the exercise leaves open: hops that change a letter = lower-case letters at the start.
 	for seed := int64(1); seed <= 20; seed++ {
 		msg := RandomMessage(seed, 80+int(seed))
 		res := checkRun(t, Config{Nodes: 30, Message: msg, Impl: ImplChan})

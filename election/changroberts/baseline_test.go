@@ -1,20 +1,17 @@
 package changroberts
 
 // The minimal hand-written goroutine Chang-Roberts that the live runtime is
-// measured against (BenchmarkElection impl=baseline, TestBigBaseline): one
+// measured against (BenchmarkElection impl=baseline): one
 // goroutine per node, one 1-buffered int channel per node, every node
 // starting, ids swallowed, the maximum's announcement round. No node
 // machine, no events, no checkers.
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 )
@@ -94,40 +91,4 @@ func randomIDs(n int, seed uint64) []int {
 	rng := rand.New(rand.NewPCG(seed, 0x6c61796f7574)) // "layout"
 	rng.Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	return ids
-}
-
-// TestBigBaseline is the million-node baseline, measured like the command:
-//
-//	go test -c -o /tmp/cr.test ./election/changroberts
-//	RINGLAB_BIG=1 /usr/bin/time -v /tmp/cr.test -test.run '^TestBigBaseline$' -test.v
-func TestBigBaseline(t *testing.T) {
-	if os.Getenv("RINGLAB_BIG") != "1" {
-		t.Skip("set RINGLAB_BIG=1 to run the million-node baseline")
-	}
-	const n = 1_000_000
-	ids := randomIDs(n, 1)
-	start := time.Now()
-	msgs, leaders := baseline(ids)
-	wall := time.Since(start)
-	e, a := Messages(ids)
-	if msgs != int64(e+a) || leaders[0] != n {
-		t.Errorf("%d messages, leader %d; want %d, %d", msgs, leaders[0], e+a, n)
-	}
-	t.Logf("%d nodes, %d messages: %v (%.0f ns/msg), peak RSS %d MiB", n, msgs, wall.Round(time.Millisecond),
-		float64(wall.Nanoseconds())/float64(msgs), peakRSS()>>20)
-}
-
-// peakRSS is the process's peak resident set size (VmHWM) in bytes.
-func peakRSS() int64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			var kb int64
-			for _, c := range strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")) {
-				kb = kb*10 + int64(c-'0')
-			}
-			return kb << 10
-		}
-	}
-	return 0
 }

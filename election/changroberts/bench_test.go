@@ -1,17 +1,23 @@
 // Run:     go test -run '^$' -bench Election -count 6 ./election/changroberts | tee new.txt
 // Compare: benchstat -col /impl new.txt   (the live runtime against the hand-written baseline)
 //          benchstat old.txt new.txt      (before and after a change)
+// A million nodes (about 4 GB of memory and a minute of CPU in all):
+//          RINGLAB_BIG=1 go test -run '^$' -bench 'Election/.*/nodes=1000000' -benchtime 1x -count 5 ./election/changroberts
 //
 // BenchmarkElection runs Chang-Roberts with every node starting on a random
 // layout, announcement included: impl=baseline is the hand-written ring of
 // goroutines and int channels (baseline_test.go), impl=live the Node
 // machines on internal/live with no sink, impl=sim the same on internal/sim.
-// Each op is a whole run, goroutine start-up and join included.
+// Each op is a whole run, goroutine start-up and join included; peak-MB is
+// the process's peak resident memory so far (so read it for the first
+// sub-benchmark of a process, or run one size at a time).
 
 package changroberts
 
 import (
 	"fmt"
+	"os"
+	"syscall"
 	"testing"
 
 	"ringlab/internal/live"
@@ -21,8 +27,11 @@ import (
 
 func BenchmarkElection(b *testing.B) {
 	for _, impl := range []string{"baseline", "live", "sim"} {
-		for _, n := range []int{64, 4096, 100_000} {
+		for _, n := range []int{64, 4096, 100_000, 1_000_000} {
 			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
+				if n >= 1_000_000 && os.Getenv("RINGLAB_BIG") != "1" {
+					b.Skip("set RINGLAB_BIG=1 for the million-node runs")
+				}
 				ids := randomIDs(n, 1)
 				e, a := Messages(ids)
 				want := int64(e + a)
@@ -59,7 +68,18 @@ func BenchmarkElection(b *testing.B) {
 				}
 				b.ReportMetric(float64(want), "msgs/op")
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(want), "ns/msg")
+				b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MB")
 			})
 		}
 	}
+}
+
+// peakRSS is the process's peak resident set size in bytes (getrusage's
+// ru_maxrss, in KiB on Linux).
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Maxrss << 10
 }

@@ -1,5 +1,5 @@
 // Package blockingqueue is the `blocking-queue` lesson of the concurrency
-// chapter (SPEC.md §4, "thread-safe structures: blocking queue"; "signalling:
+// chapter ("thread-safe structures: blocking queue"; "signalling:
 // wait/notifyAll"): producers and consumers over a bounded queue built with
 // sync.Cond, next to a buffered channel, and the wait/notify trap: with one
 // shared cond and Signal (notify) instead of Broadcast (notifyAll), a wake-up

@@ -1,5 +1,5 @@
 // Package concmap is the `concurrent-map` lesson of the concurrency chapter
-// (SPEC.md §4, "thread-safe structures: concurrent map with atomic
+// (the course chapter on concurrency, "thread-safe structures: concurrent map with atomic
 // put-if-absent"): many goroutines try to put the same key at the same time,
 // and each one learns whether it was the one that inserted it. With an
 // atomic put-if-absent (sync.Map.LoadOrStore, or a map whose check and put

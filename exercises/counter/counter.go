@@ -1,4 +1,4 @@
-// Package counter is the chapter's "counter" exercise (SPEC.md §4): 10
+// Package counter is the chapter's "counter" exercise (the course chapter on concurrency): 10
 // goroutines share ONE counter, each increments it 20 times and prints the
 // value prefixed by its name; main waits for all. The unsafe counter loses
 // updates (and is a data race); a mutex, an atomic and a goroutine that owns

@@ -11,7 +11,7 @@ import (
 	"ringlab/exercises/internal/lesson"
 )
 
-const explanation = `false-sharing: two counters on one cache line (SPEC.md §4, "false sharing").
+const explanation = `false-sharing: two counters on one cache line (the course chapter on concurrency, "false sharing").
 
 What to observe:
   - Two goroutines each increment their OWN counter; nothing is shared, so

@@ -1,5 +1,5 @@
 // Package falseshare is the `false-sharing` lesson of the concurrency chapter
-// (SPEC.md §4, "false sharing"): two goroutines each increment their own
+// (the course chapter on concurrency, "false sharing"): two goroutines each increment their own
 // counter, with no data shared between them, yet when the two counters sit
 // on one cache line every write by one core invalidates the line in the
 // other core's cache, and the line ping-pongs between them. Padding the

@@ -1,5 +1,5 @@
-// Package hello is the `hello` lesson of the concurrency chapter (SPEC.md §4,
-// "creating and joining threads; output order of hello from 5 threads vs 200
+// Package hello is the `hello` lesson of the concurrency chapter
+// ("creating and joining threads; output order of hello from 5 threads vs 200
 // or 1000"): N goroutines each print "hello from i of N"; the order the lines
 // appear in is the scheduler's, not the program's. --ordered shows the usual
 // fix: each goroutine writes into its own indexed slot and the owner prints

@@ -1,5 +1,5 @@
-// Package join is the `join` lesson of the concurrency chapter (SPEC.md §4,
-// "sleep that wakes early, and sleeping in slices until the deadline; join
+// Package join is the `join` lesson of the concurrency chapter
+// ("sleep that wakes early, and sleeping in slices until the deadline; join
 // with a timeout ('got tired of waiting'); daemon threads"): waiting for a
 // goroutine with a timeout, then cancelling and joining it; three ways to
 // sleep until a deadline and how soon each notices a cancellation; and why Go

@@ -15,7 +15,7 @@ import (
 	"ringlab/internal/raceguard"
 )
 
-const explanation = `pool: the executor toolbox (SPEC.md §4, "executors").
+const explanation = `pool: the executor toolbox (the course chapter on concurrency, "executors").
 
 What to observe:
   - futures: a fixed number of workers run many tasks; each Submit returns a

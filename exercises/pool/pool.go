@@ -1,5 +1,5 @@
-// Package pool is the `pool` lesson of the concurrency chapter (SPEC.md §4,
-// "executors"): the Java executor toolbox written with goroutines.
+// Package pool is the `pool` lesson of the concurrency chapter
+// ("executors"): the Java executor toolbox written with goroutines.
 //
 //   - Pool (this file): a fixed number of workers fed by a bounded queue.
 //     Execute queues a task and returns (Java's execute); Submit also returns

@@ -17,7 +17,7 @@ import (
 	"ringlab/internal/cliutil"
 )
 
-const explanation = `servers: four server architectures under one load (SPEC.md §4).
+const explanation = `servers: four server architectures under one load (the course chapter on concurrency).
 
 Each request is one TCP connection on 127.0.0.1 whose handling includes a
 slow "file read" (--read-time). A built-in load generator sends --requests

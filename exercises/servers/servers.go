@@ -1,5 +1,5 @@
 // Package servers is the `servers` lesson of the concurrency chapter
-// (SPEC.md §4, "server architectures"): the same tiny file server built four
+// (the course chapter on concurrency, "server architectures"): the same tiny file server built four
 // ways and measured under the same load, for real, on loopback TCP.
 //
 //   - single: one goroutine accepts a connection and serves it to the end

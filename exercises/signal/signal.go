@@ -1,5 +1,5 @@
-// Package signal is the `signal` lesson of the concurrency chapter (SPEC.md
-// §4, "signalling: busy waiting on a flag vs wait/notifyAll"): one goroutine
+// Package signal is the `signal` lesson of the concurrency chapter
+// ("signalling: busy waiting on a flag vs wait/notifyAll"): one goroutine
 // waits until another says "ready", three ways: spinning on an atomic flag,
 // sync.Cond (Go's wait/notifyAll), and closing a channel. The lesson measures
 // the CPU time each burns while waiting.

@@ -16,7 +16,7 @@ import (
 	"ringlab/internal/cliutil"
 )
 
-const explanation = `stateful: paging through a query, stateless vs stateful (SPEC.md §4).
+const explanation = `stateful: paging through a query, stateless vs stateful (the course chapter on concurrency).
 
 What to observe:
   - Both servers return exactly the same pages.

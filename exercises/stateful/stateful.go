@@ -1,5 +1,5 @@
 // Package stateful is the `stateful` lesson of the concurrency chapter
-// (SPEC.md §4, "stateful vs stateless servers (paginated query example)").
+// (the course chapter on concurrency, "stateful vs stateless servers (paginated query example)").
 //
 // A client pages through the rows of one customer, page size P, in a table
 // of N rows. The stateless server (QueryPage) keeps nothing between

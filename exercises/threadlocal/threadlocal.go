@@ -1,5 +1,5 @@
 // Package threadlocal is the `thread-local` lesson of the concurrency chapter
-// (SPEC.md §4, "thread-local values"): Go has no goroutine-local storage, on
+// (the course chapter on concurrency, "thread-local values"): Go has no goroutine-local storage, on
 // purpose. The lesson shows what replaces it: state owned by the goroutine
 // (local variables, results handed back through indexed slots) and
 // request-scoped values carried in a context.Context; and why a per-thread

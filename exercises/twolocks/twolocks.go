@@ -1,5 +1,5 @@
 // Package twolocks is the chapter's "synchronized block" exercise and its
-// deadlock (SPEC.md §4): MsLunch has two counters, each with its own lock;
+// deadlock (the course chapter on concurrency): MsLunch has two counters, each with its own lock;
 // two goroutines loop, the first calling inc1 then inc2, the second inc2 then
 // inc1. Without nesting that is fine. With --nested each goroutine holds its
 // first lock while taking the second, in opposite orders: T1 holds lock1 and

@@ -16,7 +16,7 @@ func TestDefaultsNoDeadlock(t *testing.T) {
 	lessontest.Expect(t, Command(), nil, "final c1=2000 c2=2000")
 }
 
-// T1 holds lock1 and wants lock2, T2 holds lock2 and wants lock1 (SPEC.md §4,
+// T1 holds lock1 and wants lock2, T2 holds lock2 and wants lock1 (the course chapter on concurrency,
 // "deadlock from taking two locks in opposite orders"): every run, detected,
 // exit 4, and every goroutine unwound (goleak checks in TestMain).
 func TestNestedOppositeOrderDeadlocks(t *testing.T) {

@@ -63,6 +63,23 @@ func (s *Set) Observe(e *trace.Event) []trace.Event {
 	return out
 }
 
+// ClockWanter is a Checker that judges better with vector clocks on the
+// events (happens-before instead of the order events were seen in); a
+// runtime that can give them then does.
+type ClockWanter interface {
+	WantsClocks() bool
+}
+
+// WantsClocks reports whether a checker of the set wants vector clocks.
+func (s *Set) WantsClocks() bool {
+	for _, c := range s.Checkers {
+		if w, ok := c.(ClockWanter); ok && w.WantsClocks() {
+			return true
+		}
+	}
+	return false
+}
+
 // Wants is the union of the kinds its checkers need: a runtime may skip
 // the others when nothing else (a renderer, a log) wants them.
 func (s *Set) Wants() trace.Kinds {
@@ -126,22 +143,37 @@ func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, err
 	return set, set.Finish(end), sum, nil
 }
 
-// MutualExclusion: never two live nodes between enter_cs and exit_cs. A node
-// that crashes inside the CS leaves it (it is dead, not using the resource).
+// MutualExclusion: never two live nodes in the critical section at once. A
+// node that crashes inside the CS leaves it (it is dead, not using the
+// resource).
+//
+// What "at once" means depends on what the events carry. Without vector
+// clocks (the simulator's default) it is the order of the events: one
+// global virtual time, so two nodes between enter_cs and exit_cs at the
+// same time. With vector clocks (the live runtime, or the simulator with
+// --vc) it is causality: every entry must happen after (→, Lamport's
+// happens-before) the last exit of every other node, so two critical
+// sections not ordered by messages are flagged even when, on this run's
+// clock, one ended before the other began: on another run they overlap.
 type MutualExclusion struct {
-	in    map[int]bool
-	worst int
+	in       map[int]bool
+	worst    int
+	lastExit map[int][]uint32 // each node's last exit_cs clock, while it is alive
+	causal   bool             // the events carried vector clocks
 }
 
 func (*MutualExclusion) Property() string { return "mutual exclusion" }
 
 func (*MutualExclusion) Wants() trace.Kinds {
-	return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS, trace.KindCrash)
+	return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS, trace.KindCrash, trace.KindRecover)
 }
+
+// WantsClocks says the checker judges by happens-before when it can.
+func (*MutualExclusion) WantsClocks() bool { return true }
 
 func (m *MutualExclusion) Observe(e *trace.Event) string {
 	if m.in == nil {
-		m.in = map[int]bool{}
+		m.in, m.lastExit = map[int]bool{}, map[int][]uint32{}
 	}
 	switch e.Kind {
 	case trace.KindEnterCS:
@@ -150,14 +182,54 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 			m.worst = max(m.worst, len(m.in))
 			return fmt.Sprintf("nodes %s are in the critical section at once (t=%d)", nodeList(m.in), e.T)
 		}
-	case trace.KindExitCS, trace.KindCrash:
+		if e.VC == nil {
+			return ""
+		}
+		m.causal = true
+		for _, i := range sortedKeys(m.lastExit) {
+			if i != e.Node && !happensBefore(m.lastExit[i], e.VC) {
+				m.worst = max(m.worst, 2)
+				return fmt.Sprintf("the critical sections of nodes %d and %d are not ordered by happens-before: "+
+					"node %d's exit (vc %v) does not happen before node %d's entry (vc %v, t=%d)",
+					i, e.Node, i, m.lastExit[i], e.Node, e.VC, e.T)
+			}
+		}
+	case trace.KindExitCS:
 		delete(m.in, e.Node)
+		if e.VC != nil {
+			m.lastExit[e.Node] = slices.Clone(e.VC)
+		}
+	case trace.KindCrash, trace.KindRecover:
+		// A dead node holds nothing, and nothing can be ordered after it.
+		delete(m.in, e.Node)
+		delete(m.lastExit, e.Node)
 	}
 	return ""
 }
 
+// happensBefore reports whether the event with clock a happens before (or
+// is) the event with clock b: a <= b in every component.
+func happensBefore(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] > b[k] {
+			return false
+		}
+	}
+	return true
+}
+
 func (m *MutualExclusion) Finish(End) trace.Verdict {
-	return trace.Verdict{Property: m.Property(), OK: m.worst < 2}
+	v := trace.Verdict{Property: m.Property(), OK: m.worst < 2}
+	switch {
+	case v.OK && m.causal:
+		v.Detail = "every two critical sections ordered by happens-before (vector clocks)"
+	case v.OK:
+		v.Detail = "never two nodes inside at once, in the order the events happened"
+	}
+	return v
 }
 
 func nodeList(set map[int]bool) string {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"ringlab/internal/trace"
@@ -86,4 +87,57 @@ func TestSetFillsDetail(t *testing.T) {
 	if v.OK || v.Detail == "" {
 		t.Fatalf("verdict %+v", v)
 	}
+}
+
+// With vector clocks, mutual exclusion is judged by happens-before: node 2
+// entering after node 1's exit in the order the events were seen, but
+// with no message from node 1's exit to node 2's entry, is a violation
+// (on another run the two overlap); the same entry after a message that
+// carries node 1's exit clock is not.
+func TestMutualExclusionByHappensBefore(t *testing.T) {
+	ev := func(node int, kind string, vc ...uint32) *trace.Event {
+		return &trace.Event{Node: node, Kind: kind, VC: vc}
+	}
+	t.Run("unordered", func(t *testing.T) {
+		var m MutualExclusion
+		for _, e := range []*trace.Event{ev(1, trace.KindEnterCS, 1, 0), ev(1, trace.KindExitCS, 2, 0)} {
+			if d := m.Observe(e); d != "" {
+				t.Fatalf("node 1 alone: %s", d)
+			}
+		}
+		d := m.Observe(ev(2, trace.KindEnterCS, 0, 1)) // knows nothing of node 1's exit
+		if !strings.Contains(d, "nodes 1 and 2 are not ordered by happens-before") {
+			t.Fatalf("violation = %q", d)
+		}
+		if v := m.Finish(End{}); v.OK {
+			t.Fatalf("verdict %+v, want a failure", v)
+		}
+	})
+	t.Run("ordered", func(t *testing.T) {
+		var m MutualExclusion
+		for _, e := range []*trace.Event{
+			ev(1, trace.KindEnterCS, 1, 0), ev(1, trace.KindExitCS, 2, 0),
+			ev(2, trace.KindEnterCS, 3, 2), // after receiving node 1's message sent at (3,0)
+			ev(2, trace.KindExitCS, 3, 3),
+			ev(1, trace.KindEnterCS, 5, 3),
+		} {
+			if d := m.Observe(e); d != "" {
+				t.Fatalf("ordered sections flagged: %s", d)
+			}
+		}
+		if v := m.Finish(End{}); !v.OK || !strings.Contains(v.Detail, "happens-before") {
+			t.Fatalf("verdict %+v", v)
+		}
+	})
+	t.Run("crash forgets", func(t *testing.T) {
+		var m MutualExclusion
+		for _, e := range []*trace.Event{
+			ev(1, trace.KindEnterCS, 1, 0), ev(1, trace.KindExitCS, 2, 0), ev(1, trace.KindCrash, 3, 0),
+			ev(2, trace.KindEnterCS, 0, 1), // a regenerated token after a real crash is right
+		} {
+			if d := m.Observe(e); d != "" {
+				t.Fatalf("flagged after a crash: %s", d)
+			}
+		}
+	})
 }

@@ -174,14 +174,23 @@ func (a *Agreement) Finish(End) trace.Verdict {
 // Correctness: the leader is the id the algorithm promises. Want is
 // computed by the caller (min id, max id, max live id, ...); Rule says which.
 type Correctness struct {
-	l    leaders
-	Want int
-	Rule string
+	l           leaders
+	Want        int
+	Rule        string
+	highestLive bool // Want is the highest id of a node alive at the end
 }
 
 // NewCorrectness returns the correctness checker.
 func NewCorrectness(ids []int, want int, rule string) *Correctness {
 	return &Correctness{l: leaders{ids: ids}, Want: want, Rule: rule}
+}
+
+// NewHighestLive returns the correctness checker of an election whose
+// leader must be the highest id among the nodes alive at the end (Bully):
+// the want is worked out from the crashes and recoveries that really
+// happened in the run, not from the ones that were scripted.
+func NewHighestLive(ids []int) *Correctness {
+	return &Correctness{l: leaders{ids: ids}, Rule: "the highest live id", highestLive: true}
 }
 
 func (*Correctness) Wants() trace.Kinds { return leaderKinds }
@@ -191,6 +200,14 @@ func (*Correctness) Property() string { return "correctness" }
 func (c *Correctness) Observe(e *trace.Event) string { c.l.observe(e); return "" }
 
 func (c *Correctness) Finish(End) trace.Verdict {
+	if c.highestLive {
+		c.Want = 0
+		for nd := 1; nd <= len(c.l.ids); nd++ {
+			if !c.l.dead(nd) {
+				c.Want = max(c.Want, c.l.id(nd))
+			}
+		}
+	}
 	v := trace.Verdict{Property: c.Property(), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
 	found := false
 	for nd := range c.l.current {

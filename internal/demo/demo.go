@@ -33,10 +33,10 @@ func PassFactory(n, hops int) node.Factory {
 	}
 }
 
-// Step implements node.Node.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Pass) Clockless() {}
 
+// Step implements node.Node.
 func (p *Pass) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:
@@ -99,10 +99,10 @@ func FloodFactory(topo node.Topology) node.Factory {
 	return func(i int) (node.Node, error) { return &Flood{self: i, topo: topo}, nil }
 }
 
-// Step implements node.Node.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Flood) Clockless() {}
 
+// Step implements node.Node.
 func (f *Flood) Step(in node.Input, out *node.Output) {
 	from := 0
 	switch {

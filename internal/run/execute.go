@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"time"
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
@@ -23,7 +25,7 @@ type Spec struct {
 	React     node.React
 	Checks    func() []check.Checker // fresh checkers for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
-	// is rendered (a checker such as check.Token needs them).
+	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
 	// Extra adds algorithm figures to the summary (rounds, ids carried, ...).
 	Extra func(Outcome) map[string]any
@@ -151,7 +153,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
-		st, err = runSim(spec, opts, script, sink, messages, skip)
+		bar := (*progress)(nil)
+		if opts.Format == "none" {
+			bar = newProgress(stderr, -1, "steps")
+		}
+		st, err = runSim(ctx, spec, opts, script, sink, messages, skip, bar)
+		bar.done()
 	}
 	if err != nil && ctx.Err() == nil {
 		return out, err
@@ -169,10 +176,13 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		V: trace.Version, Kind: "summary", Algorithm: spec.Algorithm, Runtime: opts.Runtime,
 		Seed: opts.Seed, Nodes: spec.Nodes, Time: st.now, Steps: st.steps,
 		Messages: st.messages, ByType: st.byType, Dropped: st.dropped, Duplicated: st.duplicated,
-		Replay: replay,
+		Unapplied: st.unapplied, Replay: replay,
 	}
 	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages})
 	out.Violations = set.Violations
+	if ctx.Err() != nil {
+		markInterrupted(out.Summary.Verdicts)
+	}
 	if spec.Extra != nil {
 		out.Summary.Extra = spec.Extra(out)
 	}
@@ -192,18 +202,44 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if werr != nil {
 		return out, fmt.Errorf("writing the log: %w", werr)
 	}
+	return out, exitError(ctx, out, st.terminated, why, replay)
+}
+
+// exitError maps a finished run to its exit code: 130 when interrupted;
+// 3 when a property was violated at an event during the run (a safety
+// violation is real however the run ended); 4 when the run did not
+// terminate (its end-of-run verdicts judge a run cut short, so they do not
+// make it 3); 3 when an end-of-run verdict failed; else nil (0).
+func exitError(ctx context.Context, out Outcome, terminated bool, why, replay string) error {
 	if ctx.Err() != nil {
-		return out, ctx.Err()
+		return ctx.Err()
 	}
-	for _, v := range out.Summary.Verdicts {
-		if !v.OK && v.Property != "termination" {
-			return out, cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+	for _, v := range out.Summary.Verdicts { // in the checkers' order: safety first
+		if !v.OK && slices.ContainsFunc(out.Violations, func(e trace.Event) bool { return e.Property == v.Property }) {
+			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
 		}
 	}
-	if !st.terminated {
-		return out, cliutil.NoTerminationf("no termination: %s (replay: %s)", why, replay)
+	if !terminated {
+		return cliutil.NoTerminationf("no termination: %s (replay: %s)", why, replay)
 	}
-	return out, nil
+	for _, v := range out.Summary.Verdicts {
+		if !v.OK {
+			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+		}
+	}
+	return nil
+}
+
+// markInterrupted says in every verdict of an interrupted run that it
+// judges the run only up to the interruption.
+func markInterrupted(vs []trace.Verdict) {
+	for i := range vs {
+		if vs[i].Detail == "" {
+			vs[i].Detail = "interrupted"
+		} else if vs[i].Detail != "interrupted" {
+			vs[i].Detail = "interrupted; so far: " + vs[i].Detail
+		}
+	}
 }
 
 // stats is what either runtime reports, in one shape.
@@ -213,21 +249,32 @@ type stats struct {
 	now, steps, messages int64
 	dropped, duplicated  int64
 	byType               map[string]int64
+	unapplied            []string // scripted faults that never happened
 }
 
-func runSim(spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds) (stats, error) {
-	res, err := sim.Run(sim.Config{
+func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, bar *progress) (stats, error) {
+	cfg := sim.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Seed: opts.Seed, Policy: opts.Policy,
 		Delay: opts.Latency, Faults: opts.Faults, Script: script, React: spec.React,
 		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, Skip: skip, VectorClocks: opts.VectorClocks,
-		Choices: opts.Schedule,
-	})
+		Choices: opts.Schedule, Cancel: ctx.Done(), Deadline: time.Now().Add(opts.Timeout),
+	}
+	if bar != nil {
+		cfg.Progress = func(r sim.Result) {
+			bar.describe(fmt.Sprintf("t=%d", r.Now))
+			bar.set(r.Steps)
+		}
+	}
+	res, err := sim.Run(cfg)
 	st := stats{
 		terminated: res.Quiescent, now: res.Now, steps: res.Steps, messages: res.Messages,
-		dropped: res.Dropped, duplicated: res.Duplicated, byType: res.ByType,
+		dropped: res.Dropped, duplicated: res.Duplicated, byType: res.ByType, unapplied: res.Unapplied,
 	}
-	if res.Exhausted {
+	switch {
+	case res.Exhausted:
 		st.why = fmt.Sprintf("still running after the step budget of %d steps", opts.MaxSteps)
+	case res.TimedOut:
+		st.why = fmt.Sprintf("still running after --timeout %v of wall time (t=%d, %d steps)", opts.Timeout, res.Now, res.Steps)
 	}
 	return st, err
 }

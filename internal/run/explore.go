@@ -51,17 +51,22 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		Config: sim.Config{
 			Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
 			Faults: opts.Faults, Script: script, React: spec.React, MaxSteps: opts.MaxSteps,
-			Messages: true,
+			Messages: true, Cancel: ctx.Done(),
 		},
 		Schedules: schedules,
 		FirstSeed: first,
 		NewJudge:  func() sim.Judge { return judge{check.NewSet(spec.checkers()...)} },
 	}
+	bar := newProgress(stderr, int64(schedules), "schedules")
+	x.Progress = func(runs int) { bar.set(int64(runs)) }
 	found, err := x.Run()
+	bar.done()
 	if err != nil {
 		return err
 	}
-	if ctx.Err() != nil {
+	if found.Interrupted || (ctx.Err() != nil && !found.Violating) {
+		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "interrupted after %d of %d schedules (seeds %d..%d): no violation so far\n",
+			found.Runs, schedules, first, first+uint64(found.Runs)-1)
 		return ctx.Err()
 	}
 	if !found.Violating {
@@ -82,6 +87,10 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		opts.Schedule = []int64{0}
 	}
 	replay := ExploreReplay(c, found.Seed, sched)
+	if ctx.Err() != nil { // interrupted while shrinking: the schedule so far still violates
+		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "interrupted while shrinking; replay: %s\n", replay)
+		return ctx.Err()
+	}
 	_, err = Execute(ctx, spec, opts, replay, stdout, stderr)
 	return err
 }

@@ -37,7 +37,7 @@ func Flags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
-		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "live: a run still going after this does not terminate (exit 4)"},
+		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
 		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events (O(n) per event)"},
 		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default)"},
 	}
@@ -151,7 +151,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 			}
 		}
 	} else {
-		for _, f := range []string{"tick", "timeout"} {
+		for _, f := range []string{"tick"} {
 			if c.IsSet(f) {
 				return o, cliutil.Usagef("--%s only applies to --runtime live", f)
 			}

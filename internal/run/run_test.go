@@ -28,7 +28,7 @@ func passSpec(n, hops int) Spec {
 		Factory:   demo.PassFactory(n, hops),
 		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		Checks: func() []check.Checker {
-			return []check.Checker{check.Termination{}, &check.Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}}
+			return []check.Checker{check.Termination{}, &Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}}
 		},
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 	"unsafe"
 
 	"ringlab/internal/hugemem"
@@ -136,6 +139,7 @@ func maxExtra(slow []Slow) int64 {
 func (s *sim) run() (Result, error) {
 	err := s.loop()
 	s.res.Now = s.q.now // the time of the last item: pop moves time only to an item
+	s.res.Unapplied = s.unapplied()
 	for _, k := range s.typeCounts {
 		s.res.Messages += k
 	}
@@ -148,9 +152,23 @@ func (s *sim) run() (Result, error) {
 	return s.res, nil
 }
 
+// pollEvery is how many items loop handles between looks at Cancel, the
+// Deadline and Progress: often enough to stop within a millisecond or so,
+// rarely enough to cost nothing.
+const pollEvery = 4096
+
 // loop handles items until the run ends, and says why in s.res.
 func (s *sim) loop() error {
-	for s.res.Steps < s.cfg.MaxSteps {
+	nextPoll := int64(pollEvery)
+	for items := 0; s.res.Steps < s.cfg.MaxSteps; items++ {
+		// deliverRun handles up to a chunk of messages per item: count
+		// steps too, so that a poll is never more than a chunk late.
+		if items == pollEvery || s.res.Steps >= nextPoll {
+			items, nextPoll = 0, s.res.Steps+pollEvery
+			if s.interrupted() {
+				return nil
+			}
+		}
 		it := s.q.pop()
 		if it == nil {
 			s.res.Quiescent = true
@@ -168,7 +186,7 @@ func (s *sim) loop() error {
 		if err != nil {
 			return err
 		}
-		if s.flight == 0 && s.nDone == s.nLive {
+		if s.flight == 0 && s.nDone == s.nLive && s.q.next >= len(s.q.script) {
 			s.res.Quiescent = true
 			return nil
 		}
@@ -179,6 +197,49 @@ func (s *sim) loop() error {
 	}
 	s.res.Exhausted = true
 	return nil
+}
+
+// interrupted looks at Cancel and the Deadline, records why the run must
+// end if it must, and reports progress.
+func (s *sim) interrupted() bool {
+	select {
+	case <-s.cfg.Cancel:
+		s.res.Interrupted = true
+		return true
+	default:
+	}
+	if !s.cfg.Deadline.IsZero() && time.Now().After(s.cfg.Deadline) {
+		s.res.TimedOut = true
+		return true
+	}
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(s.res)
+	}
+	return false
+}
+
+// unapplied lists the fault windows that were due after the run's end.
+func (s *sim) unapplied() []string {
+	var out []string
+	for _, p := range s.cfg.Faults.Partitions {
+		if p.From > s.res.Now {
+			out = append(out, fmt.Sprintf("partition %s@%d-%d never opened: the run ended at t=%d", joinInts(p.Group), p.From, p.Until, s.res.Now))
+		}
+	}
+	for _, sl := range s.cfg.Faults.Slow {
+		if sl.From > s.res.Now {
+			out = append(out, fmt.Sprintf("slow %d+%d@%d-%d never opened: the run ended at t=%d", sl.Node, sl.Extra, sl.From, sl.Until, s.res.Now))
+		}
+	}
+	return out
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
 }
 
 // control handles an item that is not a message: a timer or an action.
@@ -310,9 +371,8 @@ func (s *sim) deliverRun(it *slot) error {
 				q.seq++
 				e := q.slotIn(dst)
 				e.msg, e.lc, e.aux, e.from, e.to = snd.Msg, ns.lc, 0, it.to, int32(snd.To)
-				if o.Done && !ns.done {
-					ns.done = true
-					s.nDone++
+				if o.Done != ns.done {
+					s.setDone(ns, o.Done)
 				}
 			} else if err := s.carryOut(int(it.to)); err != nil {
 				return err
@@ -430,9 +490,20 @@ func (s *sim) carryOut(i int) error {
 		}
 		s.send(i, snd)
 	}
-	if s.out.Done && !s.nodes[i].done {
-		s.nodes[i].done = true
-		s.nDone++
+	if ns := &s.nodes[i]; s.out.Done != ns.done {
+		s.setDone(ns, s.out.Done)
 	}
 	return nil
+}
+
+// setDone records what a node's last step said of Done: a node that has
+// work again (a Bully node told to suspect the leader) holds the run up
+// again, until a step of its says Done once more.
+func (s *sim) setDone(ns *nodeState, done bool) {
+	ns.done = done
+	if done {
+		s.nDone++
+	} else {
+		s.nDone--
+	}
 }

@@ -22,16 +22,20 @@ type Explore struct {
 	NewJudge  func() Judge
 	// MaxShrinkRuns bounds the shrinking (0 means 2000 runs).
 	MaxShrinkRuns int
+	// Progress, if set, is told how many schedules have been tried, after
+	// each one.
+	Progress func(runs int)
 }
 
 // Found is the result of an exploration.
 type Found struct {
-	Runs      int     // schedules tried (not counting shrinking)
-	Violating bool    // a violating schedule was found
-	Seed      uint64  // its seed
-	Choices   []int64 // the shrunk schedule: replay it with Config.Choices
-	Original  int     // decisions in the schedule before shrinking that were not benign
-	Steps     int64   // steps of the shrunk run, up to the violation
+	Runs        int     // schedules tried (not counting shrinking)
+	Interrupted bool    // Config.Cancel was closed: Runs schedules were tried in full
+	Violating   bool    // a violating schedule was found
+	Seed        uint64  // its seed
+	Choices     []int64 // the shrunk schedule: replay it with Config.Choices
+	Original    int     // decisions in the schedule before shrinking that were not benign
+	Steps       int64   // steps of the shrunk run, up to the violation
 }
 
 // Run explores. Each run stops at its first violation, so the schedules it
@@ -45,9 +49,16 @@ func (x Explore) Run() (Found, error) {
 		cfg := x.Config
 		cfg.Seed, cfg.Choices, cfg.RecordChoices = seed, nil, true
 		bad, res, err := x.try(cfg)
-		f.Runs = k + 1
 		if err != nil {
 			return f, err
+		}
+		if res.Interrupted {
+			f.Interrupted = true
+			return f, nil
+		}
+		f.Runs = k + 1
+		if x.Progress != nil {
+			x.Progress(f.Runs)
 		}
 		if bad {
 			f.Violating, f.Seed = true, seed
@@ -70,7 +81,7 @@ func (x Explore) try(cfg Config) (bool, Result, error) {
 	}
 	cfg.Stop = j.Violated
 	res, err := Run(cfg)
-	if err != nil {
+	if err != nil || res.Interrupted {
 		return false, res, err
 	}
 	return j.Violated() || j.Final(res), res, nil
@@ -97,6 +108,9 @@ func (x Explore) shrink(f Found) (Found, error) {
 		budget--
 		if err != nil {
 			return f, err
+		}
+		if res.Interrupted { // keep what is shrunk so far
+			break
 		}
 		if bad {
 			best, f.Steps = res.Choices, res.Steps

@@ -9,15 +9,19 @@
 // items live in a timing wheel (O(1) per message) with a heap for items
 // further in the future than the wheel spans.
 //
-// A run ends when nothing is pending, when every live node reports Done and
-// no message is in flight, when Config.Stop says so, or when the step budget
-// runs out (Result.Exhausted: the caller reports "no termination").
+// A run ends when nothing is pending, or when every live node reports Done,
+// no message is in flight and no scripted action is still due (a crash
+// scripted for later still happens: virtual time jumps to it); when
+// Config.Stop says so; when the step budget runs out or the wall-clock
+// Deadline passes (Result.Exhausted, Result.TimedOut: the caller reports "no
+// termination"); or when Cancel is closed (Result.Interrupted: Ctrl-C).
 package sim
 
 import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
@@ -86,6 +90,15 @@ type Config struct {
 	VectorClocks bool
 	// Stop, if set, is asked after every step; true ends the run early.
 	Stop func() bool
+	// Cancel, when closed, ends the run within a few thousand steps
+	// (Result.Interrupted). Deadline, if not zero, ends it once the wall
+	// clock passes it (Result.TimedOut). Both are polled, not waited on:
+	// the simulator stays one goroutine.
+	Cancel   <-chan struct{}
+	Deadline time.Time
+	// Progress, if set, is called every few thousand steps with the
+	// figures so far (for a progress line on a terminal).
+	Progress func(Result)
 
 	// Choices, when not nil, replaces the random source: every random
 	// decision (a latency, a drop, a duplicate) takes the next value, and 0
@@ -110,7 +123,14 @@ type Result struct {
 	Quiescent  bool // ended because nothing was left to do
 	Exhausted  bool // ended because the step budget ran out
 	Stopped    bool // ended because Config.Stop said so
-	Choices    []int64
+	// Interrupted: ended because Cancel was closed; TimedOut: because the
+	// Deadline passed.
+	Interrupted bool
+	TimedOut    bool
+	// Unapplied lists the fault windows (partitions, slow links) that
+	// never opened because the run ended before they were due.
+	Unapplied []string
+	Choices   []int64
 }
 
 // Run executes one simulation.

@@ -166,8 +166,11 @@ type Summary struct {
 	Dropped    int64            `json:"dropped,omitempty"`
 	Duplicated int64            `json:"duplicated,omitempty"`
 	Verdicts   []Verdict        `json:"verdicts"`
-	Extra      map[string]any   `json:"extra,omitempty"` // algorithm figures: rounds, ids carried, ...
-	Replay     string           `json:"replay"`
+	// Unapplied lists scripted faults that never happened because the run
+	// ended before they were due (a partition window after the end, say).
+	Unapplied []string       `json:"unapplied,omitempty"`
+	Extra     map[string]any `json:"extra,omitempty"` // algorithm figures: rounds, ids carried, ...
+	Replay    string         `json:"replay"`
 }
 
 // Kinds is a set of event kinds, for a consumer to say which it needs

@@ -144,6 +144,9 @@ func (r *textRenderer) Summary(s *Summary) error {
 	for _, k := range keys {
 		fmt.Fprintf(w, "%s: %v\n", k, s.Extra[k])
 	}
+	for _, u := range s.Unapplied {
+		fmt.Fprintf(w, "not applied: %s\n", u)
+	}
 	for _, v := range s.Verdicts {
 		mark := "✓"
 		if !v.OK {

@@ -157,10 +157,10 @@ func New(cfg Config) (*Node, error) {
 // IsCoordinator reports whether this node is the coordinator.
 func (n *Node) IsCoordinator() bool { return n.cfg.Index == n.cfg.Coordinator }
 
-// Step handles one input.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Node) Clockless() {}
 
+// Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.IsCoordinator() {
 		n.stepCoordinator(in, out)

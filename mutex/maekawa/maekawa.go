@@ -42,6 +42,7 @@ import (
 	"slices"
 
 	"ringlab/internal/node"
+	"ringlab/mutex/internal/ids"
 )
 
 // Kind is a message kind.
@@ -85,25 +86,7 @@ type Config struct {
 	Ids   []int // optional algorithm ids by index; default id = index
 }
 
-func (c Config) validate() error {
-	if c.N < 1 || c.N > MaxNodes {
-		return fmt.Errorf("maekawa: the number of nodes must be 1..%d, got %d", MaxNodes, c.N)
-	}
-	if c.Ids == nil {
-		return nil
-	}
-	if len(c.Ids) != c.N {
-		return fmt.Errorf("maekawa: %d ids given for %d nodes: give one id per node", len(c.Ids), c.N)
-	}
-	seen := make(map[int]bool, len(c.Ids))
-	for _, id := range c.Ids {
-		if id < 0 || seen[id] {
-			return fmt.Errorf("maekawa: id %d: ids must be distinct and >= 0", id)
-		}
-		seen[id] = true
-	}
-	return nil
-}
+func (c Config) validate() error { return ids.Check("maekawa", c.N, MaxNodes, c.Ids) }
 
 // Factory validates cfg once (cfg.Index is ignored) and returns a builder of
 // node i of cfg.N.
@@ -170,10 +153,10 @@ type Request struct {
 // Before orders requests: lower timestamp first, lower id breaks ties.
 func (r Request) Before(s Request) bool { return r.T < s.T || r.T == s.T && r.ID < s.ID }
 
-// Step handles one input, then whatever the node sent itself.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Node) Clockless() {}
 
+// Step handles one input, then whatever the node sent itself.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

@@ -19,7 +19,7 @@ func TestConfigValidation(t *testing.T) {
 		{"ids", Config{N: 2, Ids: []int{9, 0}}, ""},
 		{"no nodes", Config{N: 0}, "number of nodes must be 1..1024"},
 		{"ids count", Config{N: 3, Ids: []int{1}}, "1 ids given for 3 nodes"},
-		{"duplicate id", Config{N: 2, Ids: []int{4, 4}}, "id 4: ids must be distinct"},
+		{"duplicate id", Config{N: 2, Ids: []int{4, 4}}, "id 4 appears twice: ids must be distinct"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,10 +88,10 @@ type Node struct {
 
 type pending struct{ from, t int }
 
-// Step handles one input.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Node) Clockless() {}
 
+// Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

@@ -149,10 +149,10 @@ func New(cfg Config) (*Node, error) {
 	return n, nil
 }
 
-// Step handles one input.
 // Clockless implements node.Clockless: Step never reads Input.Now.
 func (*Node) Clockless() {}
 
+// Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.fresh {
 		n.fresh = false

@@ -1,13 +1,14 @@
-package check
+package run
 
 import (
 	"fmt"
 	"strings"
 
+	"ringlab/internal/check"
 	"ringlab/internal/trace"
 )
 
-// Token checks a token algorithm: exactly one token exists from the first
+// Token checks the demo token ring (a test-only checker): exactly one token exists from the first
 // time one is sent until the run ends. It follows messages of type Type:
 // a receipt puts a token in the receiver's hands, a send from a node that
 // holds none creates one (the first token, or a regenerated one), a drop or
@@ -68,7 +69,7 @@ func (t *Token) Observe(e *trace.Event) string {
 	return ""
 }
 
-func (t *Token) Finish(End) trace.Verdict {
+func (t *Token) Finish(check.End) trace.Verdict {
 	v := trace.Verdict{Property: t.Property(), OK: t.worst < 2 && t.lost == 0}
 	switch {
 	case t.lost > 0:
