@@ -96,7 +96,7 @@ func runRecorded(rec *Recorded, sink func(*trace.Event)) (stats, error) {
 		sink(&c)
 	}
 	if s := rec.Log.Summary; s != nil {
-		st.steps = s.Steps
+		st.steps, st.unapplied = s.Steps, s.Unapplied
 		for _, v := range s.Verdicts {
 			if v.Property == "termination" && !v.OK {
 				st.terminated, st.why = false, v.Detail
