@@ -126,7 +126,11 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			if !c.IsSet("from") {
 				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
 			}
-			for _, name := range engine.Values(c, "from") {
+			names := engine.Values(c, "from")
+			for i, name := range names {
+				if slices.Contains(names[:i], name) {
+					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
+				}
 				if name == "-" {
 					srcs = append(srcs, engine.Source{Name: "standard input", R: os.Stdin})
 					continue

@@ -32,14 +32,14 @@ func Flags() []cli.Flag {
 		&cli.Float64Flag{Name: "drop", Usage: "sim: probability that a message is lost, in [0,1]"},
 		&cli.Float64Flag{Name: "dup", Usage: "sim: probability that a message is duplicated, in [0,1]"},
 		&cli.StringSliceFlag{Name: "crash", Usage: "crash-stop node I at tick T: `I@T` (repeatable)"},
-		&cli.StringSliceFlag{Name: "restart", Usage: "restart a crashed node I with its state lost (amnesia) at tick T: `I@T` (repeatable)"},
+		&cli.StringSliceFlag{Name: "restart", Usage: "restart node I with its state lost (amnesia) at tick T, after an earlier --crash of I: `I@T` (repeatable)"},
 		RepeatedFlag("partition", "sim: cut nodes off from the rest from tick A until B: `I,J,...@A-B` (repeatable)"),
 		&cli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
 		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events (O(n) per event)"},
-		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default)"},
+		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}
 }
 
