@@ -127,13 +127,23 @@ func TestCheckMergesOneFilePerNode(t *testing.T) {
 			}
 			per[e.Node] = append(per[e.Node], l)
 		}
+		one := []string{header}
+		for _, l := range lines[:len(lines)-1] {
+			if !strings.Contains(l, `"kind":"violation"`) {
+				one = append(one, l)
+			}
+		}
+		ccode, out, errs := runCLI(t, t.Context(), "check", "--from", writeLog(t, "headed.ndjson", one))
+		if want, got := verdictLines(sum.Verdicts), printedVerdicts(out); ccode != code || strings.Join(want, "\n") != strings.Join(got, "\n") {
+			t.Fatalf("%v: a headed log without a summary: exit %d (run %d)\n%s%s", args, ccode, code, out, errs)
+		}
 		cargs := []string{"check"}
 		for i := sum.Nodes; i >= 1; i-- { // the files in reverse: order must come from the clocks
 			if per[i] != nil {
 				cargs = append(cargs, "--from", writeLog(t, fmt.Sprintf("node%d.ndjson", i), per[i]))
 			}
 		}
-		ccode, out, errs := runCLI(t, t.Context(), cargs...)
+		ccode, out, errs = runCLI(t, t.Context(), cargs...)
 		if ccode != code {
 			t.Fatalf("%v: the run exited %d, check of %d files %d\n%s%s", args, code, len(cargs)/2, ccode, out, errs)
 		}
