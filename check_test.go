@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -258,5 +259,16 @@ func TestEveryJSONOutputIsNDJSON(t *testing.T) {
 				t.Fatalf("%v: line %d is not a JSON object: %q", args, i+1, l)
 			}
 		}
+	}
+}
+
+// An interrupted check stops with what it judged so far: exit 130.
+func TestCheckInterrupted(t *testing.T) {
+	_, lines, _ := logOf(t, []string{"mutex", "lamport", "--nodes", "3", "--seed", "1"})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	code, _, errs := runCLI(t, ctx, "check", "--from", writeLog(t, "run.ndjson", lines))
+	if code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, errs)
 	}
 }

@@ -149,7 +149,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	var st stats
 	if rec != nil {
-		st, err = runRecorded(rec, sink)
+		st, err = runRecorded(ctx, rec, sink)
 	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {

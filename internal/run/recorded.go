@@ -69,14 +69,19 @@ func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
 // runRecorded feeds the log's events to sink in their merged order and
 // returns the figures the log gives: messages and their types are counted
 // from its send events, termination is the logged run's (a log without a
-// summary is taken as a run that ended by itself).
-func runRecorded(rec *Recorded, sink func(*trace.Event)) (stats, error) {
+// summary is taken as a run that ended by itself). A cancelled ctx stops
+// it with the events judged so far.
+func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (stats, error) {
 	if rec.used {
 		return stats{}, fmt.Errorf("a recorded run can be judged once")
 	}
 	rec.used = true
 	st := stats{terminated: true, byType: map[string]int64{}}
-	for _, e := range rec.Log.Events {
+	for k, e := range rec.Log.Events {
+		if k%4096 == 0 && ctx.Err() != nil { // Ctrl-C: judge what was read so far
+			st.terminated, st.why = false, "interrupted"
+			return st, nil
+		}
 		if e.Kind == trace.KindViolation { // the checkers find their own
 			continue
 		}
