@@ -272,3 +272,23 @@ func TestCheckInterrupted(t *testing.T) {
 		t.Fatalf("exit %d, want 130\n%s", code, errs)
 	}
 }
+
+// --partition takes the form the README documents: a group of several
+// nodes, cut off from the rest (2->3 and 4->1 cross the cut; 1->2 does not).
+func TestMultiNodePartitionOnTheSimulator(t *testing.T) {
+	code, out, errs := runCLI(t, t.Context(), "election", "chang-roberts", "--nodes", "4",
+		"--partition", "1,2@0-30", "--seed", "1", "--format", "json")
+	if code == 2 {
+		t.Fatalf("refused: %s", errs)
+	}
+	cut := map[string]bool{}
+	for l := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		var e trace.Event
+		if json.Unmarshal([]byte(l), &e) == nil && e.Kind == trace.KindDrop && e.Note == "partitioned" {
+			cut[fmt.Sprintf("%d->%d", e.From, e.To)] = true
+		}
+	}
+	if !cut["2->3"] || !cut["4->1"] || cut["1->2"] || !strings.Contains(out, `"replay":"ringlab election chang-roberts --nodes 4 --format json --partition 1,2@0-30 --seed 1"`) {
+		t.Fatalf("partitioned links %v\n%s", cut, errs)
+	}
+}
