@@ -7,7 +7,9 @@
 // BenchmarkElection runs Chang-Roberts with every node starting on a random
 // layout, announcement included: impl=baseline is the hand-written ring of
 // goroutines and int channels (baseline_test.go), impl=live the Node
-// machines on internal/live with no sink, impl=sim the same on internal/sim.
+// machines on internal/live with no sink, impl=sim the same on internal/sim,
+// impl=sim-unoptimized without the simulator's speed-ups (prefetch.go,
+// fastpath.go: what they pay).
 // Each op is a whole run, goroutine start-up and join included; peak-MB is
 // the process's peak resident memory so far (so read it for the first
 // sub-benchmark of a process, or run one size at a time).
@@ -26,7 +28,7 @@ import (
 )
 
 func BenchmarkElection(b *testing.B) {
-	for _, impl := range []string{"baseline", "live", "sim"} {
+	for _, impl := range []string{"baseline", "live", "sim", "sim-unoptimized"} {
 		for _, n := range []int{64, 4096, 100_000, 1_000_000} {
 			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
 				if n >= 1_000_000 && os.Getenv("RINGLAB_BIG") != "1" {
@@ -55,8 +57,8 @@ func BenchmarkElection(b *testing.B) {
 							b.Fatalf("%v: %+v", err, res)
 						}
 						msgs = res.Messages
-					case "sim":
-						res, err := sim.Run(sim.Config{Nodes: n, Factory: f, Seed: 1, Script: script})
+					case "sim", "sim-unoptimized":
+						res, err := sim.Run(sim.Config{Nodes: n, Factory: f, Seed: 1, Script: script, Unoptimized: impl == "sim-unoptimized"})
 						if err != nil || !res.Quiescent {
 							b.Fatalf("%v: %+v", err, res)
 						}

@@ -1,23 +1,24 @@
 package changroberts
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int) *electiontest.Net[*Node] {
+func newNet(t electiontest.TB, ids []int) *electiontest.Net[*Node] {
 	f, err := Factory(ids)
 	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
 // checkFinal checks SPEC §3 termination, uniqueness and agreement: one
 // Leader, the maximum id, its announcement back; every node knows it, done.
-func checkFinal(t *testing.T, w *electiontest.Net[*Node], ids []int) {
+func checkFinal(t electiontest.TB, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
 	maxID, leaders := slices.Max(ids), 0
 	for i := 1; i < len(w.Nodes); i++ {
@@ -120,28 +121,33 @@ func rotationOf(ids []int, step int) bool {
 // (messages may overtake each other). With every node starting the count is
 // Messages whatever the order.
 func TestRandomRuns(t *testing.T) {
-	seeds := 3000
-	if testing.Short() {
-		seeds = 300
-	}
-	for seed := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 4))
-		n := 1 + rng.IntN(12)
-		ids := rng.Perm(3 * n)[:n]
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 12).Draw(t, "n")
+		ids := rapid.SliceOfNDistinct(rapid.IntRange(0, 3*n-1), n, n, rapid.ID).Draw(t, "ids")
+		all := rapid.Bool().Draw(t, "all")
+		starters := rapid.Permutation(ints(1, n)).Draw(t, "order")
 		w := newNet(t, ids)
-		w.Rng = rng
-		all := rng.IntN(2) == 0
-		for _, i := range rng.Perm(n) {
-			if all || i == 0 || rng.IntN(3) == 0 {
-				w.Start(i + 1)
+		w.Pick = func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") }
+		for _, i := range starters {
+			if all || i == 1 || rapid.IntRange(0, 2).Draw(t, "starts") == 0 {
+				w.Start(i)
 			}
 		}
 		w.Run()
 		checkFinal(t, w, ids)
 		if e, a := Messages(ids); w.Count[TypeElected] != a || (all && w.Count[TypeElection] != e) {
-			t.Fatalf("seed %d ids %v all %v: %v, theory %d+%d", seed, ids, all, w.Count, e, a)
+			t.Fatalf("ids %v all %v: %v, theory %d+%d", ids, all, w.Count, e, a)
 		}
+	})
+}
+
+// ints is lo..hi.
+func ints(lo, hi int) []int {
+	var s []int
+	for i := lo; i <= hi; i++ {
+		s = append(s, i)
 	}
+	return s
 }
 
 // Decision on SPEC §3.4: a lone initiator that is not the maximum still

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"ringlab/internal/hugemem"
 	"ringlab/internal/node"
 )
 
@@ -16,7 +15,7 @@ import (
 //
 // The nodes it builds come out of one array allocated on the first call (a
 // million-node ring is one pointer-free allocation, not a million small
-// ones, laid out for a big run's random reads by hugemem.Make); every call
+// ones, which the simulator's prefetching can find by index); every call
 // still returns a node of its own, so a runtime that rebuilds a node
 // (restart) or reruns the factory gets fresh ones.
 func Factory(ids []int) (node.Factory, error) {
@@ -33,7 +32,7 @@ func Factory(ids []int) (node.Factory, error) {
 	}
 	ids = slices.Clone(ids)
 	n := len(ids)
-	slab := sync.OnceValue(func() []Node { return hugemem.Make[Node](n) })
+	slab := sync.OnceValue(func() []Node { return make([]Node, n) })
 	var used atomic.Int64
 	return func(i int) (node.Node, error) {
 		if i < 1 || i > n {

@@ -2,16 +2,17 @@ package idlist
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int) *electiontest.Net[*Node] {
+func newNet(t electiontest.TB, ids []int) *electiontest.Net[*Node] {
 	f, err := Factory(ids)
 	return electiontest.Build[*Node](t, f, err, len(ids))
 }
@@ -29,7 +30,7 @@ func sizes(w *electiontest.Net[*Node]) *int {
 
 // checkDecisions checks SPEC §3.3: every initiator decides the smallest id
 // (all agree); a process that never started decides nothing; all are done.
-func checkDecisions(t *testing.T, w *electiontest.Net[*Node], ids []int, initiators []int) {
+func checkDecisions(t electiontest.TB, w *electiontest.Net[*Node], ids []int, initiators []int) {
 	t.Helper()
 	for i := 1; i < len(w.Nodes); i++ {
 		st := w.Nodes[i].Status()
@@ -92,30 +93,20 @@ func TestListsGrow(t *testing.T) {
 // SPEC §3.3 over random rings, initiator sets and delivery orders: the
 // counts are exact whatever the order, and all deciders agree on the minimum.
 func TestRandomRuns(t *testing.T) {
-	seeds := 2000
-	if testing.Short() {
-		seeds = 200
-	}
-	for seed := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 5))
-		n := 1 + rng.IntN(10)
-		ids := rng.Perm(4 * n)[:n]
-		var initiators []int
-		for _, i := range rng.Perm(n) {
-			if len(initiators) == 0 || rng.IntN(2) == 0 {
-				initiators = append(initiators, i+1)
-			}
-		}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 10).Draw(t, "n")
+		ids := rapid.SliceOfNDistinct(rapid.IntRange(0, 4*n-1), n, n, rapid.ID).Draw(t, "ids")
+		initiators := rapid.SliceOfNDistinct(rapid.IntRange(1, n), 1, n, rapid.ID).Draw(t, "initiators")
 		w := newNet(t, ids)
-		w.Rng = rng
+		w.Pick = func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") }
 		carried := sizes(w)
 		w.Start(initiators...)
 		w.Run()
 		checkDecisions(t, w, ids, initiators)
 		if m, c := Messages(n, len(initiators)); w.Count[TypeList] != m || *carried != c {
-			t.Fatalf("seed %d: %d messages, %d ids; want %d, %d", seed, w.Count[TypeList], *carried, m, c)
+			t.Fatalf("%d messages, %d ids; want %d, %d", w.Count[TypeList], *carried, m, c)
 		}
-	}
+	})
 }
 
 // The list sent is a new slice: the received one is never modified or shared.

@@ -10,14 +10,14 @@ import (
 	"ringlab/internal/node"
 )
 
-func newNet(t *testing.T, ids []int, extinction bool) *electiontest.Net[*Node] {
+func newNet(t electiontest.TB, ids []int, extinction bool) *electiontest.Net[*Node] {
 	f, err := Factory(Ring{IDs: ids, Extinction: extinction})
 	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
 // checkFinal checks seed 002 §7: termination (every node done), uniqueness
 // (exactly one LEADER, all others FOLLOWER) and correctness (the minimum id).
-func checkFinal(t *testing.T, w *electiontest.Net[*Node], ids []int) {
+func checkFinal(t electiontest.TB, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
 	minID, leaders := slices.Min(ids), 0
 	for i := 1; i < len(w.Nodes); i++ {

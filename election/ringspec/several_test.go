@@ -1,10 +1,11 @@
 package ringspec
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
@@ -57,40 +58,26 @@ func TestSeveralInitiatorsExact(t *testing.T) {
 // exactly once, there are exactly n ELECTED, at most Messages ELECTION, and
 // no node's state ever moves backwards.
 func TestSeveralInitiatorsRandomOrder(t *testing.T) {
-	seeds := 3000
-	if testing.Short() {
-		seeds = 300
-	}
-	for seed := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 2))
-		n := 1 + rng.IntN(9)
-		ids := rng.Perm(n)
-		for i := range ids {
-			ids[i] = ids[i]*7 - 20 // distinct, some negative
-		}
-		var starters []int
-		for _, i := range rng.Perm(n) {
-			if len(starters) == 0 || rng.IntN(2) == 0 {
-				starters = append(starters, i+1)
-			}
-		}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 9).Draw(t, "n")
+		ids := rapid.SliceOfNDistinct(rapid.IntRange(-20, 7*n), n, n, rapid.ID).Draw(t, "ids") // some negative
+		starters := rapid.SliceOfNDistinct(rapid.IntRange(1, n), 1, n, rapid.ID).Draw(t, "starters")
+		fix := rapid.Bool().Draw(t, "extinction")
 		wantE, wantL := Messages(ids, starters)
 		leader := slices.Index(ids, slices.Min(ids)) + 1
-		for _, fix := range []bool{false, true} {
-			w := newNet(t, ids, fix)
-			w.Rng = rand.New(rand.NewPCG(uint64(seed), 3))
-			w.Start(starters...)
-			w.Run()
-			checkFinal(t, w, ids)
-			gotE, gotL, rule4 := w.Count[TypeElection], w.Count[TypeElected], w.Nodes[leader].Status().Rule4
-			if !fix && (gotE != wantE || gotL != wantL || rule4 != len(starters)) {
-				t.Fatalf("seed %d ids %v starters %v: %v, rule 4 %d; want %d+%d, rule 4 %d", seed, ids, starters, w.Count, rule4, wantE, wantL, len(starters))
-			}
-			if fix && (gotE > wantE || gotL != n || rule4 != 1 || backwards(w)) {
-				t.Fatalf("seed %d ids %v starters %v with fix: %v, rule 4 %d, backwards %v", seed, ids, starters, w.Count, rule4, backwards(w))
-			}
+		w := newNet(t, ids, fix)
+		w.Pick = func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") }
+		w.Start(starters...)
+		w.Run()
+		checkFinal(t, w, ids)
+		gotE, gotL, rule4 := w.Count[TypeElection], w.Count[TypeElected], w.Nodes[leader].Status().Rule4
+		if !fix && (gotE != wantE || gotL != wantL || rule4 != len(starters)) {
+			t.Fatalf("ids %v starters %v: %v, rule 4 %d; want %d+%d, rule 4 %d", ids, starters, w.Count, rule4, wantE, wantL, len(starters))
 		}
-	}
+		if fix && (gotE > wantE || gotL != n || rule4 != 1 || backwards(w)) {
+			t.Fatalf("ids %v starters %v with fix: %v, rule 4 %d, backwards %v", ids, starters, w.Count, rule4, backwards(w))
+		}
+	})
 }
 
 // backwards reports whether some node's state went back to CANDIDATE after

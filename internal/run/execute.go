@@ -257,7 +257,10 @@ func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, 
 		Nodes: spec.Nodes, Factory: spec.Factory, Seed: opts.Seed, Policy: opts.Policy,
 		Delay: opts.Latency, Faults: opts.Faults, Script: script, React: spec.React,
 		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, Skip: skip, VectorClocks: opts.VectorClocks,
-		Choices: opts.Schedule, Cancel: ctx.Done(), Deadline: time.Now().Add(opts.Timeout),
+		Choices: opts.Schedule, Cancel: ctx.Done(),
+	}
+	if opts.Timeout > 0 { // zero: no wall-clock bound (a caller that builds Options itself)
+		cfg.Deadline = time.Now().Add(opts.Timeout)
 	}
 	if bar != nil {
 		cfg.Progress = func(r sim.Result) {

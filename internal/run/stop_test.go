@@ -110,3 +110,13 @@ func TestScriptedActionsAfterQuiescence(t *testing.T) {
 		t.Errorf("unapplied = %q", o.Summary.Unapplied)
 	}
 }
+
+// Options built by hand (a compare command's) have no Timeout: that means
+// no wall-clock bound, not a deadline already passed.
+func TestZeroTimeoutIsNoBound(t *testing.T) {
+	opts := simOpts("none", 1)
+	opts.Timeout = 0
+	if _, _, err := execute(t, passSpec(100, 100_000), opts); err != nil {
+		t.Fatal(err)
+	}
+}

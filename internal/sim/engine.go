@@ -8,9 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
-	"ringlab/internal/hugemem"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -46,13 +44,10 @@ type sim struct {
 	msgEvents   bool // send/recv/drop/dup events go to the sink
 	cmdEvents   bool // cmd events go to the sink
 	plain       bool // a message needs no fault, latency draw, link order or clock vector (see send)
-	batch       bool // plain, and no Stop to ask after each step: deliverRun may run through a tick
-	prefetching bool // the nodes are too many for the caches: prefetch (see prefetchAhead)
+	batch       bool // plain, and no Stop to ask after each step: deliverRun may run through a tick (fastpath.go)
+	prefetching bool // the nodes are too many for the caches: prefetch (prefetch.go)
 	// The nodes' data, when the factory laid them out evenly in memory
-	// (node i at ndBase + i*ndStride; ndStride 0 otherwise): prefetchAhead
-	// computes where a node is instead of loading its pointer, a cache miss
-	// of its own. A prefetch is only a hint: a restarted node, elsewhere,
-	// just misses it.
+	// (node i at ndBase + i*ndStride; ndStride 0 otherwise): see layout.
 	ndBase, ndStride uintptr
 	nChoice          int // decisions taken so far (replay position)
 	res              Result
@@ -79,7 +74,7 @@ func newSim(cfg Config) (*sim, error) {
 		cfg:     cfg,
 		rng:     newRand(cfg.Seed),
 		q:       newQueue(cfg.Delay.Max+maxExtra(cfg.Faults.Slow), sortedScript(cfg.Script)),
-		nodes:   hugemem.Make[nodeState](n + 1),
+		nodes:   make([]nodeState, n+1),
 		nLive:   n,
 		res:     Result{ByType: map[string]int64{}},
 		typeIdx: map[string]int{},
@@ -100,7 +95,7 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	s.msgEvents = cfg.Sink != nil && cfg.Messages
 	s.cmdEvents = cfg.Sink != nil && !cfg.Skip.Has(trace.KindCmd)
-	s.prefetching = n >= prefetchNodes
+	s.prefetching = n >= prefetchNodes && !cfg.Unoptimized
 	if s.prefetching {
 		s.ndBase, s.ndStride = layout(s.nodes)
 	}
@@ -110,7 +105,7 @@ func newSim(cfg Config) (*sim, error) {
 	f := &cfg.Faults
 	s.plain = s.vc == nil && !s.msgEvents && s.link == nil && cfg.Delay.Min == cfg.Delay.Max &&
 		f.Drop == 0 && f.Dup == 0 && len(f.Partitions) == 0 && len(f.Slow) == 0
-	s.batch = s.plain && cfg.Stop == nil
+	s.batch = s.plain && cfg.Stop == nil && !cfg.Unoptimized
 	// The script's actions take the first sequence numbers (see queue).
 	s.q.seq = uint64(len(cfg.Script))
 	return s, nil
@@ -253,51 +248,6 @@ func (s *sim) control(it *slot) error {
 	return s.act(int(it.to), s.q.script[it.aux].Cmd)
 }
 
-// Prefetching, ahead items of the current tick: the receiver's state, its
-// node's data and the message's boxed value. On a large ring the receivers
-// of one tick are scattered, and without this each delivery waits on up to
-// three cache misses in a row.
-const (
-	ahead         = 16
-	prefetchNodes = 1 << 14 // below this many nodes, they stay in the caches
-)
-
-func (s *sim) prefetchAhead() {
-	next := s.q.ahead()
-	if len(next) > ahead {
-		s.prefetchSlot(&next[ahead])
-	}
-}
-
-// prefetchSlot prefetches what delivering it will read.
-func (s *sim) prefetchSlot(it *slot) {
-	ns := &s.nodes[it.to]
-	nd := s.ndBase + uintptr(it.to)*s.ndStride
-	if s.ndStride == 0 { // the node's data word, read through its state (a cache miss itself, often)
-		nd = uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&ns.nd))[1])
-	}
-	prefetch3(uintptr(unsafe.Pointer(ns)), nd, uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&it.msg))[1]))
-}
-
-// layout returns base and stride such that node i's data is at base +
-// i*stride for every node, or 0, 0 if they are not so laid out. A factory
-// that builds its nodes out of one array (changroberts.Factory) lays them
-// out so; nodes allocated one by one are not, in general.
-func layout(nodes []nodeState) (base, stride uintptr) {
-	if len(nodes) < 3 {
-		return 0, 0
-	}
-	data := func(i int) uintptr { return uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&nodes[i].nd))[1]) }
-	stride = data(2) - data(1)
-	base = data(1) - stride
-	for i := 3; i < len(nodes); i++ {
-		if data(i) != base+uintptr(i)*stride {
-			return 0, 0
-		}
-	}
-	return base, stride
-}
-
 // deliver hands a message to its receiver.
 func (s *sim) deliver(it *slot) error {
 	s.flight--
@@ -327,70 +277,6 @@ func (s *sim) deliver(it *slot) error {
 	s.begin()
 	ns.nd.Step(node.Input{Kind: node.InMsg, Now: s.q.now, From: int(it.from), Msg: it.msg}, &s.out)
 	return s.carryOut(to)
-}
-
-// deliverRun delivers the message it, just popped, then the messages after
-// it in the head chunk of its tick's bucket, in order, until an item that is
-// not a message, the end of the chunk, the end of the run (all done, no
-// message in flight) or the step budget: what loop and deliver would do,
-// minus a pop and its checks per message. It is for batch runs only (plain,
-// and no Stop to ask after every step).
-//
-// Every message sent meanwhile goes to a later tick's bucket (latencies are
-// at least 1 tick and less than the wheel's span), and a timer or action due
-// now is appended to this bucket after its messages, so the chunk's items
-// are read in (at, seq) order still; only its end may move.
-func (s *sim) deliverRun(it *slot) error {
-	q := s.q
-	bk := &q.buckets[q.now&q.mask]
-	c := bk.head                                      // it is c.slots[bk.r-1] (see pop)
-	dst := &q.buckets[(q.now+s.cfg.Delay.Min)&q.mask] // where a message sent now goes
-	o := &s.out
-	end := bk.headEnd()
-	for {
-		s.flight--
-		if s.prefetching && bk.r+ahead < end {
-			s.prefetchSlot(&c.slots[bk.r+ahead])
-		}
-		ns := &s.nodes[it.to]
-		if ns.crashed {
-			s.res.Dropped++ // no event: a plain run has no message events
-		} else {
-			ns.lc = max(ns.lc, it.lc) + 1
-			s.res.Steps++
-			o.Reset()
-			ns.nd.Step(node.Input{Kind: node.InMsg, Now: q.now, From: int(it.from), Msg: it.msg}, o)
-			if len(o.Sends) == 1 && len(o.Events) == 0 && len(o.Timers) == 0 && uint(o.Sends[0].To-1) < uint(s.cfg.Nodes) {
-				// The commonest step of all, one message out and nothing
-				// else (a ring passing a token on): carryOut and send,
-				// minus their loops and calls.
-				snd := &o.Sends[0]
-				s.count(snd.Msg.Type())
-				ns.lc++
-				s.flight++
-				q.seq++
-				e := q.slotIn(dst)
-				e.msg, e.lc, e.aux, e.from, e.to = snd.Msg, ns.lc, 0, it.to, int32(snd.To)
-				if o.Done != ns.done {
-					s.setDone(ns, o.Done)
-				}
-			} else if err := s.carryOut(int(it.to)); err != nil {
-				return err
-			}
-		}
-		it.msg = nil // handled: drop the reference for the GC (pop does it for the last one)
-		if s.flight == 0 && s.nDone == s.nLive || s.res.Steps >= s.cfg.MaxSteps {
-			return nil // loop ends the run
-		}
-		end = bk.headEnd() // a step may have added a timer or an action due now
-		if bk.r == end || c.slots[bk.r].from <= 0 {
-			return nil // loop takes it from here: pop moves to the next chunk, or tick
-		}
-		it = &c.slots[bk.r]
-		bk.r++
-		q.inWheel--
-		q.last = it
-	}
 }
 
 func (s *sim) fire(it *slot) error {

@@ -1,6 +1,6 @@
 package sim
 
-// prefetch3 asks the CPU to bring the cache lines at a, b and c in, without
-// waiting: one call for the three lines a delivery needs (see
-// prefetchAhead). The addresses are hints; any value is safe.
-func prefetch3(a, b, c uintptr)
+// prefetch2 asks the CPU to bring the cache lines at a and b in, without
+// waiting (see prefetch.go). The addresses are hints; any value, 0
+// included, is safe: a prefetch never faults.
+func prefetch2(a, b uintptr)

@@ -2,5 +2,5 @@
 
 package sim
 
-// prefetch3 is a no-op where there is no assembly for it.
-func prefetch3(a, b, c uintptr) {}
+// prefetch2 is a no-op where there is no assembly for it.
+func prefetch2(a, b uintptr) {}

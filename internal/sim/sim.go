@@ -100,6 +100,11 @@ type Config struct {
 	// figures so far (for a progress line on a terminal).
 	Progress func(Result)
 
+	// Unoptimized turns the simulator's speed-ups off (prefetch.go,
+	// fastpath.go), for the benchmark that measures what they pay: the
+	// run is the same, only slower.
+	Unoptimized bool
+
 	// Choices, when not nil, replaces the random source: every random
 	// decision (a latency, a drop, a duplicate) takes the next value, and 0
 	// once they run out (0 is always the benign choice: minimum latency, no

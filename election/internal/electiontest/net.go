@@ -7,9 +7,6 @@
 package electiontest
 
 import (
-	"math/rand/v2"
-	"testing"
-
 	"ringlab/internal/node"
 )
 
@@ -19,13 +16,23 @@ type Envelope struct {
 	Msg      node.Msg
 }
 
-// Net drives nodes of type N. Delivery is FIFO when Rng is nil, otherwise
-// a random pending message goes next (messages may overtake each other).
+// TB is what a Net needs of *testing.T and *rapid.T.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// Net drives nodes of type N. Delivery is FIFO when Pick is nil;
+// otherwise Pick(k) chooses which of the k pending messages goes next
+// (messages may overtake each other): a rapid test draws it, so a failing
+// delivery order shrinks to a short one.
 type Net[N node.Node] struct {
-	T      *testing.T
+	T      TB
 	Nodes  []N // 1-based
 	Queue  []Envelope
-	Rng    *rand.Rand
+	Pick   func(k int) int
 	Count  map[string]int
 	Events [][]node.Event // per node, 1-based
 	Done   []bool         // the node's last Output.Done
@@ -36,7 +43,7 @@ type Net[N node.Node] struct {
 
 // Build makes nodes 1..n with f (err is the Factory's constructor error,
 // which fails the test).
-func Build[N node.Node](t *testing.T, f node.Factory, err error, n int) *Net[N] {
+func Build[N node.Node](t TB, f node.Factory, err error, n int) *Net[N] {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +92,8 @@ func (w *Net[N]) Run() {
 			w.T.Fatalf("no termination: %d messages still in flight", len(w.Queue))
 		}
 		k := 0
-		if w.Rng != nil {
-			k = w.Rng.IntN(len(w.Queue))
+		if w.Pick != nil {
+			k = w.Pick(len(w.Queue))
 		}
 		e := w.Queue[k]
 		w.Queue = append(w.Queue[:k], w.Queue[k+1:]...)
