@@ -19,9 +19,10 @@ import (
 
 // docCommand is one ringlab command line found in a Markdown file.
 type docCommand struct {
-	file string
-	line int
-	args []string
+	file  string
+	line  int
+	args  []string
+	usage bool // documented as refused: "# exit 2"
 }
 
 var (
@@ -74,7 +75,9 @@ func docCommands(t *testing.T) []docCommand {
 			if loc := tail.FindStringIndex(rest); loc != nil {
 				rest = rest[:loc[0]]
 			}
+			usage := false
 			if i := strings.Index(rest, " #"); i >= 0 {
+				usage = strings.Contains(rest[i:], "exit 2")
 				rest = rest[:i]
 			}
 			if strings.ContainsAny(rest, "[]|") || strings.Contains(rest, "...") {
@@ -85,7 +88,7 @@ func docCommands(t *testing.T) []docCommand {
 				t.Errorf("%s:%d: %v", path, i+1, err)
 				continue
 			}
-			cmds = append(cmds, docCommand{path, i + 1, append([]string{"ringlab"}, args...)})
+			cmds = append(cmds, docCommand{path, i + 1, append([]string{"ringlab"}, args...), usage})
 		}
 		return nil
 	})
@@ -96,7 +99,8 @@ func docCommands(t *testing.T) []docCommand {
 }
 
 // Every ringlab command in the docs parses: its command exists and every
-// flag and value is accepted. Runs on the engine are built but not run
+// flag and value is accepted (or, where the docs say "# exit 2", is
+// refused). Runs on the engine are built but not run
 // (engine.WithDryRun), explore tries no schedule, and the other commands
 // get a cancelled context, so none runs long.
 func TestDocCommandsParse(t *testing.T) {
@@ -124,7 +128,11 @@ func TestDocCommandsParse(t *testing.T) {
 		if raceguard.Enabled && args[1] == "exercises" {
 			flagsOnly(app.Commands)
 		}
-		if err := app.RunContext(ctx, args); cliutil.Code(err) == cliutil.ExitUsage {
+		err := app.RunContext(ctx, args)
+		switch {
+		case c.usage && cliutil.Code(err) != cliutil.ExitUsage:
+			t.Errorf("%s:%d: %q is documented as refused (exit 2), but parses", c.file, c.line, strings.Join(c.args, " "))
+		case !c.usage && cliutil.Code(err) == cliutil.ExitUsage:
 			t.Errorf("%s:%d: %q does not parse: %v", c.file, c.line, strings.Join(c.args, " "), err)
 		}
 	}

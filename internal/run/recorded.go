@@ -113,24 +113,39 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 
 // SplitCommand splits a command line as Replay writes it (and as a POSIX
 // shell would split it): words separated by blanks, '...' quoting anything
-// but a quote, and a backslash escaping the next character outside quotes.
+// but a quote, "..." quoting anything but a quote or a backslash (which
+// escapes a dollar, a backquote, a quote or a backslash there), and a
+// backslash escaping the next character outside quotes.
 func SplitCommand(s string) ([]string, error) {
 	var words []string
 	var w strings.Builder
-	inWord, quoted, escaped := false, false, false
-	for _, r := range s {
+	inWord, escaped := false, false
+	var quote rune // the open quote, or 0
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		switch {
 		case escaped:
 			w.WriteRune(r)
 			escaped = false
-		case quoted:
+		case quote == '\'':
 			if r == '\'' {
-				quoted = false
+				quote = 0
 			} else {
 				w.WriteRune(r)
 			}
-		case r == '\'':
-			quoted, inWord = true, true
+		case quote == '"':
+			switch {
+			case r == '"':
+				quote = 0
+			case r == '\\' && i+1 < len(rs) && strings.ContainsRune("$`\"\\", rs[i+1]):
+				i++
+				w.WriteRune(rs[i])
+			default:
+				w.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
 		case r == '\\':
 			escaped, inWord = true, true
 		case r == ' ' || r == '\t' || r == '\n':
@@ -144,7 +159,7 @@ func SplitCommand(s string) ([]string, error) {
 			inWord = true
 		}
 	}
-	if quoted || escaped {
+	if quote != 0 || escaped {
 		return nil, fmt.Errorf("unterminated quote or escape in %q", s)
 	}
 	if inWord {
