@@ -83,6 +83,19 @@ func (l *Log) readOne(src Source) ([]*trace.Event, error) {
 		return nil, fmt.Errorf("%s: the log is empty", src.Name)
 	}
 	lines := bytes.Split(data, []byte("\n"))
+	for _, line := range lines { // the first line says what kind of log this is
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var first struct {
+			V    *int   `json:"v"`
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(line, &first) == nil && first.V == nil && (first.Kind == "hop" || first.Kind == "done") {
+			return nil, fmt.Errorf("%s: a log of the capitalizing ring (ringlab ring --format json), which has no checkers to run again", src.Name)
+		}
+		break
+	}
 	for i, line := range lines {
 		var head struct {
 			Kind string `json:"kind"`
