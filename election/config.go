@@ -79,6 +79,9 @@ func checkCount(n, minNodes int, flag string) (int, error) {
 // seed (or --layout-seed) draws a random layout.
 func parseSetup(c *cli.Context, d defaults, n int, seed uint64) (setup, error) {
 	if c.IsSet("layout-seed") {
+		if c.String("layout") != "random" && c.String("topology") != "random" {
+			return setup{}, cliutil.Usagef("--layout-seed draws a random layout or topology; add --layout random (or yoyo's --topology random), or drop it")
+		}
 		seed = c.Uint64("layout-seed")
 	}
 	s := setup{seed: seed}
