@@ -24,6 +24,7 @@ import (
 	"ringlab/exercises"
 	"ringlab/internal/cliutil"
 	engine "ringlab/internal/run"
+	"ringlab/internal/serve"
 	"ringlab/mutex"
 	"ringlab/ring"
 )
@@ -57,6 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		exercises.Command(),
 		renderCommand(),
 		checkCommand(stdout, stderr),
+		serve.Command(),
 		versionCommand(),
 	}
 	cliutil.Prepare(cmds)

@@ -47,6 +47,7 @@ func scenarioCommand() *cli.Command {
 		if s.flags != nil {
 			flags = append(flags, s.flags()...)
 		}
+		flags = append(flags, run.ServeFlags()...)
 		subs = append(subs, &cli.Command{
 			Name: s.name, Usage: s.usage, Description: s.about,
 			UsageText: fmt.Sprintf("ringlab mutex scenario %s [flags]\n\nExample (exit code %d):\n   ringlab mutex scenario %s", s.name, s.want, s.name),
@@ -98,6 +99,7 @@ func (s scenario) action(c *cli.Context) error {
 	opts := run.Options{
 		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"),
 		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
+		Serving: run.ParseServe(c),
 	}
 	if format == "text" {
 		fmt.Fprintf(c.App.Writer, "%s\n\n", s.about)

@@ -44,7 +44,7 @@ type Spec struct {
 // rendered or logged, else what the checkers and Observe need (the
 // runtimes do not build the others).
 func (s Spec) wants(set *check.Set, opts Options) trace.Kinds {
-	if opts.Format != "none" || opts.Events != "" {
+	if opts.logged() {
 		return trace.AllKinds
 	}
 	k := set.Wants()
@@ -85,7 +85,10 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	summaryOut := stderr
 	if rec != nil { // `ringlab check`: judge a log, print only the verdicts
-		opts.Format, opts.Events, opts.SeedDrawn, summaryOut = "none", "", false, stdout
+		opts.Format, opts.Events, opts.SeedDrawn, opts.Serving, summaryOut = "none", "", false, Serving{}, stdout
+	}
+	if opts.Serving.Addr != "" {
+		return executeServed(ctx, spec, opts, replay, stdout, stderr)
 	}
 	defer BigRunGC(spec.Nodes, opts.Runtime)()
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
@@ -108,7 +111,8 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		jr, _ := trace.NewRenderer("json", f)
 		renderers = append(renderers, jr)
 	}
-	messages := spec.NeedMessages || opts.Format != "none" || opts.Events != ""
+	renderers = opts.Serving.renderers(renderers)
+	messages := spec.NeedMessages || opts.logged()
 	checkers := spec.checkers()
 	if rec != nil {
 		if checkers, err = restrict(checkers, rec.Properties); err != nil {
@@ -133,7 +137,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		if spec.Observe != nil {
 			spec.Observe(e)
 		}
-		if opts.Format != "none" || opts.Events != "" {
+		if opts.logged() {
 			emit(e)
 		}
 		for i := range vs {

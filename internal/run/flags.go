@@ -22,7 +22,7 @@ import (
 
 // Flags returns the engine flags shared by every algorithm command.
 func Flags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time) or live (one goroutine per node)"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed of the simulator's choices (default: drawn and printed on stderr)"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON events), mermaid (sequence diagram) or none (summary only, on stderr)"},
@@ -40,7 +40,7 @@ func Flags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
 		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events (O(n) per event)"},
 		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
-	}
+	}, ServeFlags()...)
 }
 
 // Options are the parsed engine flags.
@@ -59,6 +59,7 @@ type Options struct {
 	Timeout      time.Duration
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
+	Serving      Serving // --serve: show the run in the browser afterwards
 }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage
@@ -73,6 +74,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 		Tick:         c.Duration("tick"),
 		Timeout:      c.Duration("timeout"),
 		VectorClocks: c.Bool("vc"),
+		Serving:      ParseServe(c),
 	}
 	if !c.IsSet("seed") {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true
