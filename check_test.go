@@ -292,3 +292,15 @@ func TestMultiNodePartitionOnTheSimulator(t *testing.T) {
 		t.Fatalf("partitioned links %v\n%s", cut, errs)
 	}
 }
+
+// A run's own log cut before its summary line is checked from its header.
+func TestCheckALogWithoutItsSummary(t *testing.T) {
+	code, lines, sum := logOf(t, []string{"mutex", "ricart-agrawala", "--nodes", "4", "--seed", "3"})
+	if !strings.Contains(lines[0], `"kind":"header"`) {
+		t.Fatalf("the log does not start with its header: %s", lines[0])
+	}
+	ccode, out, errs := runCLI(t, t.Context(), "check", "--from", writeLog(t, "cut.ndjson", lines[:len(lines)-1]))
+	if want, got := verdictLines(sum.Verdicts), printedVerdicts(out); ccode != code || strings.Join(want, "\n") != strings.Join(got, "\n") {
+		t.Fatalf("exit %d (run %d)\n%s%s", ccode, code, out, errs)
+	}
+}

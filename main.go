@@ -151,7 +151,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			args, err := engine.SplitCommand(log.Replay)
 			if err != nil || len(args) < 3 || args[0] != "ringlab" ||
 				(args[1] != "mutex" && args[1] != "election") ||
-				slices.Contains([]string{"explore", "compare", "quorum-probability"}, args[2]) {
+				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
 			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}

@@ -13,6 +13,7 @@ import (
 	"ringlab/internal/node"
 	"ringlab/internal/run"
 	"ringlab/internal/sim"
+	"ringlab/internal/trace"
 )
 
 // Bully's named scenarios (SPEC §3.6).
@@ -97,7 +98,7 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	ids := cfg.Ids
 	n := len(cfg.Ids)
 	return run.Spec{
-		Factory: f, Script: script,
+		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
 		Checks: func() []check.Checker {
 			return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(n, ids), check.NewHighestLive(ids)}
 		},

@@ -81,7 +81,7 @@ func ringExtra(s setup, fix bool, rule4 int) map[string]any {
 	leader := indexOf(s.ids, minID(s.ids))
 	e, l := ringspec.Messages(s.ids, s.starters)
 	x := map[string]any{
-		"rule 4 fired": fmt.Sprintf("%d time(s), at node %d (id %d)", rule4, leader, minID(s.ids)),
+		"rule 4 fired": fmt.Sprintf("%d time(s), at N%d (node %d)", rule4, minID(s.ids), leader),
 		"theory":       fmt.Sprintf("rules as written: ELECTION sum(d_j + n) = %d, ELECTED k*n = %d (k = %d initiators)", e, l, len(s.starters)),
 	}
 	if fix {

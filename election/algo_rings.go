@@ -36,6 +36,7 @@ func anonymousAlgo() algo {
 			votes, leaders := anonymous.Messages(s.n())
 			return run.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
+				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
 				Checks: func() []check.Checker {
 					return []check.Checker{check.Termination{}, newUniqueness(nil), &anonAgreement{n: s.n()},
 						check.NewCorrectness(nil, first, "the candidate (named by its index)")}

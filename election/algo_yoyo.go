@@ -9,6 +9,7 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
 	"ringlab/internal/run"
+	"ringlab/internal/trace"
 )
 
 func yoyoAlgo() algo {
@@ -78,7 +79,7 @@ func buildYoyo(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	}
 	m, n := edgeCount(topo), s.n()
 	return run.Spec{
-		Factory: f, Script: starts(s),
+		Factory: f, Script: starts(s), Topology: trace.TopoGraph, Edges: edgeList(topo),
 		Checks: verdicts(s.ids, minID(s.ids), "the smallest id"),
 		Extra: func(run.Outcome) map[string]any {
 			return map[string]any{

@@ -13,6 +13,7 @@ import (
 // learn the leader: in the id-list ring (§3.3) only initiators decide.
 // At the end every live node in nodes takes a leader, and the same one.
 type agreementAmong struct {
+	check.Names
 	nodes   []int
 	ids     []int
 	leader  map[int]int
@@ -50,7 +51,7 @@ func (a *agreementAmong) Finish(check.End) trace.Verdict {
 		}
 		l, ok := a.leader[i]
 		if !ok {
-			v.OK, v.Detail = false, fmt.Sprintf("node %d (id %d) started but knows no leader", i, a.ids[i-1])
+			v.OK, v.Detail = false, fmt.Sprintf("%s (id %d) started but knows no leader", a.Name(i), a.ids[i-1])
 			return v
 		}
 		seen[l] = append(seen[l], i)
@@ -80,6 +81,7 @@ func disagreement(seen map[int][]int) string {
 // one. At the end every live process is Installed or has relayed, and at
 // most one is Installed.
 type anonAgreement struct {
+	check.Names
 	n         int
 	installed map[int]bool
 	relayed   map[int]bool
@@ -123,9 +125,9 @@ func (a *anonAgreement) Finish(check.End) trace.Verdict {
 	}
 	switch {
 	case len(leaders) > 1:
-		v.OK, v.Detail = false, fmt.Sprintf("processes %v each take themselves as leader", leaders)
+		v.OK, v.Detail = false, fmt.Sprintf("%s each take themselves as leader", a.List(leaders))
 	case len(unaware) > 0:
-		v.OK, v.Detail = false, fmt.Sprintf("%d live process(es) never heard WeHaveALeader (first: %d)", len(unaware), unaware[0])
+		v.OK, v.Detail = false, fmt.Sprintf("%d live process(es) never heard WeHaveALeader (first: %s)", len(unaware), a.Name(unaware[0]))
 	case len(leaders) == 0:
 		v.OK, v.Detail = false, "no process is Installed"
 	}
@@ -150,6 +152,9 @@ func newUniqueness(ids []int) *uniqueness {
 }
 
 func (u *uniqueness) Property() string { return u.inner.Property() }
+
+// SetNames names nodes in the verdict.
+func (u *uniqueness) SetNames(name func(int) string) { u.inner.SetNames(name) }
 
 func (u *uniqueness) Wants() trace.Kinds { return u.inner.Wants() }
 

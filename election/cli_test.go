@@ -169,5 +169,5 @@ func TestSilentRunsKeepTheFigures(t *testing.T) {
 // crashes of the run, not from the script alone.
 func TestBullyCrashAfterTheElection(t *testing.T) {
 	r := runCLI(t, "bully", "--nodes", "5", "--initiators", "1", "--crash", "5@50", "--seed", "1")
-	r.want(t, 0, "t=50     node 5   CRASH", "✓ correctness: leader should be id 4 (the highest live id)")
+	r.want(t, 0, "t=50     N5       CRASH", "✓ correctness: leader should be id 4 (the highest live id)")
 }

@@ -18,6 +18,7 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
 	"ringlab/internal/run"
+	"ringlab/internal/trace"
 )
 
 // algo is one election subcommand.
@@ -45,7 +46,7 @@ func Command() *cli.Command {
 		subs = append(subs, a.command(false))
 		explore = append(explore, a.command(true))
 	}
-	subs = append(subs, compareCommand(), &cli.Command{
+	subs = append(subs, compareCommand(), checkCommand(), &cli.Command{
 		Name:  "explore",
 		Usage: "run an election under many seeded schedules and show the shortest violating one",
 		UsageText: "ringlab election explore ALGORITHM --schedules N [flags of the algorithm]\n\n" +
@@ -141,6 +142,12 @@ func (a algo) spec(c *cli.Context, gc bool) (spec run.Spec, opts run.Options, re
 	}
 	spec.Algorithm = "election " + a.name
 	spec.Nodes = n
+	if spec.Names == nil {
+		spec.Names = idNames(s.ids)
+	}
+	if spec.Topology == "" {
+		spec.Topology = trace.TopoRing
+	}
 	return spec, opts, restore, nil
 }
 
@@ -160,6 +167,30 @@ func verdicts(ids []int, want int, rule string) func() []check.Checker {
 		return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(len(ids), ids),
 			check.NewCorrectness(ids, want, rule)}
 	}
+}
+
+// idNames names nodes by their ids, as the chapter does: N5 is the node
+// with id 5.
+func idNames(ids []int) func(int) string {
+	return func(i int) string { return "N" + strconv.Itoa(ids[i-1]) }
+}
+
+// edgeList lists a topology's undirected edges (none past maxEdges: a
+// header names the edges of a graph a picture can show).
+func edgeList(t node.Topology) [][2]int {
+	const maxEdges = 100_000
+	var es [][2]int
+	for i := 1; i <= t.N; i++ {
+		for _, j := range t.Neighbors(i) {
+			if j > i {
+				if len(es) == maxEdges {
+					return nil
+				}
+				es = append(es, [2]int{i, j})
+			}
+		}
+	}
+	return es
 }
 
 func minID(ids []int) int { return slices.Min(ids) }

@@ -88,7 +88,7 @@ func TestSeveralInitiatorsCountedBothWays(t *testing.T) {
 	if s.ByType["ELECTION"] != 35 || s.ByType["ELECTED"] != 25 {
 		t.Errorf("as written: %v, want 35 ELECTION and 25 ELECTED", s.ByType)
 	}
-	if got := s.Extra["rule 4 fired"]; !strings.HasPrefix(got.(string), "5 time(s), at node 4") {
+	if got := s.Extra["rule 4 fired"]; !strings.HasPrefix(got.(string), "5 time(s), at N1 (node 4)") {
 		t.Errorf("rule 4: %v", got)
 	}
 	if got := s.Extra["with --fix extinction"]; !strings.HasPrefix(got.(string), "11 ELECTION, 5 ELECTED, rule 4 fired 1 time(s)") {

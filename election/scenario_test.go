@@ -1,10 +1,12 @@
 package election
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/trace"
 )
 
 // SPEC §3.2 (seed 004 "Anel 1"): one candidate on two processes gives one
@@ -12,11 +14,11 @@ import (
 // says so (exit 3): symmetry cannot be broken without ids.
 func TestAnonymousRing(t *testing.T) {
 	one := runCLI(t, "anonymous", "--seed", "1")
-	one.want(t, 0, "node 1   leader is id 1", "messages: 4 (VoteForMe 2, WeHaveALeader 2)", "✓ uniqueness", "✓ agreement")
+	one.want(t, 0, "P1       leader is id 1", "messages: 4 (VoteForMe 2, WeHaveALeader 2)", "✓ uniqueness", "✓ agreement")
 	golden(t, "anonymous_one_candidate.golden", one.out)
 
 	both := runCLI(t, "anonymous", "--initiators", "all", "--seed", "1")
-	both.want(t, cliutil.ExitViolation, "VIOLATION of uniqueness: nodes 1 and 2 each consider themselves leader",
+	both.want(t, cliutil.ExitViolation, "VIOLATION of uniqueness: P1 and P2 each consider themselves leader",
 		"✗ uniqueness", "messages: 4 (VoteForMe 2, WeHaveALeader 2)")
 	golden(t, "anonymous_both_candidates.golden", both.out)
 }
@@ -30,7 +32,7 @@ func TestBullyWorkedExample(t *testing.T) {
 		t.Errorf("%v, %d dropped; want ELECTION 10, OK 6, COORD 4, 5 dropped at the crashed 5", s.ByType, s.Dropped)
 	}
 	r := runCLI(t, "bully", "--scenario", "chapter", "--seed", "1")
-	r.want(t, 0, "node 4   send  COORD", "✓ correctness: leader should be id 4 (the highest live id)")
+	r.want(t, 0, "N4       send  COORD", "✓ correctness: leader should be id 4 (the highest live id)")
 	golden(t, "bully_chapter.golden", r.out)
 }
 
@@ -38,8 +40,8 @@ func TestBullyWorkedExample(t *testing.T) {
 // slowed to 5 ticks, 4 starts; 4 declares at tick 3 and 5 at tick 5.
 func TestBullySplitBrain(t *testing.T) {
 	r := runCLI(t, "bully", "--scenario", "split-brain", "--seed", "1")
-	r.want(t, cliutil.ExitViolation, "t=5      node 5   VIOLATION of uniqueness: nodes 4 and 5 each consider themselves leader (split-brain)",
-		"✗ uniqueness: nodes 4 and 5")
+	r.want(t, cliutil.ExitViolation, "t=5      N5       VIOLATION of uniqueness: N4 and N5 each consider themselves leader (split-brain)",
+		"✗ uniqueness: N4 and N5")
 	golden(t, "bully_split_brain.golden", r.out)
 	// The same run with safe timeouts (longer than the round trip) is fine.
 	runCLI(t, "bully", "--initiators", "4", "--slow", "5+4@0-1000", "--reply-timeout", "20", "--seed", "1").want(t, 0, "✓ uniqueness")
@@ -49,18 +51,22 @@ func TestBullySplitBrain(t *testing.T) {
 // leader in each, and the checkers report it (exit 3).
 func TestYoyoPartition(t *testing.T) {
 	r := runCLI(t, "yoyo", "--graph", "1-2,2-3,4-5", "--allow-disconnected", "--seed", "1")
-	r.want(t, cliutil.ExitViolation, "✗ uniqueness: nodes 2 and 4 end as leaders", "connected: false")
+	r.want(t, cliutil.ExitViolation, "✗ uniqueness: N3 and N1 end as leaders", "connected: false")
 	golden(t, "yoyo_partition.golden", r.out)
 }
 
 // Every algorithm's defaults run clean, on the simulator, in every format.
 func TestDefaultsEveryFormat(t *testing.T) {
 	for _, a := range algos() {
-		for _, f := range []string{"text", "json", "mermaid", "none"} {
+		for _, f := range trace.Formats {
 			r := runCLI(t, a.name, "--format", f, "--seed", "2")
 			r.want(t, 0)
-			if f == "mermaid" && !strings.HasPrefix(r.out, "sequenceDiagram") {
-				t.Errorf("%s: mermaid output starts %q", a.name, r.out[:min(len(r.out), 40)])
+			starts := map[string]string{"mermaid": "%% ringlab: election " + a.name, "svg": "<?xml", "chrome-trace": "{", "shiviz": trace.ShivizRegex, "json": `{"v":1,"kind":"header"`}
+			if want, ok := starts[f]; ok && !strings.HasPrefix(r.out, want) {
+				t.Errorf("%s: %s output starts %q, want %q", a.name, f, r.out[:min(len(r.out), 40)], want)
+			}
+			if f == "chrome-trace" && !json.Valid([]byte(r.out)) {
+				t.Errorf("%s: the chrome trace is not valid JSON", a.name)
 			}
 			if f == "none" && (r.out != "" || !strings.Contains(r.errb, "✓ termination")) {
 				t.Errorf("%s --format none: stdout %q, stderr %q", a.name, r.out, r.errb)

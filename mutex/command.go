@@ -27,7 +27,7 @@ func Command() *cli.Command {
 		subs = append(subs, a.command(false))
 		explore = append(explore, a.command(true))
 	}
-	subs = append(subs, scenarioCommand(), compareCommand(), probabilityCommand(), &cli.Command{
+	subs = append(subs, scenarioCommand(), compareCommand(), probabilityCommand(), checkCommand(), &cli.Command{
 		Name:  "explore",
 		Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
 		UsageText: "ringlab mutex explore ALGORITHM --schedules N [flags of the algorithm]\n\n" +

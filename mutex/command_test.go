@@ -90,9 +90,9 @@ func TestScenarioOptions(t *testing.T) {
 		want string
 	}{
 		// SPEC §2.3: a retry timer with backoff breaks the split votes.
-		{[]string{"scenario", "quorum-split", "--retry-timeout", "10", "--format", "none"}, 0, "entry order: Part1, Part2, Part3"},
+		{[]string{"scenario", "quorum-split", "--retry-timeout", "10", "--format", "none"}, 0, "entry order: P1, P2, P3"},
 		// SPEC §2.2: without regeneration the lost token stops the ring.
-		{[]string{"scenario", "token-lost", "--regen-timeout", "0", "--format", "none"}, 4, "✗ no deadlock: node 3 still waiting"},
+		{[]string{"scenario", "token-lost", "--regen-timeout", "0", "--format", "none"}, 4, "✗ no deadlock: P3 still waiting"},
 		// SPEC §2.5: on FIFO links the explorer finds no violation.
 		{[]string{"scenario", "lamport-nonfifo", "--policy", "fifo", "--schedules", "500"}, 0, "no violation in 500 schedules"},
 	} {

@@ -54,11 +54,22 @@ type plan struct {
 	requesters []int         // nodes that run the workload
 	start      []node.Action // at tick 0, before any request
 	order      func() mutexcheck.KeyFunc
-	strict     bool   // the order is a promise (a violation if broken)
-	promise    string // the order's name
-	token      bool   // check one token
-	theory     string // messages per entry, in theory
-	exact      int    // messages per entry exactly, when the theory is exact (0: not)
+	strict     bool             // the order is a promise (a violation if broken)
+	promise    string           // the order's name
+	token      bool             // check one token
+	theory     string           // messages per entry, in theory
+	exact      int              // messages per entry exactly, when the theory is exact (0: not)
+	names      func(int) string // display names: roles, or algorithm ids
+	topology   string
+	edges      [][2]int
+}
+
+// processNames names nodes P1..Pn, as the chapter names processes.
+func processNames(i int) string { return fmt.Sprintf("P%d", i) }
+
+// idNames names nodes by their algorithm ids: N3, N5, ...
+func idNames(ids []int) func(int) string {
+	return func(i int) string { return fmt.Sprintf("N%d", ids[i-1]) }
 }
 
 func span(a, b int) []int {
@@ -79,6 +90,7 @@ func (p params) build() (plan, error) {
 		pl.nodes, pl.requesters = p.nodes, span(2, p.nodes)
 		pl.order, pl.strict, pl.promise = centralOrder, true, "the order requests reached the coordinator"
 		pl.theory, pl.exact = "4", 4
+		pl.names, pl.topology = centralNames, trace.TopoStar
 	case algoToken:
 		reqs := p.ringRequests
 		if reqs == nil {
@@ -92,6 +104,7 @@ func (p params) build() (plan, error) {
 		pl.start = []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}
 		pl.order, pl.promise = mutexcheck.RequestTime, "ring order"
 		pl.theory = fmt.Sprintf("1..N = 1..%d", p.nodes)
+		pl.names, pl.topology = processNames, trace.TopoRing
 	case algoQuorum:
 		n, m := p.coordinators, p.quorum
 		if m == 0 {
@@ -101,11 +114,21 @@ func (p params) build() (plan, error) {
 		pl.nodes, pl.requesters = n+p.nodes, span(n+1, n+p.nodes)
 		pl.order, pl.promise = mutexcheck.RequestTime, "each coordinator's own queue order"
 		pl.theory = fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n)
+		pl.names, pl.topology = quorumNames(n), trace.TopoGraph
+		for c := 1; c <= n && n*p.nodes <= 100_000; c++ {
+			for q := n + 1; q <= n+p.nodes; q++ {
+				pl.edges = append(pl.edges, [2]int{c, q})
+			}
+		}
 	case algoRicart:
 		cfg := ricart.Config{N: p.nodes, Ids: p.ids, ReleaseBroadcast: p.broadcast, TimeoutAsReply: p.replyTimeout > 0, Timeout: p.replyTimeout}
 		pl.factory, err = ricart.Factory(cfg)
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.strict, pl.promise = stampOrder(string(ricart.MsgRequest)), true, "(timestamp, id) order"
+		pl.names, pl.topology = processNames, trace.TopoComplete
+		if p.ids != nil {
+			pl.names = idNames(p.ids)
+		}
 		pl.exact = ricart.MessagesPerEntry(p.nodes, p.broadcast)
 		pl.theory = fmt.Sprintf("2(N-1) = %d", pl.exact)
 		if p.broadcast {
@@ -115,12 +138,14 @@ func (p params) build() (plan, error) {
 		pl.factory, err = lamport.Factory(lamport.Config{N: p.nodes})
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.strict, pl.promise = stampOrder(string(lamport.MsgAcquire)), true, "(timestamp, id) order"
+		pl.names, pl.topology = processNames, trace.TopoComplete
 		pl.exact = lamport.MessagesPerEntry(p.nodes)
 		pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
 	case algoMaekawa:
 		pl.factory, err = maekawa.Factory(maekawa.Config{N: p.nodes})
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.promise = mutexcheck.RequestTime, "each arbiter's (timestamp, id) order"
+		pl.names, pl.topology = processNames, trace.TopoComplete
 		lo, hi := maekawa.MessagesPerEntry(p.nodes)
 		pl.theory = fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(p.nodes))
 	default:
@@ -210,3 +235,10 @@ func stampOrder(typ string) func() mutexcheck.KeyFunc {
 		}
 	}
 }
+
+// Clone implements node.Snapshot for the exhaustive checker; every mutex
+// algorithm's node is a node.Snapshot.
+func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone()} }
+
+// AppendKey implements node.Snapshot.
+func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }

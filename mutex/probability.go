@@ -90,14 +90,14 @@ func wilson(k, n int) (lo, hi float64) {
 // monteCarlo counts the trials, out of `trials`, in which the second
 // participant enters while the first holds the CS.
 //
-// One trial, on n coordinators and participants Part1, Part2: Part1 asks
+// One trial, on n coordinators and participants P1, P2: P1 asks
 // at t=0; its requests to coordinators m+1..n are slow (they arrive at
 // t=101), so exactly coordinators 1..m vote for it (t=1), and it enters at
 // t=2 and stays 20 ticks. Each of those m coordinators, independently with
 // probability p (drawn from the trial's seed), crashes at t=3 and restarts
-// with amnesia at t=4. Part2 asks at t=5: the amnesiac coordinators and
-// the n-m slow ones vote for it at once, the others are busy. So Part2
-// enters while Part1 is inside exactly when k >= 2m-n coordinators forgot:
+// with amnesia at t=4. P2 asks at t=5: the amnesiac coordinators and
+// the n-m slow ones vote for it at once, the others are busy. So P2
+// enters while P1 is inside exactly when k >= 2m-n coordinators forgot:
 // the event whose probability is P_v.
 func monteCarlo(n, m int, p float64, trials int, seed uint64) (int, error) {
 	pl, err := params{algo: algoQuorum, coordinators: n, quorum: m, nodes: 2}.build()

@@ -2,7 +2,6 @@ package mutex
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -41,8 +40,10 @@ func scenarioCommand() *cli.Command {
 	var subs []*cli.Command
 	for _, s := range scenarios() {
 		flags := []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON events), mermaid (sequence diagram) or none (summary only, on stderr)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
+			&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output"},
 			&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
+			&cli.BoolFlag{Name: "vc", Usage: "add vector clocks to events and show them in the text output"},
 		}
 		if s.flags != nil {
 			flags = append(flags, s.flags()...)
@@ -86,10 +87,9 @@ func (s scenario) action(c *cli.Context) error {
 	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
 	name := st.names
 	if name == nil {
-		name = func(i int) string { return fmt.Sprint(i) }
-	} else {
-		spec.Text = func(stdout, _ io.Writer) trace.Renderer { return newNamedText(stdout, name) }
+		name = pl.names
 	}
+	spec.Names = name
 	extra := spec.Extra
 	spec.Extra = func(o run.Outcome) map[string]any {
 		m := extra(o)
@@ -97,11 +97,11 @@ func (s scenario) action(c *cli.Context) error {
 		return m
 	}
 	opts := run.Options{
-		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"),
+		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"), Out: c.String("out"), VectorClocks: c.Bool("vc"),
 		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
 		Serving: run.ParseServe(c),
 	}
-	if format == "text" {
+	if format == "text" && !c.IsSet("out") {
 		fmt.Fprintf(c.App.Writer, "%s\n\n", s.about)
 	}
 	replay := strings.TrimSuffix(run.Replay(c, 1), " --seed 1")

@@ -18,21 +18,21 @@ func nameList(names ...string) func(int) string {
 	return func(i int) string { return names[i-1] }
 }
 
-// centralNames: node 1 is the coordinator, the others Part1, Part2, ...
+// centralNames: node 1 is the coordinator, the others P1, P2, ...
 func centralNames(i int) string {
 	if i == 1 {
-		return "Coord"
+		return "coordinator"
 	}
-	return fmt.Sprintf("Part%d", i-1)
+	return fmt.Sprintf("P%d", i-1)
 }
 
-// quorumNames: C1..Cn, then Part1, Part2, ...
+// quorumNames: C1..Cn, then the participants P1, P2, ...
 func quorumNames(n int) func(int) string {
 	return func(i int) string {
 		if i <= n {
 			return fmt.Sprintf("C%d", i)
 		}
-		return fmt.Sprintf("Part%d", i-n)
+		return fmt.Sprintf("P%d", i-n)
 	}
 }
 
@@ -44,19 +44,19 @@ func timeoutFlag(name string, value int64, usage string) func() []cli.Flag {
 func scenarios() []scenario {
 	return []scenario{{
 		name: "central-dead", usage: "a participant crashes holding the permission; the coordinator's timeout moves the queue on", want: 0,
-		about: "SPEC §2.1 (seed 004): Part1 enters and crashes inside the critical section. After\n" +
-			"--grant-timeout 10 ticks the coordinator takes the permission back and serves Part2, then\n" +
-			"Part3. Part1 is really dead: no violation.",
+		about: "SPEC §2.1 (seed 004): P1 enters and crashes inside the critical section. After\n" +
+			"--grant-timeout 10 ticks the coordinator takes the permission back and serves P2, then\n" +
+			"P3. P1 is really dead: no violation.",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, names: centralNames,
 				script: []node.Action{req(0, 2), req(1, 3), req(1, 4), crash(3, 2)}}, nil
 		},
 	}, {
 		name: "central-slow", usage: "the same timeout when the participant was only slow: two nodes in the CS (exit 3)", want: 3,
-		about: "SPEC §2.1 (seed 004): Part1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
-			"The coordinator cannot tell slow from dead: it takes the permission back and Part2 enters\n" +
-			"while Part1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
-			"tell a failed process from a slow one.\" (Coord is node 1, Part1..Part3 are nodes 2..4.)",
+		about: "SPEC §2.1 (seed 004): P1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
+			"The coordinator cannot tell slow from dead: it takes the permission back and P2 enters\n" +
+			"while P1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
+			"tell a failed process from a slow one.\" (The coordinator is node 1, P1..P3 are nodes 2..4.)",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, csFor: map[int]int64{2: 20},
 				names: centralNames, script: []node.Action{req(0, 2), req(1, 3), req(1, 4)}}, nil
@@ -83,9 +83,9 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "quorum-amnesia", usage: "seed 004's n=3, m=2 amnesia example: both participants in the CS (exit 3)", want: 3,
-		about: "SPEC §2.3 (seed 004): n=3, m=2. Part1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
-			"C2 crashes and recovers, forgetting its vote; Part2 gets OK from {C2, C3}: both are in the\n" +
-			"critical section. (C1..C3 are nodes 1..3, Part1 and Part2 nodes 4 and 5.)",
+		about: "SPEC §2.3 (seed 004): n=3, m=2. P1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
+			"C2 crashes and recovers, forgetting its vote; P2 gets OK from {C2, C3}: both are in the\n" +
+			"critical section. (C1..C3 are nodes 1..3, P1 and P2 nodes 4 and 5.)",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 2}, cs: 20, names: quorumNames(3),
 				slow:   []sim.Slow{{Node: 3, Extra: 10, From: 0, Until: 1}},
@@ -97,7 +97,7 @@ func scenarios() []scenario {
 			"different participant first, so each participant has one vote and waits for a second that\n" +
 			"never comes. With --retry-timeout T a participant without a quorum after T ticks releases\n" +
 			"its vote and asks again after a backoff of k·T (k = its number): the votes come together.\n" +
-			"(C1..C3 are nodes 1..3, Part1..Part3 nodes 4..6.)",
+			"(C1..C3 are nodes 1..3, P1..P3 nodes 4..6.)",
 		flags: timeoutFlag("retry-timeout", 0, "ticks without a quorum before releasing the votes and retrying (0 = never)"),
 		build: func(c *cli.Context) (setup, error) {
 			rt, err := ticks(c, "retry-timeout")
@@ -154,6 +154,9 @@ func scenarios() []scenario {
 				"--property", "mutual-exclusion", "--schedules", fmt.Sprint(c.Int("schedules")), "--seed", "1"}
 			if f := c.String("format"); f != "text" {
 				args = append(args, "--format", f)
+			}
+			if o := c.String("out"); o != "" {
+				args = append(args, "--out", o)
 			}
 			return args
 		},

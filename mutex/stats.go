@@ -115,16 +115,22 @@ func (s *stats) perEntry(messages int64) float64 { return ratio(messages, s.entr
 
 // extra is the summary's figures.
 func (s *stats) extra(o run.Outcome, pl plan) map[string]any {
-	unit := "ticks"
+	// A time: ticks in the simulator, a readable unit in a live run.
+	span := func(x float64) string { return num(x) + " ticks" }
 	if o.Summary.Runtime == "live" {
-		unit = "ns"
+		span = func(x float64) string {
+			if math.IsNaN(x) {
+				return "-"
+			}
+			return trace.Duration(int64(x))
+		}
 	}
 	return map[string]any{
 		"entries":                    s.entries,
 		"messages per entry":         fmt.Sprintf("%s (theory %s)", num(s.perEntry(o.Summary.Messages)), pl.theory),
-		"response time":              num(s.response()) + " " + unit + ", mean from request to entry",
-		"synchronization delay":      num(s.syncDelay()) + " " + unit + ", mean from an exit to the next entry while someone waits",
-		"fairness (Jain, mean wait)": fmt.Sprintf("%s; longest wait %d %s", num(s.jain()), s.maxWait, unit),
+		"response time":              span(s.response()) + ", mean from request to entry",
+		"synchronization delay":      span(s.syncDelay()) + ", mean from an exit to the next entry while someone waits",
+		"fairness (Jain, mean wait)": fmt.Sprintf("%s; longest wait %s", num(s.jain()), span(float64(s.maxWait))),
 	}
 }
 

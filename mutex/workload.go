@@ -105,6 +105,9 @@ func newSpec(name string, pl plan, w workload) (spec run.Spec, last func() *stat
 		NeedMessages: true,
 		Observe:      func(e *trace.Event) { cur.stats.observe(e) },
 		Extra:        func(o run.Outcome) map[string]any { return cur.stats.extra(o, pl) },
+		Names:        pl.names,
+		Topology:     pl.topology,
+		Edges:        pl.edges,
 	}
 	return spec, func() *stats { return cur.stats }
 }

@@ -2,17 +2,21 @@ package ring
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/trace"
 )
 
 // Command returns the `ring` command.
@@ -32,7 +36,8 @@ func Command() *cli.Command {
 			&cli.Int64Flag{Name: "seed", Usage: "seed of the random message (default: drawn, and printed on stderr)"},
 			&cli.StringFlag{Name: "message", Usage: "circulate this text instead of a random one"},
 			&cli.StringFlag{Name: "impl", Value: ImplChan, Usage: "chan (a channel per goroutine), cond (mutex + sync.Cond), racy (unsynchronized; for the race detector)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json (NDJSON: one hop object per line, then a done object)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON: one hop object per line, then a done object), or a picture of the run: mermaid, svg, shiviz or chrome-trace"},
+			&cli.StringFlag{Name: "out", Usage: "write the output to `FILE` instead of standard output"},
 		},
 		Action: action,
 	}
@@ -43,11 +48,12 @@ func action(c *cli.Context) error {
 		return err
 	}
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return cliutil.Usagef("--format: unknown format %q (want text or json)", format)
+	if !slices.Contains(formats, format) {
+		return cliutil.Usagef("--format: unknown format %q (want %s)", format, strings.Join(formats, ", "))
 	}
 	cfg := Config{Nodes: c.Int("nodes"), Delay: c.Duration("delay"), Impl: c.String("impl")}
 	drawn := ""
+	var seed int64
 
 	switch {
 	case c.IsSet("message") && c.IsSet("length"):
@@ -61,7 +67,7 @@ func action(c *cli.Context) error {
 		if length < 1 || length > MaxLength {
 			return cliutil.Usagef("--length must be between 1 and %d, got %d", MaxLength, length)
 		}
-		seed := c.Int64("seed")
+		seed = c.Int64("seed")
 		if !c.IsSet("seed") {
 			seed = rand.Int64N(1 << 31)
 			drawn = fmt.Sprintf("seed %d (repeat this run with --seed %d)\n", seed, seed)
@@ -72,8 +78,39 @@ func action(c *cli.Context) error {
 		return cliutil.Usagef("%v", err)
 	}
 	fmt.Fprint(c.App.ErrWriter, drawn)
-	return runAndPrint(c.Context, cfg, format, c.App.Writer)
+	w := c.App.Writer
+	if out := c.String("out"); out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			return cliutil.Usagef("--out: %v", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	if format == "text" || format == "json" {
+		return runAndPrint(c.Context, cfg, format, w)
+	}
+	// A picture: the ring's own NDJSON, read back as engine events.
+	var log bytes.Buffer
+	runErr := runAndPrint(c.Context, cfg, "json", &log)
+	l, err := trace.Load(&log)
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	l.Header.Replay, l.Header.Seed = replay(c, cfg, seed), uint64(seed)
+	if l.Summary != nil {
+		l.Summary.Replay = l.Header.Replay
+	}
+	r, _ := trace.NewRenderer(format, w)
+	if err := l.Render(r); err != nil {
+		return errors.Join(runErr, fmt.Errorf("writing output: %w", err))
+	}
+	return runErr
 }
+
+// formats are the ring's output formats: its own text and NDJSON, and the
+// engine's pictures of its log.
+var formats = []string{"text", "json", "mermaid", "svg", "shiviz", "chrome-trace"}
 
 // RandomMessage returns length random lower-case ASCII letters drawn from seed.
 func RandomMessage(seed int64, length int) string {
@@ -145,4 +182,19 @@ func runAndPrint(ctx context.Context, cfg Config, format string, stdout io.Write
 		return fmt.Errorf("writing output: %w", werr)
 	}
 	return nil
+}
+
+// replay is the command line that repeats a ring run (--delay 0: the
+// delay does not change what happens).
+func replay(c *cli.Context, cfg Config, seed int64) string {
+	parts := []string{"ringlab ring --delay 0", "--nodes", fmt.Sprint(cfg.Nodes)}
+	if c.IsSet("message") {
+		parts = append(parts, "--message", "'"+strings.ReplaceAll(cfg.Message, "'", `'\''`)+"'")
+	} else {
+		parts = append(parts, "--length", fmt.Sprint(len(cfg.Message)), "--seed", fmt.Sprint(seed))
+	}
+	if c.IsSet("impl") {
+		parts = append(parts, "--impl", c.String("impl"))
+	}
+	return strings.Join(parts, " ")
 }

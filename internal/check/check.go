@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
-	"strings"
 
 	"ringlab/internal/trace"
 )
@@ -19,6 +17,14 @@ type End struct {
 	Terminated bool   // the run ended by itself (quiescent or every node done)
 	Why        string // why it did not, if it did not
 	Messages   int64
+	Runtime    string // "live": times are nanoseconds
+}
+
+// Time writes a time of the run: ticks as a number, a live run's
+// nanoseconds in a readable unit.
+func (e End) Time(t int64) string {
+	h := trace.Header{Runtime: e.Runtime}
+	return h.FormatTime(t)
 }
 
 // Checker checks one property.
@@ -156,6 +162,7 @@ func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, err
 // sections not ordered by messages are flagged even when, on this run's
 // clock, one ended before the other began: on another run they overlap.
 type MutualExclusion struct {
+	Names
 	in       map[int]bool
 	worst    int
 	lastExit map[int][]uint32 // each node's last exit_cs clock, while it is alive
@@ -180,7 +187,7 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 		m.in[e.Node] = true
 		if len(m.in) > 1 {
 			m.worst = max(m.worst, len(m.in))
-			return fmt.Sprintf("nodes %s are in the critical section at once (t=%d)", nodeList(m.in), e.T)
+			return fmt.Sprintf("%s are in the critical section at once (t=%d)", m.ListSet(m.in), e.T)
 		}
 		if e.VC == nil {
 			return ""
@@ -230,19 +237,6 @@ func (m *MutualExclusion) Finish(End) trace.Verdict {
 		v.Detail = "never two nodes inside at once, in the order the events happened"
 	}
 	return v
-}
-
-func nodeList(set map[int]bool) string {
-	ks := make([]int, 0, len(set))
-	for k := range set {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
-	parts := make([]string, len(ks))
-	for i, k := range ks {
-		parts[i] = fmt.Sprint(k)
-	}
-	return strings.Join(parts, " and ")
 }
 
 // Termination: the run ended by itself within its budget.

@@ -85,6 +85,7 @@ func (l *leaders) dead(node int) bool { return node < len(l.crashed) && l.crashe
 // Uniqueness: at most one live node considers itself the leader (SPEC §3:
 // "only one does"). Ids[i-1] is node i's id; nil means ids are indices.
 type Uniqueness struct {
+	Names
 	l     leaders
 	worst int
 }
@@ -103,7 +104,7 @@ func (u *Uniqueness) Observe(e *trace.Event) string {
 	}
 	if len(u.l.self) > 1 && len(u.l.self) > u.worst {
 		u.worst = len(u.l.self)
-		return fmt.Sprintf("nodes %s each consider themselves leader (split-brain)", nodeList(u.l.self))
+		return fmt.Sprintf("%s each consider themselves leader (split-brain)", u.ListSet(u.l.self))
 	}
 	return ""
 }
@@ -111,13 +112,14 @@ func (u *Uniqueness) Observe(e *trace.Event) string {
 func (u *Uniqueness) Finish(End) trace.Verdict {
 	v := trace.Verdict{Property: u.Property(), OK: u.worst < 2 && len(u.l.self) <= 1}
 	if len(u.l.self) > 1 {
-		v.Detail = fmt.Sprintf("nodes %s end as leaders", nodeList(u.l.self))
+		v.Detail = fmt.Sprintf("%s end as leaders", u.ListSet(u.l.self))
 	}
 	return v
 }
 
 // Agreement: at the end every live node takes the same leader.
 type Agreement struct {
+	Names
 	l leaders
 	n int
 }
@@ -160,7 +162,7 @@ func (a *Agreement) Finish(End) trace.Verdict {
 	}
 	switch {
 	case none > 0:
-		v.OK, v.Detail = false, fmt.Sprintf("%d live node(s) know no leader (first: node %d)", none, firstNone)
+		v.OK, v.Detail = false, fmt.Sprintf("%d live node(s) know no leader (first: %s)", none, a.Name(firstNone))
 	case len(seen) > 1:
 		v.OK = false
 		v.Detail = "live nodes disagree:"
@@ -174,6 +176,7 @@ func (a *Agreement) Finish(End) trace.Verdict {
 // Correctness: the leader is the id the algorithm promises. Want is
 // computed by the caller (min id, max id, max live id, ...); Rule says which.
 type Correctness struct {
+	Names
 	l           leaders
 	Want        int
 	Rule        string
@@ -218,7 +221,7 @@ func (c *Correctness) Finish(End) trace.Verdict {
 		found = true
 		if lead != c.Want {
 			v.OK = false
-			v.Detail = fmt.Sprintf("node %d takes id %d, %s is %d", nd, lead, c.Rule, c.Want)
+			v.Detail = fmt.Sprintf("%s takes id %d, %s is %d", c.Name(nd), lead, c.Rule, c.Want)
 			break
 		}
 	}

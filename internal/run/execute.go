@@ -38,6 +38,19 @@ type Spec struct {
 	// (seed 002's own wording, say). stderr is for figures that must not
 	// disturb stdout.
 	Text func(stdout, stderr io.Writer) trace.Renderer
+	// Names gives node i's display name (its role or algorithm id: "N32",
+	// "coordinator", "P2"), used alike by the text output, the checkers'
+	// verdicts, the log's header and every diagram. Nil: "node I".
+	Names func(i int) string
+	// Topology is trace.TopoRing, TopoComplete (the default), TopoStar or
+	// TopoGraph; Edges lists a graph's undirected edges by node index.
+	Topology string
+	Edges    [][2]int
+}
+
+// Header is the log header of a run of spec under opts.
+func (s Spec) Header(opts Options, replay string) *trace.Header {
+	return trace.NewHeader(s.Algorithm, opts.Runtime, s.Nodes, opts.Seed, s.Names, s.Topology, s.Edges, replay)
 }
 
 // wants is the kinds of events the run needs: every kind when they are
@@ -85,7 +98,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	summaryOut := stderr
 	if rec != nil { // `ringlab check`: judge a log, print only the verdicts
-		opts.Format, opts.Events, opts.SeedDrawn, opts.Serving, summaryOut = "none", "", false, Serving{}, stdout
+		opts.Format, opts.Events, opts.Out, opts.SeedDrawn, opts.Serving, summaryOut = "none", "", "", false, Serving{}, stdout
 	}
 	if opts.Serving.Addr != "" {
 		return executeServed(ctx, spec, opts, replay, stdout, stderr)
@@ -94,10 +107,21 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
 	}
-	r, err := trace.NewRenderer(opts.Format, stdout)
-	if err != nil {
+	if _, err := trace.NewRenderer(opts.Format, nil); err != nil {
 		return out, cliutil.Usagef("--format: %v", err)
 	}
+	if opts.Out != "" {
+		if opts.Format == "none" {
+			return out, cliutil.Usagef("--out: --format none writes nothing to a file")
+		}
+		f, err := os.Create(opts.Out)
+		if err != nil {
+			return out, cliutil.Usagef("--out: %v", err)
+		}
+		defer f.Close()
+		stdout = f
+	}
+	r, _ := trace.NewRenderer(opts.Format, stdout)
 	if opts.Format == "text" && spec.Text != nil {
 		r = spec.Text(stdout, stderr)
 	}
@@ -115,11 +139,25 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	messages := spec.NeedMessages || opts.logged()
 	checkers := spec.checkers()
 	if rec != nil {
-		if checkers, err = restrict(checkers, rec.Properties); err != nil {
-			return out, err
+		var rerr error
+		if checkers, rerr = restrict(checkers, rec.Properties); rerr != nil {
+			return out, rerr
 		}
 	}
 	set := check.NewSet(checkers...)
+	if spec.Names != nil {
+		set.SetNames(spec.Names)
+	}
+	if opts.logged() {
+		h := spec.Header(opts, replay)
+		for _, r := range renderers {
+			if hr, ok := r.(trace.HeaderRenderer); ok {
+				if err := hr.Header(h); err != nil {
+					return out, fmt.Errorf("writing the log: %w", err)
+				}
+			}
+		}
+	}
 	skip := trace.AllKinds &^ spec.wants(set, opts)
 	var seq int64
 	var werr error
@@ -152,8 +190,14 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
+	var err error
 	if rec != nil {
 		st, err = runRecorded(ctx, rec, sink)
+	} else if opts.Custom != nil {
+		var cr CustomResult
+		cr, err = opts.Custom(sink)
+		st = stats{terminated: cr.Terminated, why: cr.Why, now: cr.Steps, steps: cr.Steps, messages: cr.Messages,
+			dropped: cr.Dropped, byType: cr.ByType}
 	} else if opts.Runtime == "live" {
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	} else {
@@ -182,7 +226,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		Messages: st.messages, ByType: st.byType, Dropped: st.dropped, Duplicated: st.duplicated,
 		Unapplied: st.unapplied, Replay: replay,
 	}
-	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages})
+	out.Summary.Verdicts = set.Finish(check.End{Terminated: st.terminated, Why: why, Messages: st.messages, Runtime: opts.Runtime})
 	out.Violations = set.Violations
 	if ctx.Err() != nil {
 		markInterrupted(out.Summary.Verdicts)
@@ -198,8 +242,11 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 			werr = err
 		}
 	}
-	if opts.Format == "none" { // the summary still reaches the user, on stderr
+	if opts.Format == "none" || opts.Out != "" { // the summary still reaches the user, on stderr (on stdout for a check)
 		tr, _ := trace.NewRenderer("text", summaryOut)
+		if hr, ok := tr.(trace.HeaderRenderer); ok {
+			_ = hr.Header(&trace.Header{Runtime: opts.Runtime})
+		}
 		_ = tr.Summary(&out.Summary)
 		_ = tr.Flush()
 	}
@@ -244,6 +291,19 @@ func markInterrupted(vs []trace.Verdict) {
 			vs[i].Detail = "interrupted; so far: " + vs[i].Detail
 		}
 	}
+}
+
+// Custom runs a spec on something other than the two runtimes: the
+// exhaustive checker's replay of one path (Options.Runtime names it in the
+// summary). It reports every event to sink, as a runtime does.
+type Custom func(sink func(*trace.Event)) (CustomResult, error)
+
+// CustomResult is what a Custom run reports.
+type CustomResult struct {
+	Terminated               bool
+	Why                      string // why it did not terminate
+	Steps, Messages, Dropped int64
+	ByType                   map[string]int64
 }
 
 // stats is what either runtime reports, in one shape.

@@ -25,7 +25,8 @@ func Flags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time) or live (one goroutine per node)"},
 		&cli.Uint64Flag{Name: "seed", Usage: "seed of the simulator's choices (default: drawn and printed on stderr)"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON events), mermaid (sequence diagram) or none (summary only, on stderr)"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
+		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
 		&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
 		&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "sim delivery order: fifo (per link) or random (messages may overtake)"},
 		&cli.StringFlag{Name: "latency", Value: "1", Usage: "sim message latency in ticks: N or MIN-MAX (uniform); under --policy random the default is 1-10, and a single N is refused (messages overtake only when latencies differ)"},
@@ -38,7 +39,7 @@ func Flags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
-		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events (O(n) per event)"},
+		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events and show them (with the Lamport clock) in the text output (O(n) per event)"},
 		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}, ServeFlags()...)
 }
@@ -50,6 +51,7 @@ type Options struct {
 	SeedDrawn    bool
 	Format       string
 	Events       string
+	Out          string // the rendered output goes to this file, not stdout
 	Policy       sim.Policy
 	Latency      sim.Delay
 	Faults       sim.Faults
@@ -60,6 +62,7 @@ type Options struct {
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
 	Serving      Serving // --serve: show the run in the browser afterwards
+	Custom       Custom  // runs the spec instead of a runtime (the exhaustive checker's replays)
 }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage
@@ -70,6 +73,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 		Seed:         c.Uint64("seed"),
 		Format:       c.String("format"),
 		Events:       c.String("events"),
+		Out:          c.String("out"),
 		MaxSteps:     c.Int64("max-steps"),
 		Tick:         c.Duration("tick"),
 		Timeout:      c.Duration("timeout"),
@@ -329,7 +333,7 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 	parts := strings.Fields(c.Command.HelpName) // "ringlab election ring"
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
-		if name == "seed" || !c.IsSet(name) || slices.Contains(skip, name) {
+		if name == "seed" || name == "out" || !c.IsSet(name) || slices.Contains(skip, name) {
 			continue
 		}
 		switch v := c.Value(name).(type) {

@@ -113,7 +113,7 @@ func TestCheckerCatchesPlantedViolation(t *testing.T) {
 		if cliutil.Code(err) != cliutil.ExitViolation {
 			t.Fatalf("%s: err %v (exit %d), want exit 3", rt, err, cliutil.Code(err))
 		}
-		if len(o.Violations) != 1 || !strings.Contains(text, "VIOLATION of mutual exclusion: nodes 1 and 3") {
+		if len(o.Violations) != 1 || !strings.Contains(text, "VIOLATION of mutual exclusion: node 1 and node 3") {
 			t.Fatalf("%s: violations %v; log:\n%s", rt, o.Violations, text)
 		}
 		if !strings.Contains(err.Error(), "replay: ringlab test") {

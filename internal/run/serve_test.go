@@ -69,6 +69,9 @@ func TestServeFlag(t *testing.T) {
 	}
 	// The log is the whole run (--format none still logs it for the page),
 	// and its replay command does not serve again.
+	if !bytes.HasPrefix(log, []byte(`{"v":1,"kind":"header"`)) || !bytes.Contains(log, []byte(`"names":["N5","N3","N7","N1","N4"]`)) {
+		t.Errorf("the served log does not start with the header naming the nodes:\n%.300s", log)
+	}
 	if !bytes.Contains(log, []byte(`"kind":"send"`)) || !bytes.Contains(log, []byte(`"replay":"ringlab election ring --format none --seed 2"`)) {
 		t.Errorf("served log:\n%s", log)
 	}

@@ -6,11 +6,16 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Formats a renderer can write.
-var Formats = []string{"text", "json", "mermaid", "none"}
+var Formats = []string{"text", "json", "mermaid", "svg", "shiviz", "chrome-trace", "none"}
+
+// FormatUsage is the --format flag's help text.
+const FormatUsage = "text, json (NDJSON events), mermaid (sequence diagram), svg (space-time diagram), " +
+	"shiviz (log for ShiViz), chrome-trace (for ui.perfetto.dev) or none (summary only, on stderr)"
 
 // Renderer writes a run's events and its closing summary in one format.
 // Event may be handed a reused *Event: renderers must not keep it.
@@ -20,8 +25,14 @@ type Renderer interface {
 	Flush() error
 }
 
-// NewRenderer returns the renderer for format ("text", "json", "mermaid" or
-// "none"), writing to w.
+// HeaderRenderer is a Renderer that wants the log's header (the nodes'
+// names, the topology) before the first event.
+type HeaderRenderer interface {
+	Header(h *Header) error
+}
+
+// NewRenderer returns the renderer for format (one of Formats), writing
+// to w.
 func NewRenderer(format string, w io.Writer) (Renderer, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	switch format {
@@ -32,7 +43,13 @@ func NewRenderer(format string, w io.Writer) (Renderer, error) {
 		enc.SetEscapeHTML(false)
 		return &jsonRenderer{w: bw, enc: enc}, nil
 	case "mermaid":
-		return &mermaidRenderer{w: bw}, nil
+		return &mermaidRenderer{collector: collector{w: bw}}, nil
+	case "svg":
+		return &svgRenderer{collector: collector{w: bw}}, nil
+	case "shiviz":
+		return &shivizRenderer{collector: collector{w: bw}}, nil
+	case "chrome-trace":
+		return &chromeRenderer{collector: collector{w: bw}}, nil
 	case "none":
 		return noneRenderer{}, nil
 	}
@@ -44,6 +61,7 @@ type jsonRenderer struct {
 	enc *json.Encoder
 }
 
+func (r *jsonRenderer) Header(h *Header) error   { return r.enc.Encode(h) }
 func (r *jsonRenderer) Event(e *Event) error     { return r.enc.Encode(e) }
 func (r *jsonRenderer) Summary(s *Summary) error { return r.enc.Encode(s) }
 func (r *jsonRenderer) Flush() error             { return r.w.Flush() }
@@ -54,33 +72,68 @@ func (noneRenderer) Event(*Event) error     { return nil }
 func (noneRenderer) Summary(*Summary) error { return nil }
 func (noneRenderer) Flush() error           { return nil }
 
-// textRenderer writes one readable line per event.
-type textRenderer struct{ w *bufio.Writer }
+// textRenderer writes one readable line per event, nodes by their names,
+// and the clocks when the events carry vector clocks (--vc).
+type textRenderer struct {
+	w     *bufio.Writer
+	h     *Header
+	width int
+}
+
+func (r *textRenderer) Header(h *Header) error {
+	r.h = h
+	for i := 1; i <= h.Nodes && i <= len(h.Names); i++ {
+		r.width = max(r.width, len([]rune(h.Name(i))))
+	}
+	return nil
+}
 
 func (r *textRenderer) Event(e *Event) error {
-	_, err := fmt.Fprintf(r.w, "t=%-6d node %-3d %s\n", e.T, e.Node, Describe(e))
+	clocks := ""
+	if e.VC != nil {
+		clocks = fmt.Sprintf("  lc=%d vc=%s", e.LC, vcText(e.VC))
+	}
+	_, err := fmt.Fprintf(r.w, "t=%-6s %-*s %s%s\n", r.h.FormatTime(e.T), max(r.width, 8), r.h.Name(e.Node), DescribeWith(e, r.h.Name), clocks)
 	return err
 }
 
-// Describe is the text of an event after its time and node.
-func Describe(e *Event) string {
+func vcText(vc []uint32) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range vc {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatUint(uint64(v), 10))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Describe is the text of an event after its time and node, nodes named
+// by index.
+func Describe(e *Event) string { return DescribeWith(e, DefaultName) }
+
+// DescribeWith is the text of an event after its time and node, other
+// nodes named by name. Text from the log is kept on one line.
+func DescribeWith(e *Event, name func(int) string) string {
 	switch e.Kind {
 	case KindSend:
-		return fmt.Sprintf("send  %s to %d", msgText(e.Msg), e.To)
+		return fmt.Sprintf("send  %s to %s", Short(e.Msg), name(e.To))
 	case KindRecv:
-		return fmt.Sprintf("recv  %s from %d", msgText(e.Msg), e.From)
+		return fmt.Sprintf("recv  %s from %s", Short(e.Msg), name(e.From))
 	case KindDrop:
-		return fmt.Sprintf("DROP  %s %d->%d (%s)", msgText(e.Msg), e.From, e.To, e.Note)
+		return fmt.Sprintf("DROP  %s %s->%s (%s)", Short(e.Msg), name(e.From), name(e.To), OneLine(e.Note))
 	case KindDup:
-		return fmt.Sprintf("DUP   %s %d->%d", msgText(e.Msg), e.From, e.To)
+		return fmt.Sprintf("DUP   %s %s->%s", Short(e.Msg), name(e.From), name(e.To))
 	case KindCrash:
 		return "CRASH"
 	case KindRecover:
 		return "RECOVER (state lost)"
 	case KindCmd:
-		return "cmd   " + e.Cmd
+		return "cmd   " + OneLine(e.Cmd)
 	case KindState:
-		return "state " + e.State + noteSuffix(e.Note)
+		return "state " + OneLine(e.State) + noteSuffix(e.Note)
 	case KindEnterCS:
 		return "ENTER critical section"
 	case KindExitCS:
@@ -88,34 +141,28 @@ func Describe(e *Event) string {
 	case KindLeader:
 		return fmt.Sprintf("leader is id %d%s", e.LeaderID(), noteSuffix(e.Note))
 	case KindNote:
-		return "note  " + e.Note
+		return "note  " + OneLine(e.Note)
 	case KindViolation:
-		return fmt.Sprintf("VIOLATION of %s: %s", e.Property, e.Detail)
+		return fmt.Sprintf("VIOLATION of %s: %s", OneLine(e.Property), OneLine(e.Detail))
 	}
-	return e.Kind
+	return OneLine(e.Kind)
 }
 
 func noteSuffix(n string) string {
 	if n == "" {
 		return ""
 	}
-	return " (" + n + ")"
+	return " (" + OneLine(n) + ")"
 }
 
-func msgText(m *Msg) string {
-	if m == nil {
-		return "?"
-	}
-	f := m.Fields()
-	if string(f) == "{}" {
-		return m.Type()
-	}
-	return m.Type() + string(f)
-}
-
+// Summary writes the closing summary.
 func (r *textRenderer) Summary(s *Summary) error {
 	w := r.w
-	fmt.Fprintf(w, "\n%s on %s, %d nodes, seed %d: %d steps, t=%d\n", s.Algorithm, s.Runtime, s.Nodes, s.Seed, s.Steps, s.Time)
+	h := r.h
+	if h == nil {
+		h = &Header{Runtime: s.Runtime}
+	}
+	fmt.Fprintf(w, "\n%s on %s, %d nodes, seed %d: %d steps, t=%s\n", OneLine(s.Algorithm), OneLine(s.Runtime), s.Nodes, s.Seed, s.Steps, h.FormatTime(s.Time))
 	fmt.Fprintf(w, "messages: %d", s.Messages)
 	types := make([]string, 0, len(s.ByType))
 	for t := range s.ByType {
@@ -127,7 +174,7 @@ func (r *textRenderer) Summary(s *Summary) error {
 		if i == 0 {
 			sep = " ("
 		}
-		fmt.Fprintf(w, "%s%s %d", sep, t, s.ByType[t])
+		fmt.Fprintf(w, "%s%s %d", sep, OneLine(t), s.ByType[t])
 	}
 	if len(types) > 0 {
 		fmt.Fprint(w, ")")
@@ -142,110 +189,29 @@ func (r *textRenderer) Summary(s *Summary) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "%s: %v\n", k, s.Extra[k])
+		fmt.Fprintf(w, "%s: %s\n", OneLine(k), OneLine(fmt.Sprint(s.Extra[k])))
 	}
 	for _, u := range s.Unapplied {
 		fmt.Fprintf(w, "not applied: %s\n", u)
 	}
 	for _, v := range s.Verdicts {
-		mark := "✓"
-		if !v.OK {
-			mark = "✗"
-		}
-		fmt.Fprintf(w, "%s %s%s\n", mark, v.Property, detailSuffix(v.Detail))
+		fmt.Fprintln(w, VerdictLine(v))
 	}
-	_, err := fmt.Fprintf(w, "replay: %s\n", s.Replay)
+	_, err := fmt.Fprintf(w, "replay: %s\n", OneLine(s.Replay))
 	return err
 }
 
-func detailSuffix(d string) string {
-	if d == "" {
-		return ""
+// VerdictLine is "✓ property" or "✗ property: detail", on one line.
+func VerdictLine(v Verdict) string {
+	mark := "✓"
+	if !v.OK {
+		mark = "✗"
 	}
-	return ": " + d
+	d := ""
+	if v.Detail != "" {
+		d = ": " + OneLine(v.Detail)
+	}
+	return mark + " " + OneLine(v.Property) + d
 }
 
 func (r *textRenderer) Flush() error { return r.w.Flush() }
-
-// mermaidRenderer draws a sequence diagram (https://mermaid.js.org): an
-// arrow per delivered message, a note per node event.
-type mermaidRenderer struct {
-	w       *bufio.Writer
-	started bool
-}
-
-func (r *mermaidRenderer) Event(e *Event) error {
-	if !r.started {
-		r.started = true
-		fmt.Fprintln(r.w, "sequenceDiagram")
-	}
-	var err error
-	switch e.Kind {
-	case KindRecv:
-		_, err = fmt.Fprintf(r.w, "    N%d->>N%d: %s\n", e.From, e.To, mermaidSafe(msgText(e.Msg)))
-	case KindDrop:
-		_, err = fmt.Fprintf(r.w, "    N%d--xN%d: %s lost\n", e.From, e.To, mermaidSafe(msgText(e.Msg)))
-	case KindSend, KindDup:
-		// drawn at delivery
-	default:
-		_, err = fmt.Fprintf(r.w, "    Note over N%d: %s\n", e.Node, mermaidSafe(Describe(e)))
-	}
-	return err
-}
-
-func (r *mermaidRenderer) Summary(s *Summary) error {
-	if !r.started {
-		fmt.Fprintln(r.w, "sequenceDiagram")
-	}
-	_, err := fmt.Fprintf(r.w, "    %%%% %s: %d messages; replay: %s\n", s.Algorithm, s.Messages, s.Replay)
-	return err
-}
-
-func (r *mermaidRenderer) Flush() error { return r.w.Flush() }
-
-func mermaidSafe(s string) string {
-	return strings.NewReplacer(";", ",", "#", "", "\n", " ").Replace(s)
-}
-
-// Read decodes an NDJSON log, calling onEvent for each event line and
-// onSummary for the summary line.
-func Read(r io.Reader, onEvent func(*Event) error, onSummary func(*Summary) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
-		var head struct {
-			V    int    `json:"v"`
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal(b, &head); err != nil {
-			return fmt.Errorf("line %d: not a ringlab event: %v", line, err)
-		}
-		if head.V != Version {
-			return fmt.Errorf("line %d: event schema version %d, this ringlab reads %d", line, head.V, Version)
-		}
-		if head.Kind == "summary" {
-			var s Summary
-			if err := json.Unmarshal(b, &s); err != nil {
-				return fmt.Errorf("line %d: %v", line, err)
-			}
-			if err := onSummary(&s); err != nil {
-				return err
-			}
-			continue
-		}
-		var e Event
-		if err := json.Unmarshal(b, &e); err != nil {
-			return fmt.Errorf("line %d: %v", line, err)
-		}
-		if err := onEvent(&e); err != nil {
-			return err
-		}
-	}
-	return sc.Err()
-}

@@ -75,22 +75,14 @@ func (w *waits) waiting() []int {
 	return ns
 }
 
-func nodes(ns []int) string {
-	parts := make([]string, len(ns))
-	for k, i := range ns {
-		parts[k] = fmt.Sprint(i)
-	}
-	if len(ns) == 1 {
-		return "node " + parts[0]
-	}
-	return "nodes " + strings.Join(parts, ", ")
-}
-
 // Deadlock is SPEC §2's "no deadlock: if processes try, some process
 // eventually gets in". It fails when the run ends with live nodes waiting
 // for the critical section and nobody in it: nothing will ever let them in
 // (in the simulator the run ends when nothing is left to happen).
-type Deadlock struct{ w waits }
+type Deadlock struct {
+	check.Names
+	w waits
+}
 
 // Property names the checked property.
 func (*Deadlock) Property() string { return "no deadlock" }
@@ -103,7 +95,7 @@ func (d *Deadlock) Finish(end check.End) trace.Verdict {
 	v := trace.Verdict{Property: d.Property(), OK: true}
 	if ws := d.w.waiting(); len(ws) > 0 && len(d.w.inCS) == 0 {
 		v.OK = false
-		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%d and nobody is in it", nodes(ws), d.w.last)
+		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%s and nobody is in it", d.List(ws), end.Time(d.w.last))
 		if !end.Terminated {
 			v.Detail += " (" + end.Why + ")"
 		} else {
@@ -116,7 +108,10 @@ func (d *Deadlock) Finish(end check.End) trace.Verdict {
 // Starvation is SPEC §2's "no starvation: every interested process
 // eventually gets in": every request of a node that did not crash was
 // granted by the end of the run. Its detail gives the longest wait.
-type Starvation struct{ w waits }
+type Starvation struct {
+	check.Names
+	w waits
+}
 
 // Property names the checked property.
 func (*Starvation) Property() string { return "no starvation" }
@@ -125,7 +120,7 @@ func (*Starvation) Property() string { return "no starvation" }
 func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
 
 // Finish judges the end state.
-func (s *Starvation) Finish(check.End) trace.Verdict {
+func (s *Starvation) Finish(end check.End) trace.Verdict {
 	v := trace.Verdict{Property: s.Property(), OK: true}
 	if ws := s.w.waiting(); len(ws) > 0 {
 		n := 0
@@ -133,12 +128,12 @@ func (s *Starvation) Finish(check.End) trace.Verdict {
 			n += len(s.w.asked[i])
 		}
 		v.OK = false
-		v.Detail = fmt.Sprintf("%d request(s) of %s never granted", n, nodes(ws))
+		v.Detail = fmt.Sprintf("%d request(s) of %s never granted", n, s.List(ws))
 		return v
 	}
 	v.Detail = fmt.Sprintf("every request granted (%d entries)", s.w.granted)
 	if s.w.longNd > 0 {
-		v.Detail += fmt.Sprintf("; longest wait %d, node %d", s.w.longest, s.w.longNd)
+		v.Detail += fmt.Sprintf("; longest wait %s, %s", end.Time(s.w.longest), s.Name(s.w.longNd))
 	}
 	return v
 }

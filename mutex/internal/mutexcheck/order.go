@@ -40,6 +40,7 @@ func RequestTime() KeyFunc {
 // order and the central coordinator its queue's); without, the verdict only
 // counts them (the token ring serves in ring order, and promises none).
 type GrantOrder struct {
+	check.Names
 	Key     KeyFunc
 	Strict  bool
 	Promise string // the order, for the verdict: "(timestamp, id) order"
@@ -83,8 +84,8 @@ func (g *GrantOrder) Observe(e *trace.Event) string {
 		g.over++
 		if g.Strict {
 			j := ahead[0]
-			return fmt.Sprintf("node %d entered with request %v while node %d waited with the earlier %v (t=%d)",
-				e.Node, k, j, g.pending[j], e.T)
+			return fmt.Sprintf("%s entered with request %v while %s waited with the earlier %v (t=%d)",
+				g.Name(e.Node), k, g.Name(j), g.pending[j], e.T)
 		}
 	}
 	return ""

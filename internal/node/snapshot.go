@@ -1,0 +1,46 @@
+package node
+
+// Snapshot is implemented by a Node whose state an exhaustive checker can
+// copy and compare: Clone returns an independent copy (no slice or map
+// shared with the original, so stepping one never changes the other), and
+// AppendKey appends a canonical encoding of the node's mutable state to b.
+// Two nodes built by the same Factory have equal keys exactly when they
+// behave the same for every future input; fields fixed at construction
+// (the configuration, the index) may be left out.
+type Snapshot interface {
+	Node
+	Clone() Node
+	AppendKey(b []byte) []byte
+}
+
+// AppendInt appends v to a key, zig-zag varint encoded (self-delimiting).
+func AppendInt(b []byte, v int) []byte {
+	u := uint64(v<<1) ^ uint64(v>>63)
+	for u >= 0x80 {
+		b = append(b, byte(u)|0x80)
+		u >>= 7
+	}
+	return append(b, byte(u))
+}
+
+// AppendBool appends v to a key as one byte.
+func AppendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// AppendString appends s to a key, length first (self-delimiting).
+func AppendString(b []byte, s string) []byte {
+	return append(AppendInt(b, len(s)), s...)
+}
+
+// AppendInts appends a slice of ints to a key, length first.
+func AppendInts(b []byte, vs []int) []byte {
+	b = AppendInt(b, len(vs))
+	for _, v := range vs {
+		b = AppendInt(b, v)
+	}
+	return b
+}

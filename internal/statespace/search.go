@@ -1,0 +1,370 @@
+// Package statespace is ringlab's exhaustive checker: a breadth-first
+// search of every state a small system of real node.Node machines can
+// reach, branching on every choice the simulator would make at random —
+// which message is delivered next (under FIFO the head of any link, under
+// the random policy any message in flight), which pending timer fires,
+// which command of the environment comes next, and, within budgets, where
+// a crash, a restart or a lost message strikes.
+//
+// Time is not modelled: under TimersAny a pending timer may fire at any
+// moment (the asynchronous model, where a slow node and a dead one look
+// alike); under TimersQuiet only when no message is in flight (every
+// timeout longer than any message delay). States are deduplicated by a
+// canonical key (every node's node.Snapshot key, the links, the pending
+// timers and commands, the World, the budgets spent), stored as a 64-bit
+// fingerprint or, with Exact, in full. Sleep sets (Godefroid's partial-order
+// reduction) skip the second order of steps at two different nodes.
+//
+// Safety is judged at every transition by the World (a state predicate
+// over the nodes' events); liveness at every terminal state, by replaying
+// the path that reached it through the run's own checkers.
+package statespace
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"runtime"
+	"slices"
+	"time"
+
+	"ringlab/internal/check"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// TimerModel says when a pending timer may fire.
+type TimerModel int
+
+const (
+	TimersAny   TimerModel = iota // at any moment: the asynchronous model
+	TimersQuiet                   // only when no message is in flight: timeouts longer than any delay
+)
+
+func (t TimerModel) String() string {
+	if t == TimersQuiet {
+		return "quiet"
+	}
+	return "any"
+}
+
+// ParseTimers reads a timer model name.
+func ParseTimers(s string) (TimerModel, error) {
+	switch s {
+	case "any", "":
+		return TimersAny, nil
+	case "quiet":
+		return TimersQuiet, nil
+	}
+	return 0, fmt.Errorf("unknown timer model %q (want any or quiet)", s)
+}
+
+// World is the environment of the nodes and the safety monitor, as part of
+// the state: it answers a node's events with commands for that node (a
+// workload releases the CS it entered) and reports a violated safety
+// property. Its state must depend on each node's own events only (so that
+// steps at two nodes commute), and Clone must copy what Event changes.
+type World interface {
+	Clone() World
+	AppendKey(b []byte) []byte
+	Event(i int, ev node.Event) (cmds []node.Cmd, v *Violation)
+	Crash(i int)
+	Restart(i int)
+}
+
+// Config is one search.
+type Config struct {
+	Nodes   int
+	Factory node.Factory // every node must be a node.Snapshot
+	// Script holds the environment's first commands; each node gets its
+	// own in order of At (times are not modelled). A crash at tick 0 makes
+	// the node start crashed.
+	Script []node.Action
+	World  func() World           // nil: no environment, no safety monitor
+	Checks func() []check.Checker // the run's checkers, judged at every terminal state
+
+	Policy                   sim.Policy
+	Timers                   TimerModel
+	Crashes, Drops, Restarts int // fault budgets
+
+	MaxDepth  int           // 0: none
+	MaxStates int64         // distinct states; 0: none
+	MaxMemory uint64        // bytes of Go heap; 0: none
+	Timeout   time.Duration // wall clock; 0: none
+	POR       bool          // sleep sets
+	Only      string        // look for violations of this property only ("": any)
+	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// CheckClones is a test of the nodes' node.Snapshot methods: every new
+	// state is rebuilt from the initial state along its path and its key
+	// compared (a Clone that shares memory with its original, or a key that
+	// misses a field, shows up as a difference). Slow: O(depth) per state.
+	CheckClones bool
+}
+
+// MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).
+const MaxNodes = 64
+
+// Result is what a search found.
+type Result struct {
+	Explored    int64 // states expanded
+	Distinct    int64 // distinct states seen
+	Transitions int64 // steps taken (successors computed)
+	Terminal    int64 // distinct terminal states judged
+	Depth       int   // deepest state seen
+	Elapsed     time.Duration
+	MemBytes    uint64 // memory the Go runtime holds from the OS at the end
+	Exhausted   bool   // every reachable state was explored
+	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
+	Violation   *Violation
+	Path        []Trans // the shortest path to the violation
+}
+
+// StatesPerSecond is distinct states per second of wall clock.
+func (r Result) StatesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Distinct) / r.Elapsed.Seconds()
+}
+
+type rec struct {
+	parent   int32
+	depth    int32 // of the first (shortest) path
+	t        Trans
+	sleep    []Trans // POR: the sleep set stored with the state
+	expanded bool
+}
+
+type entry struct {
+	s     *state
+	rec   int32
+	depth int32
+	only  []Trans // re-expansion: just these transitions
+	reexp bool
+}
+
+// Search explores cfg's state space breadth first. It stops at the first
+// violation (a shortest path to it), at a bound, or when ctx is done.
+func Search(ctx context.Context, cfg Config) (Result, error) {
+	var res Result
+	start := time.Now()
+	m, s0, err := newMachine(cfg, nil)
+	if err != nil {
+		return res, err
+	}
+	var deadline time.Time
+	if cfg.Timeout > 0 {
+		deadline = start.Add(cfg.Timeout)
+	}
+	seed := maphash.MakeSeed()
+	fp := map[uint64]int32{}
+	full := map[string]int32{}
+	var key []byte
+	lookup := func(s *state) (int32, bool, []byte) {
+		key = s.appendKey(key[:0], m.in)
+		if cfg.Exact {
+			idx, ok := full[string(key)]
+			return idx, ok, key
+		}
+		idx, ok := fp[maphash.Bytes(seed, key)]
+		return idx, ok, key
+	}
+	var recs []rec
+	insert := func(k []byte, r rec) int32 {
+		idx := int32(len(recs))
+		recs = append(recs, r)
+		if cfg.Exact {
+			full[string(k)] = idx
+		} else {
+			fp[maphash.Bytes(seed, k)] = idx
+		}
+		return idx
+	}
+	path := func(idx int32) []Trans {
+		var p []Trans
+		for ; idx > 0; idx = recs[idx].parent {
+			p = append(p, recs[idx].t)
+		}
+		slices.Reverse(p)
+		return p
+	}
+	finish := func() (Result, error) {
+		res.Elapsed = time.Since(start)
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		res.MemBytes = ms.Sys
+		return res, nil
+	}
+	judge := func(idx int32) (*Violation, error) {
+		res.Terminal++
+		if cfg.Checks == nil {
+			return nil, nil
+		}
+		set := check.NewSet(cfg.Checks()...)
+		rr, err := replay(cfg, m.in, path(idx), func(e *trace.Event) { set.Observe(e) })
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
+			if !v.OK && (cfg.Only == "" || v.Property == cfg.Only) {
+				return &Violation{Property: v.Property, Detail: v.Detail}, nil
+			}
+		}
+		return nil, nil
+	}
+
+	_, _, k0 := lookup(s0)
+	insert(k0, rec{parent: -1})
+	res.Distinct = 1
+	if m.terminal(s0) {
+		if v, err := judge(0); err != nil || v != nil {
+			res.Violation = v
+			r, _ := finish()
+			return r, err
+		}
+	}
+	level := []entry{{s: s0}}
+	var next []entry
+	var ts []Trans
+	bounded := false
+	for len(level) > 0 {
+		for qi := range level {
+			e := &level[qi]
+			if res.Explored&255 == 0 {
+				if ctx.Err() != nil {
+					res.Stop = "interrupted"
+					return finish()
+				}
+				if !deadline.IsZero() && time.Now().After(deadline) {
+					res.Stop = "timeout"
+					return finish()
+				}
+				if cfg.MaxMemory > 0 && res.Explored&(1<<14-1) == 0 && heapBytes() > cfg.MaxMemory {
+					res.Stop = "max-memory"
+					return finish()
+				}
+			}
+			res.Explored++
+			r := &recs[e.rec]
+			ts = m.enabled(e.s, ts[:0])
+			var sleep []Trans
+			if cfg.POR {
+				sleep = r.sleep
+				if e.reexp {
+					ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(e.only, t) })
+				} else {
+					ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
+				}
+				r.expanded = true
+			}
+			var done []Trans
+			for _, t := range ts {
+				succ, viol, err := m.step(e.s, t)
+				if err != nil {
+					return res, err
+				}
+				res.Transitions++
+				var sl []Trans
+				if cfg.POR {
+					for _, u := range sleep {
+						if m.independent(u, t) {
+							sl = append(sl, u)
+						}
+					}
+					for _, u := range done {
+						if m.independent(u, t) {
+							sl = append(sl, u)
+						}
+					}
+					done = append(done, t)
+				}
+				idx, seen, k := lookup(succ)
+				if seen {
+					if cfg.POR {
+						old := &recs[idx]
+						var wake []Trans
+						for _, u := range old.sleep {
+							if !containsT(sl, u) {
+								wake = append(wake, u)
+							}
+						}
+						if len(wake) > 0 {
+							old.sleep = slices.DeleteFunc(slices.Clone(old.sleep), func(u Trans) bool { return !containsT(sl, u) })
+							if old.expanded {
+								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: wake, reexp: true})
+							}
+						}
+					}
+					continue
+				}
+				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sl})
+				if cfg.CheckClones {
+					if err := m.checkClone(cfg, path(idx), k); err != nil {
+						return res, err
+					}
+				}
+				res.Distinct++
+				d := int(e.depth) + 1
+				res.Depth = max(res.Depth, d)
+				if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
+					res.Violation, res.Path = viol, path(idx)
+					return finish()
+				}
+				if m.terminal(succ) {
+					v, err := judge(idx)
+					if err != nil {
+						return res, err
+					}
+					if v != nil {
+						res.Violation, res.Path = v, path(idx)
+						return finish()
+					}
+				} else if cfg.MaxDepth > 0 && d >= cfg.MaxDepth {
+					bounded = true
+				} else {
+					next = append(next, entry{s: succ, rec: idx, depth: int32(d)})
+				}
+				if cfg.MaxStates > 0 && res.Distinct >= cfg.MaxStates {
+					res.Stop = "max-states"
+					return finish()
+				}
+			}
+			level[qi] = entry{} // let the GC have the state
+		}
+		level, next = next, level[:0]
+	}
+	if bounded {
+		res.Stop = "max-depth"
+	} else {
+		res.Exhausted = true
+	}
+	return finish()
+}
+
+// heapBytes is the live Go heap, as the runtime last measured it.
+func heapBytes() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// independent reports whether t and u commute and neither disables the
+// other: steps at two different nodes that take an input each. A fault
+// is dependent on everything; under TimersQuiet so is a timer (any send
+// or delivery may enable or disable it).
+func (m *machine) independent(t, u Trans) bool {
+	if t.Node == u.Node || t.Kind > Command || u.Kind > Command {
+		return false
+	}
+	return m.cfg.Timers != TimersQuiet || (t.Kind != Fire && u.Kind != Fire)
+}
+
+func containsT(ts []Trans, t Trans) bool {
+	for _, u := range ts {
+		if u.same(t) {
+			return true
+		}
+	}
+	return false
+}

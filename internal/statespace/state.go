@@ -1,0 +1,156 @@
+package statespace
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"ringlab/internal/node"
+)
+
+// item is one message in flight. link is (from-1)*n + (to-1); id is the
+// message's interned number (the interner holds the message itself); lc
+// is the sender's Lamport clock, kept only when a path is replayed.
+type item struct {
+	link uint32
+	id   uint32
+	lc   int64
+}
+
+// state is one global state: every node, what the network holds, what the
+// environment still has to say, and the fault budgets spent. A state is
+// never changed once it is in the queue: a successor copies the slices it
+// changes (copy on write), and shares the rest with its parent.
+type state struct {
+	nodes   []node.Snapshot // index i-1 is node i
+	crashed uint64          // bit i-1: node i has crashed
+	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
+	// pend is every live node's pending inputs, by node: its commands
+	// (oldest first), then its timers (ascending ids).
+	pend []pend
+	// net is every message in flight, by link; on a link in the order
+	// sent (FIFO) or sorted by rank (random). One slice, not one per link:
+	// a state's size is what the BFS frontier holds by the million.
+	net                      []item
+	world                    World
+	crashes, drops, restarts uint8 // faults spent
+}
+
+func (s *state) alive(i int) bool { return s.crashed&(1<<(i-1)) == 0 }
+
+// pend is a pending input of a node: a command (kind pendCmd, val its
+// interned number) or a timer (kind pendTimer, val its id).
+type pend struct {
+	node, kind uint8
+	val        int32
+}
+
+const (
+	pendCmd   = 0
+	pendTimer = 1
+)
+
+// pendOf returns the range of node i's entries in s.pend.
+func (s *state) pendOf(i int) (lo, hi int) {
+	for lo < len(s.pend) && int(s.pend[lo].node) < i {
+		lo++
+	}
+	hi = lo
+	for hi < len(s.pend) && int(s.pend[hi].node) == i {
+		hi++
+	}
+	return lo, hi
+}
+
+// shallow returns a copy of s sharing every slice's contents; the caller
+// copies a slice before changing it (own*).
+func (s *state) shallow() *state {
+	c := *s
+	c.nodes = slices.Clone(s.nodes)
+	return &c
+}
+
+// interner numbers the distinct messages of one search and ranks them by
+// their printed value (their order under the random policy, the same in
+// every search, so that a path's labels replay).
+type interner struct {
+	ids   map[node.Msg]uint32 // comparable messages
+	byStr map[string]uint32   // the others, by their printed value
+	rank  []string            // id -> printed value
+	msgs  []node.Msg          // id -> the message
+	cmdID map[node.Cmd]int
+	cmds  []node.Cmd // interned number -> command
+}
+
+func newInterner() *interner {
+	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{}}
+}
+
+func (in *interner) id(m node.Msg) uint32 {
+	comparable := isComparable(m)
+	if comparable {
+		if id, ok := in.ids[m]; ok {
+			return id
+		}
+	}
+	s := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+	id, ok := in.byStr[s]
+	if !ok {
+		id = uint32(len(in.rank))
+		in.rank = append(in.rank, s)
+		in.msgs = append(in.msgs, m)
+		in.byStr[s] = id
+	}
+	if comparable {
+		in.ids[m] = id
+	}
+	return id
+}
+
+func (in *interner) cmd(c node.Cmd) int {
+	id, ok := in.cmdID[c]
+	if !ok {
+		id = len(in.cmdID)
+		in.cmdID[c] = id
+		in.cmds = append(in.cmds, c)
+	}
+	return id
+}
+
+// less orders two messages on a link under the random policy.
+func (in *interner) compare(a, b item) int {
+	if a.link != b.link {
+		return cmp.Compare(a.link, b.link)
+	}
+	if a.id == b.id {
+		return cmp.Compare(a.lc, b.lc)
+	}
+	return cmp.Compare(in.rank[a.id], in.rank[b.id])
+}
+
+// appendKey appends the canonical encoding of s.
+func (s *state) appendKey(b []byte, in *interner) []byte {
+	b = append(b, s.crashes, s.drops, s.restarts)
+	for k := range s.nodes {
+		i := k + 1
+		if !s.alive(i) {
+			b = append(b, 0xff)
+		} else {
+			b = s.nodes[k].AppendKey(append(b, 1))
+			b = node.AppendBool(b, s.done&(1<<k) != 0)
+		}
+	}
+	b = node.AppendInt(b, len(s.pend))
+	for _, p := range s.pend {
+		b = node.AppendInt(append(b, p.node, p.kind), int(p.val))
+	}
+	b = node.AppendInt(b, len(s.net))
+	for _, it := range s.net {
+		b = node.AppendInt(node.AppendInt(b, int(it.link)), int(it.id))
+	}
+	b = append(b, 0xfe)
+	if s.world != nil {
+		b = s.world.AppendKey(b)
+	}
+	return b
+}

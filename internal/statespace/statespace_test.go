@@ -1,0 +1,152 @@
+package statespace
+
+import (
+	"context"
+	"testing"
+
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+)
+
+// collector is node 1 of the hand-counted system: it records the order in
+// which the others' messages reach it. The others, on start, send it one
+// message each.
+type collector struct {
+	index int
+	order []int
+}
+
+type hello struct{ From int }
+
+func (hello) Type() string { return "HELLO" }
+
+func (c *collector) Step(in node.Input, out *node.Output) {
+	switch {
+	case in.Kind == node.InCmd && c.index != 1:
+		out.Send(1, hello{c.index})
+	case in.Kind == node.InMsg && c.index == 1:
+		c.order = append(c.order, in.Msg.(hello).From)
+	}
+}
+
+func (c *collector) Clone() node.Node {
+	d := *c
+	d.order = append([]int(nil), c.order...)
+	return &d
+}
+
+func (c *collector) AppendKey(b []byte) []byte { return node.AppendInts(b, c.order) }
+
+func collectors(k int) Config {
+	var script []node.Action
+	for i := 2; i <= k+1; i++ {
+		script = append(script, node.Action{Node: i, Cmd: node.CmdStart})
+	}
+	return Config{
+		Nodes:   k + 1,
+		Factory: func(i int) (node.Node, error) { return &collector{index: i}, nil },
+		Script:  script,
+	}
+}
+
+// The search is complete on a system counted by hand: k senders, each
+// not started, in flight, or delivered, and the collector's record of
+// the delivery order. With d of them delivered there are C(k,d) choices
+// of who, d! orders and 2^(k-d) phases for the rest: for k = 3,
+// 8 + 12 + 12 + 6 = 38 states, of which the 3! = 6 delivery orders are
+// terminal; for k = 4, 16 + 32 + 48 + 48 + 24 = 168. With the partial-order reduction on, the states are the same
+// (sleep sets prune transitions only) and fewer transitions are taken.
+func TestSearchCountsEveryStateOfAHandCountedSystem(t *testing.T) {
+	for _, tc := range []struct {
+		k, states, terminal int64
+	}{{1, 3, 1}, {2, 10, 2}, {3, 38, 6}, {4, 168, 24}} {
+		var trans [2]int64
+		for p, por := range []bool{false, true} {
+			for _, exact := range []bool{false, true} {
+				cfg := collectors(int(tc.k))
+				cfg.POR, cfg.Exact = por, exact
+				res, err := Search(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Exhausted || res.Distinct != tc.states || res.Terminal != tc.terminal {
+					t.Errorf("k=%d por=%v exact=%v: exhausted %v, %d states, %d terminal; want %d and %d",
+						tc.k, por, exact, res.Exhausted, res.Distinct, res.Terminal, tc.states, tc.terminal)
+				}
+				trans[p] = res.Transitions
+			}
+		}
+		if tc.k >= 2 && trans[1] >= trans[0] {
+			t.Errorf("k=%d: POR took %d transitions, without %d", tc.k, trans[1], trans[0])
+		}
+	}
+}
+
+// Under the random policy a link is a multiset: two messages on one link
+// may arrive in either order; under FIFO only in the order sent.
+func TestPolicyOrdersLinks(t *testing.T) {
+	twice := Config{
+		Nodes: 2,
+		Factory: func(i int) (node.Node, error) {
+			return &sender2{collector{index: i}}, nil
+		},
+		Script: []node.Action{{Node: 2, Cmd: node.CmdStart}},
+	}
+	for _, tc := range []struct {
+		policy   sim.Policy
+		terminal int64
+	}{{sim.PolicyFIFO, 1}, {sim.PolicyRandom, 2}} {
+		twice.Policy = tc.policy
+		res, err := Search(context.Background(), twice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Terminal != tc.terminal {
+			t.Errorf("policy %v: %d terminal states, want %d", tc.policy, res.Terminal, tc.terminal)
+		}
+	}
+}
+
+// sender2 sends two different messages to node 1 on start.
+type sender2 struct{ collector }
+
+func (s *sender2) Step(in node.Input, out *node.Output) {
+	if in.Kind == node.InCmd && s.index == 2 {
+		out.Send(1, hello{7})
+		out.Send(1, hello{8})
+		return
+	}
+	s.collector.Step(in, out)
+}
+
+func (s *sender2) Clone() node.Node { return &sender2{*s.collector.Clone().(*collector)} }
+
+// A path's labels parse back to the same path; bad labels are errors.
+func TestParsePath(t *testing.T) {
+	in := "c2,d2-1,d1-3.2,l3-1,t1:4,x2,r2"
+	p, err := ParsePath(in, 3)
+	if err != nil || FormatPath(p) != in {
+		t.Fatalf("ParsePath(%q) = %v, %v", in, FormatPath(p), err)
+	}
+	for _, bad := range []string{"d1-4", "c0", "q1", "d1", "t1", "t1:x", "d1-2.0", "c01", "x"} {
+		if _, err := ParsePath(bad, 3); err == nil {
+			t.Errorf("ParsePath(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"c2,d2-1", "d1-3.2", "t1:4", "x2,r2", "l3-1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePath(s, 5)
+		if err != nil {
+			return
+		}
+		q, err := ParsePath(FormatPath(p), 5)
+		if err != nil || FormatPath(q) != FormatPath(p) {
+			t.Fatalf("%q: round trip %q -> %q (%v)", s, FormatPath(p), FormatPath(q), err)
+		}
+	})
+}

@@ -1,0 +1,200 @@
+package trace
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Handlers receive the lines of a log as ReadLog decodes them. A nil
+// handler skips its lines.
+type Handlers struct {
+	Header  func(*Header) error
+	Event   func(*Event) error
+	Summary func(*Summary) error
+}
+
+// Read decodes an NDJSON log, calling onEvent for each event line and
+// onSummary for the summary line. A header line is skipped (ReadLog
+// hands it over).
+func Read(r io.Reader, onEvent func(*Event) error, onSummary func(*Summary) error) error {
+	return ReadLog(r, Handlers{Event: onEvent, Summary: onSummary})
+}
+
+// ringKinds are the line kinds of the capitalizing ring's own log
+// (`ringlab ring --format json`), which ReadLog turns into events.
+var ringKinds = map[string]bool{"hop": true, "done": true, "interrupted": true}
+
+// ReadLog decodes a ringlab log: the engine's NDJSON (a header, events, a
+// summary; older logs have no header) or the capitalizing ring's hop
+// lines, which it hands over as a header, send/recv events and a summary.
+// Its errors name the line and say what kind of line it found.
+func ReadLog(r io.Reader, h Handlers) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	var ring *ringLog
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		var head struct {
+			V    int    `json:"v"`
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return fmt.Errorf("line %d: not a ringlab log line (not a JSON object: %v)", line, err)
+		}
+		if head.V == 0 && ringKinds[head.Kind] {
+			if ring == nil {
+				if line > 1 {
+					return fmt.Errorf("line %d: a capitalizing-ring %q line inside an engine log", line, head.Kind)
+				}
+				ring = &ringLog{}
+			}
+			if err := ring.add(head.Kind, b); err != nil {
+				return fmt.Errorf("line %d: capitalizing-ring log: %v", line, err)
+			}
+			continue
+		}
+		if ring != nil {
+			return fmt.Errorf("line %d: a %q line inside a capitalizing-ring log", line, head.Kind)
+		}
+		if head.V != Version {
+			if head.V == 0 {
+				return fmt.Errorf("line %d: not a ringlab log line: kind %q and no schema version \"v\" (ringlab reads the NDJSON of --format json or --events, and the ring's --format json)", line, head.Kind)
+			}
+			return fmt.Errorf("line %d: event schema version %d, this ringlab reads %d", line, head.V, Version)
+		}
+		switch head.Kind {
+		case KindHeader:
+			var hd Header
+			if err := json.Unmarshal(b, &hd); err != nil {
+				return fmt.Errorf("line %d: header: %v", line, err)
+			}
+			if hd.Nodes < 0 || hd.Nodes > MaxNodes {
+				return fmt.Errorf("line %d: header: %d nodes is out of range", line, hd.Nodes)
+			}
+			if h.Header != nil {
+				if err := h.Header(&hd); err != nil {
+					return err
+				}
+			}
+		case "summary":
+			var s Summary
+			if err := json.Unmarshal(b, &s); err != nil {
+				return fmt.Errorf("line %d: summary: %v", line, err)
+			}
+			if h.Summary != nil {
+				if err := h.Summary(&s); err != nil {
+					return err
+				}
+			}
+		default:
+			var e Event
+			if err := json.Unmarshal(b, &e); err != nil {
+				return fmt.Errorf("line %d: %v", line, err)
+			}
+			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
+				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
+			}
+			if h.Event != nil {
+				if err := h.Event(&e); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if ring != nil {
+		return ring.replay(h)
+	}
+	return nil
+}
+
+// MaxNodes bounds the node indices a log may name (the largest runs have
+// two million nodes).
+const MaxNodes = 1 << 22
+
+// Log is a whole run log in memory.
+type Log struct {
+	Header    *Header // never nil: made up from the events and summary when the log has none
+	HasHeader bool
+	Events    []Event
+	Summary   *Summary // nil when the log has no summary line
+}
+
+// MaxLoad bounds the events Load keeps (a picture of more is unreadable).
+const MaxLoad = 5_000_000
+
+// Load reads a whole log (see ReadLog). A log with no events and no header
+// is an error that says what the file held.
+func Load(r io.Reader) (*Log, error) {
+	l := &Log{}
+	err := ReadLog(r, Handlers{
+		Header: func(h *Header) error { l.Header, l.HasHeader = h, true; return nil },
+		Event: func(e *Event) error {
+			if len(l.Events) >= MaxLoad {
+				return fmt.Errorf("more than %d events: too many to draw; narrow the run (fewer nodes or requests)", MaxLoad)
+			}
+			l.Events = append(l.Events, *e)
+			return nil
+		},
+		Summary: func(s *Summary) error { l.Summary = s; return nil },
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !l.HasHeader && len(l.Events) == 0 && l.Summary == nil:
+		return nil, errors.New("the log is empty")
+	case !l.HasHeader && len(l.Events) == 0 && l.Summary.Algorithm == "":
+		return nil, errors.New("the log holds only a summary line with no algorithm, no header and no events: nothing to draw")
+	case !l.HasHeader && len(l.Events) == 0:
+		return nil, fmt.Errorf("the log holds only the summary of a %s run (no header, no events): nothing to draw; save the whole log with --format json or --events FILE", l.Summary.Algorithm)
+	}
+	if l.Header == nil {
+		l.Header = l.madeUpHeader()
+	}
+	n := 0
+	for i := range l.Events {
+		n = max(n, l.Events[i].Node, l.Events[i].From, l.Events[i].To)
+	}
+	l.Header.Nodes = max(l.Header.Nodes, n)
+	return l, nil
+}
+
+func (l *Log) madeUpHeader() *Header {
+	h := &Header{V: Version, Kind: KindHeader, Topology: TopoComplete}
+	if s := l.Summary; s != nil {
+		h.Algorithm, h.Runtime, h.Nodes, h.Seed, h.Replay = s.Algorithm, s.Runtime, s.Nodes, s.Seed, s.Replay
+	}
+	return h
+}
+
+// Render writes l through r: header, events, summary.
+func (l *Log) Render(r Renderer) error {
+	if hr, ok := r.(HeaderRenderer); ok {
+		if err := hr.Header(l.Header); err != nil {
+			return err
+		}
+	}
+	for i := range l.Events {
+		if err := r.Event(&l.Events[i]); err != nil {
+			return err
+		}
+	}
+	if l.Summary != nil {
+		if err := r.Summary(l.Summary); err != nil {
+			return err
+		}
+	}
+	return r.Flush()
+}

@@ -1,0 +1,195 @@
+package mutex
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/sim"
+	"ringlab/internal/statespace"
+)
+
+// checkReplays runs an exhaustive check that must find a violation after
+// exactly steps steps, then runs the replay command it printed and
+// compares the replay's output with the trace the check printed, byte for
+// byte.
+func checkReplays(t *testing.T, run func(*testing.T, ...string) (string, string, int), area string, steps int, args ...string) {
+	t.Helper()
+	out, errb, code := run(t, args...)
+	if code != cliutil.ExitViolation {
+		t.Fatalf("%v: exit %d, want %d\n%s\n%s", args, code, cliutil.ExitViolation, out, errb)
+	}
+	head, trace, ok := strings.Cut(out, "\n\n")
+	if !ok {
+		t.Fatalf("no trace after the figures:\n%s", out)
+	}
+	if want := " after " + itoa(steps) + " steps (a shortest path)"; !strings.Contains(head, want) {
+		t.Errorf("%v: want a violation %s, got:\n%s", args, want, head)
+	}
+	var replay string
+	for line := range strings.SplitSeq(head, "\n") {
+		if r, ok := strings.CutPrefix(line, "replay: "); ok {
+			replay = r
+		}
+	}
+	prefix := "ringlab " + area + " "
+	if !strings.HasPrefix(replay, prefix) {
+		t.Fatalf("replay command %q does not start with %q", replay, prefix)
+	}
+	rout, rerr, rcode := run(t, strings.Fields(strings.TrimPrefix(replay, prefix))...)
+	if rcode != cliutil.ExitViolation {
+		t.Fatalf("replay %q: exit %d, want %d\n%s\n%s", replay, rcode, cliutil.ExitViolation, rout, rerr)
+	}
+	if rout != trace {
+		t.Errorf("replay %q differs from the check's trace:\n--- check\n%s\n--- replay\n%s", replay, trace, rout)
+	}
+}
+
+func itoa(n int) string {
+	var b []byte
+	for {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		if n /= 10; n == 0 {
+			return string(b)
+		}
+	}
+}
+
+// The chapter's mutual-exclusion warnings, each as a shortest
+// counterexample that replays byte for byte.
+func TestCheckFindsShortestCounterexamples(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps int
+		args  []string
+	}{
+		// the coordinator's timeout fires while the holder is only slow
+		{"central-slow-holder", 7, []string{"check", "central", "--nodes", "3", "--grant-timeout", "10"}},
+		// a waiting node regenerates the token although the holder is alive
+		{"token-regenerated", 4, []string{"check", "token-ring", "--nodes", "3", "--regen-timeout", "5"}},
+		// a coordinator restarted with amnesia votes twice
+		{"quorum-amnesia", 12, []string{"check", "quorum", "--coordinators", "3", "--nodes", "2", "--crashes", "1",
+			"--restarts", "1", "--property", "mutual-exclusion"}},
+		// split votes: every participant holds one vote, nobody reaches m
+		{"quorum-split", 15, []string{"check", "quorum", "--coordinators", "3", "--nodes", "3"}},
+		// a peer silent for the timeout counts as a reply
+		{"ra-timeout-reply", 4, []string{"check", "ricart-agrawala", "--nodes", "2", "--reply-timeout", "5"}},
+		// an ACK overtakes its sender's ACQUIRE
+		{"lamport-nonfifo", 6, []string{"check", "lamport", "--nodes", "2", "--policy", "random"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.name == "quorum-split" {
+				t.Skip("a 1.5 s search; run without -short")
+			}
+			checkReplays(t, runCLI, "mutex", tc.steps, tc.args...)
+		})
+	}
+}
+
+// Each algorithm's small space is exhausted with no violation: N = 3 with
+// one and two requests per node under FIFO, and under the random policy
+// where the algorithm does not need FIFO links.
+func TestCheckExhaustsCorrectAlgorithms(t *testing.T) {
+	for _, args := range [][]string{
+		{"central", "--nodes", "3", "--requests", "2"},
+		{"central", "--nodes", "3", "--requests", "2", "--policy", "random"},
+		{"token-ring", "--nodes", "3", "--requests", "2"},
+		{"token-ring", "--nodes", "3", "--requests", "2", "--policy", "random"},
+		{"quorum", "--coordinators", "3", "--nodes", "2", "--requests", "1"},
+		{"quorum", "--coordinators", "3", "--nodes", "2", "--requests", "1", "--policy", "random"},
+		{"ricart-agrawala", "--nodes", "3", "--requests", "1"},
+		{"ricart-agrawala", "--nodes", "3", "--requests", "1", "--policy", "random"},
+		{"lamport", "--nodes", "3", "--requests", "1"},
+		{"lamport", "--nodes", "2", "--requests", "2"},
+		{"maekawa", "--nodes", "3", "--requests", "1"},
+	} {
+		out, errb, code := runCLI(t, append([]string{"check"}, args...)...)
+		if code != 0 || !strings.Contains(out, "result: exhausted, no violation") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errb)
+		}
+	}
+}
+
+// Bounds stop a search short (exit 4); bad input is a usage error.
+func TestCheckBoundsAndBadInput(t *testing.T) {
+	out, _, code := runCLI(t, "check", "lamport", "--nodes", "3", "--max-depth", "5")
+	if code != cliutil.ExitNoTermination || !strings.Contains(out, "stopped by max-depth") {
+		t.Errorf("max-depth: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "check", "lamport", "--nodes", "3", "--max-states", "100", "--format", "json")
+	if code != cliutil.ExitNoTermination || !strings.HasPrefix(out, "{") || strings.Count(out, "\n") != 1 ||
+		!strings.Contains(out, `"stop":"max-states"`) {
+		t.Errorf("max-states json: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"check", "lamport", "--path", "d1-9"},
+		{"check", "lamport", "--nodes", "2", "--path", "d1-2"},
+		{"check", "lamport", "--crashes", "-1"},
+		{"check", "lamport", "--timers", "soon"},
+		{"check", "lamport", "--requests", "9"},
+	} {
+		if _, _, code := runCLI(t, args...); code != cliutil.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cliutil.ExitUsage)
+		}
+	}
+}
+
+// Ctrl-C (a cancelled context) stops the search at once and still prints
+// the figures so far, with exit code 130.
+func TestCheckInterruptedPrintsFigures(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	err := app.RunContext(ctx, []string{"ringlab", "mutex", "check", "lamport", "--nodes", "3"})
+	if code := cliutil.Code(err); code != cliutil.ExitInterrupted {
+		t.Fatalf("exit %d (%v), want %d", code, err, cliutil.ExitInterrupted)
+	}
+	if !strings.Contains(out.String(), "states: ") || !strings.Contains(out.String(), "stopped by interrupted") {
+		t.Errorf("no figures after an interruption:\n%s", out.String())
+	}
+}
+
+// The help of every check command has a runnable example.
+func TestCheckHelpHasExample(t *testing.T) {
+	for _, a := range algos() {
+		out, _, code := runCLI(t, "check", a.name, "--help")
+		if code != 0 || !strings.Contains(out, "ringlab mutex check "+a.name) || !strings.Contains(out, "exhaustive") {
+			t.Errorf("check %s --help: exit %d\n%s", a.name, code, out)
+		}
+	}
+}
+
+// Every mutex node's Clone is independent of its original and its key
+// is canonical: every state of a small space, rebuilt from the start
+// along its path, has the key the search computed.
+func TestSnapshotsAreIndependent(t *testing.T) {
+	for _, p := range []params{
+		{algo: algoCentral, nodes: 3, requests: 2, grantTimeout: 5},
+		{algo: algoToken, nodes: 3, requests: 2, regenTimeout: 5},
+		{algo: algoQuorum, coordinators: 3, nodes: 2, requests: 1, retryTimeout: 5},
+		{algo: algoRicart, nodes: 3, requests: 1},
+		{algo: algoLamport, nodes: 3, requests: 1},
+		{algo: algoMaekawa, nodes: 3, requests: 1},
+	} {
+		pl, err := p.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newWorkload(pl, p.requests, 0, 0)
+		cfg := statespace.Config{
+			Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), POR: true, CheckClones: true,
+			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom,
+			World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
+		}
+		if _, err := statespace.Search(context.Background(), cfg); err != nil {
+			t.Errorf("%s: %v", p.algo, err)
+		}
+	}
+}
