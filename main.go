@@ -14,6 +14,8 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -21,6 +23,7 @@ import (
 	"ringlab/election"
 	"ringlab/exercises"
 	"ringlab/internal/cliutil"
+	engine "ringlab/internal/run"
 	"ringlab/internal/serve"
 	"ringlab/mutex"
 	"ringlab/ring"
@@ -55,6 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		exercises.Command(),
 		amqpCommand(), nodeCommand(),
 		renderCommand(),
+		checkCommand(stdout, stderr),
 		serve.Command(),
 		versionCommand(),
 	}
@@ -98,6 +102,71 @@ func versionCommand() *cli.Command {
 			}
 			fmt.Fprintf(c.App.Writer, "ringlab %s %s %s/%s\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
+		},
+	}
+}
+
+// checkCommand re-judges a saved run: the command line its log names
+// rebuilds the run (its checkers, its figures) through the same command
+// code, and the logged events take the place of the runtime.
+func checkCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "run a saved NDJSON log through the checkers of the run that wrote it; exit 0, 3 or 4 as the run would",
+		UsageText: "ringlab check --from FILE [--from FILE2 ...] [--property P ...]\n\n" +
+			"Several files (one per process) are merged by their clocks; - reads standard input.\n" +
+			"Example:\n   ringlab mutex ricart-agrawala --nodes 3 --seed 1 --format json > run.ndjson\n" +
+			"   ringlab check --from run.ndjson --property mutual-exclusion",
+		Flags: []cli.Flag{
+			engine.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
+			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := cliutil.NoArgs(c); err != nil {
+				return err
+			}
+			var srcs []engine.Source
+			if !c.IsSet("from") {
+				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
+			}
+			names := engine.Values(c, "from")
+			for i, name := range names {
+				if slices.Contains(names[:i], name) {
+					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
+				}
+				if name == "-" {
+					srcs = append(srcs, engine.Source{Name: "standard input", R: os.Stdin})
+					continue
+				}
+				f, err := os.Open(name)
+				if err != nil {
+					return cliutil.Usagef("--from: %v", err)
+				}
+				defer f.Close()
+				srcs = append(srcs, engine.Source{Name: name, R: f})
+			}
+			log, err := engine.ReadLog(srcs...)
+			if err != nil {
+				return cliutil.Usagef("--from %v", err)
+			}
+			args, err := engine.SplitCommand(log.Replay)
+			if err != nil || len(args) < 3 || args[0] != "ringlab" ||
+				(args[1] != "mutex" && args[1] != "election") ||
+				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
+				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
+			}
+			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
+			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
+			switch {
+			case cliutil.Code(err) == cliutil.ExitUsage && strings.HasPrefix(err.Error(), "--property"):
+				return err
+			case cliutil.Code(err) == cliutil.ExitUsage:
+				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)
+			case err == nil && !rec.Used():
+				return cliutil.Usagef("--from: the log's command %q judges no run", log.Replay)
+			}
+			fmt.Fprintf(stderr, "checked %d logged events from %d file(s)\n", len(log.Events), len(srcs))
+			return err
 		},
 	}
 }

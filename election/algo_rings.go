@@ -1,6 +1,7 @@
 package election
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -73,7 +74,7 @@ func idlistAlgo() algo {
 				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {
 					if e.Kind == trace.KindSend && e.Msg != nil {
-						carried += idlist.Size(e.Msg.Value)
+						carried += listSize(e.Msg)
 					}
 				},
 				Extra: func(run.Outcome) map[string]any {
@@ -166,4 +167,17 @@ func harmonic(n int) float64 {
 		h += 1 / float64(k)
 	}
 	return h
+}
+
+// listSize is the number of ids an idlist message carries, from its value
+// in a run or from its fields in a log read back by ringlab check.
+func listSize(m *trace.Msg) int {
+	if m.Value != nil {
+		return idlist.Size(m.Value)
+	}
+	var l idlist.List
+	if m.Type() != idlist.TypeList || json.Unmarshal(m.Fields(), &l) != nil {
+		return 0
+	}
+	return len(l.IDs)
 }

@@ -26,7 +26,7 @@ func yoyoAlgo() algo {
 		flags: func() []cli.Flag {
 			return []cli.Flag{
 				&cli.StringFlag{Name: "graph", Usage: "undirected edges between node indices, e.g. `1-2,2-3,3-1` (sets the number of nodes)"},
-				&cli.StringFlag{Name: "topology", Value: "ring", Usage: "without --graph: ring, grid or random (connected, drawn from --seed)"},
+				&cli.StringFlag{Name: "topology", Value: "ring", Usage: "without --graph: ring, grid or random (connected, drawn from --layout-seed)"},
 				&cli.BoolFlag{Name: "allow-disconnected", Usage: "accept a graph in pieces: each piece elects its own leader (split-brain)"},
 			}
 		},
@@ -64,7 +64,7 @@ func buildYoyo(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 		edges, n, _ := parseEdges(c.String("graph"))
 		topo, err = graphOf(n, edges)
 	} else {
-		topo, err = generate(c.String("topology"), s.n(), opts.Seed)
+		topo, err = generate(c.String("topology"), s.n(), s.seed)
 	}
 	if err != nil {
 		return run.Spec{}, err

@@ -120,6 +120,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"compare", "--nodes", "8,x"}, "--nodes: want sizes in 1..65536"},
 		{[]string{"ring", "extra"}, "unexpected argument \"extra\""},
 		{[]string{"ring", "--runtime", "quantum"}, "--runtime: unknown runtime"},
+		{[]string{"ring", "--nodes", "4", "--layout-seed", "3"}, "--layout-seed draws a random layout or topology"},
+		{[]string{"compare", "--format", "yaml"}, "--format: unknown format \"yaml\""},
 	}
 	for _, tt := range tests {
 		r := runCLI(t, tt.args...)

@@ -94,6 +94,13 @@ func (a algo) action(explore bool) cli.ActionFunc {
 			return err
 		}
 		if explore {
+			// one layout for every schedule, and the replay rebuilds it
+			random := c.String("layout") == "random" || c.IsSet("topology") && c.String("topology") == "random"
+			if random && !c.IsSet("layout-seed") && !c.IsSet("ids") {
+				if err := c.Set("layout-seed", strconv.FormatUint(opts.Seed, 10)); err != nil {
+					return err
+				}
+			}
 			return run.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter)
 		}
 		_, err = run.Execute(c.Context, spec, opts, run.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)

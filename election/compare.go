@@ -1,6 +1,7 @@
 package election
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -27,7 +28,7 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "measure messages on the simulator against the theory, one row per algorithm, size and layout",
-		UsageText: "ringlab election compare [--algos ring,chang-roberts,franklin,idlist] [--nodes 8,64,512,4096] [--layout worst,best,random]\n\n" +
+		UsageText: "ringlab election compare [--algos ring,chang-roberts,franklin,idlist] [--nodes 8,64,512,4096] [--layout worst,best,random] [--format text|json]\n\n" +
 			"Example:\n   ringlab election compare --algos ring,chang-roberts --nodes 8,64 --layout worst",
 		Description: "Every row is a real run on the simulator (FIFO, latency 1, no faults) with the\n" +
 			"checkers of SPEC §3; a row whose count is outside its bound, or whose run fails a\n" +
@@ -38,6 +39,7 @@ func compareCommand() *cli.Command {
 			&cli.StringFlag{Name: "nodes", Value: "8,64,512,4096", Usage: "ring sizes, comma-separated (each 1..65536)"},
 			&cli.StringFlag{Name: "layout", Value: strings.Join(compareLayouts, ","), Usage: "id layouts, comma-separated: worst, best, random"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random layout"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text (a table and the formulas) or json (one object per row)"},
 			&cli.BoolFlag{Name: "idlist-all", Usage: "idlist with every node starting: n^2 messages of up to n ids (slow past ~1000 nodes)"},
 		},
 		Action: compareAction,
@@ -56,16 +58,20 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var sizes []int
-	for f := range strings.SplitSeq(c.String("nodes"), ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 65536 {
-			return cliutil.Usagef("--nodes: want sizes in 1..65536, comma-separated; got %q", strings.TrimSpace(f))
-		}
-		sizes = append(sizes, n)
+	sizes, err := parseSizes(c.String("nodes"))
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return cliutil.Usagef("--format: unknown format %q (want text or json)", format)
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algorithm\tn\tlayout\tstarters\tmessages\ttheory\tok\tformula")
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetEscapeHTML(false)
+	if format == "text" {
+		fmt.Fprintln(tw, "algorithm\tn\tlayout\tstarters\tmessages\ttheory\tok\tformula")
+	}
 	bad := 0
 	for _, name := range names {
 		for _, n := range sizes {
@@ -74,22 +80,50 @@ func compareAction(c *cli.Context) error {
 				if err != nil {
 					return err
 				}
+				if !r.ok {
+					bad++
+				}
+				if format == "json" {
+					why := ""
+					if !r.ok {
+						why = r.why
+					}
+					if err := enc.Encode(jsonRow{name, n, lay, r.starters, r.msgs, r.theory, r.ok, why, r.formula}); err != nil {
+						return err
+					}
+					continue
+				}
 				mark := "✓"
 				if !r.ok {
-					mark, bad = "✗ "+r.why, bad+1
+					mark = "✗ " + r.why
 				}
 				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\n", name, n, lay, r.starters, r.msgs, r.theory, mark, r.formula)
 			}
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if format == "text" {
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		writeFormulas(c.App.Writer)
 	}
-	writeFormulas(c.App.Writer)
 	if bad > 0 {
 		return cliutil.Violationf("%d row(s) outside their bound or failing a check", bad)
 	}
 	return nil
+}
+
+// parseSizes reads compare's --nodes: sizes in 1..65536, comma-separated.
+func parseSizes(text string) ([]int, error) {
+	var sizes []int
+	for f := range strings.SplitSeq(text, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 65536 {
+			return nil, cliutil.Usagef("--nodes: want sizes in 1..65536, comma-separated; got %q", strings.TrimSpace(f))
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
 }
 
 func listOf(text string, allowed []string, flag string) ([]string, error) {
@@ -102,6 +136,19 @@ func listOf(text string, allowed []string, flag string) ([]string, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// jsonRow is a row as `compare --format json` writes it, one object a line.
+type jsonRow struct {
+	Algorithm string `json:"algorithm"`
+	N         int    `json:"n"`
+	Layout    string `json:"layout"`
+	Starters  string `json:"starters"`
+	Messages  int64  `json:"messages"`
+	Theory    string `json:"theory"`
+	OK        bool   `json:"ok"`
+	Why       string `json:"why,omitempty"`
+	Formula   string `json:"formula"`
 }
 
 // row is one measured run and its theory.

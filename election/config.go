@@ -23,7 +23,8 @@ func commonFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "ids", Usage: "node ids in ring order, comma-separated, e.g. `5,3,7,1,4` (distinct integers)"},
 		&cli.IntFlag{Name: "nodes", Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
-		&cli.StringFlag{Name: "layout", Value: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --seed)"},
+		&cli.StringFlag{Name: "layout", Value: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --layout-seed)"},
+		&cli.Uint64Flag{Name: "layout-seed", Usage: "seed of a random --layout or --topology (default: --seed; explore keeps one layout for all its schedules and writes it in its replay)"},
 		&cli.StringFlag{Name: "initiators", Usage: "nodes given start at tick 0: `1`, all, or a list of 1-based indices like 1,3"},
 	}
 }
@@ -31,8 +32,9 @@ func commonFlags() []cli.Flag {
 // setup is the parsed configuration of one election: the ids by node index
 // and the nodes that start.
 type setup struct {
-	ids      []int // ids[i-1] is node i's id
-	starters []int // 1-based indices, in the order given
+	ids      []int  // ids[i-1] is node i's id
+	starters []int  // 1-based indices, in the order given
+	seed     uint64 // draws a random layout or topology
 }
 
 func (s setup) n() int { return len(s.ids) }
@@ -74,9 +76,15 @@ func checkCount(n, minNodes int, flag string) (int, error) {
 }
 
 // parseSetup reads --ids or --nodes/--layout and --initiators for n nodes;
-// seed draws a random layout.
+// seed (or --layout-seed) draws a random layout.
 func parseSetup(c *cli.Context, d defaults, n int, seed uint64) (setup, error) {
-	var s setup
+	if c.IsSet("layout-seed") {
+		if c.String("layout") != "random" && c.String("topology") != "random" {
+			return setup{}, cliutil.Usagef("--layout-seed draws a random layout or topology; add --layout random (or yoyo's --topology random), or drop it")
+		}
+		seed = c.Uint64("layout-seed")
+	}
+	s := setup{seed: seed}
 	var err error
 	switch {
 	case c.IsSet("ids"):

@@ -76,7 +76,7 @@ func theorySpec(name string, s setup) (theory, error) {
 		carried := 0
 		t.observe = func(e *trace.Event) {
 			if e.Kind == trace.KindSend && e.Msg != nil {
-				carried += idlist.Size(e.Msg.Value)
+				carried += listSize(e.Msg)
 			}
 		}
 		k := len(s.starters)

@@ -23,21 +23,14 @@ import (
 // (index out of range). Output and flags are run.Explore's. Once
 // internal/sim is fixed, this is a call to run.Explore.
 func explore(ctx context.Context, c *cli.Context, spec run.Spec, opts run.Options, stdout, stderr io.Writer) error {
-	schedules := c.Int("schedules")
-	if schedules < 1 || schedules > 10_000_000 {
-		return cliutil.Usagef("--schedules must be between 1 and 10000000, got %d", schedules)
-	}
-	if opts.Runtime != "sim" {
-		return cliutil.Usagef("explore runs on the simulator only; drop --runtime %s", opts.Runtime)
-	}
-	first := opts.Seed
-	if opts.SeedDrawn {
-		first = 1
-	}
 	only := strings.ReplaceAll(c.String("property"), "-", " ")
 	if only != "" && !slices.Contains(propertyNames(spec), only) {
 		return cliutil.Usagef("--property: %q is not checked here (want one of: %s)", c.String("property"),
-			strings.ReplaceAll(strings.Join(propertyNames(spec), ", "), " ", "-"))
+			strings.ReplaceAll(strings.Join(propertyNames(spec), ","), " ", "-"))
+	}
+	schedules, first, err := run.ExploreStart(c, opts, stderr)
+	if err != nil {
+		return err
 	}
 	cfg := sim.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
@@ -61,17 +54,17 @@ func explore(ctx context.Context, c *cli.Context, spec run.Spec, opts run.Option
 			return err
 		}
 		sched := run.FormatSchedule(found)
-		fmt.Fprintf(stdout, "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
+		fmt.Fprintf(run.ExploreNotes(opts, stdout, stderr), "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
 			k+1, schedules, cfg.Seed, nonzero(res.Choices), nonzero(found), sched)
 		opts.Seed, opts.SeedDrawn, opts.Schedule = cfg.Seed, false, found
 		if len(opts.Schedule) == 0 {
 			opts.Schedule = []int64{0}
 		}
-		replay := replayBase(c) + fmt.Sprintf(" --seed %d --schedule %s", cfg.Seed, sched)
+		replay := run.ExploreReplay(c, cfg.Seed, sched)
 		_, err = run.Execute(ctx, spec, opts, replay, stdout, stderr)
 		return err
 	}
-	fmt.Fprintf(stdout, "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
+	fmt.Fprintf(run.ExploreNotes(opts, stdout, stderr), "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
 		schedules, first, first+uint64(schedules)-1, opts.Policy, opts.Latency.Min, opts.Latency.Max)
 	return nil
 }
@@ -143,16 +136,4 @@ func nonzero(cs []int64) int {
 		}
 	}
 	return n
-}
-
-// replayBase is the run command (explore's path without "explore") with
-// the user's flags, less those only explore has.
-func replayBase(c *cli.Context) string {
-	var parts []string
-	for _, w := range strings.Fields(run.Replay(c, 0, "seed", "schedules", "schedule", "property")) {
-		if w != "explore" {
-			parts = append(parts, w)
-		}
-	}
-	return strings.Join(parts[:len(parts)-2], " ") // without "--seed 0"
 }

@@ -1,6 +1,7 @@
 package mutex
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"ringlab/internal/check"
@@ -218,6 +219,15 @@ func stampOrder(typ string) func() mutexcheck.KeyFunc {
 				t, id = m.T, m.ID
 			case lamport.Msg:
 				t, id = m.T, m.ID
+			case nil: // read back from a log: the same fields, decoded
+				var f struct {
+					T  *int `json:"t"`
+					ID *int `json:"id"`
+				}
+				if json.Unmarshal(e.Msg.Fields(), &f) != nil || f.T == nil || f.ID == nil {
+					return 0, mutexcheck.Key{}, false
+				}
+				t, id = *f.T, *f.ID
 			default:
 				return 0, mutexcheck.Key{}, false
 			}

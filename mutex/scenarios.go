@@ -151,7 +151,7 @@ func scenarios() []scenario {
 		explore: func(c *cli.Context) []string {
 			args := []string{"ringlab", "mutex", "explore", "lamport", "--nodes", "2", "--requests", "1",
 				"--cs-time", "10", "--think-time", "0", "--latency", "1-10", "--policy", c.String("policy"),
-				"--property", "mutual-exclusion", "--schedules", fmt.Sprint(c.Int("schedules"))}
+				"--property", "mutual-exclusion", "--schedules", fmt.Sprint(c.Int("schedules")), "--seed", "1"}
 			if f := c.String("format"); f != "text" {
 				args = append(args, "--format", f)
 			}

@@ -97,14 +97,8 @@ func readConfig(c *cli.Context) (cfg config, err error) {
 	if r.Err != nil {
 		return cfg, r.Err
 	}
-	cfg.archs = strings.Split(c.String("archs"), ",")
-	for i, a := range cfg.archs {
-		if !slices.Contains(Archs(), a) {
-			return cfg, cliutil.Usagef("--archs: unknown architecture %q (want a comma-separated list of %s)", a, strings.Join(Archs(), ", "))
-		}
-		if slices.Contains(cfg.archs[:i], a) {
-			return cfg, cliutil.Usagef("--archs: %q is listed twice", a)
-		}
+	if cfg.archs, err = parseArchs(c.String("archs")); err != nil {
+		return cfg, err
 	}
 	if slices.Contains(cfg.archs, ArchSingle) && time.Duration(cfg.requests)*s.ReadTime > maxBudget {
 		return cfg, cliutil.Usagef("--requests %d x --read-time %v would keep the single-threaded server busy for over %v: lower one of them", cfg.requests, s.ReadTime, maxBudget)
@@ -203,4 +197,18 @@ func progress(w io.Writer, label string, total int, done *atomic.Int64) (stop fu
 		draw()
 		fmt.Fprintln(w)
 	}
+}
+
+// parseArchs reads --archs: distinct architecture names, comma-separated.
+func parseArchs(text string) ([]string, error) {
+	archs := strings.Split(text, ",")
+	for i, a := range archs {
+		if !slices.Contains(Archs(), a) {
+			return nil, cliutil.Usagef("--archs: unknown architecture %q (want a comma-separated list of %s)", a, strings.Join(Archs(), ", "))
+		}
+		if slices.Contains(archs[:i], a) {
+			return nil, cliutil.Usagef("--archs: %q is listed twice", a)
+		}
+	}
+	return archs, nil
 }

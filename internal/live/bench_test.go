@@ -4,13 +4,14 @@
 //
 // BenchmarkLive passes one token around a ring of demo.Pass node machines
 // on the live runtime; impl=baseline is a bare hand-written ring of
-// goroutines and 1-buffered int channels doing the same hops. Each op is a
+// goroutines and 1-buffered int channels doing the same hops: a plain
+// receive and a plain send per hop, no select, no context, and the ring
+// stopped by closing its channels once the last hop is in. Each op is a
 // whole run, goroutine start-up and join included, in both.
 
 package live_test
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -26,7 +27,9 @@ func BenchmarkLive(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if impl == "baseline" {
-						baselineRing(b.Context(), n, hops)
+						if got := baselineRing(n, hops); got != hops {
+							b.Fatalf("baseline: %d hops, want %d", got, hops)
+						}
 						continue
 					}
 					res, err := live.Run(b.Context(), passConfig(n, hops))
@@ -42,36 +45,33 @@ func BenchmarkLive(b *testing.B) {
 
 // baselineRing passes an int token `hops` hops around a ring of n
 // goroutines joined by 1-buffered channels, and returns when every
-// goroutine has.
-func baselineRing(ctx context.Context, n, hops int) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// goroutine has. The goroutine that receives the last hop says so on done;
+// no token is then in flight, so closing every channel ends every
+// goroutine's range loop.
+func baselineRing(n, hops int) int {
 	ch := make([]chan int, n)
 	for i := range ch {
 		ch[i] = make(chan int, 1)
 	}
+	done := make(chan int, 1)
 	var wg sync.WaitGroup
 	for i := range n {
 		in, out := ch[i], ch[(i+1)%n]
 		wg.Go(func() {
-			for {
-				select {
-				case tok := <-in:
-					if tok == hops {
-						cancel()
-						return
-					}
-					select {
-					case out <- tok + 1:
-					case <-ctx.Done():
-						return
-					}
-				case <-ctx.Done():
-					return
+			for tok := range in {
+				if tok == hops {
+					done <- tok
+					continue
 				}
+				out <- tok + 1
 			}
 		})
 	}
 	ch[0] <- 0
+	last := <-done
+	for _, c := range ch {
+		close(c)
+	}
 	wg.Wait()
+	return last
 }

@@ -89,6 +89,17 @@ type Outcome struct {
 // property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
+	rec := recordedFrom(ctx)
+	if dryRun(ctx) {
+		if rec != nil {
+			rec.used = true
+		}
+		return out, nil
+	}
+	summaryOut := stderr
+	if rec != nil { // `ringlab check`: judge a log, print only the verdicts
+		opts.Format, opts.Events, opts.Out, opts.SeedDrawn, opts.Serving, summaryOut = "none", "", "", false, Serving{}, stdout
+	}
 	if opts.Serving.Addr != "" {
 		return executeServed(ctx, spec, opts, replay, stdout, stderr)
 	}
@@ -126,7 +137,14 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	renderers = opts.Serving.renderers(renderers)
 	messages := spec.NeedMessages || opts.logged()
-	set := check.NewSet(spec.checkers()...)
+	checkers := spec.checkers()
+	if rec != nil {
+		var rerr error
+		if checkers, rerr = restrict(checkers, rec.Properties); rerr != nil {
+			return out, rerr
+		}
+	}
+	set := check.NewSet(checkers...)
 	if spec.Names != nil {
 		set.SetNames(spec.Names)
 	}
@@ -174,6 +192,8 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	var st stats
 	var err error
 	switch {
+	case rec != nil:
+		st, err = runRecorded(ctx, rec, sink)
 	case opts.Custom != nil:
 		var cr CustomResult
 		cr, err = opts.Custom(sink)
@@ -225,8 +245,8 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 			werr = err
 		}
 	}
-	if opts.Format == "none" || opts.Out != "" { // the summary still reaches the user, on stderr
-		tr, _ := trace.NewRenderer("text", stderr)
+	if opts.Format == "none" || opts.Out != "" { // the summary still reaches the user, on stderr (on stdout for a check)
+		tr, _ := trace.NewRenderer("text", summaryOut)
 		if hr, ok := tr.(trace.HeaderRenderer); ok {
 			_ = hr.Header(&trace.Header{Runtime: opts.Runtime})
 		}

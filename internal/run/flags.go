@@ -30,18 +30,18 @@ func Flags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
 		&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
 		&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "sim delivery order: fifo (per link) or random (messages may overtake)"},
-		&cli.StringFlag{Name: "latency", Value: "1", Usage: "sim message latency in ticks: N or MIN-MAX (uniform)"},
+		&cli.StringFlag{Name: "latency", Value: "1", Usage: "sim message latency in ticks: N or MIN-MAX (uniform); under --policy random the default is 1-10, and a single N is refused (messages overtake only when latencies differ)"},
 		&cli.Float64Flag{Name: "drop", Usage: "sim: probability that a message is lost, in [0,1]"},
 		&cli.Float64Flag{Name: "dup", Usage: "sim: probability that a message is duplicated, in [0,1]"},
 		&cli.StringSliceFlag{Name: "crash", Usage: "crash-stop node I at tick T: `I@T` (repeatable)"},
-		&cli.StringSliceFlag{Name: "restart", Usage: "restart a crashed node I with its state lost (amnesia) at tick T: `I@T` (repeatable)"},
-		&cli.StringSliceFlag{Name: "partition", Usage: "sim: cut nodes off from the rest from tick A until B: `I,J,...@A-B` (repeatable)"},
+		&cli.StringSliceFlag{Name: "restart", Usage: "restart node I with its state lost (amnesia) at tick T, after an earlier --crash of I: `I@T` (repeatable)"},
+		RepeatedFlag("partition", "sim: cut nodes off from the rest from tick A until B: `I,J,...@A-B` (repeatable)"),
 		&cli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
 		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events and show them (with the Lamport clock) in the text output (O(n) per event)"},
-		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default)"},
+		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}, ServeFlags()...)
 }
 
@@ -102,6 +102,9 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	if o.Latency, err = parseRange(c.String("latency")); err != nil {
 		return o, cliutil.Usagef("--latency: %v", err)
 	}
+	if o.Policy == sim.PolicyRandom && c.IsSet("latency") && o.Latency.Min == o.Latency.Max {
+		return o, cliutil.Usagef("--latency %d with --policy random: every message would take %d ticks and none could overtake another; give a range such as --latency %d-%d", o.Latency.Min, o.Latency.Min, o.Latency.Min, o.Latency.Min+9)
+	}
 	o.Faults.Drop, o.Faults.Dup = c.Float64("drop"), c.Float64("dup")
 	for _, p := range []struct {
 		name string
@@ -123,7 +126,10 @@ func Parse(c *cli.Context, n int) (Options, error) {
 			o.Script = append(o.Script, node.Action{At: t, Node: i, Cmd: kind.cmd})
 		}
 	}
-	for _, s := range c.StringSlice("partition") {
+	if err := checkScript(o.Script); err != nil {
+		return o, err
+	}
+	for _, s := range Values(c, "partition") {
 		p, err := parsePartition(s, n)
 		if err != nil {
 			return o, cliutil.Usagef("--partition %q: %v", s, err)
@@ -164,6 +170,42 @@ func Parse(c *cli.Context, n int) (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// checkScript refuses crashes and restarts that contradict each other or do
+// nothing: a node must be up to crash and down to restart, and a restart
+// comes strictly after its crash.
+func checkScript(script []node.Action) error {
+	acts := slices.Clone(script)
+	slices.SortStableFunc(acts, func(a, b node.Action) int {
+		if a.Node != b.Node {
+			return a.Node - b.Node
+		}
+		if a.At != b.At {
+			return int(min(max(a.At-b.At, -1), 1))
+		}
+		return strings.Compare(string(a.Cmd), string(b.Cmd)) // "crash" before "restart"
+	})
+	down := map[int]int64{} // node -> tick of its crash
+	for _, a := range acts {
+		t, isDown := down[a.Node]
+		switch a.Cmd {
+		case node.CmdCrash:
+			if isDown {
+				return cliutil.Usagef("--crash %d@%d: node %d is down since its crash at tick %d (add a --restart between them)", a.Node, a.At, a.Node, t)
+			}
+			down[a.Node] = a.At
+		case node.CmdRestart:
+			switch {
+			case !isDown:
+				return cliutil.Usagef("--restart %d@%d: node %d has no earlier --crash to recover from", a.Node, a.At, a.Node)
+			case t == a.At:
+				return cliutil.Usagef("--restart %d@%d: at the same tick as its crash; restart it at a later tick", a.Node, a.At)
+			}
+			delete(down, a.Node)
+		}
+	}
+	return nil
 }
 
 func parseRange(s string) (sim.Delay, error) {
@@ -262,6 +304,34 @@ func parseSlow(s string, n int) (sim.Slow, error) {
 	return sl, err
 }
 
+// Repeated is the value of a repeatable flag that keeps each value whole:
+// urfave/cli's StringSliceFlag splits values on commas, and a partition's
+// node list is written with commas.
+type Repeated struct{ list []string }
+
+// Set adds one value.
+func (r *Repeated) Set(s string) error { r.list = append(r.list, s); return nil }
+
+// String lists the values for help texts.
+func (r *Repeated) String() string { return strings.Join(r.list, " ") }
+
+// Get returns the values, as flag.Getter.
+func (r *Repeated) Get() any { return slices.Clone(r.list) }
+
+// RepeatedFlag is a repeatable flag whose values are kept whole (see
+// Repeated); read it with Values. Each call returns a fresh flag.
+func RepeatedFlag(name, usage string) *cli.GenericFlag {
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &Repeated{}}
+}
+
+// Values returns the values given to a RepeatedFlag, in order.
+func Values(c *cli.Context, name string) []string {
+	if r, ok := c.Generic(name).(*Repeated); ok {
+		return slices.Clone(r.list)
+	}
+	return nil
+}
+
 // Replay returns the command line that repeats this run: the command's
 // path, every flag the user set, and the seed.
 // Flags named in skip are left out.
@@ -277,6 +347,10 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 			for _, s := range v.Value() {
 				parts = append(parts, "--"+name, quote(s))
 			}
+		case []string: // a RepeatedFlag
+			for _, s := range v {
+				parts = append(parts, "--"+name, quote(s))
+			}
 		case bool:
 			parts = append(parts, "--"+name)
 		default:
@@ -286,11 +360,20 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 	return strings.Join(append(parts, "--seed", strconv.FormatUint(seed, 10)), " ")
 }
 
+// quote writes s as one shell word: as it is when it holds only characters
+// no shell treats specially, else in single quotes.
 func quote(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"$\\;&|<>*?()") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
+			safe = false
+			break
+		}
 	}
-	return s
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // FormatSchedule writes decisions sparsely: "I:V" for each non-default one.
@@ -311,6 +394,7 @@ func FormatSchedule(cs []int64) string {
 // ParseSchedule reads what FormatSchedule writes.
 func ParseSchedule(s string) ([]int64, error) {
 	cs := []int64{}
+	seen := map[int]bool{}
 	for _, part := range strings.Split(s, ",") {
 		is, vs, ok := strings.Cut(strings.TrimSpace(part), ":")
 		i, err1 := strconv.Atoi(is)
@@ -321,6 +405,10 @@ func ParseSchedule(s string) ([]int64, error) {
 		for len(cs) <= i {
 			cs = append(cs, 0)
 		}
+		if seen[i] {
+			return nil, fmt.Errorf("decision %d is given twice", i)
+		}
+		seen[i] = true
 		cs[i] = v
 	}
 	return cs, nil
