@@ -351,7 +351,7 @@ func TestBrowserRingElection(t *testing.T) {
 func TestBrowserCentralSlowViolation(t *testing.T) {
 	raw := runLog(t, "mutex", "scenario", "central-slow", "--format", "json")
 	logs := map[string][]byte{
-		"cs":  withHeader(t, raw, []string{"Coord", "Part1", "Part2", "Part3"}, "star"),
+		"cs":  withHeader(t, raw, []string{"coordinator", "P1", "P2", "P3"}, "star"),
 		"old": withoutHeader(raw),
 	}
 	base := serveLogs(t, logs, "cs", "old")
@@ -365,7 +365,7 @@ func TestBrowserCentralSlowViolation(t *testing.T) {
 	if s.Step != first || !strings.Contains(s.What, "mutual exclusion violated") {
 		t.Fatalf("at open: step %d (first violation at %d): %+v", s.Step, first, s)
 	}
-	if !strings.Contains(s.Banner, "mutual exclusion violated") || !strings.Contains(s.Banner, "In the critical section at once: Part1 (node 2) and Part2 (node 3)") {
+	if !strings.Contains(s.Banner, "mutual exclusion violated") || !strings.Contains(s.Banner, "In the critical section at once: P1 (node 2) and P2 (node 3)") {
 		t.Errorf("banner: %q", s.Banner)
 	}
 	for _, i := range []int{1, 2} {
@@ -376,21 +376,21 @@ func TestBrowserCentralSlowViolation(t *testing.T) {
 	o.check(t, s)
 	screenshot(t, ctx, "central-slow.png")
 
-	// One step back: Part2 has entered, the checker has not spoken yet.
+	// One step back: P2 has entered, the checker has not spoken yet.
 	press(t, ctx, kb.ArrowLeft, 1)
 	s = read(t, ctx)
 	o.check(t, s)
 	if strings.Contains(s.Banner, "violated at") || !strings.Contains(s.Banner, fmt.Sprintf("breaks a property at step %d", first)) {
 		t.Errorf("one step before the violation: banner %q", s.Banner)
 	}
-	// Back to before Part2 held it: only Part1 in the critical section.
+	// Back to before P2 held it: only P1 in the critical section.
 	for s.Step > 0 && strings.Contains(s.Nodes[2], "HELD") {
 		press(t, ctx, kb.ArrowLeft, 1)
 		s = read(t, ctx)
 		o.check(t, s)
 	}
 	if !strings.Contains(s.Nodes[1], "HELD in CS") || strings.Contains(s.Nodes[2], "in CS") {
-		t.Errorf("before Part2 entered: %q", s.Nodes)
+		t.Errorf("before P2 entered: %q", s.Nodes)
 	}
 	// V jumps to the first violation again.
 	press(t, ctx, "v", 1)
