@@ -29,42 +29,44 @@ func (*action) Type() string { return "action" }
 // inbox is a node's mailbox: a FIFO queue under a mutex, which any
 // goroutine may append to and only the node's goroutine takes from.
 //
-// It also decides when the node has a goroutine. running says that one
-// exists. The put that finds no goroutine starts one; a goroutine that
-// finds the queue empty waits for the next put (waiting, woken through
-// wake), or, if its node is done or crashed, returns: a node that is done
-// rarely hears more, so a finished election holds no goroutines. All of
-// it happens under mu, so a node never has two goroutines, and an item is
-// never left without one. Once the run is over (closed), puts are dropped
-// and start nothing, and a waiting goroutine is woken to return.
+// It also keeps the state of the node's goroutine (see turns.go). The put
+// that finds a node idle (no goroutine) or waiting (its goroutine blocked
+// until a put) makes it ready for a turn. A goroutine that finds the queue
+// empty gives its turn back and waits for a put on wake, or, if its node is
+// done or crashed, returns: a node that is done rarely hears more, so a
+// finished election holds no goroutines. All of it happens under mu, so a
+// node never has two goroutines, and an item is never left without one.
+// Once the run is over (closed), puts are dropped and start nothing, and a
+// goroutine that waits is woken to return.
 type inbox struct {
-	mu      sync.Mutex
-	q       []envelope // q[head:] waits to be handled, oldest first
-	head    int
-	running bool
-	waiting bool
-	wake    chan struct{} // one slot; made when the goroutine first waits
-	closed  bool
+	mu     sync.Mutex
+	q      []envelope // q[head:] waits to be handled, oldest first
+	head   int
+	state  int           // idle, ready, active or waiting (turns.go)
+	hasG   bool          // the node has a goroutine
+	wake   chan struct{} // one slot: "you hold a turn"; made with the first goroutine
+	closed bool
 }
 
-// put appends e to node p's inbox, and starts or wakes the node's
-// goroutine. It never blocks for long: only for another put or take on the
-// same inbox. The caller is a goroutine counted in rt.wg (a node's or the
-// scheduler), so adding to rt.wg here cannot race with its Wait.
+// put appends e to node p's inbox and, if the node was idle or waiting,
+// asks a turn for it. It never blocks for long: only for another put or
+// take on the same inbox. The caller is a goroutine counted in rt.wg (a
+// node's or the scheduler), so a goroutine started here is added to rt.wg
+// before its Wait.
 func (p *peer) put(rt *runtime, e envelope) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		return
 	}
 	p.push(e)
-	switch {
-	case !p.running:
-		p.running = true
-		rt.wg.Go(func() { p.loop(rt) })
-	case p.waiting:
-		p.waiting = false
-		p.wake <- struct{}{} // the slot is free: the goroutine took the last wake-up before it waited
+	wasIdle := p.state == idle || p.state == waiting
+	if wasIdle {
+		p.state = ready
+	}
+	p.mu.Unlock()
+	if wasIdle {
+		rt.admit(p)
 	}
 }
 
@@ -83,48 +85,43 @@ func (b *inbox) push(e envelope) {
 
 // take returns the node's next item, waiting for one if there is none. It
 // returns false when the goroutine must return: the run is over, or the
-// queue is empty and letGo says the node can do without its goroutine
-// (it is then marked as having none).
-//
-// While it waits it gives back the goroutine's turn (see turnLen), and
-// takes one again once woken.
-func (b *inbox) take(rt *runtime, letGo bool) (envelope, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for b.head == len(b.q) && !b.closed {
-		b.q, b.head = b.q[:0], 0
+// queue is empty and letGo says the node can do without its goroutine.
+// The caller holds a turn; take gives it back when the queue is empty, and
+// returns with one again.
+func (p *peer) take(rt *runtime, letGo bool) (envelope, bool) {
+	p.mu.Lock()
+	for p.head == len(p.q) && !p.closed {
+		p.q, p.head = p.q[:0], 0
 		if letGo {
-			b.running = false
+			p.state, p.hasG = idle, false
+			p.mu.Unlock()
+			rt.release()
 			return envelope{}, false
 		}
-		if b.wake == nil {
-			b.wake = make(chan struct{}, 1)
-		}
-		b.waiting = true
-		b.mu.Unlock()
-		<-rt.turns
-		<-b.wake
-		rt.turns <- struct{}{}
-		b.mu.Lock()
+		p.state = waiting
+		p.mu.Unlock()
+		rt.release()
+		<-p.wake // a put made it ready, and a turn came (resume)
+		p.mu.Lock()
 	}
-	if b.closed {
+	defer p.mu.Unlock()
+	if p.closed {
 		return envelope{}, false
 	}
-	e := b.q[b.head]
-	b.q[b.head] = envelope{} // keep no message alive
-	b.head++
+	e := p.q[p.head]
+	p.q[p.head] = envelope{} // keep no message alive
+	p.head++
 	return e, true
 }
 
 // close refuses every later put, forgets what the inbox holds, and wakes
-// a waiting goroutine to return; the run is over.
+// a goroutine that waits (for a put or a turn) to return; the run is over.
 func (b *inbox) close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.closed = true
 	b.q, b.head = nil, 0
-	if b.waiting {
-		b.waiting = false
+	if b.hasG && (b.state == waiting || b.state == ready) {
 		b.wake <- struct{}{}
 	}
 }

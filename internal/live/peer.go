@@ -33,19 +33,6 @@ type typeCount struct {
 	n   int64
 }
 
-// Turns. A node's goroutine handles its inbox only while it holds one of
-// the run's turns (runtime.turns, a counting semaphore): it takes one
-// when it starts, gives it back while it waits for a put, and after turnLen
-// items in a row gives it back and queues for another. So at most
-// cap(turns) node goroutines are runnable at once, and the Go scheduler's
-// run queue stays short. Without the bound, on a ring of 200,000 busy
-// nodes every node goroutine is runnable, and a goroutine readied behind
-// them all — the one that delivers Ctrl-C, or Run's own when the timeout
-// fires — waited most of a minute for its turn (the scheduler serves its
-// global queue once every 61 scheduling rounds).
-// TestCancelStopsABigRunAtOnce measures the stop.
-const turnLen = 64
-
 // change is what a step does to the run's termination counters (see
 // runtime.mu).
 type change struct {
@@ -55,17 +42,14 @@ type change struct {
 // loop is the node's goroutine: it handles the inbox until the run is
 // over, or until the node is done (or crashed) and its inbox empty.
 func (p *peer) loop(rt *runtime) {
-	rt.turns <- struct{}{}
-	defer func() { <-rt.turns }()
 	for n := 1; ; n++ {
 		e, ok := p.take(rt, p.done || p.crashed)
 		if !ok || rt.over.Load() {
 			return
 		}
 		p.handle(rt, e)
-		if n%turnLen == 0 { // let a waiting node have a turn
-			<-rt.turns
-			rt.turns <- struct{}{}
+		if n%turnLen == 0 && p.yield(rt) {
+			<-p.wake // a turn came back (resume), or the run is over (close)
 		}
 	}
 }

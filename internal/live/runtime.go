@@ -38,7 +38,11 @@ type runtime struct {
 	end      chan struct{} // closed when why is set
 	wakeSchd chan struct{} // one slot: "look at the schedule again"
 	quit     chan struct{} // closed when the run is over: the scheduler returns
-	turns    chan struct{} // a node goroutine holds a slot while it handles its inbox (see turnLen)
+
+	// turnMu guards the turns (turns.go).
+	turnMu    sync.Mutex
+	freeTurns int
+	readyList []*peer // nodes waiting for a turn, oldest first
 
 	evq chan record // to the collector (sink.go); nil without a Sink
 
@@ -61,7 +65,6 @@ func newRuntime(cfg Config) (*runtime, error) {
 	rt := &runtime{
 		cfg: cfg, peers: make([]peer, cfg.Nodes+1),
 		end: make(chan struct{}), wakeSchd: make(chan struct{}, 1), quit: make(chan struct{}),
-		turns: make(chan struct{}, 4*goruntime.GOMAXPROCS(0)),
 	}
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
@@ -75,6 +78,7 @@ func newRuntime(cfg Config) (*runtime, error) {
 		}
 	}
 	rt.notDone = int64(cfg.Nodes)
+	rt.freeTurns = maxTurns()
 	return rt, nil
 }
 
@@ -98,18 +102,18 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		starts[k].cmd = a.Cmd
 		p := &rt.peers[a.Node]
 		p.push(envelope{msg: &starts[k]})
-		p.running = true
+		p.state = ready
 		rt.queued++
 	}
-	var ready []*peer // read before any goroutine starts to change it
+	var first []*peer // read before any goroutine starts to change it
 	for i := range rt.peers {
-		if rt.peers[i].running {
-			ready = append(ready, &rt.peers[i])
+		if rt.peers[i].state == ready {
+			first = append(first, &rt.peers[i])
 		}
 	}
 	rt.wg.Go(rt.scheduler)
-	for _, p := range ready {
-		rt.wg.Go(func() { p.loop(rt) })
+	for _, p := range first {
+		rt.admit(p)
 	}
 	rt.mu.Lock()
 	rt.settle() // a run with nothing to do ends here
@@ -235,3 +239,8 @@ func (rt *runtime) checkSend(i, to int, typ string) error {
 	}
 	return nil
 }
+
+// maxTurns is how many node goroutines may run at once (turns.go): a few
+// per processor, so that a node that blocks briefly (on the sink's
+// channel) does not leave a processor idle.
+func maxTurns() int { return 4 * goruntime.GOMAXPROCS(0) }
