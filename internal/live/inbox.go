@@ -29,30 +29,28 @@ func (*action) Type() string { return "action" }
 // inbox is a node's mailbox: a FIFO queue under a mutex, which any
 // goroutine may append to and only the node's goroutine takes from.
 //
-// It also keeps the state of the node's goroutine (see turns.go). The put
-// that finds a node idle (no goroutine) or waiting (its goroutine blocked
-// until a put) makes it ready for a turn. A goroutine that finds the queue
-// empty gives its turn back and waits for a put on wake, or, if its node is
-// done or crashed, returns: a node that is done rarely hears more, so a
-// finished election holds no goroutines. All of it happens under mu, so a
-// node never has two goroutines, and an item is never left without one.
-// Once the run is over (closed), puts are dropped and start nothing, and a
-// goroutine that waits is woken to return.
+// It also keeps the state of the node's goroutine (see turns.go). A node
+// has a goroutine only while it has something to handle: the put that
+// finds the node idle makes it ready for a turn, and the turn starts its
+// goroutine; the goroutine that finds the queue empty marks the node idle,
+// gives its turn back and returns. All of it happens under mu, so a node
+// never has two goroutines at work, and an item is never left without one.
+// Once the run is over (closed), puts are dropped and start nothing.
 type inbox struct {
 	mu     sync.Mutex
 	q      []envelope // q[head:] waits to be handled, oldest first
 	head   int
-	state  int           // idle, ready, active or waiting (turns.go)
-	hasG   bool          // the node has a goroutine
-	wake   chan struct{} // one slot: "you hold a turn"; made with the first goroutine
+	state  int           // idle, ready or active (turns.go)
+	hasG   bool          // a goroutine that yielded its turn waits on wake for another
+	wake   chan struct{} // one slot: "you hold a turn"; made when the node first yields
 	closed bool
 }
 
-// put appends e to node p's inbox and, if the node was idle or waiting,
-// asks a turn for it. It never blocks for long: only for another put or
-// take on the same inbox. The caller is a goroutine counted in rt.wg (a
-// node's or the scheduler), so a goroutine started here is added to rt.wg
-// before its Wait.
+// put appends e to node p's inbox and, if the node was idle, asks a turn
+// for it. It never blocks for long: only for another put or take on the
+// same inbox. The caller is a goroutine counted in rt.wg (a node's or the
+// scheduler), so a goroutine started here is added to rt.wg before its
+// Wait.
 func (p *peer) put(rt *runtime, e envelope) {
 	p.mu.Lock()
 	if p.closed {
@@ -60,7 +58,7 @@ func (p *peer) put(rt *runtime, e envelope) {
 		return
 	}
 	p.push(e)
-	wasIdle := p.state == idle || p.state == waiting
+	wasIdle := p.state == idle
 	if wasIdle {
 		p.state = ready
 	}
@@ -83,45 +81,34 @@ func (b *inbox) push(e envelope) {
 	b.q = append(b.q, e)
 }
 
-// take returns the node's next item, waiting for one if there is none. It
-// returns false when the goroutine must return: the run is over, or the
-// queue is empty and letGo says the node can do without its goroutine.
-// The caller holds a turn; take gives it back when the queue is empty, and
-// returns with one again.
-func (p *peer) take(rt *runtime, letGo bool) (envelope, bool) {
+// take returns the node's next item. When there is none, or the run is
+// over, it returns false, and the caller's goroutine must return: take
+// has then marked the node idle and given the goroutine's turn back.
+func (p *peer) take(rt *runtime) (envelope, bool) {
 	p.mu.Lock()
-	for p.head == len(p.q) && !p.closed {
+	if p.head == len(p.q) || p.closed {
 		p.q, p.head = p.q[:0], 0
-		if letGo {
-			p.state, p.hasG = idle, false
-			p.mu.Unlock()
-			rt.release()
-			return envelope{}, false
-		}
-		p.state = waiting
+		p.state = idle
 		p.mu.Unlock()
 		rt.release()
-		<-p.wake // a put made it ready, and a turn came (resume)
-		p.mu.Lock()
-	}
-	defer p.mu.Unlock()
-	if p.closed {
 		return envelope{}, false
 	}
 	e := p.q[p.head]
 	p.q[p.head] = envelope{} // keep no message alive
 	p.head++
+	p.mu.Unlock()
 	return e, true
 }
 
 // close refuses every later put, forgets what the inbox holds, and wakes
-// a goroutine that waits (for a put or a turn) to return; the run is over.
+// a goroutine that waits for a turn, to return; the run is over.
 func (b *inbox) close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.closed = true
 	b.q, b.head = nil, 0
-	if b.hasG && (b.state == waiting || b.state == ready) {
+	if b.hasG && b.state == ready {
+		b.hasG = false
 		b.wake <- struct{}{}
 	}
 }

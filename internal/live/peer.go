@@ -39,17 +39,20 @@ type change struct {
 	flight, queued, notDone int64
 }
 
-// loop is the node's goroutine: it handles the inbox until the run is
-// over, or until the node is done (or crashed) and its inbox empty.
+// loop is the node's goroutine: it handles the inbox until it is empty,
+// or the run is over.
 func (p *peer) loop(rt *runtime) {
 	for n := 1; ; n++ {
-		e, ok := p.take(rt, p.done || p.crashed)
-		if !ok || rt.over.Load() {
+		e, ok := p.take(rt)
+		if !ok {
+			return
+		}
+		if rt.over.Load() {
 			return
 		}
 		p.handle(rt, e)
-		if n%turnLen == 0 && p.yield(rt) {
-			<-p.wake // a turn came back (resume), or the run is over (close)
+		if n%turnLen == 0 {
+			p.yield(rt)
 		}
 	}
 }

@@ -1,13 +1,13 @@
 package live
 
 // Turns. A node's goroutine handles its inbox only while it holds one of
-// the run's few turns (cap: maxTurns). A node that needs a turn while none
-// is free waits in the run's ready list, without a runnable goroutine:
-// either it has none yet, or its goroutine is blocked on its wake channel.
-// A goroutine gives its turn back when its inbox is empty, and after
-// turnLen items in a row if others are waiting; the turn goes straight to
-// the oldest node in the ready list, whose goroutine is woken (or started)
-// holding it.
+// the run's few turns (maxTurns). A node that needs a turn while none is
+// free waits in the run's ready list, without a runnable goroutine: either
+// it has none (it was idle), or its goroutine, which yielded its turn, is
+// blocked on its wake channel. A goroutine gives its turn back when its
+// inbox is empty (and returns), and after turnLen items in a row if other
+// nodes are waiting; the turn goes straight to the oldest node in the
+// ready list, whose goroutine is started (or woken) holding it.
 //
 // So at most maxTurns node goroutines are ever runnable, and the Go
 // scheduler's run queue stays short. Without the bound, on a ring of
@@ -22,12 +22,11 @@ package live
 // nodes wait for a turn.
 const turnLen = 64
 
-// The states of a node's goroutine (inbox.state).
+// The states of a node (inbox.state).
 const (
-	idle    = iota // no goroutine, nothing to handle
-	ready          // waits for a turn (in the ready list, or being handed one)
-	active         // its goroutine holds a turn
-	waiting        // its goroutine waits for a put, without a turn
+	idle   = iota // nothing to handle, no goroutine at work
+	ready         // waits for a turn (in the ready list, or being handed one)
+	active        // its goroutine holds a turn
 )
 
 // admit asks a turn for node p, which is ready: if one is free, p gets it
@@ -60,30 +59,29 @@ func (rt *runtime) release() {
 }
 
 // yield hands the caller's turn to the oldest ready node, if there is one,
-// and queues node p (the caller's) behind the others. It reports whether
-// p must now wait for a turn (on p.wake).
-func (p *peer) yield(rt *runtime) bool {
-	p.mu.Lock()
-	p.state = ready // from now on, a put leaves p to the ready list
-	p.mu.Unlock()
+// queues node p (the caller's) behind the others, and waits for a turn.
+func (p *peer) yield(rt *runtime) {
 	rt.turnMu.Lock()
 	if len(rt.readyList) == 0 {
 		rt.turnMu.Unlock()
-		p.mu.Lock()
-		p.state = active
-		p.mu.Unlock()
-		return false
+		return
 	}
 	next := rt.readyList[0]
 	rt.readyList[0] = nil
 	rt.readyList = append(rt.readyList[1:], p)
+	p.mu.Lock() // before p can be resumed
+	p.state, p.hasG = ready, true
+	if p.wake == nil {
+		p.wake = make(chan struct{}, 1)
+	}
+	p.mu.Unlock()
 	rt.turnMu.Unlock()
 	next.resume(rt)
-	return true
+	<-p.wake // a turn came (resume), or the run is over (close)
 }
 
-// resume runs node p with the turn just given to it: it wakes p's
-// goroutine, or starts one.
+// resume runs node p with the turn just given to it: it wakes the
+// goroutine that yielded, or starts one.
 func (p *peer) resume(rt *runtime) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -92,12 +90,9 @@ func (p *peer) resume(rt *runtime) {
 	}
 	p.state = active
 	if p.hasG {
-		p.wake <- struct{}{} // its one slot is free: the goroutine took the last wake-up before it waited
+		p.hasG = false
+		p.wake <- struct{}{} // its one slot is free: each yield takes one wake-up
 		return
-	}
-	p.hasG = true
-	if p.wake == nil {
-		p.wake = make(chan struct{}, 1)
 	}
 	rt.wg.Go(func() { p.loop(rt) })
 }
