@@ -4,13 +4,13 @@
 //
 // BenchmarkLive passes one token around a ring of demo.Pass node machines
 // on the live runtime; impl=baseline is a bare hand-written ring of
-// goroutines and 1-buffered int channels doing the same hops. Each op is a
-// whole run, goroutine start-up and join included, in both.
+// goroutines and 1-buffered int channels doing the same hops with a plain
+// receive and send, stopped by closing the channels. Each op is a whole
+// run, goroutine start-up and join included, in both.
 
 package live_test
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -26,7 +26,7 @@ func BenchmarkLive(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if impl == "baseline" {
-						baselineRing(b.Context(), n, hops)
+						baselineRing(n, hops)
 						continue
 					}
 					res, err := live.Run(b.Context(), passConfig(n, hops))
@@ -41,11 +41,11 @@ func BenchmarkLive(b *testing.B) {
 }
 
 // baselineRing passes an int token `hops` hops around a ring of n
-// goroutines joined by 1-buffered channels, and returns when every
-// goroutine has.
-func baselineRing(ctx context.Context, n, hops int) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// goroutines joined by 1-buffered channels, with a plain receive and send
+// per hop, and returns when every goroutine has. The goroutine that takes
+// the last hop closes its outgoing channel, and each goroutine closes its
+// own when its incoming one is closed, so the close goes round the ring.
+func baselineRing(n, hops int) {
 	ch := make([]chan int, n)
 	for i := range ch {
 		ch[i] = make(chan int, 1)
@@ -54,21 +54,12 @@ func baselineRing(ctx context.Context, n, hops int) {
 	for i := range n {
 		in, out := ch[i], ch[(i+1)%n]
 		wg.Go(func() {
-			for {
-				select {
-				case tok := <-in:
-					if tok == hops {
-						cancel()
-						return
-					}
-					select {
-					case out <- tok + 1:
-					case <-ctx.Done():
-						return
-					}
-				case <-ctx.Done():
+			defer close(out)
+			for tok := range in {
+				if tok == hops {
 					return
 				}
+				out <- tok + 1
 			}
 		})
 	}

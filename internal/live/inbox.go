@@ -82,15 +82,14 @@ func (b *inbox) push(e envelope) {
 }
 
 // take returns the node's next item. When there is none, or the run is
-// over, it returns false, and the caller's goroutine must return: take
-// has then marked the node idle and given the goroutine's turn back.
-func (p *peer) take(rt *runtime) (envelope, bool) {
+// over, it marks the node idle and returns false: the node's goroutine
+// must then give its turn back (release).
+func (p *peer) take() (envelope, bool) {
 	p.mu.Lock()
 	if p.head == len(p.q) || p.closed {
 		p.q, p.head = p.q[:0], 0
 		p.state = idle
 		p.mu.Unlock()
-		rt.release()
 		return envelope{}, false
 	}
 	e := p.q[p.head]

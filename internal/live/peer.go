@@ -39,16 +39,18 @@ type change struct {
 	flight, queued, notDone int64
 }
 
-// loop is the node's goroutine: it handles the inbox until it is empty,
-// or the run is over.
-func (p *peer) loop(rt *runtime) {
+// loop handles node p's inbox, holding a turn, until it is empty; it
+// then gives the turn back and returns the node that the goroutine must
+// run next, if any (see work). It returns nil at once when the run is
+// over.
+func (p *peer) loop(rt *runtime) *peer {
 	for n := 1; ; n++ {
-		e, ok := p.take(rt)
+		e, ok := p.take()
 		if !ok {
-			return
+			return rt.release()
 		}
 		if rt.over.Load() {
-			return
+			return nil
 		}
 		p.handle(rt, e)
 		if n%turnLen == 0 {

@@ -14,9 +14,9 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Stress tests for parking (peer.park, inbox.put, peer.halt) mixed with
-// timers, scripted and reactive actions, crashes and restarts, and runs
-// that end mid-flight; and for the untimed stamping of events.
+// Stress tests for the hand-over of a node between goroutines (inbox.put,
+// peer.take, the turns of turns.go) mixed with timers, scripted and
+// reactive actions, crashes and restarts, and runs that end mid-flight.
 //
 // The nodes keep their bookkeeping in a run-wide book, so that it outlives
 // a crash and restart (the Factory builds a fresh node with amnesia).
@@ -288,11 +288,9 @@ func TestRunsEndedFromOutsideWithParkedNodes(t *testing.T) {
 }
 
 // Many short runs that end, quiescent, on the very step that handles the
-// last message: the sender of that message may still be in inbox.put,
-// between its delivery and its look at the receiver's mark, while the
-// receiver parks and Run halts every node. Run must return every time
-// (a hang here is a goroutine started for a node after its halt, with
-// nothing in its inbox: see peer.halt).
+// last message: the sender of that message may still be in inbox.put
+// while the receiver's goroutine returns and Run closes every inbox. Run
+// must return every time, with no goroutine left (goleak).
 func TestRunsEndAsTheLastMessageLands(t *testing.T) {
 	for rep := range 300 {
 		n := 2 + rep%5

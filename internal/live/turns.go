@@ -44,18 +44,24 @@ func (rt *runtime) admit(p *peer) {
 }
 
 // release gives the caller's turn to the oldest ready node, or frees it.
-func (rt *runtime) release() {
+// If that node has no goroutine, release returns it: the caller's
+// goroutine, whose node has gone idle, carries on with it (see work),
+// instead of ending while a new goroutine starts.
+func (rt *runtime) release() *peer {
 	rt.turnMu.Lock()
 	if len(rt.readyList) == 0 {
 		rt.freeTurns++
 		rt.turnMu.Unlock()
-		return
+		return nil
 	}
 	next := rt.readyList[0]
 	rt.readyList[0] = nil
 	rt.readyList = rt.readyList[1:]
 	rt.turnMu.Unlock()
-	next.resume(rt)
+	if next.claim() {
+		return next
+	}
+	return nil
 }
 
 // yield hands the caller's turn to the oldest ready node, if there is one,
@@ -80,19 +86,39 @@ func (p *peer) yield(rt *runtime) {
 	<-p.wake // a turn came (resume), or the run is over (close)
 }
 
-// resume runs node p with the turn just given to it: it wakes the
-// goroutine that yielded, or starts one.
+// resume runs node p with the turn just given to it, on a goroutine of
+// its own: it wakes the goroutine that yielded, or starts one.
 func (p *peer) resume(rt *runtime) {
+	if p.claim() {
+		rt.wg.Go(func() { rt.work(p) })
+	}
+}
+
+// claim makes node p, just given a turn, active. It wakes p's goroutine
+// if p yielded, and reports whether p has none: then the caller must run
+// it on one.
+func (p *peer) claim() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return // the run is over: turns no longer matter
+		return false // the run is over: turns no longer matter
 	}
 	p.state = active
 	if p.hasG {
 		p.hasG = false
 		p.wake <- struct{}{} // its one slot is free: each yield takes one wake-up
-		return
+		return false
 	}
-	rt.wg.Go(func() { p.loop(rt) })
+	return true
+}
+
+// work is a node goroutine: it runs node p, then each node that its turn
+// passes to when p goes idle, if that node has no goroutine of its own.
+// So a goroutine runs one node at a time, and a node's steps run on one
+// goroutine at a time; a goroutine that has grown its stack keeps it for
+// the next node, instead of a new one growing its own.
+func (rt *runtime) work(p *peer) {
+	for p != nil {
+		p = p.loop(rt)
+	}
 }
