@@ -51,7 +51,10 @@ type inbox struct {
 // same inbox. The caller is a goroutine counted in rt.wg (a node's or the
 // scheduler), so a goroutine started here is added to rt.wg before its
 // Wait.
-func (p *peer) put(rt *runtime, e envelope) {
+//
+// byNode says the caller is a node's goroutine, which holds a turn that it
+// will give back soon (see admit).
+func (p *peer) put(rt *runtime, e envelope, byNode bool) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -64,7 +67,7 @@ func (p *peer) put(rt *runtime, e envelope) {
 	}
 	p.mu.Unlock()
 	if wasIdle {
-		rt.admit(p)
+		rt.admit(p, byNode)
 	}
 }
 

@@ -216,7 +216,7 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 	}
 
 	for _, a := range now {
-		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd}})
+		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd}}, true)
 	}
 	for _, s := range out.Sends {
 		p.send(rt, s)
@@ -236,7 +236,7 @@ func (p *peer) send(rt *runtime, s node.Send) {
 	}
 	p.count(s.Msg.Type())
 	rt.emitMsg(p, trace.KindSend, p.lc, p.self, s.To, s.Msg, "")
-	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc})
+	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc}, true)
 }
 
 // tick advances the node's clocks for an event at the node.

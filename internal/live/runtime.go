@@ -113,7 +113,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 	}
 	rt.wg.Go(rt.scheduler)
 	for _, p := range first {
-		rt.admit(p)
+		rt.admit(p, false)
 	}
 	rt.mu.Lock()
 	rt.settle() // a run with nothing to do ends here

@@ -115,9 +115,9 @@ func (rt *runtime) scheduler() {
 		rt.mu.Unlock()
 		for _, e := range due {
 			if e.tm != nil {
-				rt.peers[e.tm.node].put(rt, envelope{msg: &action{tm: e.tm}})
+				rt.peers[e.tm.node].put(rt, envelope{msg: &action{tm: e.tm}}, false)
 			} else {
-				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, note: e.note}})
+				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, note: e.note}}, false)
 			}
 		}
 		var tc <-chan time.Time

@@ -29,16 +29,29 @@ const (
 	active        // its goroutine holds a turn
 )
 
-// admit asks a turn for node p, which is ready: if one is free, p gets it
-// and is resumed at once; if not, p joins the ready list.
-func (rt *runtime) admit(p *peer) {
+// admit asks a turn for node p, which is ready. If none is free, p joins
+// the ready list. If one is free, p gets it and a goroutine at once —
+// unless the caller is a node's goroutine (byNode) and no other node is
+// waiting: then p waits for the caller's turn, which comes within turnLen
+// items (release or yield). A message passed on around a ring thus goes
+// on with the goroutine that carried it, instead of one goroutine starting
+// and another ending at every hop; and as a second ready node gets a
+// goroutine of its own, a free turn never leaves more than one node
+// waiting.
+func (rt *runtime) admit(p *peer, byNode bool) {
 	rt.turnMu.Lock()
-	if rt.freeTurns == 0 {
+	if rt.freeTurns == 0 || (byNode && len(rt.readyList) == 0) {
 		rt.readyList = append(rt.readyList, p)
 		rt.turnMu.Unlock()
 		return
 	}
 	rt.freeTurns--
+	if len(rt.readyList) > 0 { // the oldest goes first
+		rt.readyList = append(rt.readyList, p)
+		p = rt.readyList[0]
+		rt.readyList[0] = nil
+		rt.readyList = rt.readyList[1:]
+	}
 	rt.turnMu.Unlock()
 	p.resume(rt)
 }
