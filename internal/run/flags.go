@@ -38,7 +38,7 @@ func Flags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "live: a run still going after this does not terminate (exit 4)"},
-		&cli.BoolFlag{Name: "vc", Usage: "add vector clocks to events (O(n) per event)"},
+		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events (O(n) per event)"},
 		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default)"},
 	}
 }
