@@ -13,9 +13,13 @@
 // link is FIFO per (sender, receiver) pair and a ring where every node sends
 // at once cannot deadlock.
 //
-// A node has a goroutine while its inbox holds something: the put that
-// makes an inbox non-empty starts one, and it returns when the inbox is
-// empty again. So a node's Step only ever runs on its one goroutine, and a
+// A node has a goroutine while its inbox holds something, and only while
+// it holds one of the run's few turns (turns.go): the put that makes an
+// inbox non-empty asks a turn for the node, and its goroutine gives the
+// turn back when the inbox is empty again, carrying on with the next node
+// that waits for one. So a node's Step only ever runs on one goroutine at
+// a time, no more goroutines are runnable than there are turns (which
+// keeps Ctrl-C and the timeout prompt however busy the run), and a
 // million-node election that has gone quiet holds no goroutines at all.
 //
 // Time is the wall clock (tests use testing/synctest's fake clock); one tick
