@@ -82,11 +82,16 @@ type swallow struct {
 // swallowFactory gives nodes 1..n a permutation of the ids 1..n drawn
 // from seed, and returns the exact number of messages the run sends.
 func swallowFactory(n int, seed uint64) (node.Factory, int64) {
+	perm := rand.New(rand.NewPCG(seed, 1)).Perm(n)
+	return swallowFactoryIDs(n, func(i int) int32 { return int32(perm[i-1] + 1) })
+}
+
+// swallowFactoryIDs gives node i the id id(i), a permutation of 1..n.
+func swallowFactoryIDs(n int, id func(i int) int32) (node.Factory, int64) {
 	ids := make([]int32, n)
 	for i := range ids {
-		ids[i] = int32(i + 1)
+		ids[i] = id(i + 1)
 	}
-	rand.New(rand.NewPCG(seed, 1)).Shuffle(n, func(a, b int) { ids[a], ids[b] = ids[b], ids[a] })
 	// Each id travels until the first bigger id clockwise (n hops for the max).
 	var msgs int64
 	stack := []int{} // a monotonic stack over the ring walked twice

@@ -75,3 +75,21 @@ func baselineRing(n, hops int) int {
 	wg.Wait()
 	return last
 }
+
+// BenchmarkAllInitiators runs a Chang-Roberts-like ring where every node
+// initiates (swallow): the workload of the million-node election.
+func BenchmarkAllInitiators(b *testing.B) {
+	for _, n := range []int{1000, 100_000} {
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			f, msgs := swallowFactory(n, 1)
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := live.Run(b.Context(), live.Config{Nodes: n, Factory: f, Script: startAll(n)})
+				if err != nil || res.Messages != msgs {
+					b.Fatalf("%v: %+v", err, res)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(msgs), "ns/msg")
+		})
+	}
+}

@@ -1,34 +1,52 @@
-// Package live is ringlab's goroutine runtime: one goroutine per node, each
-// with an inbox, real time. It runs the same node.Node state machines as
-// internal/sim and reports the same events, so an algorithm that passes in
-// the simulator can be watched on real goroutines, and the conformance suite
-// (internal/conformance) checks that both runtimes agree.
+// Package live is ringlab's goroutine runtime: every node has an inbox and
+// runs its steps on a goroutine of its own, in real time. It runs the same
+// node.Node state machines as internal/sim and reports the same events, so
+// an algorithm that passes in the simulator can be watched on real
+// goroutines, and the conformance suite (internal/conformance) checks that
+// both runtimes agree.
 //
-// A send goes straight into the receiver's inbox and never blocks the
-// sender, so every link is FIFO per (sender, receiver) pair and a ring where
-// every node sends at once cannot deadlock. Timers run on the real clock
-// (tests use testing/synctest's fake clock); one tick is Config.Tick of wall
-// time. A node's Step runs only on its own goroutine.
+// # How a run works
 //
-// A node that is done (Output.Done), with no timer pending and nothing in
-// its inbox, lets its goroutine end; the next message or action put in its
-// inbox starts a new one, which carries on with the same node. So the
-// goroutines of a finished election are gone before the run ends, and a
-// million of them need no stop.
+// Everything a node handles arrives through its inbox (inbox.go): messages
+// from other nodes, scripted and reactive actions, and the ticks of its
+// timers. A send appends to the receiver's inbox and never blocks, so every
+// link is FIFO per (sender, receiver) pair and a ring where every node sends
+// at once cannot deadlock.
 //
-// A run ends when no work is pending anywhere — no message in flight or
-// queued, no pending timer, no pending scripted or reactive action
-// (Result.Quiescent) — or when every live node has reported Done and no
-// message is in flight (also Quiescent), when Config.Stop says so
-// (Stopped), when Config.Timeout passes (Exhausted: "no termination"), or
-// when the context is cancelled (Run returns ctx.Err() with the partial
-// Result). Run starts every goroutine it uses and joins them all before it
+// A node has a goroutine while its inbox holds something, and only while
+// it holds one of the run's few turns (turns.go): the put that makes an
+// inbox non-empty asks a turn for the node, and its goroutine gives the
+// turn back when the inbox is empty again, carrying on with the next node
+// that waits for one. So a node's Step only ever runs on one goroutine at
+// a time, no more goroutines are runnable than there are turns (which
+// keeps Ctrl-C and the timeout prompt however busy the run), and a
+// million-node election that has gone quiet holds no goroutines at all.
+//
+// Time is the wall clock (tests use testing/synctest's fake clock); one tick
+// is Config.Tick. One goroutine of the run, the scheduler (schedule.go),
+// delivers what is due later: scripted actions, delayed reactions and the
+// nodes' timers.
+//
+// # When a run ends
+//
+// The runtime counts, under one mutex (runtime.mu): messages in flight,
+// actions and ticks in inboxes, pending timers, and live nodes that have not
+// said Done. The run is idle when no message is in flight, no action or tick
+// waits in an inbox, and either every live node is done or no timer is
+// pending: then nothing but the scheduled actions can still change anything.
+// An idle run with no scheduled action left ends (Result.Quiescent). An idle
+// run whose only work is scheduled actions does not wait for the clock: the
+// scheduler skips time to the next one, as the simulator's virtual time
+// would, and its event carries a note saying so. A run also ends when
+// Config.Stop says so (Stopped), when Config.Timeout passes (Exhausted: "no
+// termination"), or when the context is cancelled (Run returns ctx.Err()
+// with the partial Result). Run joins every goroutine it started before it
 // returns, whatever the reason.
 //
 // Compared with sim, live has no seed and no replay (the schedule is the Go
-// scheduler's), no vector clocks, and of the faults only crash and restart,
-// given as Script actions (node.CmdCrash, node.CmdRestart); drop, duplicate,
-// partition and slow links are simulator-only.
+// scheduler's), and of the faults only crash and restart, given as Script
+// actions (node.CmdCrash, node.CmdRestart); drop, duplicate, partition and
+// slow links are simulator-only.
 package live
 
 import (
@@ -56,33 +74,28 @@ type Config struct {
 	Tick time.Duration
 
 	// Sink receives every event. Calls are serialized by the runtime, in
-	// seq order; the *Event is reused: copy it to keep it. Its t is
-	// nanoseconds since the start and lc the node's Lamport clock.
-	// Messages adds send/recv/drop events. Sink runs on a goroutine of the
-	// runtime's own, a little behind the steps (see sink.go); every event
-	// has reached it when Run returns.
+	// seq order; the *Event is reused: copy it to keep it (VC included).
+	// Its t is nanoseconds since the start and lc the node's Lamport
+	// clock. Messages adds send/recv/drop events. Sink runs on a goroutine
+	// of the runtime's own, a little behind the steps (see sink.go); every
+	// event has reached it when Run returns.
 	// Skip lists kinds the Sink does not want: they are not built at all.
 	Sink     func(*trace.Event)
 	Messages bool
 	Skip     trace.Kinds
-	// Batch lets the Sink run behind by up to half a queue of events (a
-	// few thousand) or 10 ms, whichever comes first, and see them in
-	// bursts, which saves a goroutine switch per event: for a sink that only
-	// checks. A sink that shows the run as it goes wants it off.
-	Batch bool
-	// Untimed says the Sink does not read Event.T, so a clockless node
-	// (node.Clockless) need not read the clock at all: its events carry
-	// the time the sink's goroutine took them instead, up to a batch
-	// late. Only with Batch.
-	Untimed bool
+
+	// VectorClocks gives every event the node's vector clock (Event.VC),
+	// as sim.Config.VectorClocks does: every event ticks the node's own
+	// entry, a message carries a copy of its sender's clock, and a receive
+	// merges it in before it ticks. It costs O(Nodes) per event.
+	VectorClocks bool
 
 	// Stop, if set, is asked after every step, and by the sink's goroutine
-	// whenever it has caught up with the events; true ends the run. It is
-	// called from several goroutines concurrently, so it must be safe for
-	// concurrent use. As Sink runs behind the steps, a Stop that turns true
-	// on what Sink saw (a checker's violation) ends the run a few steps
-	// after the event, not at once; and if the run ends first, as
-	// Quiescent, it stays so.
+	// after every event; true ends the run. It is called from several
+	// goroutines concurrently, so it must be safe for concurrent use. As
+	// Sink runs behind the steps, a Stop that turns true on what Sink saw
+	// (a checker's violation) ends the run a few steps after the event,
+	// not at once; and if the run ends first, as Quiescent, it stays so.
 	Stop func() bool
 
 	// Timeout bounds the run's wall time; zero means no bound. A run that
@@ -96,21 +109,15 @@ const DefaultTick = time.Millisecond
 // Result is what a run did. The fields mean what they mean in sim.Result.
 type Result struct {
 	Steps     int64         // inputs handled by nodes
-	Now       int64         // ticks elapsed at the end
+	Now       int64         // ticks at the end, time skipped included
 	Elapsed   time.Duration // wall time of the run
+	Skipped   time.Duration // time skipped because only scheduled actions were left
 	Messages  int64         // messages sent
 	ByType    map[string]int64
 	Quiescent bool // ended because nothing was left to do, or every live node was done
 	Exhausted bool // ended because Config.Timeout passed
 	Stopped   bool // ended because Config.Stop said so
 }
-
-// Why a run ended; the first reason wins.
-const (
-	endNone int32 = iota
-	endQuiescent
-	endStopped
-)
 
 // Run executes one live run and returns when it has ended and every
 // goroutine it started has returned. If ctx is cancelled first, Run returns

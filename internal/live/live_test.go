@@ -298,37 +298,6 @@ func TestCountsEveryMessageType(t *testing.T) {
 	}
 }
 
-// A batched sink (Config.Batch) wakes rarely, yet gets every event: each
-// node's in its order, none lost when the queue fills many times over, and
-// the last ones when the run ends below the wake-up mark.
-func TestBatchedSinkGetsEveryEvent(t *testing.T) {
-	for _, n := range []int{3, 2000} {
-		f, msgs := swallowFactory(n, 7)
-		cfg := live.Config{Nodes: n, Factory: f, Script: startAll(n)}
-		_, full := record(t, cfg)
-		cfg.Batch = true
-		res, batched := record(t, cfg)
-		if res.Messages != msgs || int64(len(full)) < 2*msgs {
-			t.Fatalf("n=%d: %d messages, %d events; want %d messages, each sent and received", n, res.Messages, len(full), msgs)
-		}
-		perNode := func(evs []trace.Event) map[int][]string {
-			m := map[int][]string{}
-			for _, e := range evs {
-				m[e.Node] = append(m[e.Node], trace.Describe(&e))
-			}
-			return m
-		}
-		if got, want := perNode(batched), perNode(full); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("n=%d: batched, %d events; unbatched, %d", n, len(batched), len(full))
-		}
-		for k := 1; k < len(batched); k++ {
-			if batched[k].Seq != batched[k-1].Seq+1 || batched[k].T < batched[k-1].T {
-				t.Fatalf("n=%d: event %d has seq %d, t %d after seq %d, t %d", n, k, batched[k].Seq, batched[k].T, batched[k-1].Seq, batched[k-1].T)
-			}
-		}
-	}
-}
-
 // pinger passes a ball back and forth between nodes 1 and 2 for ever;
 // node 1 says something (a state) at its 1000th step.
 type pinger struct{ self, steps int }
@@ -341,10 +310,9 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 	out.Send(3-p.self, demo.Wave{})
 }
 
-// A Stop that turns true on what the sink saw ends a batched run too,
-// although the queue never fills: the collector wakes by itself.
-func TestBatchedSinkStops(t *testing.T) {
-	for _, batch := range []bool{false, true} {
+// A Stop that turns true on what the sink saw ends the run.
+func TestSinkStops(t *testing.T) {
+	{
 		var seen atomic.Bool
 		res, err := live.Run(t.Context(), live.Config{
 			Nodes:   2,
@@ -355,16 +323,16 @@ func TestBatchedSinkStops(t *testing.T) {
 					seen.Store(true)
 				}
 			},
-			Stop: seen.Load, Batch: batch, Timeout: time.Minute,
+			Stop: seen.Load, Timeout: time.Minute,
 		})
 		if err != nil || !res.Stopped {
-			t.Errorf("batch %v: %v, %+v; want stopped on the sink's word", batch, err, res)
+			t.Errorf("%v, %+v; want stopped on the sink's word", err, res)
 		}
 	}
 }
 
 // nowSeer records the Now of each of its inputs, and sends node 2 one
-// message on its start. Wrapped in clocklessSeer, it says it is clockless.
+// message on its start.
 type nowSeer struct{ seen *[]int64 }
 
 func (s nowSeer) Step(in node.Input, out *node.Output) {
@@ -375,66 +343,25 @@ func (s nowSeer) Step(in node.Input, out *node.Output) {
 	out.State("saw")
 }
 
-type clocklessSeer struct{ nowSeer }
-
-func (clocklessSeer) Clockless() {}
-
-// A clockless node is given Now = 0, and its events are still timed; any
-// other node is given the time.
-func TestClocklessNodesGetNoNow(t *testing.T) {
-	for _, clockless := range []bool{false, true} {
-		synctest.Test(t, func(t *testing.T) {
-			var seen []int64
-			_, evs := record(t, live.Config{
-				Nodes: 2, Tick: time.Millisecond,
-				Factory: func(i int) (node.Node, error) {
-					if clockless {
-						return clocklessSeer{nowSeer{&seen}}, nil
-					}
-					return nowSeer{&seen}, nil
-				},
-				Script: []node.Action{{At: 7, Node: 1, Cmd: node.CmdStart}},
-			})
-			want := []int64{7, 7}
-			if clockless {
-				want = []int64{0, 0}
-			}
-			if !slices.Equal(seen, want) {
-				t.Errorf("clockless %v: Now %v, want %v", clockless, seen, want)
-			}
-			for _, e := range evs {
-				if e.T != int64(7*time.Millisecond) {
-					t.Errorf("clockless %v: %s at node %d at t=%dns, want %d", clockless, e.Kind, e.Node, e.T, 7*time.Millisecond)
-				}
-			}
-			if len(evs) < 5 {
-				t.Errorf("clockless %v: %d events, want cmd, states, send and recv", clockless, len(evs))
-			}
-		})
-	}
-}
-
-// In an untimed batched run, a clockless node's events are timed by the
-// sink's goroutine when it takes them: no earlier than they happened, and
-// in order.
-func TestUntimedEventsAreTimedByTheSink(t *testing.T) {
+// Every input carries the time it was taken, and its events that time.
+func TestNodesGetNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var seen []int64
-		var ts []int64
-		res := run(t, live.Config{
-			Nodes: 2, Tick: time.Millisecond, Batch: true, Untimed: true,
-			Factory: func(i int) (node.Node, error) { return clocklessSeer{nowSeer{&seen}}, nil },
+		_, evs := record(t, live.Config{
+			Nodes: 2, Tick: time.Millisecond,
+			Factory: func(i int) (node.Node, error) { return nowSeer{&seen}, nil },
 			Script:  []node.Action{{At: 7, Node: 1, Cmd: node.CmdStart}},
-			Sink:    func(e *trace.Event) { ts = append(ts, e.T) },
 		})
-		if !res.Quiescent || !slices.Equal(seen, []int64{0, 0}) || len(ts) < 3 {
-			t.Fatalf("%+v, Now %v, %d events; want quiescent, Now 0 twice, cmd and states", res, seen, len(ts))
+		if !slices.Equal(seen, []int64{7, 7}) {
+			t.Errorf("Now %v, want [7 7]", seen)
 		}
-		for k, at := range ts {
-			if at < int64(7*time.Millisecond) || (k > 0 && at < ts[k-1]) {
-				t.Errorf("event times %v: want each at or after 7ms, in order", ts)
-				break
+		for _, e := range evs {
+			if e.T != int64(7*time.Millisecond) {
+				t.Errorf("%s at node %d at t=%dns, want %d", e.Kind, e.Node, e.T, 7*time.Millisecond)
 			}
+		}
+		if len(evs) < 5 {
+			t.Errorf("%d events, want cmd, states, send and recv", len(evs))
 		}
 	})
 }

@@ -9,11 +9,10 @@ import (
 	"ringlab/internal/node"
 )
 
-// A node that says Done on its first step lets its goroutine end (when it
-// has nothing to handle), and the next message starts a new one. These
-// tests send many messages to such nodes: every one must be handled once,
-// in order per link, and the run must end with no goroutine left
-// (goleak, in TestMain).
+// A node's goroutine ends when its inbox is empty, and the next message
+// starts a new one. These tests send many messages to nodes that are done
+// from their first step: every one must be handled once, in order per
+// link, and the run must end with no goroutine left (goleak, in TestMain).
 
 // hop is a message with a time to live, numbered per link (from, to).
 type hop struct {

@@ -14,9 +14,9 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Stress tests for parking (peer.park, inbox.put, peer.halt) mixed with
-// timers, scripted and reactive actions, crashes and restarts, and runs
-// that end mid-flight; and for the untimed stamping of events.
+// Stress tests for the hand-over of a node between goroutines (inbox.put,
+// peer.take, the turns of turns.go) mixed with timers, scripted and
+// reactive actions, crashes and restarts, and runs that end mid-flight.
 //
 // The nodes keep their bookkeeping in a run-wide book, so that it outlives
 // a crash and restart (the Factory builds a fresh node with amnesia).
@@ -189,7 +189,7 @@ func TestCrashAndRestartParkedNodes(t *testing.T) {
 				cfg := mixerConfig(tc.n, tc.k, tc.ttl, tc.tickers, bk)
 				cfg.Script = append(cfg.Script, crashScript(tc.n, tc.tickers, rand.New(rand.NewPCG(uint64(rep), uint64(tc.n))))...)
 				var recv, drop int64
-				cfg.Messages, cfg.Batch = true, rep%2 == 0
+				cfg.Messages = true
 				cfg.Sink = func(e *trace.Event) {
 					switch e.Kind {
 					case trace.KindRecv:
@@ -288,11 +288,9 @@ func TestRunsEndedFromOutsideWithParkedNodes(t *testing.T) {
 }
 
 // Many short runs that end, quiescent, on the very step that handles the
-// last message: the sender of that message may still be in inbox.put,
-// between its delivery and its look at the receiver's mark, while the
-// receiver parks and Run halts every node. Run must return every time
-// (a hang here is a goroutine started for a node after its halt, with
-// nothing in its inbox: see peer.halt).
+// last message: the sender of that message may still be in inbox.put
+// while the receiver's goroutine returns and Run closes every inbox. Run
+// must return every time, with no goroutine left (goleak).
 func TestRunsEndAsTheLastMessageLands(t *testing.T) {
 	for rep := range 300 {
 		n := 2 + rep%5
@@ -304,51 +302,6 @@ func TestRunsEndAsTheLastMessageLands(t *testing.T) {
 			t.Fatalf("rep %d: %+v, %d handled", rep, res, bk.handled.Load())
 		}
 	}
-}
-
-// quiet is a clockless node that records one state on each command.
-type quiet struct{}
-
-func (quiet) Step(in node.Input, out *node.Output) { out.State(string(in.Cmd)) }
-func (quiet) Clockless()                           {}
-
-// In an untimed run, the collector reuses one clock reading for up to
-// stampEvery records as long as it does not wait. A record put after that
-// reading — here node 2's start at t=15, which comes while a slow Sink
-// holds the collector on the record it stamped at t=10 — must not be given
-// the earlier time: an event is never timed before it happened (nor before
-// the scripted time of the command that caused it).
-func TestUntimedNeverBeforeTheEvent(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		type seen struct {
-			node int
-			kind string
-			t    int64
-		}
-		var evs []seen
-		res := run(t, live.Config{
-			Nodes: 2, Tick: time.Millisecond, Batch: true, Untimed: true,
-			Factory: func(int) (node.Node, error) { return quiet{}, nil },
-			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}, {At: 15, Node: 2, Cmd: node.CmdStart}},
-			Sink: func(e *trace.Event) {
-				evs = append(evs, seen{e.Node, e.Kind, e.T})
-				if e.Seq == 1 {
-					time.Sleep(20 * time.Millisecond) // a slow sink, on the fake clock
-				}
-			},
-		})
-		if !res.Quiescent || len(evs) != 4 {
-			t.Fatalf("%+v, events %v: want quiescent, a cmd and a state at each node", res, evs)
-		}
-		for k, e := range evs {
-			if e.node == 2 && e.t < int64(15*time.Millisecond) {
-				t.Errorf("node 2's %s at t=%v, before its command was due at 15ms", e.kind, time.Duration(e.t))
-			}
-			if k > 0 && e.t < evs[k-1].t {
-				t.Errorf("event %d at t=%d after t=%d", k, e.t, evs[k-1].t)
-			}
-		}
-	})
 }
 
 // switcher's first incarnation is clockless; the one the Factory builds on

@@ -200,6 +200,9 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		st = stats{terminated: cr.Terminated, why: cr.Why, now: cr.Steps, steps: cr.Steps, messages: cr.Messages,
 			dropped: cr.Dropped, byType: cr.ByType}
 	case opts.Runtime == "live":
+		// Live events arrive in one of many orders the run allows: a
+		// checker that judges by happens-before gets vector clocks.
+		opts.VectorClocks = opts.VectorClocks || set.WantsClocks()
 		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
 	case opts.Runtime == "amqp":
 		st, err = runAMQP(ctx, spec, opts, script, sink, messages, skip, stderr)

@@ -40,7 +40,7 @@ func Flags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
 		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
-		&cli.BoolFlag{Name: "vc", Usage: "sim: add vector clocks to events and show them (with the Lamport clock) in the text output (O(n) per event)"},
+		&cli.BoolFlag{Name: "vc", Usage: "add vector clocks to events (sim and live; live adds them anyway when a checker judges by happens-before) and show them, with the Lamport clock, in the text output (O(n) per event)"},
 		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}, ServeFlags()...)
 }
@@ -156,8 +156,11 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	case o.Timeout <= 0:
 		return o, cliutil.Usagef("--timeout must be positive, got %v", o.Timeout)
 	}
+	if o.Runtime == "amqp" && c.IsSet("vc") {
+		return o, cliutil.Usagef("--vc: vector clocks come from the simulator and the live runtime; use --runtime sim or live")
+	}
 	if o.Runtime != "sim" {
-		for _, f := range []string{"policy", "latency", "drop", "dup", "partition", "slow", "vc", "max-steps", "schedule"} {
+		for _, f := range []string{"policy", "latency", "drop", "dup", "partition", "slow", "max-steps", "schedule"} {
 			if c.IsSet(f) {
 				return o, cliutil.Usagef("--%s is a simulator fault or setting; use it with --runtime sim", f)
 			}

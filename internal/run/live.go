@@ -13,13 +13,10 @@ func runLive(ctx context.Context, spec Spec, opts Options, script []node.Action,
 	res, err := live.Run(ctx, live.Config{
 		Nodes: spec.Nodes, Factory: spec.Factory, Script: script, React: spec.React,
 		Tick: opts.Tick, Sink: sink, Messages: messages, Skip: skip, Timeout: opts.Timeout,
-		Batch: opts.Format == "none" && opts.Events == "", // the sink only checks
-		// and, when no figure of the spec's own looks at events, nothing
-		// reads their times: election checkers judge who leads, not when
-		Untimed: spec.Observe == nil,
+		VectorClocks: opts.VectorClocks,
 	})
 	st := stats{
-		terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
+		terminated: res.Quiescent, now: res.Elapsed.Nanoseconds() + res.Skipped.Nanoseconds(), steps: res.Steps,
 		messages: res.Messages, byType: res.ByType,
 	}
 	if res.Exhausted {
