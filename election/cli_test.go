@@ -170,4 +170,8 @@ func TestSilentRunsKeepTheFigures(t *testing.T) {
 func TestBullyCrashAfterTheElection(t *testing.T) {
 	r := runCLI(t, "bully", "--nodes", "5", "--initiators", "1", "--crash", "5@50", "--seed", "1")
 	r.want(t, 0, "t=50     N5       CRASH", "✓ correctness: leader should be id 4 (the highest live id)")
+	// The same on goroutines: the crash happens (idle time is skipped),
+	// the lowest live node notices it, and id 4 is elected.
+	r = runCLI(t, "bully", "--nodes", "5", "--initiators", "1", "--crash", "5@50", "--runtime", "live", "--format", "none")
+	r.want(t, 0, "✓ correctness: leader should be id 4 (the highest live id)")
 }

@@ -188,9 +188,13 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 
 	c := used
 	c.flight += int64(len(out.Sends))
-	if out.Done && !p.done {
-		p.done = true
-		c.notDone--
+	if out.Done != p.done { // as the step says: a node with work again holds the run up
+		p.done = out.Done
+		if out.Done {
+			c.notDone--
+		} else {
+			c.notDone++
+		}
 	}
 	var now []node.Action // reactions due at once
 	for _, a := range acts {

@@ -104,10 +104,11 @@ type Output struct {
 	Sends  []Send
 	Timers []Timer
 	Events []Event
-	// Done reports that this node has finished its part. It is sticky: once
-	// a node has said Done, runtimes count it done until it recovers from a
-	// crash, even if it later handles stray messages. Runtimes end a run when
-	// every live node is done and no message is in flight.
+	// Done reports whether this node has finished its part, as of this
+	// step: runtimes count a node done while its last step said so, and
+	// end a run when every live node is done and no message is in flight.
+	// A node given work again (a Bully process told to suspect the
+	// leader) says so by returning Done = false, and holds the run up.
 	Done bool
 }
 
