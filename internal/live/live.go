@@ -101,6 +101,18 @@ type Config struct {
 	// Timeout bounds the run's wall time; zero means no bound. A run that
 	// has not ended by then ends with Result.Exhausted.
 	Timeout time.Duration
+
+	// Progress, if set, is called about five times a second, from Run's
+	// own goroutine, with how far the run has got (a progress line on a
+	// terminal).
+	Progress func(Progress)
+}
+
+// Progress is how far a run has got.
+type Progress struct {
+	Elapsed  time.Duration
+	InFlight int64 // messages sent and not yet handled
+	NotDone  int64 // live nodes that have not said Done
 }
 
 // DefaultTick is the tick when Config.Tick is zero.

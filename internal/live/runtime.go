@@ -125,14 +125,31 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		defer t.Stop()
 		timeout = t.C
 	}
+	var progress <-chan time.Time
+	if rt.cfg.Progress != nil {
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		progress = t.C
+	}
 	var res Result
 	var err error
-	select {
-	case <-rt.end:
-	case <-timeout:
-		res.Exhausted = true
-	case <-ctx.Done():
-		err = ctx.Err()
+wait:
+	for {
+		select {
+		case <-rt.end:
+			break wait
+		case <-timeout:
+			res.Exhausted = true
+			break wait
+		case <-ctx.Done():
+			err = ctx.Err()
+			break wait
+		case <-progress:
+			rt.mu.Lock()
+			p := Progress{Elapsed: time.Since(rt.start), InFlight: rt.flight, NotDone: rt.notDone}
+			rt.mu.Unlock()
+			rt.cfg.Progress(p)
+		}
 	}
 	// The end: node goroutines return at their next item, the scheduler
 	// returns, and every inbox refuses what is put in it from now on, so

@@ -203,7 +203,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		// Live events arrive in one of many orders the run allows: a
 		// checker that judges by happens-before gets vector clocks.
 		opts.VectorClocks = opts.VectorClocks || set.WantsClocks()
-		st, err = runLive(ctx, spec, opts, script, sink, messages, skip)
+		bar := (*progress)(nil)
+		if opts.Format == "none" {
+			bar = newProgress(stderr, -1, "nodes")
+		}
+		st, err = runLive(ctx, spec, opts, script, sink, messages, skip, bar)
+		bar.done()
 	case opts.Runtime == "amqp":
 		st, err = runAMQP(ctx, spec, opts, script, sink, messages, skip, stderr)
 	default:
