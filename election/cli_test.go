@@ -175,3 +175,17 @@ func TestBullyCrashAfterTheElection(t *testing.T) {
 	r = runCLI(t, "bully", "--nodes", "5", "--initiators", "1", "--crash", "5@50", "--runtime", "live", "--format", "none")
 	r.want(t, 0, "✓ correctness: leader should be id 4 (the highest live id)")
 }
+
+// Ctrl-C during compare stops it with exit 130.
+func TestCompareInterrupted(t *testing.T) {
+	var out, errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := app.RunContext(ctx, []string{"ringlab", "election", "compare", "--nodes", "8,4096"})
+	if cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Fatalf("err = %v (code %d), want 130", err, cliutil.Code(err))
+	}
+}

@@ -1,6 +1,7 @@
 package election
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/bits"
@@ -76,9 +77,12 @@ func compareAction(c *cli.Context) error {
 	for _, name := range names {
 		for _, n := range sizes {
 			for _, lay := range lays {
-				r, err := measure(name, n, lay, c.Uint64("seed"), c.Bool("idlist-all"))
+				r, err := measure(c.Context, name, n, lay, c.Uint64("seed"), c.Bool("idlist-all"))
 				if err != nil {
 					return err
+				}
+				if c.Context.Err() != nil { // Ctrl-C: the rows so far are printed, the cut row is not
+					break
 				}
 				if !r.ok {
 					bad++
@@ -106,6 +110,9 @@ func compareAction(c *cli.Context) error {
 			return err
 		}
 		writeFormulas(c.App.Writer)
+	}
+	if err := c.Context.Err(); err != nil {
+		return err // interrupted: exit 130 after the rows measured so far
 	}
 	if bad > 0 {
 		return cliutil.Violationf("%d row(s) outside their bound or failing a check", bad)
@@ -197,7 +204,7 @@ func bitReversal(n int) []int {
 }
 
 // measure runs one row on the simulator with the checkers of SPEC §3.
-func measure(name string, n int, lay string, seed uint64, idlistAll bool) (row, error) {
+func measure(ctx context.Context, name string, n int, lay string, seed uint64, idlistAll bool) (row, error) {
 	ids := layoutIDs(name, lay, n, seed)
 	s := setup{ids: ids, starters: []int{1}}
 	if name == "chang-roberts" || name == "franklin" || (name == "idlist" && idlistAll) {
@@ -213,7 +220,7 @@ func measure(name string, n int, lay string, seed uint64, idlistAll bool) (row, 
 	}
 	set := check.NewSet(sp.checks()...)
 	res, err := sim.Run(sim.Config{Nodes: n, Factory: sp.factory, Seed: seed, Script: starts(s), Messages: sp.messages,
-		MaxSteps: 1 << 40, Sink: func(e *trace.Event) { set.Observe(e); sp.observe(e) }})
+		MaxSteps: 1 << 40, Cancel: ctx.Done(), Sink: func(e *trace.Event) { set.Observe(e); sp.observe(e) }})
 	if err != nil {
 		return r, err
 	}

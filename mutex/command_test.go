@@ -185,3 +185,17 @@ func TestLive(t *testing.T) {
 		})
 	}
 }
+
+// Ctrl-C during compare: no panic, the rows measured so far, exit 130.
+func TestCompareInterrupted(t *testing.T) {
+	var out, errb bytes.Buffer
+	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := app.RunContext(ctx, []string{"ringlab", "mutex", "compare", "--nodes", "3,9"})
+	if cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Fatalf("err = %v (code %d), want 130", err, cliutil.Code(err))
+	}
+}

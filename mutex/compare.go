@@ -77,13 +77,27 @@ func compareAction(c *cli.Context) error {
 	for _, a := range algoNames {
 		for _, n := range ns {
 			r, err := compareOne(c.Context, a, n, req, cs, think)
+			if err != nil && c.Context.Err() != nil { // Ctrl-C: the rows measured so far, then exit 130
+				if perr := printRows(c.App.Writer, rows, format); perr != nil {
+					return perr
+				}
+				return c.Context.Err()
+			}
 			if err != nil {
 				return err
 			}
 			rows = append(rows, r)
 		}
 	}
-	return printRows(c.App.Writer, rows, format)
+	if err := printRows(c.App.Writer, rows, format); err != nil {
+		return err
+	}
+	for _, r := range rows { // a row whose run failed a check fails the command, as a run would
+		if r.Problem != "" {
+			return cliutil.Violationf("%s at N=%d: %s", r.Algorithm, r.N, r.Problem)
+		}
+	}
+	return nil
 }
 
 func parseCounts(s string) ([]int, error) {
@@ -136,6 +150,9 @@ func compareOne(ctx context.Context, a string, n, requests int, cs, think int64)
 		w.starts[i] = int64(k) * gap
 	}
 	light, _, lproblem, err := measure(ctx, pl, w)
+	if err != nil {
+		return r, err
+	}
 	r.RespLight = light.response()
 	if r.Problem == "" {
 		r.Problem = lproblem
