@@ -108,9 +108,6 @@ func Factory(n int) (node.Factory, error) {
 	return func(i int) (node.Node, error) { return New(Config{Index: i, N: n}) }, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step implements node.Node: CmdStart is "the process thinks the leader is
 // dead"; other commands and timers are ignored.
 func (n *Node) Step(in node.Input, out *node.Output) {

@@ -148,9 +148,6 @@ func Factory(cfg Config) (node.Factory, error) {
 	return func(i int) (node.Node, error) { return build(Config{Ids: ids, Index: i}) }, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {

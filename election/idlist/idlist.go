@@ -73,9 +73,6 @@ func New(cfg Config) (*Node, error) {
 	return &Node{index: cfg.Index, next: cfg.Index%cfg.N + 1, id: cfg.ID}, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step implements node.Node: CmdStart is "p thinks the leader is dead";
 // other commands and timers are ignored.
 func (n *Node) Step(in node.Input, out *node.Output) {

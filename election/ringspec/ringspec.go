@@ -128,9 +128,6 @@ func New(cfg Config) (*Node, error) {
 	return &Node{index: cfg.Index, next: cfg.Index%cfg.N + 1, id: cfg.ID, extinction: cfg.Extinction}, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step implements node.Node: CmdStart is rule 1's "spontaneously", messages
 // are rules 2-6. Other inputs are ignored.
 func (n *Node) Step(in node.Input, out *node.Output) {

@@ -175,9 +175,6 @@ func Factory(cfg Config) (node.Factory, error) {
 	}, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {

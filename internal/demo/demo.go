@@ -33,9 +33,6 @@ func PassFactory(n, hops int) node.Factory {
 	}
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Pass) Clockless() {}
-
 // Step implements node.Node.
 func (p *Pass) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
@@ -98,9 +95,6 @@ type Flood struct {
 func FloodFactory(topo node.Topology) node.Factory {
 	return func(i int) (node.Node, error) { return &Flood{self: i, topo: topo}, nil }
 }
-
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Flood) Clockless() {}
 
 // Step implements node.Node.
 func (f *Flood) Step(in node.Input, out *node.Output) {

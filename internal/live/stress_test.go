@@ -304,8 +304,8 @@ func TestRunsEndAsTheLastMessageLands(t *testing.T) {
 	}
 }
 
-// switcher's first incarnation is clockless; the one the Factory builds on
-// a restart is not, and reads Now.
+// switcher's first incarnation never reads Now; the one the Factory builds
+// on a restart does.
 type switcher struct {
 	clockless bool
 	nows      *[]int64
@@ -318,8 +318,6 @@ func (s *switcher) Step(in node.Input, out *node.Output) {
 }
 
 type clocklessSwitcher struct{ *switcher }
-
-func (clocklessSwitcher) Clockless() {}
 
 // A node that restarts as one that reads the clock gets the time on its
 // recover command, like any input of a clocked node, even when the node it

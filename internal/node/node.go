@@ -172,17 +172,6 @@ type Node interface {
 	Step(in Input, out *Output)
 }
 
-// Clockless is implemented by a Node whose Step never reads Input.Now (its
-// timeouts, if any, are timers set relative to the step). The live runtime
-// then gives it Now = 0 and reads the wall clock only to time the events it
-// records, not for every input: a reading costs tens of nanoseconds, a tenth
-// of a hop on a million-node ring. The simulator, whose clock is free,
-// gives every node its Now.
-type Clockless interface {
-	Node
-	Clockless()
-}
-
 // Factory builds node i (1-based) of n in its initial state. Runtimes call
 // it at start and again when a node recovers with amnesia.
 type Factory func(i int) (Node, error)

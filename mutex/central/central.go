@@ -157,9 +157,6 @@ func New(cfg Config) (*Node, error) {
 // IsCoordinator reports whether this node is the coordinator.
 func (n *Node) IsCoordinator() bool { return n.cfg.Index == n.cfg.Coordinator }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.IsCoordinator() {

@@ -139,9 +139,6 @@ type Entry struct {
 
 func (e Entry) before(f Entry) bool { return e.T < f.T || e.T == f.T && e.ID < f.ID }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {

@@ -153,9 +153,6 @@ type Request struct {
 // Before orders requests: lower timestamp first, lower id breaks ties.
 func (r Request) Before(s Request) bool { return r.T < s.T || r.T == s.T && r.ID < s.ID }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input, then whatever the node sent itself.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {

@@ -183,9 +183,6 @@ func New(cfg Config) (*Node, error) {
 // IsCoordinator reports whether this node is one of the n coordinators.
 func (n *Node) IsCoordinator() bool { return n.cfg.Index <= n.cfg.Coordinators }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.IsCoordinator() {

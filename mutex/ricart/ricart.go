@@ -88,9 +88,6 @@ type Node struct {
 
 type pending struct{ from, t int }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {

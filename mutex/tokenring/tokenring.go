@@ -149,9 +149,6 @@ func New(cfg Config) (*Node, error) {
 	return n, nil
 }
 
-// Clockless implements node.Clockless: Step never reads Input.Now.
-func (*Node) Clockless() {}
-
 // Step handles one input.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.fresh {
