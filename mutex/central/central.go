@@ -8,7 +8,7 @@
 // RequestFree with ResponseFree, and whenever the resource is free and the
 // queue is not empty it pops the first participant, sends it ResponseOK and
 // marks the resource busy. Every entry costs exactly 4 messages, as in the
-// seed's diagrams: RequestAccess, ResponseOK, RequestFree, ResponseFree.
+// chapter's diagrams: RequestAccess, ResponseOK, RequestFree, ResponseFree.
 //
 // Decisions the chapter leaves open:
 //   - With n >= 2 the coordinator is a pure coordinator: it never asks for the

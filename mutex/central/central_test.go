@@ -36,7 +36,7 @@ func TestConfigErrors(t *testing.T) {
 // The course chapter's coordinator diagram with Part1..Part3 (nodes 2..4): the
 // coordinator grants Part1, Part2, Part3 in the order their requests arrived,
 // answers every RequestFree with ResponseFree, and goes BUSY/FREE as drawn.
-func TestSeedDiagram(t *testing.T) {
+func TestChapterDiagram(t *testing.T) {
 	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4}), 4)
 	d.Hold = map[int]int64{2: -1, 3: -1, 4: -1}
 	d.Cmd(2, node.CmdRequest)

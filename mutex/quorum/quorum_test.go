@@ -45,7 +45,7 @@ func seedDriver(t *testing.T) *mutextest.Driver {
 // [Part1, Part2], Coord3 [Part2, Part1]; Part1 enters with OKs from Coord1 and
 // Coord2; its RequestFree frees them (they grant Part2) and removes it from
 // Coord3's queue; Part2 enters. 6 RequestAccess, 5 ResponseOK, 6 RequestFree.
-func TestSeedSuccessfulRun(t *testing.T) {
+func TestChapterSuccessfulRun(t *testing.T) {
 	d := seedDriver(t)
 	for _, p := range [][2]int{{4, 1}, {4, 2}, {5, 1}, {5, 2}, {5, 3}, {4, 3}, {1, 4}, {2, 4}, {3, 5}} {
 		d.Deliver(p[0], p[1])

@@ -39,7 +39,7 @@ func TestConfigErrors(t *testing.T) {
 // The course chapter's token-ring diagram, in which only Part1 and Part3 use the resource:
 // the token goes 1->2->3 (Part3 enters) ->4->1 (Part1 enters) ->2->3 (Part3
 // enters again). Here node 3 then retires the token: everybody is finished.
-func TestSeedDiagram(t *testing.T) {
+func TestChapterDiagram(t *testing.T) {
 	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4, Requests: []int{1, 0, 2, 0}}), 4)
 	d.At(0, 3, node.CmdRequest)
 	d.At(0, 3, node.CmdRequest)
