@@ -48,10 +48,10 @@ func TestRequiredCases(t *testing.T) {
 		wantLeader            int // index
 		wantElection, elected int
 	}{
-		{"§6.1 three nodes", []int{5, 3, 7}, 1, 2, 1 + 3, 3},
-		{"§6.2 five nodes", []int{5, 3, 7, 1, 4}, 1, 4, 3 + 5, 5},
-		{"§6.3 worst case, initiator id 5", []int{5, 4, 3, 2, 1}, 1, 5, 4 + 5, 5},
-		{"§6.4 non-sequential ids", []int{100, 42, 7, 999, 13}, 1, 3, 2 + 5, 5},
+		{"three nodes", []int{5, 3, 7}, 1, 2, 1 + 3, 3},
+		{"five nodes", []int{5, 3, 7, 1, 4}, 1, 4, 3 + 5, 5},
+		{"worst case, initiator id 5", []int{5, 4, 3, 2, 1}, 1, 5, 4 + 5, 5},
+		{"non-sequential ids", []int{100, 42, 7, 999, 13}, 1, 3, 2 + 5, 5},
 	}
 	for _, tt := range tests {
 		for _, fix := range []bool{false, true} {

@@ -4,7 +4,7 @@
 // Nodes 1..n are coordinators and nodes n+1..n+p participants
 // (Config.Coordinators = n, Config.Participants = p); a participant needs
 // ResponseOK from m of the n coordinators, n/2 < m <= n (Config.M). Each
-// coordinator runs the central coordinator of §2.1 on requests identified by
+// coordinator runs the central coordinator of package central on requests identified by
 // (participant, sequence number), except on a release: RequestFree for the
 // request it authorized frees the resource (and grants the next); for a
 // request in its queue removes it; otherwise it is ignored. A participant
