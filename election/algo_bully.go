@@ -16,7 +16,8 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Bully's named scenarios (election/README.md, section "Bully").
+// Bully's named scenarios (election/README.md, "Bully: the worked example
+// and split-brain").
 const (
 	scenarioChapter    = "chapter"     // the worked example: 5 down, 2 and 3 start, then 1; 4 wins
 	scenarioSplitBrain = "split-brain" // a reply timeout shorter than the round trip to a slow 5

@@ -56,7 +56,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// Every scenario of the issue reproduces from its name (see mutex/README.md),
+// Every scenario of the issue reproduces from its name (mutex/README.md, "Scenarios"),
 // with its transcript and its exit code: 3 where the
 // chapter shows a violation, 4 for the split-vote deadlock, 0 otherwise.
 func TestScenarios(t *testing.T) {
