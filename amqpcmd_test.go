@@ -286,7 +286,7 @@ func TestFiveNodeProcessesElectID1(t *testing.T) {
 	}
 	_, verdicts, _ := strings.Cut(procs[0].out.String(), "\n\n")
 	got.WriteString("\n" + verdicts)
-	want, err := os.ReadFile("election/testdata/seed002_expected_pt.txt")
+	want, err := os.ReadFile("election/testdata/ring_expected_pt.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

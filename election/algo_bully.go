@@ -16,7 +16,8 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Bully's named scenarios (SPEC §3.6).
+// Bully's named scenarios (election/README.md, "Bully: the worked example
+// and split-brain").
 const (
 	scenarioChapter    = "chapter"     // the worked example: 5 down, 2 and 3 start, then 1; 4 wins
 	scenarioSplitBrain = "split-brain" // a reply timeout shorter than the round trip to a slow 5
@@ -25,7 +26,7 @@ const (
 func bullyAlgo() algo {
 	return algo{
 		name:  "bully",
-		usage: "Bully: ELECTION to higher ids, OK, COORD; timers are engine ticks; the highest live id wins (SPEC §3.6)",
+		usage: "Bully: ELECTION to higher ids, OK, COORD; timers are engine ticks; the highest live id wins (Garcia-Molina 1982)",
 		description: "--scenario chapter is the chapter's worked example: ids 1..5, 5 crashed at tick 0,\n" +
 			"2 and 3 start at tick 0, 1 at tick 2; 4 answers both, 5 never answers, 4 sends COORD.\n" +
 			"--scenario split-brain is the package doc's run: reply timeout 3, messages to 5 take\n" +

@@ -13,8 +13,10 @@ import (
 	"ringlab/internal/trace"
 )
 
-// seed002IDs is seed 002's default configuration (SPEC §3.1).
-var seed002IDs = []int{5, 3, 7, 1, 4}
+// defaultRingIDs is the default configuration of the ring-election specification
+// this command reproduces (election/README.md, "The ring election, rule by
+// rule").
+var defaultRingIDs = []int{5, 3, 7, 1, 4}
 
 // maxCompareRun bounds the messages of the second run that shows the other
 // variant's count (rules as written against --fix extinction).
@@ -23,16 +25,17 @@ const maxCompareRun = 5_000_000
 func ringAlgo() algo {
 	return algo{
 		name:  "ring",
-		usage: "seed 002's ring election: six rules, four states, the smallest id wins (SPEC §3.1)",
-		description: "Rules 1-6 of seed 002 as written. With one initiator: d + n ELECTION and n ELECTED.\n" +
+		usage: "the course's ring-election specification: six rules, four states, the smallest id wins",
+		description: "Rules 1-6 as written (election/README.md, \"The ring election, rule by rule\").\n" +
+			"With one initiator: d + n ELECTION and n ELECTED.\n" +
 			"With several, rule 4 fires at the minimum once per initiator: the run counts it and,\n" +
 			"with --fix extinction, shows the lab's fix (a node drops candidates it already beat).",
-		example: "ringlab election ring --lang pt      (seed 002's expected output, byte for byte)\n" +
+		example: "ringlab election ring --lang pt      (the specification's expected output, byte for byte)\n" +
 			"   ringlab election ring --initiators all --fix extinction",
-		def: defaults{ids: seed002IDs, initiators: "1", minNodes: 1},
+		def: defaults{ids: defaultRingIDs, initiators: "1", minNodes: 1},
 		flags: func() []cli.Flag {
 			return []cli.Flag{
-				&cli.StringFlag{Name: "lang", Value: "en", Usage: "language of the text output: en or pt (seed 002's own words)"},
+				&cli.StringFlag{Name: "lang", Value: "en", Usage: "language of the text output: en or pt (the specification's own words)"},
 				&cli.StringFlag{Name: "fix", Value: "none", Usage: "none (the rules as written) or extinction (drop candidates already beaten)"},
 			}
 		},

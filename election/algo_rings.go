@@ -20,7 +20,7 @@ import (
 func anonymousAlgo() algo {
 	return algo{
 		name:  "anonymous",
-		usage: `seed 004 "Anel 1": identical processes without ids; two candidates both win (SPEC §3.2)`,
+		usage: `the chapter's "Anel 1": identical processes without ids; two candidates both win`,
 		description: "One candidate: its vote and announcement each go round once (n + n messages), one\n" +
 			"leader. Both candidates at once (--initiators all): every vote stops at the other\n" +
 			"candidate, both end Installed, and the uniqueness checker reports it (exit 3):\n" +
@@ -52,11 +52,11 @@ func anonymousAlgo() algo {
 func idlistAlgo() algo {
 	return algo{
 		name:  "idlist",
-		usage: `seed 004 "Anel 2": lists of ids go round, the smallest wins (SPEC §3.3)`,
+		usage: `the chapter's "Anel 2" (Le Lann): lists of ids go round, the smallest wins`,
 		description: "Each initiator's list goes all the way round: k*n messages carrying k*n(n+1)/2 ids.\n" +
 			"Only initiators decide, so agreement is checked among them.",
 		example: "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
-		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1},
+		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
 		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 			f, err := idlist.Factory(s.ids)
 			if err != nil {
@@ -91,11 +91,11 @@ func idlistAlgo() algo {
 func changRobertsAlgo() algo {
 	return algo{
 		name:  "chang-roberts",
-		usage: "Chang and Roberts: smaller ids are swallowed, the largest wins, then an announcement round (SPEC §3.4)",
+		usage: "Chang and Roberts (1979): smaller ids are swallowed, the largest wins, then an announcement round",
 		description: "With every node starting: worst case n(n+1)/2 (ids decreasing along the ring),\n" +
 			"best 2n-1 (increasing), about n*H_n on average; the announcement adds n.",
 		example: "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
-		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1},
+		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
 		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 			f, err := changroberts.Factory(s.ids)
 			if err != nil {
@@ -122,11 +122,11 @@ func changRobertsAlgo() algo {
 func franklinAlgo() algo {
 	return algo{
 		name:  "franklin",
-		usage: "Franklin: bidirectional rounds, local maxima survive, the largest id wins (SPEC §3.5)",
+		usage: "Franklin (1982): bidirectional rounds, local maxima survive, the largest id wins",
 		description: "Each round sends one message per link each way: 2nR ELECTION for R rounds, plus n\n" +
 			"ELECTED; R <= floor(log2 n) + 1. Ids must be >= 1.",
 		example: "ringlab election franklin --nodes 16 --layout random --seed 3",
-		def:     defaults{ids: seed002IDs, initiators: "all", minNodes: 1, positive: true},
+		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
 		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
 			if err != nil {

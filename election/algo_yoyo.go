@@ -15,14 +15,14 @@ import (
 func yoyoAlgo() algo {
 	a := algo{
 		name:  "yoyo",
-		usage: "YoYo on any connected graph, with pruning: the smallest id wins (SPEC §3.7)",
+		usage: "YoYo on any connected graph, with pruning: the smallest id wins (Santoro)",
 		description: "The graph is --graph (an edge list of node indices) or --topology ring|grid|random\n" +
 			"with --nodes (random is drawn from --seed). A disconnected graph is refused unless\n" +
 			"--allow-disconnected: then every piece elects its own leader (split-brain, exit 3).\n" +
 			"Messages: 2m ID, two per live edge and iteration, 2m-(n-1) LEADER; O(m log n).",
 		example: "ringlab election yoyo --topology grid --nodes 12 --layout random --seed 2\n" +
 			"   ringlab election yoyo --graph 1-2,2-3,4-5 --allow-disconnected   (two leaders: exit 3)",
-		def: defaults{ids: seed002IDs, initiators: "all", minNodes: 1, positive: true},
+		def: defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
 		flags: func() []cli.Flag {
 			return []cli.Flag{
 				&cli.StringFlag{Name: "graph", Usage: "undirected edges between node indices, e.g. `1-2,2-3,3-1` (sets the number of nodes)"},

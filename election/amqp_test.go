@@ -119,7 +119,7 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 	}
 	r := runCLI(t, "ring", "--lang", "pt", "--runtime", "amqp", "--url", url)
 	r.want(t, 0)
-	if want, err := os.ReadFile("testdata/seed002_expected_pt.txt"); err != nil || r.out != string(want) {
+	if want, err := os.ReadFile("testdata/ring_expected_pt.txt"); err != nil || r.out != string(want) {
 		t.Errorf("amqp: stdout is not the expected Portuguese output (%v):\n%s", err, r.out)
 	}
 }

@@ -4,7 +4,7 @@
 //
 // BenchmarkElection runs each algorithm's command end to end (flags parsed,
 // nodes built, checkers on, --format none) on both runtimes and reports
-// msgs/op and ns/msg. The configurations: ring, seed 002's worst single
+// msgs/op and ns/msg. The configurations: ring, the specification's worst single
 // initiator (ids descending, 3n-1 messages); anonymous, one candidate (2n);
 // idlist, one initiator (n lists of 1..n ids); chang-roberts and franklin,
 // every node starting on a random layout; bully, node n-1 starting with all

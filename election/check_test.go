@@ -76,7 +76,7 @@ func subsets(n int) []string {
 }
 
 // The correct elections exhaust their small spaces with no violation: the
-// seed's ring and Chang-Roberts at N = 4 and 5 with every initiator set,
+// specification's ring and Chang-Roberts at N = 4 and 5 with every initiator set,
 // Franklin, Bully (timeouts longer than any delay) and YoYo at small N.
 func TestCheckExhaustsCorrectElections(t *testing.T) {
 	var runs [][]string

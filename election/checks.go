@@ -9,8 +9,8 @@ import (
 	"ringlab/internal/trace"
 )
 
-// agreementAmong is SPEC §3's agreement restricted to the nodes that can
-// learn the leader: in the id-list ring (§3.3) only initiators decide.
+// agreementAmong is agreement restricted to the nodes that can learn the
+// leader: in the id-list ring only initiators decide.
 // At the end every live node in nodes takes a leader, and the same one.
 type agreementAmong struct {
 	check.Names
@@ -75,7 +75,7 @@ func disagreement(seen map[int][]int) string {
 	return s[1:]
 }
 
-// anonAgreement is SPEC §3's agreement for the anonymous ring (§3.2): a
+// anonAgreement is agreement for the anonymous ring: a
 // Follower cannot name the leader (nobody has an id), so it "knows who it
 // is" when it has relayed WeHaveALeader; the Installed processes must be
 // one. At the end every live process is Installed or has relayed, and at

@@ -1,7 +1,7 @@
 // Package election holds the `ringlab election` command tree: one
-// subcommand per leader-election algorithm of SPEC.md §3 (ring, anonymous,
+// subcommand per leader-election algorithm of the course (ring, anonymous,
 // idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
-// (internal/run) with the checkers of SPEC §3 — termination, uniqueness,
+// (internal/run) with the election checkers — termination, uniqueness,
 // agreement, correctness — plus `compare` (measured messages against the
 // theory) and `explore` (many seeded schedules, shrunk to the shortest
 // violating one). The algorithms themselves are the pure Step machines in
@@ -34,7 +34,7 @@ type algo struct {
 	build func(c *cli.Context, s setup, opts *run.Options) (run.Spec, error)
 }
 
-// algos lists the election algorithms in SPEC §3 order.
+// algos lists the election algorithms in the order of election/README.md.
 func algos() []algo {
 	return []algo{ringAlgo(), anonymousAlgo(), idlistAlgo(), changRobertsAlgo(), franklinAlgo(), bullyAlgo(), yoyoAlgo()}
 }
@@ -55,9 +55,9 @@ func Command() *cli.Command {
 	})
 	return &cli.Command{
 		Name:  "election",
-		Usage: "leader elections of SPEC §3: seed 002's ring, the chapter's six algorithms, compare and explore",
+		Usage: "leader election: the ring-election specification, the chapter's six algorithms, compare and explore",
 		UsageText: "ringlab election ALGORITHM [flags]\n\n" +
-			"Example (seed 002's expected output):\n   ringlab election ring --lang pt",
+			"Example (the ring-election specification's expected output):\n   ringlab election ring --lang pt",
 		Subcommands: subs,
 	}
 }
@@ -160,7 +160,7 @@ func starts(s setup) []node.Action {
 	return acts
 }
 
-// verdicts are SPEC §3's properties: termination, uniqueness, agreement,
+// verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
 func verdicts(ids []int, want int, rule string) func() []check.Checker {
 	return func() []check.Checker {

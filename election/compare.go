@@ -32,7 +32,7 @@ func compareCommand() *cli.Command {
 		UsageText: "ringlab election compare [--algos ring,chang-roberts,franklin,idlist] [--nodes 8,64,512,4096] [--layout worst,best,random] [--format text|json]\n\n" +
 			"Example:\n   ringlab election compare --algos ring,chang-roberts --nodes 8,64 --layout worst",
 		Description: "Every row is a real run on the simulator (FIFO, latency 1, no faults) with the\n" +
-			"checkers of SPEC §3; a row whose count is outside its bound, or whose run fails a\n" +
+			"election checkers; a row whose count is outside its bound, or whose run fails a\n" +
 			"check, is flagged with ✗ and makes the exit status 3. ring starts at node 1 only;\n" +
 			"chang-roberts and franklin start every node; idlist starts node 1 (--idlist-all: all).",
 		Flags: []cli.Flag{
@@ -203,7 +203,7 @@ func bitReversal(n int) []int {
 	return ids
 }
 
-// measure runs one row on the simulator with the checkers of SPEC §3.
+// measure runs one row on the simulator with the election checkers.
 func measure(ctx context.Context, name string, n int, lay string, seed uint64, idlistAll bool) (row, error) {
 	ids := layoutIDs(name, lay, n, seed)
 	s := setup{ids: ids, starters: []int{1}}

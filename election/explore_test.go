@@ -7,7 +7,7 @@ import (
 	"ringlab/internal/cliutil"
 )
 
-// The explorer finds the split-brain cases (SPEC §3.2, §3.6) and prints the
+// The explorer finds the split-brain cases (the anonymous ring, Bully) and prints the
 // shortest violating schedule with its replay command.
 func TestExploreFindsSplitBrain(t *testing.T) {
 	r := runCLI(t, "explore", "anonymous", "--initiators", "all", "--schedules", "50", "--seed", "1")

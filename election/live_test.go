@@ -8,8 +8,8 @@ import (
 
 // The same commands on the goroutine runtime (--runtime live), under
 // testing/synctest's fake clock so Bully's timers cost no wall time: every
-// algorithm elects the right leader, and the seed's output is unchanged
-// (SPEC §3.1: one message in flight at a time, so the order is fixed).
+// algorithm elects the right leader, and the specification's output is
+// unchanged (one message in flight at a time, so the order is fixed).
 func TestLiveRuntime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		for _, args := range [][]string{
@@ -27,8 +27,8 @@ func TestLiveRuntime(t *testing.T) {
 		}
 		r := runCLI(t, "ring", "--lang", "pt", "--runtime", "live")
 		r.want(t, 0)
-		if want, err := os.ReadFile("testdata/seed002_expected_pt.txt"); err != nil || r.out != string(want) {
-			t.Errorf("live: stdout is not seed 002's expected output (%v):\n%s", err, r.out)
+		if want, err := os.ReadFile("testdata/ring_expected_pt.txt"); err != nil || r.out != string(want) {
+			t.Errorf("live: stdout is not the specification's expected output (%v):\n%s", err, r.out)
 		}
 		r = runCLI(t, "anonymous", "--initiators", "all", "--runtime", "live", "--format", "none")
 		r.want(t, 3, "✗ uniqueness")

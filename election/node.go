@@ -62,7 +62,7 @@ func parseAlone(cmd *cli.Command, args []string) error {
 
 // Remote lets the ring election's text, in a node process, learn the
 // leader from another process's events without printing them.
-func (r *seedText) Remote(e *trace.Event) {
+func (r *ringText) Remote(e *trace.Event) {
 	if e.Kind == trace.KindLeader && e.Node >= 1 && e.Node <= len(r.ids) && e.LeaderID() == r.ids[e.Node-1] {
 		r.leader = e.Node
 	}

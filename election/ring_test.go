@@ -9,12 +9,12 @@ import (
 	"ringlab/internal/trace"
 )
 
-// SPEC §3.1 (seed 002): `ringlab election ring --lang pt` on the default
-// configuration prints the seed's expected output byte for byte, verdict
-// lines included. testdata/seed002_expected_pt.txt is SPEC.md's block,
+// `ringlab election ring --lang pt` on the default configuration prints the
+// ring-election specification's expected output byte for byte, verdict lines
+// included. testdata/ring_expected_pt.txt is the specification's block,
 // copied verbatim (not rewritten by -update).
-func TestSeedExpectedOutput(t *testing.T) {
-	want, err := os.ReadFile("testdata/seed002_expected_pt.txt")
+func TestExpectedOutput(t *testing.T) {
+	want, err := os.ReadFile("testdata/ring_expected_pt.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestSeedExpectedOutput(t *testing.T) {
 		r := runCLI(t, "ring", "--lang", "pt", "--runtime", rt)
 		r.want(t, 0)
 		if r.out != string(want) {
-			t.Errorf("%s: stdout is not seed 002's expected output:\n--- got\n%s\n--- want\n%s", rt, r.out, want)
+			t.Errorf("%s: stdout is not the specification's expected output:\n--- got\n%s\n--- want\n%s", rt, r.out, want)
 		}
 		if !strings.Contains(r.errb, "messages: 13 (ELECTED 5, ELECTION 8)") || !strings.Contains(r.errb, "✓ agreement") {
 			t.Errorf("%s: the figures are not on stderr:\n%s", rt, r.errb)
@@ -46,10 +46,11 @@ func summary(t *testing.T, code int, args ...string) trace.Summary {
 	return s
 }
 
-// The four required test cases of seed 002 (SPEC §3.1), one initiator each:
+// The four required test cases of the ring-election specification, one
+// initiator each:
 // the leader and exactly d + n ELECTION and n ELECTED messages, all four
 // verdicts true, and the text transcript as a golden file.
-func TestSeed002RequiredCases(t *testing.T) {
+func TestRingRequiredCases(t *testing.T) {
 	tests := []struct {
 		name, ids, initiator string
 		leaderID, election   int64
@@ -79,7 +80,7 @@ func TestSeed002RequiredCases(t *testing.T) {
 	}
 }
 
-// SPEC §3.1, several initiators: the rules as written make rule 4 fire at
+// Several initiators: the rules as written make rule 4 fire at
 // the minimum once per initiator (35 ELECTION, 25 ELECTED for the default
 // ring); the run says so and shows the fixed count beside it, and with
 // --fix extinction rule 4 fires once (11 ELECTION, 5 ELECTED).

@@ -9,7 +9,7 @@ import (
 	"ringlab/internal/trace"
 )
 
-// SPEC §3.2 (seed 004 "Anel 1"): one candidate on two processes gives one
+// The anonymous ring of the course chapter on leader election: one candidate on two processes gives one
 // leader; both candidates at once give two, and the uniqueness checker
 // says so (exit 3): symmetry cannot be broken without ids.
 func TestAnonymousRing(t *testing.T) {
@@ -23,7 +23,7 @@ func TestAnonymousRing(t *testing.T) {
 	golden(t, "anonymous_both_candidates.golden", both.out)
 }
 
-// SPEC §3.6, the chapter's worked example: 5 is down, 2 and 3 start, 4
+// Bully, the chapter's worked example: 5 is down, 2 and 3 start, 4
 // answers both, 3 answers 2, 1 starts later and 2, 3, 4 answer; 4's
 // ELECTION to 5 goes unanswered and 4 sends COORD(4) to all.
 func TestBullyWorkedExample(t *testing.T) {
@@ -36,7 +36,7 @@ func TestBullyWorkedExample(t *testing.T) {
 	golden(t, "bully_chapter.golden", r.out)
 }
 
-// SPEC §3.6, "too short gives split-brain": reply timeout 3, messages to 5
+// Bully, "too short gives split-brain": reply timeout 3, messages to 5
 // slowed to 5 ticks, 4 starts; 4 declares at tick 3 and 5 at tick 5.
 func TestBullySplitBrain(t *testing.T) {
 	r := runCLI(t, "bully", "--scenario", "split-brain", "--seed", "1")
@@ -47,7 +47,7 @@ func TestBullySplitBrain(t *testing.T) {
 	runCLI(t, "bully", "--initiators", "4", "--slow", "5+4@0-1000", "--reply-timeout", "20", "--seed", "1").want(t, 0, "✓ uniqueness")
 }
 
-// SPEC §3.7: "partitions of the network give two leaders". Two pieces, a
+// YoYo: "partitions of the network give two leaders". Two pieces, a
 // leader in each, and the checkers report it (exit 3).
 func TestYoyoPartition(t *testing.T) {
 	r := runCLI(t, "yoyo", "--graph", "1-2,2-3,4-5", "--allow-disconnected", "--seed", "1")

@@ -100,7 +100,7 @@ func exact(want int64, formula string) func(sim.Result) (string, string, bool, s
 func writeFormulas(w io.Writer) {
 	fmt.Fprint(w, `
 formulas (messages, announcement included; n nodes):
-  ring           seed 002, one initiator (node 1): d + n ELECTION + n ELECTED = d + 2n, d = hops to the minimum
+  ring           the specification, one initiator (node 1): d + n ELECTION + n ELECTED = d + 2n, d = hops to the minimum
                  (worst: ids descending, d = n-1; best: ascending, d = 0)
   chang-roberts  every node starting: worst n(n+1)/2 (ids descending), best 2n-1 (ascending), average ~ n*H_n;
                  + n ELECTED; a random layout must match the exact count for its ids and lie within [best, worst]

@@ -18,12 +18,12 @@ type algo struct {
 
 func noFlags() []cli.Flag { return nil }
 
-// algos lists the algorithms in SPEC §2 order.
+// algos lists the algorithms in the order of mutex/README.md.
 func algos() []algo {
 	nodes := "nodes, all asking for the critical section (1..1024)"
 	return []algo{{
 		name:  algoCentral,
-		usage: "central coordinator (SPEC §2.1): RequestAccess, ResponseOK, RequestFree, ResponseFree",
+		usage: "central coordinator: RequestAccess, ResponseOK, RequestFree, ResponseFree",
 		description: "Node 1 is the coordinator; nodes 2..N ask it for the critical section. Four messages per\n" +
 			"entry. --grant-timeout is the chapter's 'solution' to a holder that never releases: the\n" +
 			"coordinator takes the permission back after that many ticks (named so that it does not\n" +
@@ -39,7 +39,7 @@ func algos() []algo {
 		},
 	}, {
 		name:  algoToken,
-		usage: "token ring (SPEC §2.2): the token circulates; 1 to N messages per entry",
+		usage: "token ring: the token circulates; 1 to N messages per entry",
 		description: "Node 1 starts with the token; a node that wants the critical section keeps the token\n" +
 			"while inside. A crashed holder loses it; --regen-timeout lets a node that has waited that\n" +
 			"long create a new one (right if the holder is dead, two tokens if it was only slow).",
@@ -54,7 +54,7 @@ func algos() []algo {
 		},
 	}, {
 		name:  algoQuorum,
-		usage: "quorum of coordinators (SPEC §2.3): m of n OKs per entry, request ids",
+		usage: "quorum of coordinators: m of n OKs per entry, request ids",
 		description: "Nodes 1..n are coordinators, the next --nodes nodes participants. A participant needs\n" +
 			"ResponseOK from m > n/2 coordinators. A coordinator restarted with --restart forgets its\n" +
 			"votes (amnesia); --retry-timeout breaks split votes (give up, back off, ask again).",
@@ -70,16 +70,16 @@ func algos() []algo {
 		read: readQuorum,
 	}, {
 		name:  algoRicart,
-		usage: "Ricart-Agrawala (SPEC §2.4): Lamport clocks, 2(N-1) messages per entry",
+		usage: "Ricart-Agrawala (1981): Lamport clocks, 2(N-1) messages per entry",
 		description: "Request(T, id) to all others, enter on N-1 replies; a node HELD, or WANTED with the\n" +
-			"earlier (T, id), defers. Seed 000's options: --release-broadcast (3(N-1) per entry) and\n" +
+			"earlier (T, id), defers. The course variant's options: --release-broadcast (3(N-1) per entry) and\n" +
 			"--reply-timeout T, a peer silent for T ticks counts as a reply (unsafe when it is only slow).",
 		example:  "ringlab mutex ricart-agrawala --nodes 5 --seed 1 --format none",
 		defNodes: 5, minNodes: 1, nodesUsage: nodes,
 		flags: func() []cli.Flag {
 			return []cli.Flag{
-				&cli.BoolFlag{Name: "release-broadcast", Usage: "seed 000: also send RELEASE to every other node on exit"},
-				&cli.Int64Flag{Name: "reply-timeout", Usage: "seed 000: count a peer silent for this many ticks as a reply (0 = off; unsafe)"},
+				&cli.BoolFlag{Name: "release-broadcast", Usage: "the course variant: also send RELEASE to every other node on exit"},
+				&cli.Int64Flag{Name: "reply-timeout", Usage: "the course variant: count a peer silent for this many ticks as a reply (0 = off; unsafe)"},
 			}
 		},
 		read: func(c *cli.Context, p *params) (err error) {
@@ -89,7 +89,7 @@ func algos() []algo {
 		},
 	}, {
 		name:  algoLamport,
-		usage: "Lamport's mutual exclusion (SPEC §2.5): sorted request queue, ACQUIRE/ACK/RELEASE, 3(N-1)",
+		usage: "Lamport's mutual exclusion (1978): sorted request queue, ACQUIRE/ACK/RELEASE, 3(N-1)",
 		description: "Needs FIFO links: with --policy random an ACK may overtake an ACQUIRE and two nodes enter\n" +
 			"(see 'ringlab mutex scenario lamport-nonfifo').",
 		example:  "ringlab mutex lamport --nodes 5 --seed 1 --format none",

@@ -1,7 +1,7 @@
 // Package mutex holds the `ringlab mutex` command tree: one subcommand per
-// mutual-exclusion algorithm of SPEC.md §2 (central, token-ring, quorum,
+// mutual-exclusion algorithm of the course chapter (central, token-ring, quorum,
 // ricart-agrawala, lamport, maekawa), each run on the engine (internal/run)
-// under a workload of requests with the checkers of SPEC §2 — mutual
+// under a workload of requests with the chapter's checkers — mutual
 // exclusion, no deadlock, no starvation, the order of grants — plus the
 // chapter's failure scenarios (`scenario`), the figures it talks about
 // (`compare`, `quorum-probability`) and `explore` (many seeded schedules,
@@ -37,9 +37,9 @@ func Command() *cli.Command {
 	})
 	return &cli.Command{
 		Name:  "mutex",
-		Usage: "mutual exclusion (SPEC §2): six algorithms, the chapter's failure scenarios, compare, explore",
+		Usage: "mutual exclusion: six algorithms, the chapter's failure scenarios, compare, explore",
 		UsageText: "ringlab mutex ALGORITHM [flags]\n\n" +
-			"Example (seed 001's worked example):\n   ringlab mutex scenario ra-seed001",
+			"Example (Ricart-Agrawala with N32, N12 and N80):\n   ringlab mutex scenario ra-seed001",
 		Subcommands: subs,
 	}
 }

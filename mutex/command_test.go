@@ -56,8 +56,8 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// Every scenario of the issue reproduces from its name (SPEC §2.1-§2.5; seeds
-// 000, 001, 003, 004), with its transcript and its exit code: 3 where the
+// Every scenario of the issue reproduces from its name (mutex/README.md, "Scenarios"),
+// with its transcript and its exit code: 3 where the
 // chapter shows a violation, 4 for the split-vote deadlock, 0 otherwise.
 func TestScenarios(t *testing.T) {
 	for _, s := range scenarios() {
@@ -71,9 +71,9 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// SPEC §2.4, seed 001: the order of entries is N32, N80, N12, and every
+// Ricart-Agrawala with N32, N12 and N80: the order of entries is N32, N80, N12, and every
 // entry costs 2(N-1) = 10 messages.
-func TestSeed001Order(t *testing.T) {
+func TestRAExampleOrder(t *testing.T) {
 	out, errb, _ := runCLI(t, "scenario", "ra-seed001", "--format", "none")
 	for _, want := range []string{"entry order: N32, N80, N12", "messages per entry: 10 (theory 2(N-1) = 10)", "✓ mutual exclusion", "✓ grant order"} {
 		if !strings.Contains(errb, want) {
@@ -89,11 +89,11 @@ func TestScenarioOptions(t *testing.T) {
 		code int
 		want string
 	}{
-		// SPEC §2.3: a retry timer with backoff breaks the split votes.
+		// Quorum: a retry timer with backoff breaks the split votes.
 		{[]string{"scenario", "quorum-split", "--retry-timeout", "10", "--format", "none"}, 0, "entry order: P1, P2, P3"},
-		// SPEC §2.2: without regeneration the lost token stops the ring.
+		// Token ring: without regeneration the lost token stops the ring.
 		{[]string{"scenario", "token-lost", "--regen-timeout", "0", "--format", "none"}, 4, "✗ no deadlock: P3 still waiting"},
-		// SPEC §2.5: on FIFO links the explorer finds no violation.
+		// Lamport: on FIFO links the explorer finds no violation.
 		{[]string{"scenario", "lamport-nonfifo", "--policy", "fifo", "--schedules", "500"}, 0, "no violation in 500 schedules"},
 	} {
 		out, errb, code := runCLI(t, tc.args...)

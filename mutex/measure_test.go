@@ -25,8 +25,8 @@ func runSim(t *testing.T, p params, cs, think int64, latency sim.Delay, seed uin
 }
 
 // Exact messages per entry, whatever the latencies and the contention:
-// SPEC §2.1 central 4; §2.4 Ricart-Agrawala 2(N-1), and 3(N-1) with seed
-// 000's RELEASE broadcast; §2.5 Lamport 3(N-1) (on FIFO links).
+// central 4; Ricart-Agrawala 2(N-1), and 3(N-1) with the course variant's
+// RELEASE broadcast; Lamport 3(N-1) (on FIFO links).
 func TestExactMessagesPerEntry(t *testing.T) {
 	seeds := uint64(20)
 	if testing.Short() {
@@ -89,7 +89,7 @@ func TestCompareFigures(t *testing.T) {
 	}
 }
 
-// SPEC §2.3: the formula gives ~7.35e-59 for n=32, m=24, P=0.0001; the
+// The quorum formula gives ~7.35e-59 for n=32, m=24, P=0.0001; the
 // simulated trials agree with it for n=5, m=3, P=0.3 (P_v = 1 - 0.7^3 =
 // 0.657). The seed is fixed, so the estimate is the same on every run and
 // the check cannot flake; with 2000 trials the Wilson interval is about

@@ -16,7 +16,8 @@ import (
 	"ringlab/mutex/tokenring"
 )
 
-// Algorithm names, as the subcommands spell them, in SPEC §2 order.
+// Algorithm names, as the subcommands spell them, in the order of
+// mutex/README.md.
 const (
 	algoCentral = "central"
 	algoToken   = "token-ring"
@@ -40,10 +41,10 @@ type params struct {
 	coordinators int   // quorum: n
 	quorum       int   // quorum: m (0: n/2+1)
 	retryTimeout int64 // quorum: give up and retry without m OKs
-	broadcast    bool  // ricart: seed 000's RELEASE broadcast
-	replyTimeout int64 // ricart: seed 000's "a silent peer counts as a reply" (0: off)
+	broadcast    bool  // ricart: the course variant's RELEASE broadcast
+	replyTimeout int64 // ricart: "a silent peer counts as a reply" (0: off)
 	ringRequests []int // token-ring: requests by node (index 0 = node 1); nil: requests each
-	ids          []int // ricart: algorithm ids by index (seed 001's N3..N80); nil: the index
+	ids          []int // ricart: algorithm ids by index (N3..N80 in the worked example); nil: the index
 }
 
 // plan is what an algorithm contributes to a run: its nodes, who uses the
@@ -180,7 +181,7 @@ func (n notDone) Step(in node.Input, out *node.Output) {
 	out.Done = false
 }
 
-// checkers are the verdicts of every mutex run (SPEC §2's properties):
+// checkers are the verdicts of every mutex run (the chapter's properties):
 // safety first, so that a run's exit code names a safety violation before
 // a liveness failure.
 func (pl plan) checkers() []check.Checker {

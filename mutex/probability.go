@@ -19,7 +19,7 @@ import (
 func probabilityCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "quorum-probability",
-		Usage: "the chance that amnesia breaks a quorum (SPEC §2.3): the formula, and a Monte Carlo estimate",
+		Usage: "the chance that amnesia breaks a quorum: the formula, and a Monte Carlo estimate",
 		UsageText: "ringlab mutex quorum-probability [--n 32] [--m 24] [--p 0.0001] [--monte-carlo TRIALS [--seed S]]\n\n" +
 			"Examples:\n   ringlab mutex quorum-probability --n 32 --m 24 --p 0.0001\n" +
 			"   ringlab mutex quorum-probability --n 5 --m 3 --p 0.3 --monte-carlo 10000",

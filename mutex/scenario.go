@@ -58,9 +58,9 @@ func scenarioCommand() *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "scenario",
-		Usage: "replay a worked example or failure scenario of SPEC §2 by name",
+		Usage: "replay a worked example or failure scenario of the course chapter by name",
 		UsageText: "ringlab mutex scenario NAME [flags]\n\n" +
-			"Example (seed 001's Ricart-Agrawala example):\n   ringlab mutex scenario ra-seed001",
+			"Example (Ricart-Agrawala with N32, N12 and N80):\n   ringlab mutex scenario ra-seed001",
 		Subcommands: subs,
 	}
 }

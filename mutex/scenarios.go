@@ -40,11 +40,11 @@ func timeoutFlag(name string, value int64, usage string) func() []cli.Flag {
 	return func() []cli.Flag { return []cli.Flag{&cli.Int64Flag{Name: name, Value: value, Usage: usage}} }
 }
 
-// scenarios lists the chapter's scenarios in SPEC §2 order.
+// scenarios lists the chapter's scenarios in the order of mutex/README.md.
 func scenarios() []scenario {
 	return []scenario{{
 		name: "central-dead", usage: "a participant crashes holding the permission; the coordinator's timeout moves the queue on", want: 0,
-		about: "SPEC §2.1 (seed 004): P1 enters and crashes inside the critical section. After\n" +
+		about: "Central coordinator: P1 enters and crashes inside the critical section. After\n" +
 			"--grant-timeout 10 ticks the coordinator takes the permission back and serves P2, then\n" +
 			"P3. P1 is really dead: no violation.",
 		build: func(*cli.Context) (setup, error) {
@@ -53,7 +53,7 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "central-slow", usage: "the same timeout when the participant was only slow: two nodes in the CS (exit 3)", want: 3,
-		about: "SPEC §2.1 (seed 004): P1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
+		about: "Central coordinator: P1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
 			"The coordinator cannot tell slow from dead: it takes the permission back and P2 enters\n" +
 			"while P1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
 			"tell a failed process from a slow one.\" (The coordinator is node 1, P1..P3 are nodes 2..4.)",
@@ -63,7 +63,7 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "token-lost", usage: "the token holder crashes; a waiting node regenerates the token by timeout", want: 0,
-		about: "SPEC §2.2 (seed 004): node 2 crashes in the critical section with the token. Node 3\n" +
+		about: "Token ring: node 2 crashes in the critical section with the token. Node 3\n" +
 			"waits; after --regen-timeout ticks without the token it creates one and enters. The token\n" +
 			"is lost again at node 2 (\"any crashed process breaks the ring\"). With --regen-timeout 0\n" +
 			"nobody regenerates: node 3 waits forever (exit 4).",
@@ -75,15 +75,15 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "token-regenerated", usage: "a false regeneration timeout: two tokens, two nodes in the CS (exit 3)", want: 3,
-		about: "SPEC §2.2 (seed 004): node 2 holds the token for 20 ticks; node 3, waiting, regenerates\n" +
+		about: "Token ring: node 2 holds the token for 20 ticks; node 3, waiting, regenerates\n" +
 			"the token after 5 ticks although node 2 is only slow: two tokens, two nodes in the CS.",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: 5, ringRequests: []int{0, 1, 1}}, cs: 5,
 				csFor: map[int]int64{2: 20}, script: []node.Action{req(0, 2), req(2, 3)}}, nil
 		},
 	}, {
-		name: "quorum-amnesia", usage: "seed 004's n=3, m=2 amnesia example: both participants in the CS (exit 3)", want: 3,
-		about: "SPEC §2.3 (seed 004): n=3, m=2. P1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
+		name: "quorum-amnesia", usage: "the course chapter's n=3, m=2 amnesia example: both participants in the CS (exit 3)", want: 3,
+		about: "Quorum of coordinators: n=3, m=2. P1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
 			"C2 crashes and recovers, forgetting its vote; P2 gets OK from {C2, C3}: both are in the\n" +
 			"critical section. (C1..C3 are nodes 1..3, P1 and P2 nodes 4 and 5.)",
 		build: func(*cli.Context) (setup, error) {
@@ -93,7 +93,7 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "quorum-split", usage: "split votes: nobody reaches m, a deadlock (exit 4); --retry-timeout resolves it", want: 4,
-		about: "SPEC §2.3 (seed 004): n=3, m=2, three participants; slow links make each coordinator see a\n" +
+		about: "Quorum of coordinators: n=3, m=2, three participants; slow links make each coordinator see a\n" +
 			"different participant first, so each participant has one vote and waits for a second that\n" +
 			"never comes. With --retry-timeout T a participant without a quorum after T ticks releases\n" +
 			"its vote and asks again after a backoff of k·T (k = its number): the votes come together.\n" +
@@ -107,8 +107,8 @@ func scenarios() []scenario {
 				script: []node.Action{req(0, 4), req(1, 5), req(2, 6)}}, err
 		},
 	}, {
-		name: "ra-seed001", usage: "seed 001's worked example: N32 holds; N12 (115) and N80 (110) request; N80 then N12", want: 0,
-		about: "SPEC §2.4 (seed 001): nodes N3, N5, N6, N12, N32, N80. N32 alone requests and enters. N12\n" +
+		name: "ra-seed001", usage: "Ricart-Agrawala's worked example: N32 holds; N12 (115) and N80 (110) request; N80 then N12", want: 0,
+		about: "Ricart-Agrawala: nodes N3, N5, N6, N12, N32, N80. N32 alone requests and enters. N12\n" +
 			"requests with (115, 12), N80 with (110, 80). N3, N5, N6 reply at once; N32 (HELD) queues\n" +
 			"both; N80 (WANTED, 110 < 115) queues N12's; N12 replies to N80. N32 exits and replies to\n" +
 			"both: N80 enters; N80 exits and replies to N12, which enters. Order: N32, N80, N12.",
@@ -120,17 +120,17 @@ func scenarios() []scenario {
 					{At: 3, Node: 6, Cmd: ricart.RequestAt(110)}}}, nil
 		},
 	}, {
-		name: "ra-seed000", usage: "seed 000's A, B, C: A enters; B requests; A defers, C replies; A exits; B enters", want: 0,
-		about: "SPEC §2.4 (seed 000): A requests and enters; B requests while A holds; A defers B, C\n" +
-			"replies; A exits and replies to B; B enters. Seed 000 also broadcasts RELEASE on exit:\n" +
+		name: "ra-seed000", usage: "Ricart-Agrawala's A, B, C example: A enters; B requests; A defers, C replies; A exits; B enters", want: 0,
+		about: "Ricart-Agrawala: A requests and enters; B requests while A holds; A defers B, C\n" +
+			"replies; A exits and replies to B; B enters. This example also broadcasts RELEASE on exit:\n" +
 			"3(N-1) = 6 messages per entry.",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoRicart, nodes: 3, broadcast: true}, cs: 6, names: nameList("A", "B", "C"),
 				script: []node.Action{req(0, 1), req(3, 2)}}, nil
 		},
 	}, {
-		name: "ra-timeout-reply", usage: "seed 000's 'a timeout counts as a reply' with a slow peer: two nodes in the CS (exit 3)", want: 3,
-		about: "SPEC §2.4 (seed 000): a peer that has not replied within 5 ticks is counted as having\n" +
+		name: "ra-timeout-reply", usage: "the course variant's 'a timeout counts as a reply' with a slow peer: two nodes in the CS (exit 3)", want: 3,
+		about: "Ricart-Agrawala: a peer that has not replied within 5 ticks is counted as having\n" +
 			"replied. A holds the CS for 20 ticks and defers B; B's timeout counts A's reply and B enters\n" +
 			"while A is still inside.",
 		build: func(*cli.Context) (setup, error) {
@@ -139,7 +139,7 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "lamport-nonfifo", usage: "Lamport's algorithm on non-FIFO links: the explorer finds two nodes in the CS (exit 3)", want: 3,
-		about: "SPEC §2.5 (seed 003): Lamport's algorithm needs FIFO channels. Under --policy random an\n" +
+		about: "Lamport's algorithm needs FIFO channels. Under --policy random an\n" +
 			"ACK can overtake its sender's ACQUIRE; the explorer finds such a schedule, shrinks it and\n" +
 			"replays it. With --policy fifo it finds none.",
 		flags: func() []cli.Flag {

@@ -9,7 +9,7 @@ import (
 	"ringlab/internal/trace"
 )
 
-// workload is SPEC §2's "processes that try": each requester asks for the
+// workload is the course chapter's "processes that try": each requester asks for the
 // critical section `requests` times. It asks first at its start tick,
 // releases cs ticks after every entry, and asks again think ticks after
 // every exit while it has requests left.

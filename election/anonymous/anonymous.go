@@ -1,4 +1,5 @@
-// Package anonymous is "Algoritmo do Anel 1" of seed 004 (SPEC.md §3.2):
+// Package anonymous is "Algoritmo do Anel 1" of the course chapter on leader
+// election:
 // election on a unidirectional ring of identical processes that have no ids.
 // Each process keeps C ∈ {Follower, Candidate, Elected, Installed}, starting
 // as Follower. A process that thinks the leader is dead becomes Candidate and
@@ -21,7 +22,7 @@
 //
 // The tests check one candidate on rings of 2 and more processes (exactly
 // one Installed, 2n messages) and all or several candidates at once (every
-// candidate Installed, 2n messages), reproducing the seed's two tables.
+// candidate Installed, 2n messages), reproducing the chapter's two tables.
 package anonymous
 
 import (
@@ -30,7 +31,7 @@ import (
 	"ringlab/internal/node"
 )
 
-// Message types (the seed's VoteEmMim and HabemosLider).
+// Message types (the chapter's VoteEmMim and HabemosLider).
 const (
 	TypeVoteForMe     = "VoteForMe"
 	TypeWeHaveALeader = "WeHaveALeader"
@@ -49,10 +50,10 @@ type WeHaveALeader struct{}
 // Type implements node.Msg.
 func (WeHaveALeader) Type() string { return TypeWeHaveALeader }
 
-// State is the seed's C.
+// State is the chapter's C.
 type State uint8
 
-// The seed's four values of C (Seguidor, Candidato, Eleito, Empossado).
+// The chapter's four values of C (Seguidor, Candidato, Eleito, Empossado).
 const (
 	StateFollower State = iota
 	StateCandidate
@@ -69,7 +70,7 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", s)
 }
 
-// Notes for the cases the seed does not define.
+// Notes for the cases the chapter does not define.
 const (
 	NoteVoteIgnored   = "VoteForMe ignored: neither Follower nor Candidate"
 	NoteLeaderIgnored = "WeHaveALeader ignored: neither Follower nor Elected"

@@ -14,7 +14,7 @@ func newNet(t *testing.T, n int) *electiontest.Net[*Node] {
 	return electiontest.Build[*Node](t, f, err, n)
 }
 
-// transcript renders a run as the seed's tables read: state changes, sends
+// transcript renders a run as the chapter's tables read: state changes, sends
 // (->) and receipts (<-), one line each, in order.
 func transcript(w *electiontest.Net[*Node]) *strings.Builder {
 	var b strings.Builder
@@ -34,9 +34,9 @@ func transcript(w *electiontest.Net[*Node]) *strings.Builder {
 	return &b
 }
 
-// Seed 004 "Anel 1", the two tables with two processes: one candidate is
+// The chapter's "Anel 1", the two tables with two processes: one candidate is
 // elected; two simultaneous candidates are both Installed.
-func TestSeedTables(t *testing.T) {
+func TestChapterTables(t *testing.T) {
 	tests := []struct {
 		name       string
 		candidates []int
@@ -81,7 +81,7 @@ func TestSeedTables(t *testing.T) {
 	}
 }
 
-// SPEC §3.2: with one candidate exactly one process is Installed; with k
+// With one candidate exactly one process is Installed; with k
 // simultaneous candidates all k are — distinct leaders by the observer's
 // labels, the uniqueness violation. Always n VoteForMe and n WeHaveALeader.
 func TestCandidates(t *testing.T) {
@@ -135,7 +135,7 @@ func leaderEvents(evs []node.Event) []int {
 	return ids
 }
 
-// Cases the seed leaves undefined are ignored with a note: a vote reaching
+// Cases the chapter leaves undefined are ignored with a note: a vote reaching
 // an Elected process, an announcement reaching a Candidate.
 func TestUndefinedCases(t *testing.T) {
 	nd, _ := New(Config{Index: 1, N: 2})

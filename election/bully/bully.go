@@ -1,5 +1,5 @@
-// Package bully is the Bully leader election (SPEC.md §3.6, seed 004
-// "Algoritmo do Brigão"): on a complete graph, the HIGHEST id among the live
+// Package bully is the Bully leader election (Garcia-Molina 1982; the course
+// chapter on leader election calls it "Algoritmo do Brigão"): on a complete graph, the HIGHEST id among the live
 // processes must win.
 //
 // A process that suspects the leader (CmdStart) or has just recovered
@@ -10,7 +10,7 @@
 // and starts the coordinator timer, which restarts the election if no COORD
 // comes in time. A crashed process is simply given no input by the runtime.
 //
-// Decisions (SPEC §3.6 leaves them open): a LEADER answering ELECTION also
+// Decisions (the chapter leaves them open): a LEADER answering ELECTION also
 // sends COORD back to the asker (else the asker, holding an OK, would wait
 // for a COORD that already went by); a COORD from a lower id is not obeyed:
 // the receiver starts an election (the highest live id must win), so a
@@ -61,7 +61,7 @@ func (k Kind) String() string {
 }
 
 // Msg is a Bully message. Id is p for ELECTION and COORD, and q, the process
-// being answered, for OK, as the seed writes them.
+// being answered, for OK, as the chapter writes them.
 type Msg struct {
 	Kind Kind `json:"-"`
 	Id   int  `json:"id"`

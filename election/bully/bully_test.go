@@ -17,7 +17,7 @@ func ids(n int) []int {
 	return s
 }
 
-// The chapter's worked example (seed 004, SPEC §3.6): 5 is down; 2 and 3
+// The chapter's worked example: 5 is down; 2 and 3
 // start at tick 0; 4 answers OK to both and 3 answers 2; 1 starts at tick 2
 // and 2, 3, 4 answer; 4's ELECTION to 5 goes unanswered; 4 sends COORD(4).
 func TestWorkedExample(t *testing.T) {
@@ -87,7 +87,7 @@ func TestCounts(t *testing.T) {
 	}
 }
 
-// SPEC §3.6, "a process that recovers starts an election", and §3.8 on
+// "A process that recovers starts an election", and the chapter's warning on
 // stability: after the worked example, 5 comes back and bullies 4 away.
 func TestRecoveryTakesOver(t *testing.T) {
 	w := newWorld(t, Config{Ids: ids(5), ReplyTimeout: 3, CoordTimeout: 10}, 5)
@@ -102,7 +102,7 @@ func TestRecoveryTakesOver(t *testing.T) {
 	}
 }
 
-// SPEC §3.6, "too short gives split-brain": the configuration in the package
+// "Too short gives split-brain": the configuration in the package
 // doc. 4's reply timeout (3) is shorter than its round trip to 5 (10).
 func TestSplitBrain(t *testing.T) {
 	w := newWorld(t, Config{Ids: ids(5), ReplyTimeout: 3, CoordTimeout: 20})
@@ -132,7 +132,7 @@ func TestSplitBrain(t *testing.T) {
 }
 
 // Random crashes, initiators, start ticks and delays of 1..d ticks with
-// SafeTimeouts(d): the highest live id wins everywhere (SPEC §3.6).
+// SafeTimeouts(d): the highest live id wins everywhere.
 func TestRandomRuns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(t, "n")

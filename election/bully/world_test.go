@@ -135,7 +135,7 @@ func (w *world) run(until int64) {
 
 const forever = 1 << 40
 
-// checkAgreement asserts SPEC §3.6: every live node ends following the
+// checkAgreement asserts that every live node ends following the
 // highest live id, only that node is LEADER, and every live node is done.
 func (w *world) checkAgreement() {
 	w.t.Helper()

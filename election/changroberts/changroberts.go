@@ -1,17 +1,17 @@
-// Package changroberts is Chang and Roberts' ring election as seed 004 gives
-// it (SPEC.md §3.4), with the announcement round the chapter's exercise asks
+// Package changroberts is Chang and Roberts' ring election (Chang & Roberts
+// 1979) as the course chapter on leader election gives it, with the announcement round the chapter's exercise asks
 // for. On a unidirectional ring (node i sends to i+1, node n to 1) a node that
 // starts sends (p); a node receiving (q) declares itself leader if q == p,
 // forwards (q) if q > p, and swallows it if q < p: the LARGEST id wins and
 // only its message goes all the way round. The leader then sends ELECTED
 // round the ring once, so every node learns the leader and stops (Done).
 //
-// Decision (not in the seed): a node that swallows a smaller id before it has
+// Decision (not in the chapter): a node that swallows a smaller id before it has
 // sent its own sends its own instead (it joins, as in Chang and Roberts'
-// paper), so any set of initiators elects the maximum; as the seed writes it,
+// paper), so any set of initiators elects the maximum; as the chapter writes it,
 // a lone initiator that is not the maximum would elect nobody. When every
 // node starts, this changes no count. A node that already knows the leader
-// does not join, but still forwards larger ids, as the seed says: when
+// does not join, but still forwards larger ids, as the chapter says: when
 // messages overtake each other a late one may arrive after the announcement.
 //
 // Message complexity when every node starts: each id travels until the first
@@ -57,7 +57,7 @@ type Elected struct {
 // Type implements node.Msg.
 func (Elected) Type() string { return TypeElected }
 
-// State is a node's state. The seed names none; these are the usual ones.
+// State is a node's state. The chapter names none; these are the usual ones.
 type State uint8
 
 // States.

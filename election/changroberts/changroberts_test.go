@@ -16,7 +16,7 @@ func newNet(t electiontest.TB, ids []int) *electiontest.Net[*Node] {
 	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
-// checkFinal checks SPEC §3 termination, uniqueness and agreement: one
+// checkFinal checks termination, uniqueness and agreement: one
 // Leader, the maximum id, its announcement back; every node knows it, done.
 func checkFinal(t electiontest.TB, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
@@ -45,7 +45,7 @@ func startAll(w *electiontest.Net[*Node]) {
 	}
 }
 
-// SPEC §3.4, every node starting: exact election counts, and the
+// Every node starting: exact election counts, and the
 // announcement adds exactly n.
 func TestExactCounts(t *testing.T) {
 	tests := []struct {
@@ -57,7 +57,7 @@ func TestExactCounts(t *testing.T) {
 		{"best case: increasing along the ring, 2n-1", []int{1, 2, 3, 4, 5}, 9},
 		{"worst case: decreasing along the ring, n(n+1)/2", []int{5, 4, 3, 2, 1}, 15},
 		{"worst case rotated", []int{2, 1, 5, 4, 3}, 15},
-		{"seed 002 ring", []int{5, 3, 7, 1, 4}, 2 + 1 + 5 + 1 + 1},
+		{"the specification's default ring", []int{5, 3, 7, 1, 4}, 2 + 1 + 5 + 1 + 1},
 		{"three, worst", []int{3, 2, 1}, 6},
 		{"three, best", []int{3, 1, 2}, 5},
 	}
@@ -76,7 +76,7 @@ func TestExactCounts(t *testing.T) {
 	}
 }
 
-// SPEC §3.4 exercise: over every permutation of 1..n (n <= 7), the count is
+// The chapter's exercise: over every permutation of 1..n (n <= 7), the count is
 // Messages(ids); it is WorstCase(n) exactly when ids decrease in the
 // direction of travel and BestCase(n) exactly when they increase (up to
 // rotation).
@@ -117,7 +117,7 @@ func rotationOf(ids []int, step int) bool {
 	return true
 }
 
-// SPEC §3 properties over random rings, initiator sets and delivery orders
+// Termination, uniqueness and agreement over random rings, initiator sets and delivery orders
 // (messages may overtake each other). With every node starting the count is
 // Messages whatever the order.
 func TestRandomRuns(t *testing.T) {
@@ -150,7 +150,7 @@ func ints(lo, hi int) []int {
 	return s
 }
 
-// Decision on SPEC §3.4: a lone initiator that is not the maximum still
+// Decision (see the package doc): a lone initiator that is not the maximum still
 // elects the maximum, because nodes join when they swallow a smaller id:
 // ELECTION(1) 1->2, (2) 2->3, (3) 3->1->2->3.
 func TestLoneInitiatorJoin(t *testing.T) {

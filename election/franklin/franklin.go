@@ -1,5 +1,6 @@
 // Package franklin is Franklin's leader election on a bidirectional ring
-// (SPEC.md §3.5, seed 004 "Algoritmo de Franklin"): the LARGEST id wins.
+// (Franklin 1982, as the course chapter on leader election gives it): the
+// LARGEST id wins.
 //
 // The election runs in rounds. An active process sends its id both ways
 // round the ring; once it holds the round's id e from its left and d from its
@@ -11,7 +12,7 @@
 // other, so an active process buffers ids by side and round. The leader then
 // sends ELECTED clockwise once round the ring so everyone learns it.
 //
-// Decision (SPEC §3.5 leaves it open): the seed has a process that turns
+// Decision (the chapter leaves it open): the chapter has a process that turns
 // passive "send -p both ways"; here it sends nothing of its own (Franklin's
 // original), since a -p would be taken for the next round's id. A process
 // that has not been started wakes on its first ELECTION and joins round 1.
@@ -71,7 +72,7 @@ type Msg struct {
 // Type names the kind as the source does.
 func (m Msg) Type() string { return m.Kind.String() }
 
-// State is a process's protocol state (the seed's Ativo = 1 / 0).
+// State is a process's protocol state (the chapter's Ativo = 1 / 0).
 type State string
 
 const (
@@ -192,7 +193,7 @@ func (n *Node) onElection(m Msg, out *node.Output) {
 	n.compare(out)
 }
 
-// compare applies the seed's three cases for as many rounds as are buffered.
+// compare applies the chapter's three cases for as many rounds as are buffered.
 func (n *Node) compare(out *node.Output) {
 	for n.state == StateActive {
 		e, okE := n.got[left][n.round]

@@ -88,8 +88,8 @@ func (w *net) run(starters []int, pick func(n int) int) {
 
 func fifo(int) int { return 0 }
 
-// check asserts SPEC §3 termination, uniqueness and agreement with the
-// largest id (§3.5), and the exact count 2nR + n; it returns R.
+// check asserts termination, uniqueness and agreement with the
+// largest id, and the exact count 2nR + n; it returns R.
 func (w *net) check(ids []int) (leaderIndex, rounds int) {
 	w.t.Helper()
 	n, top := len(ids), slices.Max(ids)
@@ -133,8 +133,8 @@ func TestSmallRings(t *testing.T) {
 		{"ascending: only the top survives round 1", []int{1, 2, 3}, []int{1, 2, 3}, 3, 2},
 		{"rotated", []int{3, 1, 2}, []int{2}, 1, 2},
 		{"two survivors of round 1", []int{1, 3, 2, 4}, []int{1, 2, 3, 4}, 4, 3},
-		{"seed 002 default ring", []int{5, 3, 7, 1, 4}, []int{1}, 3, 3},
-		{"seed 002 ring of large ids", []int{100, 42, 7, 999, 13}, []int{1, 4}, 4, 3},
+		{"the specification's default ring", []int{5, 3, 7, 1, 4}, []int{1}, 3, 3},
+		{"the specification's ring of large ids", []int{100, 42, 7, 999, 13}, []int{1, 4}, 4, 3},
 		{"ascending 8", []int{1, 2, 3, 4, 5, 6, 7, 8}, []int{1}, 8, 2},
 		{"8 with rounds at the bound", []int{1, 5, 2, 7, 3, 6, 4, 8}, []int{1, 2, 3, 4, 5, 6, 7, 8}, 8, 4},
 	}
@@ -153,7 +153,7 @@ func TestSmallRings(t *testing.T) {
 	}
 }
 
-// SPEC §3.5: ids are buffered by side and round; what arrived early for a
+// Ids are buffered by side and round; what arrived early for a
 // later round is relayed, in round order, when the process turns passive.
 func TestBufferByRound(t *testing.T) {
 	ids := []int{5, 1, 1000, 1001, 1002} // node 1 has id 5; the rest only fill the ring

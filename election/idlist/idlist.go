@@ -1,5 +1,5 @@
-// Package idlist is "Algoritmo do Anel 2" of seed 004 (SPEC.md §3.3): ring
-// election with id lists, the chapter's answer to the anonymous ring. On a
+// Package idlist is "Algoritmo do Anel 2" of the course chapter on leader
+// election (after Le Lann): ring election with id lists, the chapter's answer to the anonymous ring. On a
 // unidirectional ring (node i sends to i+1, node n to 1), a process p that
 // thinks the leader is dead sends the list [p] to the right; on receiving a
 // list l, if p is not in l it sends [p : l] (p prepended), and if p is in l
@@ -8,7 +8,7 @@
 // so all deciders choose the same leader.
 //
 // Only initiators decide: a list stops where it started, so a process that
-// never started forwards lists but learns no leader (the seed asks no more).
+// never started forwards lists but learns no leader (the chapter asks no more).
 // Every initiator's list goes all the way round: k initiators send k*n
 // messages, n*n when all start, and a list carries 1, 2, ..., n ids on its n
 // hops, so the ids carried total k*n(n+1)/2 (see Messages). Size gives one
@@ -26,7 +26,7 @@ import (
 	"ringlab/internal/node"
 )
 
-// TypeList is the list message's type; the seed writes it [p : l].
+// TypeList is the list message's type; the chapter writes it [p : l].
 const TypeList = "LIST"
 
 // List is the message [p : l]: IDs[0] is the last process that added

@@ -28,7 +28,7 @@ func sizes(w *electiontest.Net[*Node]) *int {
 	return total
 }
 
-// checkDecisions checks SPEC §3.3: every initiator decides the smallest id
+// checkDecisions checks that every initiator decides the smallest id
 // (all agree); a process that never started decides nothing; all are done.
 func checkDecisions(t electiontest.TB, w *electiontest.Net[*Node], ids []int, initiators []int) {
 	t.Helper()
@@ -40,7 +40,7 @@ func checkDecisions(t electiontest.TB, w *electiontest.Net[*Node], ids []int, in
 	}
 }
 
-// SPEC §3.3: k initiators send exactly k*n messages carrying k*n(n+1)/2
+// K initiators send exactly k*n messages carrying k*n(n+1)/2
 // ids; n*n messages when all start.
 func TestExactCounts(t *testing.T) {
 	tests := []struct {
@@ -69,7 +69,7 @@ func TestExactCounts(t *testing.T) {
 	}
 }
 
-// Seed 004 "Anel 2" on the ring [5, 3, 7] started by process 1: [p : l]
+// The chapter's "Anel 2" on the ring [5, 3, 7] started by process 1: [p : l]
 // prepends p, and the list that comes back holds every id.
 func TestListsGrow(t *testing.T) {
 	w := newNet(t, []int{5, 3, 7})
@@ -90,7 +90,7 @@ func TestListsGrow(t *testing.T) {
 	}
 }
 
-// SPEC §3.3 over random rings, initiator sets and delivery orders: the
+// Over random rings, initiator sets and delivery orders: the
 // counts are exact whatever the order, and all deciders agree on the minimum.
 func TestRandomRuns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

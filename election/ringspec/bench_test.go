@@ -10,7 +10,7 @@ import (
 	"ringlab/internal/node"
 )
 
-// BenchmarkElection runs seed 002's worst single-initiator election (ids
+// BenchmarkElection runs the specification's worst single-initiator election (ids
 // decreasing along the ring, initiator the largest: 2n-1 ELECTION and n
 // ELECTED) on rings up to a million nodes, one message in flight at a time.
 func BenchmarkElection(b *testing.B) {

@@ -11,10 +11,10 @@ import (
 type Ring struct {
 	// IDs[i-1] is node i's id. Ids must be distinct; any int is allowed.
 	IDs []int
-	// Extinction fixes the several-initiators problem of the seed's rules:
+	// Extinction fixes the several-initiators problem of the specification's rules:
 	// a node sends a candidate (rules 2, 3) only if it is smaller than every
 	// candidate it has already sent, and drops the ELECTION otherwise. Rule 4
-	// then fires exactly once. Off, the rules run as the seed wrote them.
+	// then fires exactly once. Off, the rules run as the specification wrote them.
 	Extinction bool
 }
 

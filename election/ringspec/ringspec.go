@@ -1,5 +1,6 @@
-// Package ringspec is the ring leader election of seed 002 (SPEC.md §3.1),
-// rule for rule: a unidirectional ring (node i sends to i+1, node n to 1),
+// Package ringspec is the ring leader election of the course's ring-election
+// specification, rule for rule (election/README.md, "The ring election,
+// rule by rule"): a unidirectional ring (node i sends to i+1, node n to 1),
 // states ASLEEP, CANDIDATE, LEADER, FOLLOWER, messages ELECTION(candidate_id)
 // and ELECTED(leader_id), and the SMALLEST id wins. Rules 2 and 3 make every
 // node forward the smaller of the id it received and its own, so the message
@@ -8,20 +9,20 @@
 //
 // Message complexity. With one initiator: d + n ELECTION messages (d = hops
 // from the initiator to the minimum, so at most 2n-1) plus n ELECTED — linear,
-// not the O(n^2) the seed claims. With k initiators the rules as written never
+// not the O(n^2) the specification claims. With k initiators the rules as written never
 // drop an ELECTION: each initiator's message reaches the minimum, which sends
 // its own id round the ring once per arrival, so rule 4 fires k times and
 // there are sum(d_j + n) ELECTION and k*n ELECTED messages (see Messages). The
 // run still terminates: rule 6 stops every ELECTED at the leader.
 //
-// Ring.Extinction is the lab's fix (a Decision, not in the seed): a node sends
+// Ring.Extinction is the lab's fix (a decision, not in the specification): a node sends
 // a candidate only if it is smaller than every candidate it has sent before,
 // and otherwise drops the ELECTION. The minimum then sends its own id exactly
 // once, rule 4 fires exactly once, there are exactly n ELECTED messages, and
 // states only move forward. With one initiator nothing is ever dropped, so
 // the counts are the same as without the fix.
 //
-// The tests check the four required rings of the seed, the seed's expected
+// The tests check the four required rings of the specification, its expected
 // output line by line, the single-initiator count d + n + n for every
 // initiator position over all permutations of small rings, exact counts with
 // several initiators with and without the fix, and, over random delivery
@@ -35,13 +36,13 @@ import (
 	"ringlab/internal/node"
 )
 
-// Message types, as the seed names them on the wire.
+// Message types, as the specification names them on the wire.
 const (
 	TypeElection = "ELECTION"
 	TypeElected  = "ELECTED"
 )
 
-// Election is ELECTION(candidate_id), sent by rules 1-3. The seed's wire
+// Election is ELECTION(candidate_id), sent by rules 1-3. The specification's wire
 // format also has a timestamp: runtimes stamp time, nodes do not.
 type Election struct {
 	CandidateID int `json:"candidate_id"`
@@ -51,7 +52,7 @@ type Election struct {
 // Type implements node.Msg.
 func (Election) Type() string { return TypeElection }
 
-// Elected is ELECTED(leader_id), sent by rules 4 and 5. The seed's wire
+// Elected is ELECTED(leader_id), sent by rules 4 and 5. The specification's wire
 // format names the id candidate_id for both types; the json tag keeps that.
 type Elected struct {
 	LeaderID int `json:"candidate_id"`
@@ -61,10 +62,10 @@ type Elected struct {
 // Type implements node.Msg.
 func (Elected) Type() string { return TypeElected }
 
-// State is a node's state, with the seed's names.
+// State is a node's state, with the specification's names.
 type State uint8
 
-// The seed's four states.
+// The specification's four states.
 const (
 	StateAsleep State = iota
 	StateCandidate
@@ -81,7 +82,7 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", s)
 }
 
-// Note texts, so a renderer can print the seed's expected output. Becoming
+// Note texts, so a renderer can print the specification's expected output. Becoming
 // leader is the event State(LEADER) followed by Leader(own id) ("SOU O LÍDER!
 // Enviando ELECTED(1)"); recognising a leader is Leader(id) at a node that is
 // not the leader ("Reconheço líder ID=1"); "recebeu ELECTION(x)" and "Enviou

@@ -15,7 +15,7 @@ func newNet(t electiontest.TB, ids []int, extinction bool) *electiontest.Net[*No
 	return electiontest.Build[*Node](t, f, err, len(ids))
 }
 
-// checkFinal checks seed 002 §7: termination (every node done), uniqueness
+// checkFinal checks the specification's validation: termination (every node done), uniqueness
 // (exactly one LEADER, all others FOLLOWER) and correctness (the minimum id).
 func checkFinal(t electiontest.TB, w *electiontest.Net[*Node], ids []int) {
 	t.Helper()
@@ -38,7 +38,7 @@ func checkFinal(t electiontest.TB, w *electiontest.Net[*Node], ids []int) {
 	}
 }
 
-// The four required test cases of seed 002 §6, one initiator each, with the
+// The four required test cases of the specification, one initiator each, with the
 // exact counts d + n ELECTION and n ELECTED. The fix changes nothing here.
 func TestRequiredCases(t *testing.T) {
 	tests := []struct {
@@ -48,10 +48,10 @@ func TestRequiredCases(t *testing.T) {
 		wantLeader            int // index
 		wantElection, elected int
 	}{
-		{"§6.1 three nodes", []int{5, 3, 7}, 1, 2, 1 + 3, 3},
-		{"§6.2 five nodes", []int{5, 3, 7, 1, 4}, 1, 4, 3 + 5, 5},
-		{"§6.3 worst case, initiator id 5", []int{5, 4, 3, 2, 1}, 1, 5, 4 + 5, 5},
-		{"§6.4 non-sequential ids", []int{100, 42, 7, 999, 13}, 1, 3, 2 + 5, 5},
+		{"three nodes", []int{5, 3, 7}, 1, 2, 1 + 3, 3},
+		{"five nodes", []int{5, 3, 7, 1, 4}, 1, 4, 3 + 5, 5},
+		{"worst case, initiator id 5", []int{5, 4, 3, 2, 1}, 1, 5, 4 + 5, 5},
+		{"non-sequential ids", []int{100, 42, 7, 999, 13}, 1, 3, 2 + 5, 5},
 	}
 	for _, tt := range tests {
 		for _, fix := range []bool{false, true} {
@@ -69,9 +69,9 @@ func TestRequiredCases(t *testing.T) {
 	}
 }
 
-// Seed 002 §5.3: the expected output of the default configuration, rendered
+// The specification's expected output of the default configuration, rendered
 // from the nodes' inputs, sends, states, leader events and notes.
-func TestSeedExpectedOutput(t *testing.T) {
+func TestExpectedOutput(t *testing.T) {
 	const want = `[Node 1] ID=5 iniciando eleição
 [Node 1] Enviou ELECTION(5) para Node 2
 [Node 2] ID=3 recebeu ELECTION(5)
@@ -136,7 +136,7 @@ func TestSeedExpectedOutput(t *testing.T) {
 	}
 }
 
-// SPEC §3.1: with one initiator, d + n ELECTION and n ELECTED messages, for
+// With one initiator, d + n ELECTION and n ELECTED messages, for
 // every initiator position over every permutation of rings of 1 to 6 nodes.
 func TestSingleInitiatorCount(t *testing.T) {
 	for n := 1; n <= 6; n++ {
@@ -159,7 +159,7 @@ func TestSingleInitiatorCount(t *testing.T) {
 	}
 }
 
-// Seed 002 rule 1: the spontaneous start applies only when ASLEEP.
+// Rule 1: the spontaneous start applies only when ASLEEP.
 func TestStartOnlyWhenAsleep(t *testing.T) {
 	w := newNet(t, []int{5, 3, 7}, false)
 	w.Start(1, 1)

@@ -11,7 +11,7 @@ import (
 	"ringlab/internal/node"
 )
 
-// SPEC §3.1 on several initiators, every node starting before any delivery,
+// Several initiators, every node starting before any delivery,
 // FIFO delivery. As written, each initiator's message reaches the minimum
 // and comes back as ELECTION(min): rule 4 fires k times and k ELECTED rounds
 // go out (12 = (1+3)+(0+3)+(2+3) ELECTION and 3*3 ELECTED for [5,3,7]). With
@@ -51,7 +51,7 @@ func TestSeveralInitiatorsExact(t *testing.T) {
 	}
 }
 
-// Seed 002 §7 under several initiators and random delivery orders (messages
+// The specification's validation under several initiators and random delivery orders (messages
 // may overtake each other): the run terminates with one LEADER holding the
 // minimum and every other node FOLLOWER. As written, the counts are exactly
 // Messages and rule 4 fires once per initiator; with Extinction rule 4 fires

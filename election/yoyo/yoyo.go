@@ -1,5 +1,6 @@
 // Package yoyo is the YoYo leader election on any connected undirected graph
-// (SPEC.md §3.7, seed 004 "Algoritmo do YoYo"): the SMALLEST id wins.
+// (Santoro, as the course chapter on leader election gives it): the
+// SMALLEST id wins.
 //
 // Phase 1: every process sends its id (ID) to its neighbours and orients
 // each edge from the smaller id to the larger, making a DAG whose sources
@@ -90,7 +91,7 @@ type Config struct {
 	Ids      []int
 	Index    int
 	// AllowDisconnected accepts a graph in pieces: each piece then elects
-	// its own leader (split-brain, SPEC §3.7). Off, such a graph is an error.
+	// its own leader (split-brain). Off, such a graph is an error.
 	AllowDisconnected bool
 }
 

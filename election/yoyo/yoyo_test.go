@@ -94,8 +94,8 @@ func edgeCount(t node.Topology) int {
 	return m / 2
 }
 
-// check asserts SPEC §3 termination, uniqueness and agreement with the
-// smallest id (§3.7), 2m ID and 2m-(n-1) LEADER messages, one vote per YO;
+// check asserts termination, uniqueness and agreement with the
+// smallest id, 2m ID and 2m-(n-1) LEADER messages, one vote per YO;
 // it returns the leader's node and its iterations.
 func (g *graph) check(ids []int) (leader, iters int) {
 	g.t.Helper()
@@ -146,7 +146,7 @@ func grid(t tb, rows, cols int) node.Topology {
 	return mustGraph(t, rows*cols, edges)
 }
 
-// Exact runs worked by hand (SPEC §3.7 and the pruning in the package doc).
+// Exact runs worked by hand (the rules and the pruning in the package doc).
 func TestSmallGraphs(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -234,7 +234,7 @@ func randomConnected(t *rapid.T) node.Topology {
 	return mustGraph(t, n, edges)
 }
 
-// SPEC §3.7: "partitions of the network give two leaders". The partition is
+// The chapter: "partitions of the network give two leaders". The partition is
 // a disconnected topology, accepted only with AllowDisconnected, and a
 // starter in each piece (a piece nobody starts never wakes).
 func TestPartitionGivesTwoLeaders(t *testing.T) {

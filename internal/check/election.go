@@ -82,8 +82,8 @@ func (l *leaders) known(node int) (int, bool) {
 
 func (l *leaders) dead(node int) bool { return node < len(l.crashed) && l.crashed[node] }
 
-// Uniqueness: at most one live node considers itself the leader (SPEC §3:
-// "only one does"). Ids[i-1] is node i's id; nil means ids are indices.
+// Uniqueness: at most one live node considers itself the leader (the course
+// chapter on leader election: "only one does"). Ids[i-1] is node i's id; nil means ids are indices.
 type Uniqueness struct {
 	Names
 	l     leaders

@@ -12,8 +12,8 @@
 // for real, replay bit for bit in the simulator, and be broken on purpose.
 //
 // Nodes have 1-based indices 1..n (the position in the topology) and, where
-// the algorithm needs them, separate algorithm ids (seed 002 runs ids
-// [5,3,7,1,4] on nodes 1..5).
+// the algorithm needs them, separate algorithm ids (the ring election's
+// default runs ids [5,3,7,1,4] on nodes 1..5).
 package node
 
 import "fmt"

@@ -35,7 +35,7 @@ type Spec struct {
 	Observe      func(*trace.Event)
 	ObserveKinds trace.Kinds
 	// Text, if set, replaces the engine's text renderer for --format text
-	// (seed 002's own wording, say). stderr is for figures that must not
+	// (the ring-election specification's own wording, say). stderr is for figures that must not
 	// disturb stdout.
 	Text func(stdout, stderr io.Writer) trace.Renderer
 	// Names gives node i's display name (its role or algorithm id: "N32",

@@ -1,5 +1,5 @@
-// Package central is mutual exclusion by a central coordinator (SPEC.md §2.1,
-// seed 004 "Coordenador").
+// Package central is mutual exclusion by a central coordinator, as the course
+// chapter on mutual exclusion gives it.
 //
 // One node, the coordinator (node 1 unless Config.Coordinator says otherwise),
 // guards the resource; every other node is a participant. A participant sends
@@ -8,9 +8,9 @@
 // RequestFree with ResponseFree, and whenever the resource is free and the
 // queue is not empty it pops the first participant, sends it ResponseOK and
 // marks the resource busy. Every entry costs exactly 4 messages, as in the
-// seed's diagrams: RequestAccess, ResponseOK, RequestFree, ResponseFree.
+// chapter's diagrams: RequestAccess, ResponseOK, RequestFree, ResponseFree.
 //
-// Decisions the SPEC leaves open:
+// Decisions the chapter leaves open:
 //   - With n >= 2 the coordinator is a pure coordinator: it never asks for the
 //     CS itself (a CmdRequest given to it is noted and ignored). n must be >= 2.
 //   - A participant has one request outstanding at a time. A CmdRequest that
@@ -24,16 +24,16 @@
 //     Right when the holder really crashed; a mutual-exclusion violation when
 //     it was only slow. A late RequestFree from a holder whose permission was
 //     taken back is acknowledged with ResponseFree but does not free the
-//     resource (it is not the process the coordinator authorized: the seed's
+//     resource (it is not the process the coordinator authorized: the chapter's
 //     quorum release rule).
 //   - A RequestAccess from a participant already queued or holding the
 //     permission (a duplicated message) is ignored. Without request ids the
 //     protocol is not safe against duplicates arriving later; quorum has ids.
 //
 // States: participants RELEASED, WANTED, HELD; the coordinator FREE and BUSY
-// (the seed's "Recurso=livre/ocupado").
+// (the chapter's "Recurso=livre/ocupado").
 //
-// The tests check: the seed's three-participant diagram step by step, exactly
+// The tests check: the chapter's three-participant diagram step by step, exactly
 // 4 messages per entry, mutual exclusion and that every request is served
 // over many random delivery orders, and both timeout scenarios of the chapter
 // (crashed holder: safe; slow holder: two nodes in the CS, detected).
@@ -46,10 +46,10 @@ import (
 	"ringlab/internal/node"
 )
 
-// Kind is the kind of a message, named as in the seed.
+// Kind is the kind of a message, named as in the chapter.
 type Kind uint8
 
-// The four messages of the seed's diagrams.
+// The four messages of the chapter's diagrams.
 const (
 	MsgRequestAccess Kind = iota + 1 // participant -> coordinator: I want the CS
 	MsgResponseOK                    // coordinator -> participant: go in
@@ -77,7 +77,7 @@ type Msg struct {
 	Kind Kind `json:"kind"`
 }
 
-// Type returns the seed's name of the message.
+// Type returns the chapter's name of the message.
 func (m Msg) Type() string { return m.Kind.String() }
 
 // States, with the names the tests and traces use.

@@ -12,7 +12,7 @@ import (
 	"ringlab/mutex/internal/mutextest"
 )
 
-// SPEC §2.1: a coordinator and at least one participant; bad values are
+// A coordinator and at least one participant; bad values are
 // rejected with a message naming the allowed range.
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,10 +33,10 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// Seed 004, the coordinator diagram with Part1..Part3 (nodes 2..4): the
+// The course chapter's coordinator diagram with Part1..Part3 (nodes 2..4): the
 // coordinator grants Part1, Part2, Part3 in the order their requests arrived,
 // answers every RequestFree with ResponseFree, and goes BUSY/FREE as drawn.
-func TestSeedDiagram(t *testing.T) {
+func TestChapterDiagram(t *testing.T) {
 	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4}), 4)
 	d.Hold = map[int]int64{2: -1, 3: -1, 4: -1}
 	d.Cmd(2, node.CmdRequest)
@@ -76,7 +76,7 @@ func TestSeedDiagram(t *testing.T) {
 	}
 }
 
-// SPEC §2.1: exactly 4 messages per entry (one of each kind), whoever the
+// Exactly 4 messages per entry (one of each kind), whoever the
 // coordinator is and however many requests each participant makes; further
 // requests while busy are queued locally and served in turn.
 func TestFourMessagesPerEntry(t *testing.T) {
@@ -103,7 +103,7 @@ func TestFourMessagesPerEntry(t *testing.T) {
 	}
 }
 
-// SPEC §2 properties 1-3 over random delays, request times and CS lengths,
+// Mutual exclusion, no deadlock and no starvation over random delays, request times and CS lengths,
 // with no timeout or a timeout longer than any hold plus a round trip:
 // never two in the CS, every request served, 4 messages per entry.
 func TestRandomOrders(t *testing.T) {
@@ -136,7 +136,7 @@ func TestRandomOrders(t *testing.T) {
 	})
 }
 
-// Seed 004 "Lidando com Falhas": the coordinator takes the permission back
+// The chapter's fault handling: the coordinator takes the permission back
 // after Timeout ticks. Node 2 is granted first; nodes 3 and 4 wait.
 //   - crashed: node 2 dies in the CS; the queue moves on, and among live
 //     nodes there is never more than one in the CS (correct);

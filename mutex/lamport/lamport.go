@@ -1,5 +1,6 @@
 // Package lamport is Lamport's distributed mutual exclusion with a request
-// queue (SPEC.md §2.5, seed 003) on a complete graph of N nodes.
+// queue (Lamport 1978, "Time, clocks, and the ordering of events in a
+// distributed system") on a complete graph of N nodes.
 //
 // Each node keeps a Lamport clock (send: clock++ and stamp the message;
 // receive: clock = max(clock, remote) + 1) and a request queue sorted by
@@ -20,8 +21,8 @@
 // scenario). RELEASE removes the sender's earliest entry, so a RELEASE
 // overtaken by the same sender's next ACQUIRE does no harm.
 //
-// Decisions the SPEC leaves open: states are named RELEASED, WANTED, HELD as
-// in §2.4; one outstanding request per node, a CmdRequest while WANTED or HELD
+// Decisions the paper leaves open: states are named RELEASED, WANTED, HELD as
+// in Ricart-Agrawala; one outstanding request per node, a CmdRequest while WANTED or HELD
 // is remembered and issued right after the next release; a CmdRelease when
 // not HELD is ignored (with a note).
 //
@@ -41,7 +42,7 @@ import (
 // Kind is a message kind.
 type Kind string
 
-// Message kinds, named as seed 003 names them.
+// Message kinds, named as the course notes name them.
 const (
 	MsgAcquire Kind = "ACQUIRE" // ACQUIRE(T): queue my request
 	MsgAck     Kind = "ACK"     // your ACQUIRE is queued
@@ -58,7 +59,7 @@ type Msg struct {
 // Type names the message kind.
 func (m Msg) Type() string { return string(m.Kind) }
 
-// States, named as in SPEC §2.4.
+// States, named as in Ricart-Agrawala (package ricart).
 const (
 	StateReleased = "RELEASED"
 	StateWanted   = "WANTED"

@@ -44,7 +44,7 @@ func TestMessagesPerEntry(t *testing.T) {
 	}
 }
 
-// TestQueueOrder: seed 003 sorts the queue by Lamport time, then by process
+// TestQueueOrder: the course notes sort the queue by Lamport time, then by process
 // id ("[<1,1>, <2,2>, <3,1>]").
 func TestQueueOrder(t *testing.T) {
 	n, err := New(Config{N: 2, Index: 1})
@@ -60,7 +60,7 @@ func TestQueueOrder(t *testing.T) {
 	}
 }
 
-// TestContention: two concurrent requests with equal timestamps (SPEC §2.5).
+// TestContention: two concurrent requests with equal timestamps.
 // Node 2 has an ACK from every other node but waits, because (1, 1) heads its
 // queue; it enters on node 1's RELEASE. Each entry costs 3(N-1).
 func TestContention(t *testing.T) {
@@ -98,8 +98,8 @@ func TestContention(t *testing.T) {
 }
 
 // TestNonFIFO is the `lamport-nonfifo` scenario, the smallest schedule in
-// which non-FIFO delivery breaks mutual exclusion (SPEC §2.5 "needs FIFO
-// channels"). Two nodes, clocks 0:
+// which non-FIFO delivery breaks mutual exclusion (the algorithm "needs
+// FIFO channels"). Two nodes, clocks 0:
 //
 //  1. node 1 requests: queue [(1,1)], ACQUIRE(1) to node 2 (message a);
 //  2. node 2 requests: queue [(1,2)], ACQUIRE(1) to node 1 (message b);
@@ -211,7 +211,7 @@ func TestRandomSchedules(t *testing.T) {
 }
 
 // TestRandomNonFIFO: the same workloads with any message in flight free to
-// go next (SPEC §2.5 "needs FIFO channels"). Violations are rare — an ACK
+// go next (the algorithm "needs FIFO channels"). Violations are rare — an ACK
 // must overtake an ACQUIRE on the same link, see TestNonFIFO — so the seeds
 // found by a 400-seed sweep are kept as regressions; the same seeds with
 // per-link FIFO delivery stay safe.

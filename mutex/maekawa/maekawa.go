@@ -1,7 +1,7 @@
 // Package maekawa is Maekawa's √N quorum mutual exclusion with the
 // INQUIRE/RELINQUISH/FAILED exchange that keeps it free of deadlock — the
-// answer to seed 001's closing question "can we get both down?" (SPEC.md
-// §2.4; seed 004's TODO list names Maekawa too).
+// answer to the question the course chapter on mutual exclusion ends
+// Ricart-Agrawala with, "can we get both down?" (Maekawa 1985).
 //
 // Every node is a requester and an arbiter for the nodes whose quorum holds
 // it (quorum.go: row and column of a grid, so any two quorums intersect). An
@@ -69,7 +69,7 @@ type Msg struct {
 // Type names the message kind.
 func (m Msg) Type() string { return string(m.Kind) }
 
-// States, named as in SPEC §2.4.
+// States, named as in Ricart-Agrawala (package ricart).
 const (
 	StateReleased = "RELEASED"
 	StateWanted   = "WANTED"
@@ -164,7 +164,7 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 			n.release(out)
 		case node.CmdRecover:
 			// A rebuilt node starts empty; its arbiter has forgotten its
-			// lock (amnesia, as in SPEC §2.3): not handled.
+			// lock (amnesia, as in package quorum): not handled.
 		default:
 			out.Note("ignored command %q", in.Cmd)
 		}

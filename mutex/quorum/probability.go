@@ -2,7 +2,7 @@ package quorum
 
 import "math"
 
-// ViolationProbability is SPEC §2.3's chance that two quorums of m out of n
+// ViolationProbability is the course chapter's chance that two quorums of m out of n
 // coordinators are both granted because every coordinator in their
 // intersection (at least 2m-n of them) failed and recovered with amnesia, P
 // being one coordinator's chance to do so within the window:

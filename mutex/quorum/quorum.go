@@ -1,10 +1,10 @@
-// Package quorum is mutual exclusion by a quorum of coordinators (SPEC.md
-// §2.3, seed 004 "Quórum").
+// Package quorum is mutual exclusion by a quorum of coordinators, as the
+// course chapter on mutual exclusion gives it.
 //
 // Nodes 1..n are coordinators and nodes n+1..n+p participants
 // (Config.Coordinators = n, Config.Participants = p); a participant needs
 // ResponseOK from m of the n coordinators, n/2 < m <= n (Config.M). Each
-// coordinator runs the central coordinator of §2.1 on requests identified by
+// coordinator runs the central coordinator of package central on requests identified by
 // (participant, sequence number), except on a release: RequestFree for the
 // request it authorized frees the resource (and grants the next); for a
 // request in its queue removes it; otherwise it is ignored. A participant
@@ -13,8 +13,8 @@
 // n. An entry costs n RequestAccess + between m and n ResponseOK + n
 // RequestFree messages (3n when nobody competes).
 //
-// Decisions the SPEC leaves open:
-//   - No ResponseFree: the seed's quorum diagrams have none, and request ids
+// Decisions the chapter leaves open:
+//   - No ResponseFree: the chapter's quorum diagrams have none, and request ids
 //     make it unnecessary. A participant sends its next RequestAccess as soon
 //     as it has sent RequestFree.
 //   - A ResponseOK for a request the participant no longer waits for (it left
@@ -26,7 +26,7 @@
 //   - One request outstanding per participant; a CmdRequest while WANTED or
 //     HELD is counted and served after the release.
 //   - Amnesia: a coordinator rebuilt from the Factory (CmdRecover) forgets
-//     the OKs it gave; this can let two participants in at once (the seed's
+//     the OKs it gave; this can let two participants in at once (the chapter's
 //     worked example, reproduced by the tests). See ViolationProbability.
 //   - Split votes: with several participants, coordinators may each grant a
 //     different one so that nobody reaches m: a deadlock. Config.RetryTimeout
@@ -38,11 +38,11 @@
 //
 // States: participants RELEASED, WANTED, HELD; coordinators FREE and BUSY.
 //
-// The tests check: the seed's successful n=3, m=2 run with its exact message
+// The tests check: the chapter's successful n=3, m=2 run with its exact message
 // counts, 3n messages per uncontended entry, mutual exclusion and progress
 // over random delays (with retries), the amnesia violation of the worked
 // example, the split-vote deadlock and its resolution by RetryTimeout, and
-// ViolationProbability against the SPEC's figure (~7.35e-59) and hand values.
+// ViolationProbability against the chapter's figure (~7.35e-59) and hand values.
 package quorum
 
 import (
@@ -52,7 +52,7 @@ import (
 	"ringlab/internal/node"
 )
 
-// Kind is the kind of a message, named as in the seed.
+// Kind is the kind of a message, named as in the chapter.
 type Kind uint8
 
 // Messages.
@@ -82,7 +82,7 @@ type Msg struct {
 	Seq  int  `json:"seq"`
 }
 
-// Type returns the seed's name of the message.
+// Type returns the chapter's name of the message.
 func (m Msg) Type() string { return m.Kind.String() }
 
 type reqID struct{ part, seq int }
@@ -221,7 +221,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 	}
 }
 
-// onRequestFree is the seed's release rule.
+// onRequestFree is the chapter's release rule.
 func (n *Node) onRequestFree(id reqID, out *node.Output) {
 	if n.busy && n.holder == id {
 		n.busy = false

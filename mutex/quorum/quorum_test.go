@@ -13,7 +13,7 @@ import (
 	"ringlab/mutex/internal/mutextest"
 )
 
-// SPEC §2.3: quorum m > n/2, at most n; at least one participant.
+// Quorum m > n/2, at most n; at least one participant.
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		cfg  Config
@@ -41,11 +41,11 @@ func seedDriver(t *testing.T) *mutextest.Driver {
 	return d
 }
 
-// Seed 004, the successful run with n=3, m=2: Coord1 and Coord2 queue
+// The chapter's successful run with n=3, m=2: Coord1 and Coord2 queue
 // [Part1, Part2], Coord3 [Part2, Part1]; Part1 enters with OKs from Coord1 and
 // Coord2; its RequestFree frees them (they grant Part2) and removes it from
 // Coord3's queue; Part2 enters. 6 RequestAccess, 5 ResponseOK, 6 RequestFree.
-func TestSeedSuccessfulRun(t *testing.T) {
+func TestChapterSuccessfulRun(t *testing.T) {
 	d := seedDriver(t)
 	for _, p := range [][2]int{{4, 1}, {4, 2}, {5, 1}, {5, 2}, {5, 3}, {4, 3}, {1, 4}, {2, 4}, {3, 5}} {
 		d.Deliver(p[0], p[1])
@@ -63,7 +63,7 @@ func TestSeedSuccessfulRun(t *testing.T) {
 	}
 }
 
-// Seed 004 "Perda de memória", the worked example: Part1 has OKs from Coord1
+// The chapter's amnesia example: Part1 has OKs from Coord1
 // and Coord2 and is in the CS; Coord2 crashes and recovers, forgetting its OK;
 // Part2's request reaches it only now, so Part2 has OKs from Coord2 and Coord3
 // and enters too: the violation. Releasing both then leaves everything free.
@@ -87,7 +87,7 @@ func TestAmnesia(t *testing.T) {
 	}
 }
 
-// SPEC §2.3 message complexity: with delay 1 on every link all coordinators
+// Message complexity: with delay 1 on every link all coordinators
 // see requests in the same order, so votes never split and every entry gets
 // all n OKs: exactly n RequestAccess + n ResponseOK + n RequestFree.
 func TestMessagesPerEntry(t *testing.T) {
@@ -112,7 +112,7 @@ func TestMessagesPerEntry(t *testing.T) {
 	}
 }
 
-// Seed 004 split votes: three participants, n=3, m=2, and each coordinator
+// The chapter's split votes: three participants, n=3, m=2, and each coordinator
 // hears a different participant first (delay 1 to "its" coordinator, 2 to the
 // others): every participant holds one OK and nobody reaches m — deadlock.
 // With RetryTimeout the participants give up, back off 1, 2, 3 timeouts and
@@ -151,7 +151,7 @@ func TestSplitVotes(t *testing.T) {
 	}
 }
 
-// SPEC §2 properties 1-3 over random delays (links reorder), request times and
+// Mutual exclusion, no deadlock and no starvation over random delays (links reorder), request times and
 // CS lengths, with retries to break split votes: never two in the CS without
 // amnesia, and every request is served.
 func TestRandomOrders(t *testing.T) {
@@ -178,7 +178,7 @@ func TestRandomOrders(t *testing.T) {
 	})
 }
 
-// SPEC §2.3 P_v: the chapter's figure for n=32, m=24, P=1e-4 (~7.35e-59),
+// P_v: the chapter's figure for n=32, m=24, P=1e-4 (~7.35e-59),
 // and hand-checked small cases: n=3, m=2: 2P-P^2; n=5, m=3: 1-(1-P)^3;
 // m=n: P^n (the whole quorum must fail).
 func TestViolationProbability(t *testing.T) {
@@ -198,7 +198,7 @@ func TestViolationProbability(t *testing.T) {
 		got := ViolationProbability(tc.n, tc.m, tc.p)
 		tol := 1e-12
 		if tc.n == 32 {
-			tol = 0.01 * tc.want // the SPEC gives three digits
+			tol = 0.01 * tc.want // the chapter gives three digits
 		}
 		if math.Abs(got-tc.want) > tol {
 			t.Errorf("ViolationProbability(%d, %d, %g) = %g, want %g", tc.n, tc.m, tc.p, got, tc.want)

@@ -18,8 +18,8 @@ type Config struct {
 	N                int   // nodes, 1..MaxNodes, all connected to all
 	Index            int   // the node to build, 1..N (Factory sets it)
 	Ids              []int // optional algorithm ids by index; default id = index
-	ReleaseBroadcast bool  // seed 000: send RELEASE to all others on exit
-	TimeoutAsReply   bool  // seed 000: a peer silent for Timeout ticks counts as a reply (unsafe)
+	ReleaseBroadcast bool  // course variant: send RELEASE to all others on exit
+	TimeoutAsReply   bool  // course variant: a peer silent for Timeout ticks counts as a reply (unsafe)
 	Timeout          int64 // ticks, >= 1 when TimeoutAsReply
 }
 
@@ -32,7 +32,8 @@ func MessagesPerEntry(n int, releaseBroadcast bool) int {
 }
 
 // RequestAt is the request command for a scenario that needs the request to
-// carry timestamp t (seed 001: N12 requests with 115, N80 with 110).
+// carry timestamp t (in the example with N32, N12 and N80: N12 requests with 115, N80
+// with 110).
 func RequestAt(t int) node.Cmd { return node.Cmd(fmt.Sprintf("%s@%d", node.CmdRequest, t)) }
 
 // requestFloor parses CmdRequest (floor 0) and RequestAt(t) (floor t).

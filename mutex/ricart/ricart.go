@@ -1,5 +1,5 @@
 // Package ricart is Ricart and Agrawala's distributed mutual exclusion
-// (SPEC.md §2.4, seeds 000 and 001) on a complete graph of N nodes.
+// (Ricart & Agrawala 1981) on a complete graph of N nodes.
 //
 // Each node keeps a Lamport clock: it ticks on the request, and on every
 // receipt clock = max(clock, received) + 1. To enter, a node goes WANTED,
@@ -10,19 +10,19 @@
 // deferred request.
 //
 // Messages per entry: exactly 2(N-1) (MessagesPerEntry). Two options
-// reproduce seed 000: Config.ReleaseBroadcast also sends RELEASE to every
+// reproduce the course's variant: Config.ReleaseBroadcast also sends RELEASE to every
 // other node on exit, 3(N-1) per entry; Config.TimeoutAsReply counts a peer
 // that has not replied within Config.Timeout ticks as having replied, which
 // breaks mutual exclusion when the peer is only slow (the tests show two
 // nodes in the CS at once).
 //
-// Decisions the SPEC leaves open: a node has one outstanding request at a
+// Decisions the algorithm leaves open: a node has one outstanding request at a
 // time; a CmdRequest while WANTED or HELD is remembered and issued, in order,
 // right after the next release. A CmdRelease when not HELD is ignored (with a
 // note). A Reply names the request it answers (ReqT), so that a late reply
 // after a timeout is never counted for a later request. RequestAt(T) is the
-// request command of scenarios that need a given timestamp (seed 001's 115
-// and 110): the clock jumps forward so the request gets timestamp T, or
+// request command of scenarios that need a given timestamp (115 and 110 in
+// the Ricart-Agrawala example with N32, N12 and N80): the clock jumps forward so the request gets timestamp T, or
 // clock+1 if the clock is already at T or beyond (a Lamport clock never goes
 // back).
 //
@@ -40,7 +40,7 @@ type Kind string
 const (
 	MsgRequest Kind = "REQUEST" // Request(T, id): may I enter?
 	MsgReply   Kind = "REPLY"   // the permission, for the request with timestamp ReqT
-	MsgRelease Kind = "RELEASE" // seed 000's release notification (Config.ReleaseBroadcast)
+	MsgRelease Kind = "RELEASE" // the course variant's release notification (Config.ReleaseBroadcast)
 )
 
 // Msg is a Ricart-Agrawala message.
@@ -170,7 +170,8 @@ func (n *Node) onReply(from int, m Msg, out *node.Output) {
 	n.maybeEnter(out)
 }
 
-// onTimeout is seed 000's fault handling: silent peers count as replies.
+// onTimeout is the course variant's fault handling: silent peers count as
+// replies.
 func (n *Node) onTimeout(out *node.Output) {
 	if n.state != StateWanted {
 		return

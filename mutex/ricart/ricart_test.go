@@ -50,13 +50,14 @@ func TestMessagesPerEntry(t *testing.T) {
 	}
 }
 
-// TestSeed001 replays seed 001's worked example (SPEC §2.4) decision by
+// TestExampleN32N12N80 replays the Ricart-Agrawala example with N32, N12 and
+// N80 decision by
 // decision: N32 enters alone; N12 requests with (115, 12) and N80 with
 // (110, 80); N3, N5, N6 reply at once; N32 (HELD) queues both; N80 (WANTED,
 // 110 < 115) queues N12's request; N12 replies to N80; N32 exits and replies
 // to both: N80 enters with N-1 replies while N12 has N-2; N80 exits; N12
 // enters.
-func TestSeed001(t *testing.T) {
+func TestExampleN32N12N80(t *testing.T) {
 	const n3, n5, n6, n12, n32, n80 = 1, 2, 3, 4, 5, 6 // indices
 	h := newHarness(t, Config{N: 6, Ids: []int{3, 5, 6, 12, 32, 80}})
 	expect := func(step string, got, want []string) {
@@ -137,11 +138,11 @@ func TestSeed001(t *testing.T) {
 	}
 }
 
-// TestSeed000 replays seed 000's A, B, C example (SPEC §2.4): A requests and
+// TestExampleABC replays the A, B, C example: A requests and
 // enters; B requests while A holds; A defers B, C replies; A exits and replies
-// to B; B enters. With the seed's release broadcast it costs 3(N-1) per entry,
+// to B; B enters. With the course variant's release broadcast it costs 3(N-1) per entry,
 // without it 2(N-1).
-func TestSeed000(t *testing.T) {
+func TestExampleABC(t *testing.T) {
 	const a, b, c = 1, 2, 3
 	for _, tt := range []struct {
 		broadcast bool
@@ -179,9 +180,9 @@ func TestSeed000(t *testing.T) {
 	}
 }
 
-// TestTimeoutAsReply is seed 000's fault handling ("a peer that does not
+// TestTimeoutAsReply is the course variant's fault handling ("a peer that does not
 // answer within a timeout is counted as having replied"): when the silent
-// peer is only slow — here A, still HELD — B enters too (SPEC §2.4, the lab
+// peer is only slow — here A, still HELD — B enters too (the lab
 // shows that). When A leaves before the timer fires, nothing goes wrong.
 func TestTimeoutAsReply(t *testing.T) {
 	const a, b = 1, 2
@@ -220,7 +221,7 @@ func TestTimeoutAsReply(t *testing.T) {
 	}
 }
 
-// TestRememberedRequest: SPEC §2.4 allows one outstanding request per node;
+// TestRememberedRequest: the algorithm allows one outstanding request per node;
 // a CmdRequest while WANTED or HELD is issued right after the release.
 func TestRememberedRequest(t *testing.T) {
 	h := newHarness(t, Config{N: 2})
@@ -240,7 +241,7 @@ func TestRememberedRequest(t *testing.T) {
 
 // TestRandomSchedules sweeps fully random delivery orders (RA needs no FIFO)
 // and workloads: mutual exclusion, every request granted, entries in strictly
-// increasing (T, id) order (seed 001 "Ordering"), and exactly
+// increasing (T, id) order (the paper's ordering property), and exactly
 // MessagesPerEntry messages per entry.
 func TestRandomSchedules(t *testing.T) {
 	seeds := 400

@@ -1,5 +1,5 @@
 // Package tokenring is mutual exclusion by a token circulating on a logical
-// ring (SPEC.md §2.2, seed 004 "Anel").
+// ring, as the course chapter on mutual exclusion gives it.
 //
 // Nodes 1..N form the ring 1 -> 2 -> ... -> N -> 1; node Config.StartWith
 // (default 1) is built holding the only token. On receiving the TOKEN a node
@@ -8,7 +8,7 @@
 // An entry costs 1 to N TOKEN messages (1 when everybody wants the CS, N when
 // only one node does and the token has to come all the way round).
 //
-// Decisions the SPEC leaves open:
+// Decisions the chapter leaves open:
 //   - Start: the holder keeps the token until its first input; on CmdStart it
 //     passes it (or uses it, if a CmdRequest came first). Runtimes send
 //     CmdStart to every node at time 0; other nodes ignore it.

@@ -36,10 +36,10 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// Seed 004 "Anel", the diagram in which only Part1 and Part3 use the resource:
+// The course chapter's token-ring diagram, in which only Part1 and Part3 use the resource:
 // the token goes 1->2->3 (Part3 enters) ->4->1 (Part1 enters) ->2->3 (Part3
 // enters again). Here node 3 then retires the token: everybody is finished.
-func TestSeedDiagram(t *testing.T) {
+func TestChapterDiagram(t *testing.T) {
 	d := mutextest.New(t, mutextest.Must(t, Factory, Config{N: 4, Requests: []int{1, 0, 2, 0}}), 4)
 	d.At(0, 3, node.CmdRequest)
 	d.At(0, 3, node.CmdRequest)
@@ -62,7 +62,7 @@ func TestSeedDiagram(t *testing.T) {
 	}
 }
 
-// SPEC §2.2: 1 to N messages per entry. Exact TOKEN counts:
+// 1 to N messages per entry. Exact TOKEN counts:
 //   - everybody wants once: the holder enters with no message, then one hop per entry;
 //   - full load (R requests each): one hop per entry, the last one retires;
 //   - a lone requester at the holder: N hops per entry after the first;
@@ -102,7 +102,7 @@ func TestTokenCounts(t *testing.T) {
 	}
 }
 
-// SPEC §2 properties over random workloads, CS lengths and delays: one token
+// The mutual-exclusion properties over random workloads, CS lengths and delays: one token
 // created and retired, never two nodes in the CS, every request served, the
 // run ends with every node done.
 func TestRandomWorkloads(t *testing.T) {
@@ -131,7 +131,7 @@ func TestRandomWorkloads(t *testing.T) {
 	})
 }
 
-// SPEC §2.2 faults. Node 2 takes the token and crashes in the CS.
+// The chapter's faults. Node 2 takes the token and crashes in the CS.
 //   - no regeneration: the token is lost; nodes 3 and 4 wait forever (the run
 //     stops with nothing in flight and them not done);
 //   - regeneration after 20 ticks: node 3 (waiting since t=2) creates a token

@@ -1,5 +1,5 @@
 // Package mutexcheck holds the checkers that are particular to mutual
-// exclusion (SPEC.md §2: "no deadlock", "no starvation", the order of
+// exclusion ("no deadlock", "no starvation", the order of
 // grants, and the token ring's single token), as check.Checker
 // implementations over the engine's event stream. Mutual exclusion itself
 // is check.MutualExclusion.
@@ -75,7 +75,7 @@ func (w *waits) waiting() []int {
 	return ns
 }
 
-// Deadlock is SPEC §2's "no deadlock: if processes try, some process
+// Deadlock is the course chapter's "no deadlock: if processes try, some process
 // eventually gets in". It fails when the run ends with live nodes waiting
 // for the critical section and nobody in it: nothing will ever let them in
 // (in the simulator the run ends when nothing is left to happen).
@@ -105,7 +105,7 @@ func (d *Deadlock) Finish(end check.End) trace.Verdict {
 	return v
 }
 
-// Starvation is SPEC §2's "no starvation: every interested process
+// Starvation is the course chapter's "no starvation: every interested process
 // eventually gets in": every request of a node that did not crash was
 // granted by the end of the run. Its detail gives the longest wait.
 type Starvation struct {

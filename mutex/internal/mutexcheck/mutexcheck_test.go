@@ -20,7 +20,7 @@ func log(t *testing.T, lines string, cs ...check.Checker) (*check.Set, []trace.V
 
 func ev(s string) string { return `{"v":1,` + s + `,"lc":0}` + "\n" }
 
-// SPEC §2.2: a token regenerated while the old one is only slow makes two
+// A token regenerated while the old one is only slow makes two
 // tokens (a violation); a lost token alone is reported, not a violation.
 func TestOneToken(t *testing.T) {
 	two := ev(`"t":0,"node":1,"kind":"note","note":"token 1.0 created"`) +
@@ -42,7 +42,7 @@ func TestOneToken(t *testing.T) {
 	}
 }
 
-// SPEC §2: a waiting node with nobody in the CS at the end is a deadlock
+// A waiting node with nobody in the CS at the end is a deadlock
 // and a starvation; a crashed requester is neither.
 func TestLiveness(t *testing.T) {
 	stuck := ev(`"t":0,"node":4,"kind":"cmd","cmd":"request"`) +
@@ -55,7 +55,7 @@ func TestLiveness(t *testing.T) {
 	}
 }
 
-// SPEC §2.4: Ricart-Agrawala grants in (T, id) order; an entry while an
+// Ricart-Agrawala grants in (T, id) order; an entry while an
 // earlier request waits is a violation under Strict and a count otherwise.
 func TestGrantOrder(t *testing.T) {
 	key := func(e *trace.Event) (int, Key, bool) {

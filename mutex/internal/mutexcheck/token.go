@@ -10,7 +10,7 @@ import (
 	"ringlab/internal/trace"
 )
 
-// OneToken checks a token ring (SPEC §2.2): at most one token exists at any
+// OneToken checks a token ring: at most one token exists at any
 // time. It follows each token by its id — the message's String() ("1.0",
 // tokenring.Msg) or, read from a log, its "origin" and "gen" fields — from
 // the notes "token <id> created", "token <id> regenerated: ..." and "token

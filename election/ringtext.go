@@ -9,7 +9,8 @@ import (
 	"ringlab/internal/trace"
 )
 
-// words are seed 002's output lines (SPEC §3.1) in one language.
+// words are the output lines of the ring-election specification
+// this command reproduces, in one language.
 type words struct {
 	start, sent, received, ownID, leader, recognise, complete string
 	again, dropped, ignored                                   string
@@ -44,27 +45,27 @@ var seedWords = map[string]words{
 	},
 }
 
-// seedText renders a ring run as seed 002 prints it: one line per rule
-// applied, then the seed's verdict lines. Everything else — the message
+// ringText renders a ring run as the specification prints it: one line per
+// rule applied, then the specification's verdict lines. Everything else — the message
 // counts, agreement, rule 4's count, the replay command — goes to stderr
-// as the engine's summary, so stdout stays the seed's text.
-type seedText struct {
+// as the engine's summary, so stdout stays the specification's text.
+type ringText struct {
 	w, errw *bufio.Writer
 	ids     []int
 	words   words
 	leader  int // node index of the last node that took itself as leader
 }
 
-func newSeedText(stdout, stderr io.Writer, ids []int, lang string) *seedText {
-	return &seedText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: seedWords[lang]}
+func newSeedText(stdout, stderr io.Writer, ids []int, lang string) *ringText {
+	return &ringText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: seedWords[lang]}
 }
 
-func (r *seedText) line(i int, format string, args ...any) error {
+func (r *ringText) line(i int, format string, args ...any) error {
 	_, err := fmt.Fprintf(r.w, "[Node %d] "+format+"\n", append([]any{i}, args...)...)
 	return err
 }
 
-func (r *seedText) Event(e *trace.Event) error {
+func (r *ringText) Event(e *trace.Event) error {
 	i, wd := e.Node, r.words
 	id := r.ids[i-1]
 	switch e.Kind {
@@ -113,9 +114,9 @@ func msgValue(e *trace.Event) any {
 	return e.Msg.Value
 }
 
-// Summary writes the seed's verdict lines to stdout and the engine's
+// Summary writes the specification's verdict lines to stdout and the engine's
 // summary to stderr.
-func (r *seedText) Summary(s *trace.Summary) error {
+func (r *ringText) Summary(s *trace.Summary) error {
 	wd := r.words
 	fmt.Fprintln(r.w)
 	if r.leader > 0 {
@@ -141,7 +142,7 @@ func (r *seedText) Summary(s *trace.Summary) error {
 	return tr.Flush()
 }
 
-func (r *seedText) Flush() error {
+func (r *ringText) Flush() error {
 	if err := r.w.Flush(); err != nil {
 		return err
 	}
