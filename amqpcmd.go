@@ -11,7 +11,7 @@ import (
 	"ringlab/election"
 	"ringlab/internal/amqp"
 	"ringlab/internal/cliutil"
-	engine "ringlab/internal/run"
+	engine "ringlab/internal/runner"
 	"ringlab/mutex"
 )
 

@@ -19,7 +19,7 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/check"
-	engine "ringlab/internal/run"
+	engine "ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 

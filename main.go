@@ -23,7 +23,7 @@ import (
 	"ringlab/election"
 	"ringlab/exercises"
 	"ringlab/internal/cliutil"
-	engine "ringlab/internal/run"
+	engine "ringlab/internal/runner"
 	"ringlab/internal/serve"
 	"ringlab/mutex"
 	"ringlab/ring"

@@ -13,8 +13,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/raceguard"
-	engine "ringlab/internal/run"
+	"ringlab/internal/racebuild"
+	engine "ringlab/internal/runner"
 )
 
 // docCommand is one ringlab command line found in a Markdown file.
@@ -125,7 +125,7 @@ func TestDocCommandsParse(t *testing.T) {
 		cancel()
 		var out, errs bytes.Buffer
 		app := newApp(&out, &errs)
-		if raceguard.Enabled && args[1] == "exercises" {
+		if racebuild.Enabled && args[1] == "exercises" {
 			flagsOnly(app.Commands)
 		}
 		err := app.RunContext(ctx, args)

@@ -11,7 +11,7 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -47,7 +47,7 @@ func bullyAlgo() algo {
 	}
 }
 
-func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
+func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, error) {
 	maxDelay := opts.Latency.Max
 	if opts.Policy == sim.PolicyRandom && opts.Latency.Min == opts.Latency.Max {
 		maxDelay = opts.Latency.Min + 9 // the simulator widens it so (sim.newSim)
@@ -60,7 +60,7 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 	case scenarioChapter, scenarioSplitBrain:
 		for _, f := range []string{"ids", "nodes", "layout", "initiators"} {
 			if c.IsSet(f) {
-				return run.Spec{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
+				return runner.Spec{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
 			}
 		}
 		cfg.Ids = []int{1, 2, 3, 4, 5}
@@ -72,13 +72,13 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 			break
 		}
 		if opts.Runtime != "sim" {
-			return run.Spec{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
+			return runner.Spec{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
 		}
 		cfg.ReplyTimeout, cfg.CoordTimeout = 3, 20
 		script = []node.Action{{At: 0, Node: 4, Cmd: node.CmdStart}}
 		opts.Faults.Slow = append(opts.Faults.Slow, sim.Slow{Node: 5, Extra: 4, From: 0, Until: 1 << 40})
 	default:
-		return run.Spec{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
+		return runner.Spec{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
 	}
 	for _, f := range []struct {
 		name string
@@ -87,23 +87,23 @@ func buildBully(c *cli.Context, s setup, opts *run.Options) (run.Spec, error) {
 		if c.IsSet(f.name) {
 			*f.v = c.Int64(f.name)
 			if *f.v < 1 || *f.v > 1_000_000 {
-				return run.Spec{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
+				return runner.Spec{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
 			}
 		}
 	}
 	f, err := bully.Factory(cfg)
 	if err != nil {
-		return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+		return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 	}
 	script = append(script, noticeCrashes(len(cfg.Ids), cfg.ReplyTimeout, script, opts.Script)...)
 	ids := cfg.Ids
 	n := len(cfg.Ids)
-	return run.Spec{
+	return runner.Spec{
 		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
 		Checks: func() []check.Checker {
 			return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(n, ids), check.NewHighestLive(ids)}
 		},
-		Extra: func(run.Outcome) map[string]any {
+		Extra: func(runner.Outcome) map[string]any {
 			return map[string]any{
 				"timeouts": fmt.Sprintf("reply %d ticks, coordinator %d ticks", cfg.ReplyTimeout, cfg.CoordTimeout),
 				"theory":   fmt.Sprintf("the lowest starting, all alive: n(n-1)/2 = %d ELECTION and as many OK", bully.ElectionMessages(n)),

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/election/ringspec"
+	"ringlab/election/smallestid"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -43,10 +43,10 @@ func ringAlgo() algo {
 	}
 }
 
-func buildRing(c *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
 	lang := c.String("lang")
 	if lang != "en" && lang != "pt" {
-		return run.Spec{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
+		return runner.Spec{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
 	}
 	var fix bool
 	switch c.String("fix") {
@@ -54,26 +54,26 @@ func buildRing(c *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 	case "extinction":
 		fix = true
 	default:
-		return run.Spec{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
+		return runner.Spec{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
 	}
-	f, err := ringspec.Factory(ringspec.Ring{IDs: s.ids, Extinction: fix})
+	f, err := smallestid.Factory(smallestid.Ring{IDs: s.ids, Extinction: fix})
 	if err != nil {
-		return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+		return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 	}
 	rule4 := 0
-	spec := run.Spec{
+	spec := runner.Spec{
 		Factory: f,
 		Script:  starts(s),
 		Checks:  verdicts(s.ids, minID(s.ids), "the smallest id"),
 		Observe: func(e *trace.Event) {
-			if e.Kind == trace.KindNote && e.Note == ringspec.NoteOwnID {
+			if e.Kind == trace.KindNote && e.Note == smallestid.NoteOwnID {
 				rule4++
 			}
 		},
 		ObserveKinds: trace.KindsOf(trace.KindNote),
 		Text:         func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
 	}
-	spec.Extra = func(run.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
+	spec.Extra = func(runner.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
 	return spec, nil
 }
 
@@ -82,7 +82,7 @@ func buildRing(c *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
 // simulator, FIFO, latency 1).
 func ringExtra(s setup, fix bool, rule4 int) map[string]any {
 	leader := indexOf(s.ids, minID(s.ids))
-	e, l := ringspec.Messages(s.ids, s.starters)
+	e, l := smallestid.Messages(s.ids, s.starters)
 	x := map[string]any{
 		"rule 4 fired": fmt.Sprintf("%d time(s), at N%d (node %d)", rule4, minID(s.ids), leader),
 		"theory":       fmt.Sprintf("rules as written: ELECTION sum(d_j + n) = %d, ELECTED k*n = %d (k = %d initiators)", e, l, len(s.starters)),
@@ -103,17 +103,17 @@ func ringExtra(s setup, fix bool, rule4 int) map[string]any {
 
 // ringOnSim runs the ring quietly on the simulator and counts.
 func ringOnSim(s setup, fix bool) (election, elected int64, rule4 int) {
-	f, err := ringspec.Factory(ringspec.Ring{IDs: s.ids, Extinction: fix})
+	f, err := smallestid.Factory(smallestid.Ring{IDs: s.ids, Extinction: fix})
 	if err != nil {
 		return 0, 0, 0
 	}
 	res, err := sim.Run(sim.Config{Nodes: s.n(), Factory: f, Seed: 1, Script: starts(s), Sink: func(e *trace.Event) {
-		if e.Kind == trace.KindNote && e.Note == ringspec.NoteOwnID {
+		if e.Kind == trace.KindNote && e.Note == smallestid.NoteOwnID {
 			rule4++
 		}
 	}})
 	if err != nil {
 		return 0, 0, 0
 	}
-	return res.ByType[ringspec.TypeElection], res.ByType[ringspec.TypeElected], rule4
+	return res.ByType[smallestid.TypeElection], res.ByType[smallestid.TypeElected], rule4
 }

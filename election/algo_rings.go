@@ -13,7 +13,7 @@ import (
 	"ringlab/election/idlist"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -27,21 +27,21 @@ func anonymousAlgo() algo {
 			"symmetry cannot be broken without ids. Leaders are named by node index.",
 		example: "ringlab election anonymous --initiators all   (two leaders: exit 3)",
 		def:     defaults{initiators: "1", nodes: 2, minNodes: 2},
-		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
 			f, err := anonymous.Factory(s.n())
 			if err != nil {
-				return run.Spec{}, cliutil.Usagef("--nodes: %v", err)
+				return runner.Spec{}, cliutil.Usagef("--nodes: %v", err)
 			}
 			first := s.starters[0]
 			votes, leaders := anonymous.Messages(s.n())
-			return run.Spec{
+			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
 				Checks: func() []check.Checker {
 					return []check.Checker{check.Termination{}, newUniqueness(nil), &anonAgreement{n: s.n()},
 						check.NewCorrectness(nil, first, "the candidate (named by its index)")}
 				},
-				Extra: func(run.Outcome) map[string]any {
+				Extra: func(runner.Outcome) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
 				},
 			}, nil
@@ -57,15 +57,15 @@ func idlistAlgo() algo {
 			"Only initiators decide, so agreement is checked among them.",
 		example: "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
 			f, err := idlist.Factory(s.ids)
 			if err != nil {
-				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 			}
 			carried := 0
 			msgs, ids := idlist.Messages(s.n(), len(s.starters))
 			want := minID(s.ids)
-			return run.Spec{
+			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Checks: func() []check.Checker {
 					return []check.Checker{check.Termination{}, newUniqueness(s.ids),
@@ -77,7 +77,7 @@ func idlistAlgo() algo {
 						carried += listSize(e.Msg)
 					}
 				},
-				Extra: func(run.Outcome) map[string]any {
+				Extra: func(runner.Outcome) map[string]any {
 					return map[string]any{
 						"ids carried": fmt.Sprintf("%d (message sizes; theory k*n(n+1)/2 = %d)", carried, ids),
 						"theory":      fmt.Sprintf("k*n = %d LIST messages (k = %d initiators)", msgs, len(s.starters)),
@@ -96,15 +96,15 @@ func changRobertsAlgo() algo {
 			"best 2n-1 (increasing), about n*H_n on average; the announcement adds n.",
 		example: "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
 			f, err := changroberts.Factory(s.ids)
 			if err != nil {
-				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 			}
-			return run.Spec{
+			return runner.Spec{
 				Factory: f, Script: starts(s),
 				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
-				Extra: func(run.Outcome) map[string]any {
+				Extra: func(runner.Outcome) map[string]any {
 					n := s.n()
 					x := map[string]any{"theory": fmt.Sprintf("all starting: best 2n-1 = %d, worst n(n+1)/2 = %d, average n*H_n = %.0f ELECTION; + n = %d ELECTED",
 						changroberts.BestCase(n), changroberts.WorstCase(n), float64(n)*harmonic(n), n)}
@@ -127,13 +127,13 @@ func franklinAlgo() algo {
 			"ELECTED; R <= floor(log2 n) + 1. Ids must be >= 1.",
 		example: "ringlab election franklin --nodes 16 --layout random --seed 3",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
-		build: func(_ *cli.Context, s setup, _ *run.Options) (run.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
 			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
 			if err != nil {
-				return run.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 			}
 			rounds := 0
-			return run.Spec{
+			return runner.Spec{
 				Factory: f, Script: starts(s),
 				Checks:       verdicts(s.ids, maxID(s.ids), "the largest id"),
 				ObserveKinds: trace.KindsOf(trace.KindNote),
@@ -145,7 +145,7 @@ func franklinAlgo() algo {
 						}
 					}
 				},
-				Extra: func(run.Outcome) map[string]any {
+				Extra: func(runner.Outcome) map[string]any {
 					n := s.n()
 					return map[string]any{
 						"rounds": fmt.Sprintf("%d (bound floor(log2 n)+1 = %d)", rounds, franklin.MaxRounds(n)),

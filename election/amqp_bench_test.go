@@ -25,7 +25,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 )
 
 var summaryTime = regexp.MustCompile(`(?m)^election .* steps, t=(\d+)$`)
@@ -55,7 +55,7 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 			args := append([]string{"ringlab", "election", "ring", "--nodes", strconv.Itoa(n), "--runtime", rt,
 				"--seed", "1", "--format", "none"}, benchArgs("ring", n)...)
 			b.Run(fmt.Sprintf("nodes=%d/runtime=%s", n, rt), func(b *testing.B) {
-				b.Setenv(run.EnvPrefix, "bench-election.")
+				b.Setenv(runner.EnvPrefix, "bench-election.")
 				if rt == "amqp" {
 					args = append(args, "--url", brokerURL(b))
 				}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"ringlab/internal/amqp"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -101,7 +101,7 @@ var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 // simulator sends for the same ring and initiator.
 func TestRingCasesOverRabbitMQ(t *testing.T) {
 	url := brokerURL(t)
-	t.Setenv(run.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
+	t.Setenv(runner.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
 	for _, c := range []struct {
 		ids, want string
 	}{
@@ -131,7 +131,7 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 // assumes does not hold.
 func TestElectionsOverRabbitMQ(t *testing.T) {
 	url := brokerURL(t)
-	t.Setenv(run.EnvPrefix, "test-election.")
+	t.Setenv(runner.EnvPrefix, "test-election.")
 	for _, args := range [][]string{
 		{"ring", "--initiators", "all"},
 		{"anonymous"},

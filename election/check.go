@@ -8,7 +8,7 @@ import (
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
 )
@@ -23,7 +23,7 @@ func checkCommand() *cli.Command {
 		if a.flags != nil {
 			flags = append(flags, a.flags()...)
 		}
-		flags = append(flags, run.CheckFlags()...)
+		flags = append(flags, runner.CheckFlags()...)
 		subs = append(subs, &cli.Command{
 			Name:  a.name,
 			Usage: "explore every reachable state of " + a.name + " (exhaustive state-space search)",
@@ -75,7 +75,7 @@ func (a algo) checkAction(c *cli.Context) error {
 	if n > statespace.MaxNodes {
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, n)
 	}
-	opts := run.Options{Runtime: "sim", Latency: sim.Delay{Min: 1, Max: 1}}
+	opts := runner.Options{Runtime: "sim", Latency: sim.Delay{Min: 1, Max: 1}}
 	s, err := parseSetup(c, a.def, n, 0)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (a algo) checkAction(c *cli.Context) error {
 		Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: spec.Checks,
 		World: func() statespace.World { return &electionWorld{ids: ids} },
 	}
-	return run.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
+	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
 }
 
 // electionWorld is uniqueness as a state predicate: at most one live node

@@ -11,7 +11,7 @@ import (
 	"ringlab/election/changroberts"
 	"ringlab/election/franklin"
 	"ringlab/election/idlist"
-	"ringlab/election/ringspec"
+	"ringlab/election/smallestid"
 	"ringlab/election/yoyo"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
@@ -124,7 +124,7 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 		name string
 		f    func() (node.Factory, error)
 	}{
-		{"ring", func() (node.Factory, error) { return ringspec.Factory(ringspec.Ring{IDs: ids}) }},
+		{"ring", func() (node.Factory, error) { return smallestid.Factory(smallestid.Ring{IDs: ids}) }},
 		{"anonymous", func() (node.Factory, error) { return anonymous.Factory(len(ids)) }},
 		{"idlist", func() (node.Factory, error) { return idlist.Factory(ids) }},
 		{"chang-roberts", func() (node.Factory, error) { return changroberts.Factory(ids) }},

@@ -1,7 +1,7 @@
 // Package election holds the `ringlab election` command tree: one
 // subcommand per leader-election algorithm of the course (ring, anonymous,
 // idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
-// (internal/run) with the election checkers — termination, uniqueness,
+// (internal/runner) with the election checkers — termination, uniqueness,
 // agreement, correctness — plus `compare` (measured messages against the
 // theory) and `explore` (many seeded schedules, shrunk to the shortest
 // violating one). The algorithms themselves are the pure Step machines in
@@ -17,7 +17,7 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -31,7 +31,7 @@ type algo struct {
 	count func(c *cli.Context) (int, error)
 	// build turns the parsed configuration into a run; it may add faults
 	// to opts (a scenario's slow node).
-	build func(c *cli.Context, s setup, opts *run.Options) (run.Spec, error)
+	build func(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, error)
 }
 
 // algos lists the election algorithms in the order of election/README.md.
@@ -67,7 +67,7 @@ func (a algo) command(explore bool) *cli.Command {
 	if a.flags != nil {
 		flags = append(flags, a.flags()...)
 	}
-	flags = append(flags, run.Flags()...)
+	flags = append(flags, runner.Flags()...)
 	cmd := &cli.Command{
 		Name: a.name, Usage: a.usage, Description: a.description,
 		UsageText: "ringlab election " + a.name + " [flags]\n\nExample:\n   " + a.example,
@@ -75,7 +75,7 @@ func (a algo) command(explore bool) *cli.Command {
 		Action:    a.action(explore),
 	}
 	if explore {
-		cmd.Flags = append(flags, run.ExploreFlags()...)
+		cmd.Flags = append(flags, runner.ExploreFlags()...)
 		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
 		cmd.UsageText = "ringlab election explore " + a.name + " --schedules N [flags]\n\nExample:\n   " +
 			exploreExample(a.name)
@@ -101,20 +101,20 @@ func (a algo) action(explore bool) cli.ActionFunc {
 					return err
 				}
 			}
-			return run.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter)
+			return runner.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter)
 		}
-		_, err = run.Execute(c.Context, spec, opts, run.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
+		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return err
 	}
 }
 
 // spec parses every flag of a command line and builds its run. With gc,
-// a big run gets the engine's collector policy (run.BigRunGC) as soon as
+// a big run gets the engine's collector policy (runner.BigRunGC) as soon as
 // its size is known, before its ids, script and factory are built, not
 // only once Execute starts: on a million nodes they are the first ~100 MB
 // of the heap, over which a collector paced for an empty heap ran three
 // cycles. restore puts the collector's settings back; it is never nil.
-func (a algo) spec(c *cli.Context, gc bool) (spec run.Spec, opts run.Options, restore func(), err error) {
+func (a algo) spec(c *cli.Context, gc bool) (spec runner.Spec, opts runner.Options, restore func(), err error) {
 	restore = func() {}
 	var n int
 	if a.count != nil {
@@ -125,12 +125,12 @@ func (a algo) spec(c *cli.Context, gc bool) (spec run.Spec, opts run.Options, re
 	if err != nil {
 		return spec, opts, restore, err
 	}
-	opts, err = run.Parse(c, n)
+	opts, err = runner.Parse(c, n)
 	if err != nil {
 		return spec, opts, restore, err
 	}
 	if gc {
-		restore = run.BigRunGC(n, opts.Runtime)
+		restore = runner.BigRunGC(n, opts.Runtime)
 	}
 	s, err := parseSetup(c, a.def, n, opts.Seed)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"ringlab/election/ringspec"
+	"ringlab/election/smallestid"
 	"ringlab/internal/trace"
 )
 
@@ -70,11 +70,11 @@ func (r *ringText) Event(e *trace.Event) error {
 	id := r.ids[i-1]
 	switch e.Kind {
 	case trace.KindSend:
-		if m, ok := msgValue(e).(ringspec.Election); ok {
+		if m, ok := msgValue(e).(smallestid.Election); ok {
 			return r.line(i, wd.sent, m.CandidateID, e.To)
 		}
 	case trace.KindRecv:
-		if m, ok := msgValue(e).(ringspec.Election); ok {
+		if m, ok := msgValue(e).(smallestid.Election); ok {
 			suffix := ""
 			if m.CandidateID == id {
 				suffix = wd.ownID
@@ -89,15 +89,15 @@ func (r *ringText) Event(e *trace.Event) error {
 		return r.line(i, wd.recognise, e.LeaderID())
 	case trace.KindNote:
 		switch e.Note {
-		case ringspec.NoteStarted:
+		case smallestid.NoteStarted:
 			return r.line(i, wd.start, id)
-		case ringspec.NoteComplete:
+		case smallestid.NoteComplete:
 			return r.line(i, "%s", wd.complete)
-		case ringspec.NoteRule4:
+		case smallestid.NoteRule4:
 			return r.line(i, "%s", wd.again)
-		case ringspec.NoteDropped:
+		case smallestid.NoteDropped:
 			return r.line(i, "%s", wd.dropped)
-		case ringspec.NoteNotAsleep:
+		case smallestid.NoteNotAsleep:
 			return r.line(i, "%s", wd.ignored)
 		}
 	case trace.KindCrash, trace.KindRecover, trace.KindDrop, trace.KindDup, trace.KindViolation:

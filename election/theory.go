@@ -7,7 +7,7 @@ import (
 	"ringlab/election/changroberts"
 	"ringlab/election/franklin"
 	"ringlab/election/idlist"
-	"ringlab/election/ringspec"
+	"ringlab/election/smallestid"
 	"ringlab/internal/check"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
@@ -31,7 +31,7 @@ func theorySpec(name string, s setup) (theory, error) {
 	var err error
 	switch name {
 	case "ring":
-		t.factory, err = ringspec.Factory(ringspec.Ring{IDs: ids})
+		t.factory, err = smallestid.Factory(smallestid.Ring{IDs: ids})
 		t.checks = verdicts(ids, minID(ids), "the smallest id")
 		d := indexOf(ids, minID(ids)) - 1 // hops from node 1 to the minimum
 		t.judge = exact(int64(d+2*n), fmt.Sprintf("d + 2n, d = %d", d))

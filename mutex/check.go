@@ -9,7 +9,7 @@ import (
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/statespace"
 )
 
@@ -22,7 +22,7 @@ func checkCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Value: min(a.defNodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
 			&cli.IntFlag{Name: "requests", Value: 1, Usage: "critical-section entries each node asks for (1..8)"},
 		}
-		flags = append(append(flags, a.flags()...), run.CheckFlags()...)
+		flags = append(append(flags, a.flags()...), runner.CheckFlags()...)
 		subs = append(subs, &cli.Command{
 			Name:  a.name,
 			Usage: "explore every reachable state of " + a.name + " (exhaustive state-space search)",
@@ -85,7 +85,7 @@ func (a algo) checkAction(c *cli.Context) error {
 		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers,
 		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
 	}
-	return run.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
+	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
 }
 
 // mutexWorld is the workload and the mutual-exclusion monitor of a check:

@@ -1,6 +1,6 @@
 // Package mutex holds the `ringlab mutex` command tree: one subcommand per
 // mutual-exclusion algorithm of the course chapter (central, token-ring, quorum,
-// ricart-agrawala, lamport, maekawa), each run on the engine (internal/run)
+// ricart-agrawala, lamport, maekawa), each run on the engine (internal/runner)
 // under a workload of requests with the chapter's checkers — mutual
 // exclusion, no deadlock, no starvation, the order of grants — plus the
 // chapter's failure scenarios (`scenario`), the figures it talks about
@@ -16,7 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/mutex/internal/mutexcheck"
 )
 
@@ -46,7 +46,7 @@ func Command() *cli.Command {
 
 func (a algo) command(explore bool) *cli.Command {
 	flags := append(workloadFlags(a.defNodes, a.nodesUsage), a.flags()...)
-	flags = append(flags, run.Flags()...)
+	flags = append(flags, runner.Flags()...)
 	cmd := &cli.Command{
 		Name: a.name, Usage: a.usage, Description: a.description,
 		UsageText: "ringlab mutex " + a.name + " [flags]\n\nExample:\n   " + a.example,
@@ -54,7 +54,7 @@ func (a algo) command(explore bool) *cli.Command {
 		Action:    a.action(explore),
 	}
 	if explore {
-		cmd.Flags = append(flags, run.ExploreFlags()...)
+		cmd.Flags = append(flags, runner.ExploreFlags()...)
 		cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: "property",
 			Usage: "look for violations of this property only: mutual-exclusion, one-token, grant-order, no-deadlock, no-starvation (default: any)"})
 		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
@@ -92,7 +92,7 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 		if err != nil {
 			return cliutil.Usagef("%v", err)
 		}
-		opts, err := run.Parse(c, pl.nodes)
+		opts, err := runner.Parse(c, pl.nodes)
 		if err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 		if exploring {
 			return progress(explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter))
 		}
-		_, err = run.Execute(c.Context, spec, opts, run.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
+		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return progress(err)
 	}
 }

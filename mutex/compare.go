@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 )
 
@@ -164,8 +164,8 @@ func compareOne(ctx context.Context, a string, n, requests int, cs, think int64)
 // failed verdict if any.
 func measure(ctx context.Context, pl plan, w workload) (*stats, int64, string, error) {
 	spec, last := newSpec("compare", pl, w)
-	opts := run.Options{Runtime: "sim", Seed: 1, Format: "none", Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 50_000_000}
-	out, err := run.Execute(ctx, spec, opts, "", io.Discard, io.Discard)
+	opts := runner.Options{Runtime: "sim", Seed: 1, Format: "none", Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 50_000_000}
+	out, err := runner.Execute(ctx, spec, opts, "", io.Discard, io.Discard)
 	problem := ""
 	switch cliutil.Code(err) {
 	case cliutil.ExitOK:

@@ -12,23 +12,23 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
-// explore is run.Explore with a shrinking pass that survives a shorter
+// explore is runner.Explore with a shrinking pass that survives a shorter
 // candidate schedule: sim.Explore's shrink indexes its schedule by the
 // length it had before a candidate run that stopped earlier replaced it
-// (index out of range). Output and flags are run.Explore's. Once
-// internal/sim is fixed, this is a call to run.Explore.
-func explore(ctx context.Context, c *cli.Context, spec run.Spec, opts run.Options, stdout, stderr io.Writer) error {
+// (index out of range). Output and flags are runner.Explore's. Once
+// internal/sim is fixed, this is a call to runner.Explore.
+func explore(ctx context.Context, c *cli.Context, spec runner.Spec, opts runner.Options, stdout, stderr io.Writer) error {
 	only := strings.ReplaceAll(c.String("property"), "-", " ")
 	if only != "" && !slices.Contains(propertyNames(spec), only) {
 		return cliutil.Usagef("--property: %q is not checked here (want one of: %s)", c.String("property"),
 			strings.ReplaceAll(strings.Join(propertyNames(spec), ","), " ", "-"))
 	}
-	schedules, first, err := run.ExploreStart(c, opts, stderr)
+	schedules, first, err := runner.ExploreStart(c, opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -53,24 +53,24 @@ func explore(ctx context.Context, c *cli.Context, spec run.Spec, opts run.Option
 		if err != nil {
 			return err
 		}
-		sched := run.FormatSchedule(found)
-		fmt.Fprintf(run.ExploreNotes(opts, stdout, stderr), "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
+		sched := runner.FormatSchedule(found)
+		fmt.Fprintf(runner.ExploreNotes(opts, stdout, stderr), "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
 			k+1, schedules, cfg.Seed, nonzero(res.Choices), nonzero(found), sched)
 		opts.Seed, opts.SeedDrawn, opts.Schedule = cfg.Seed, false, found
 		if len(opts.Schedule) == 0 {
 			opts.Schedule = []int64{0}
 		}
-		replay := run.ExploreReplay(c, cfg.Seed, sched)
-		_, err = run.Execute(ctx, spec, opts, replay, stdout, stderr)
+		replay := runner.ExploreReplay(c, cfg.Seed, sched)
+		_, err = runner.Execute(ctx, spec, opts, replay, stdout, stderr)
 		return err
 	}
-	fmt.Fprintf(run.ExploreNotes(opts, stdout, stderr), "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
+	fmt.Fprintf(runner.ExploreNotes(opts, stdout, stderr), "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
 		schedules, first, first+uint64(schedules)-1, opts.Policy, opts.Latency.Min, opts.Latency.Max)
 	return nil
 }
 
 // propertyNames lists the properties the spec checks.
-func propertyNames(spec run.Spec) []string {
+func propertyNames(spec runner.Spec) []string {
 	var names []string
 	for _, ch := range spec.Checks() {
 		names = append(names, ch.Property())
@@ -81,7 +81,7 @@ func propertyNames(spec run.Spec) []string {
 // try runs one schedule, stopping at the first safety violation, and
 // judges it with the spec's checkers (liveness at the end); with only set,
 // with that property's checker alone.
-func try(cfg sim.Config, spec run.Spec, only string) (bool, sim.Result, error) {
+func try(cfg sim.Config, spec runner.Spec, only string) (bool, sim.Result, error) {
 	cs := spec.Checks()
 	if only != "" {
 		cs = slices.DeleteFunc(cs, func(ch check.Checker) bool { return ch.Property() != only })
@@ -104,7 +104,7 @@ func try(cfg sim.Config, spec run.Spec, only string) (bool, sim.Result, error) {
 
 // shrink sets decisions back to their benign value (0) one at a time,
 // keeping every change after which the run still violates.
-func shrink(cfg sim.Config, spec run.Spec, only string, choices []int64) ([]int64, error) {
+func shrink(cfg sim.Config, spec runner.Spec, only string, choices []int64) ([]int64, error) {
 	best := append([]int64(nil), choices...)
 	for i, budget := 0, 2000; i < len(best) && budget > 0; i++ {
 		if best[i] == 0 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 )
 
@@ -19,8 +19,8 @@ func runSim(t *testing.T, p params, cs, think int64, latency sim.Delay, seed uin
 		t.Fatal(err)
 	}
 	spec, last := newSpec("test", pl, newWorkload(pl, p.requests, cs, think))
-	opts := run.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
-	out, err := run.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
+	opts := runner.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
+	out, err := runner.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
 	return last(), out.Summary.Messages, err
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 )
 
 // Algorithms lists the mutual-exclusion algorithms by their subcommand
@@ -25,13 +25,13 @@ func Algorithms() []string {
 // subcommand would build from args (its own flags, e.g. --nodes 3
 // --requests 2), for a runtime that runs the nodes in several processes
 // (`ringlab node`). Errors are usage errors.
-func NodeSpec(name string, args []string) (run.Spec, error) {
+func NodeSpec(name string, args []string) (runner.Spec, error) {
 	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
 	if i < 0 {
-		return run.Spec{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
+		return runner.Spec{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
-	var spec run.Spec
+	var spec runner.Spec
 	cmd := a.command(false)
 	cmd.Action = func(c *cli.Context) error {
 		if err := cliutil.NoArgs(c); err != nil {

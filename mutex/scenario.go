@@ -8,7 +8,7 @@ import (
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -48,7 +48,7 @@ func scenarioCommand() *cli.Command {
 		if s.flags != nil {
 			flags = append(flags, s.flags()...)
 		}
-		flags = append(flags, run.ServeFlags()...)
+		flags = append(flags, runner.ServeFlags()...)
 		subs = append(subs, &cli.Command{
 			Name: s.name, Usage: s.usage, Description: s.about,
 			UsageText: fmt.Sprintf("ringlab mutex scenario %s [flags]\n\nExample (exit code %d):\n   ringlab mutex scenario %s", s.name, s.want, s.name),
@@ -91,21 +91,21 @@ func (s scenario) action(c *cli.Context) error {
 	}
 	spec.Names = name
 	extra := spec.Extra
-	spec.Extra = func(o run.Outcome) map[string]any {
+	spec.Extra = func(o runner.Outcome) map[string]any {
 		m := extra(o)
 		m["entry order"] = strings.Join(last().entryOrder(name), ", ")
 		return m
 	}
-	opts := run.Options{
+	opts := runner.Options{
 		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"), Out: c.String("out"), VectorClocks: c.Bool("vc"),
 		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
-		Serving: run.ParseServe(c),
+		Serving: runner.ParseServe(c),
 	}
 	if format == "text" && !c.IsSet("out") {
 		fmt.Fprintf(c.App.Writer, "%s\n\n", s.about)
 	}
-	replay := strings.TrimSuffix(run.Replay(c, 1), " --seed 1")
-	_, err = run.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
+	replay := strings.TrimSuffix(runner.Replay(c, 1), " --seed 1")
+	_, err = runner.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
 	return progress(err)
 }
 

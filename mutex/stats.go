@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 	"ringlab/mutex/internal/mutexcheck"
 )
@@ -114,7 +114,7 @@ func (s *stats) jain() float64 {
 func (s *stats) perEntry(messages int64) float64 { return ratio(messages, s.entries) }
 
 // extra is the summary's figures.
-func (s *stats) extra(o run.Outcome, pl plan) map[string]any {
+func (s *stats) extra(o runner.Outcome, pl plan) map[string]any {
 	// A time: ticks in the simulator, a readable unit in a live run.
 	span := func(x float64) string { return num(x) + " ticks" }
 	if o.Summary.Runtime == "live" {

@@ -5,7 +5,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/node"
-	"ringlab/internal/run"
+	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -90,9 +90,9 @@ type runState struct {
 // Checks once at the start of every run (also every run of an exploration),
 // so that is where the run's fresh state is made; React, Observe and Extra
 // use the current one. last returns the figures of the latest run.
-func newSpec(name string, pl plan, w workload) (spec run.Spec, last func() *stats) {
+func newSpec(name string, pl plan, w workload) (spec runner.Spec, last func() *stats) {
 	cur := &runState{react: w.newReactor(pl.nodes), stats: newStats()}
-	spec = run.Spec{
+	spec = runner.Spec{
 		Algorithm: name,
 		Nodes:     pl.nodes,
 		Factory:   pl.factory,
@@ -104,7 +104,7 @@ func newSpec(name string, pl plan, w workload) (spec run.Spec, last func() *stat
 		},
 		NeedMessages: true,
 		Observe:      func(e *trace.Event) { cur.stats.observe(e) },
-		Extra:        func(o run.Outcome) map[string]any { return cur.stats.extra(o, pl) },
+		Extra:        func(o runner.Outcome) map[string]any { return cur.stats.extra(o, pl) },
 		Names:        pl.names,
 		Topology:     pl.topology,
 		Edges:        pl.edges,

@@ -32,7 +32,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 // Implementation names accepted by Config.Impl.
@@ -80,7 +80,7 @@ func (c Config) Validate() error {
 	case !hasLetter(c.Message):
 		return fmt.Errorf("--message must contain at least one letter, got %q", c.Message)
 	}
-	return raceguard.Check("--nodes", c.Nodes)
+	return racebuild.Check("--nodes", c.Nodes)
 }
 
 // Hop is what one goroutine saw and did when the message reached it.

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -214,7 +214,7 @@ func TestValidate(t *testing.T) {
 // this machine's memory model in practice). Under -race it is skipped: there
 // it must run in a subprocess (racy_test.go).
 func TestRacyWithoutDetector(t *testing.T) {
-	if raceguard.Enabled {
+	if racebuild.Enabled {
 		t.Skip("the racy ring runs only in a -race subprocess when the detector is on")
 	}
 	checkRun(t, Config{Nodes: 5, Message: "hello world", Impl: ImplRacy})

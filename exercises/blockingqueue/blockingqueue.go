@@ -141,7 +141,7 @@ func config(c *cli.Context) (Config, error) {
 		name    string
 		dst     *int
 		max     int
-		counted bool // a goroutine count: raceguard applies
+		counted bool // a goroutine count: racebuild applies
 	}{
 		{"producers", &cfg.Producers, MaxGoroutines, true},
 		{"consumers", &cfg.Consumers, MaxGoroutines, true},

@@ -7,7 +7,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -29,7 +29,7 @@ func TestSafeMapsHaveOneWinner(t *testing.T) {
 }
 
 func TestRacyHasSeveralWinners(t *testing.T) {
-	if raceguard.Enabled {
+	if racebuild.Enabled {
 		t.Skip("the racy map is a data race; under -race it runs only in the subprocess of exercises/race_test.go")
 	}
 	if res := Run(context.Background(), ImplRacy, 100); res.Believers < 2 {

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -43,7 +43,7 @@ func TestSafeCountersAreExact(t *testing.T) {
 }
 
 func TestUnsafeLosesUpdates(t *testing.T) {
-	if raceguard.Enabled {
+	if racebuild.Enabled {
 		t.Skip("the unsafe counter is a data race; under -race it runs only in the subprocess of exercises/race_test.go")
 	}
 	res := Run(context.Background(), Config{Impl: ImplUnsafe, Goroutines: 100, Increments: 100, Quiet: true}, io.Discard)

@@ -12,7 +12,7 @@ import (
 
 	"ringlab/exercises/internal/lesson"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 const explanation = `pool: the executor toolbox (the course chapter on concurrency, "executors").
@@ -94,7 +94,7 @@ func readConfig(c *cli.Context) (cfg config, err error) {
 	if cfg.threshold, err = lesson.Int(c, "threshold", max(1, (cfg.n+maxLeaves-1)/maxLeaves), maxN); err != nil {
 		return cfg, fmt.Errorf("%w (fork-join makes at most %d leaves)", err, maxLeaves)
 	}
-	if err := raceguard.Check("--n/--threshold (fork-join goroutines)", LeafCount(cfg.n, cfg.threshold)); err != nil {
+	if err := racebuild.Check("--n/--threshold (fork-join goroutines)", LeafCount(cfg.n, cfg.threshold)); err != nil {
 		return cfg, cliutil.Usagef("%v", err)
 	}
 	cfg.runs = r.Int("runs", 1, maxRuns)

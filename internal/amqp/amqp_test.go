@@ -14,8 +14,8 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 	"go.uber.org/goleak"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -83,7 +83,7 @@ func oneProcess(t *testing.T, cfg Config) Result {
 
 func TestTokenRingCountsAsSimulator(t *testing.T) {
 	for _, c := range []struct{ n, hops int }{{1, 0}, {3, 9}, {10, 57}} {
-		f := demo.PassFactory(c.n, c.hops)
+		f := nodetest.PassFactory(c.n, c.hops)
 		var events []trace.Event
 		res := oneProcess(t, Config{Nodes: c.n, Factory: f, Script: start1(), Messages: true,
 			Sink: func(e *trace.Event) { events = append(events, *e) }})
@@ -107,7 +107,7 @@ func TestTokenRingCountsAsSimulator(t *testing.T) {
 
 func TestFloodCountsAsSimulator(t *testing.T) {
 	topo := node.Complete(6)
-	f := demo.FloodFactory(topo)
+	f := nodetest.FloodFactory(topo)
 	res := oneProcess(t, Config{Nodes: 6, Factory: f, Script: start1()})
 	if want := simCount(t, 6, f, start1()); res.Messages != want {
 		t.Errorf("%d messages, the simulator sends %d", res.Messages, want)
@@ -117,7 +117,7 @@ func TestFloodCountsAsSimulator(t *testing.T) {
 // A message published while its receiver is crashed waits in its queue,
 // and the restarted node handles it: nothing is lost.
 func TestCrashedNodeResumesFromItsQueue(t *testing.T) {
-	f := demo.PassFactory(3, 7)
+	f := nodetest.PassFactory(3, 7)
 	script := append(start1(),
 		node.Action{At: 0, Node: 2, Cmd: node.CmdCrash},
 		node.Action{At: 30, Node: 2, Cmd: node.CmdRestart})
@@ -159,7 +159,7 @@ func (s *severable) sever() {
 // delivers the message again, and node 2 drops it. Counts stay the
 // simulator's.
 func TestDuplicateAfterReconnectCountsOnce(t *testing.T) {
-	f := demo.PassFactory(3, 7)
+	f := nodetest.PassFactory(3, 7)
 	var sev severable
 	var once sync.Once
 	var recvs int64
@@ -186,7 +186,7 @@ func TestDuplicateAfterReconnectCountsOnce(t *testing.T) {
 // A copy of a message that reaches a queue twice (a publisher that could
 // not know the broker had it) is handled once.
 func TestDuplicatePublishIsDroppedByID(t *testing.T) {
-	f := demo.PassFactory(2, 4)
+	f := nodetest.PassFactory(2, 4)
 	var sev severable
 	var once sync.Once
 	// cut the connection after node 1's first publish is confirmed and
@@ -231,7 +231,7 @@ func TestUnreachableBrokerFailsFast(t *testing.T) {
 	for _, addr := range []string{closed, silent.Addr().String()} {
 		t0 := time.Now()
 		_, err := Run(t.Context(), Config{URL: "amqp://guest:guest@" + addr + "/", Names: RingNames(), Nodes: 3,
-			Factory: demo.PassFactory(3, 3), Script: start1()})
+			Factory: nodetest.PassFactory(3, 3), Script: start1()})
 		if !errors.Is(err, ErrUnreachable) {
 			t.Errorf("%s: err = %v, want ErrUnreachable", addr, err)
 		}
@@ -254,7 +254,7 @@ func TestReturnedMessageFailsTheRun(t *testing.T) {
 	names, id := testNames(t)
 	var once sync.Once
 	var unbindErr error
-	cfg := Config{URL: url, Names: names, Run: id, Nodes: 2, Factory: demo.PassFactory(2, 3), Script: start1(),
+	cfg := Config{URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
 		Purge: true, Teardown: true, Timeout: time.Minute,
 		afterSends: func(i, from int, _ int64) {
 			if i == 1 && from == 0 {

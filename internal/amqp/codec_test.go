@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 )
 
 // kind is a message kind written by name and not readable back, as some
@@ -25,11 +25,11 @@ type kindMsg struct {
 func (m kindMsg) Type() string { return []string{"", "ASK", "GIVE"}[m.Kind] }
 
 func TestCodecRoundTrip(t *testing.T) {
-	c := NewCodec(kindMsg{Kind: 1, IDs: []int{9}, Hid: 4}, kindMsg{Kind: 2, Hid: 5}, demo.Token{})
+	c := NewCodec(kindMsg{Kind: 1, IDs: []int{9}, Hid: 4}, kindMsg{Kind: 2, Hid: 5}, nodetest.Token{})
 	c.Timestamp = true
 	for _, m := range []node.Msg{
 		kindMsg{Kind: 1, IDs: []int{1, 2, 3}, Hid: 4}, kindMsg{Kind: 1, IDs: []int{9}, Hid: 4},
-		kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2, IDs: []int{7}, Hid: 5}, demo.Token{Hop: 3},
+		kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2, IDs: []int{7}, Hid: 5}, nodetest.Token{Hop: 3},
 	} {
 		b, err := c.Encode(m, time.Unix(0, 0))
 		if err != nil {
@@ -63,7 +63,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := NewCodec(kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2}, demo.Token{})
+		c := NewCodec(kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2}, nodetest.Token{})
 		m, err := c.Decode(b)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 )
 
 // proc is one simulated node process: a Run with one local node.
@@ -46,13 +46,13 @@ func multiConfig(t *testing.T, n int, f node.Factory) Config {
 		}
 	})
 	return Config{URL: url, Names: names, Nodes: n, Factory: f, Script: start1(), Timeout: time.Minute,
-		Codec: NewCodec(demo.Token{})} // a node process learns its types first (ringlab node runs the simulator)
+		Codec: NewCodec(nodetest.Token{})} // a node process learns its types first (ringlab node runs the simulator)
 }
 
 // Node 1's process starts and sends before the others exist: its message
 // waits in node 2's queue, and the run ends with every message counted.
 func TestNodeStartingAfterThePublishGetsTheMessage(t *testing.T) {
-	f := demo.PassFactory(3, 7)
+	f := nodetest.PassFactory(3, 7)
 	cfg := multiConfig(t, 3, f)
 	published := make(chan struct{})
 	var once sync.Once
@@ -86,7 +86,7 @@ func TestNodeStartingAfterThePublishGetsTheMessage(t *testing.T) {
 // the same message again (same link, same sequence number: node 3 drops
 // it), and the run ends with the simulator's count.
 func TestKilledNodeProcessResumes(t *testing.T) {
-	f := demo.PassFactory(3, 7)
+	f := nodetest.PassFactory(3, 7)
 	cfg := multiConfig(t, 3, f)
 	killed := make(chan struct{})
 	var once sync.Once

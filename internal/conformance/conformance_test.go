@@ -15,9 +15,9 @@ import (
 
 	"go.uber.org/goleak"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/live"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -157,7 +157,7 @@ func TestPass(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 30} {
 		hops := 3*n + 1
 		t.Run(fmt.Sprintf("nodes=%d", n), func(t *testing.T) {
-			got := runBoth(t, scenario{nodes: n, factory: demo.PassFactory(n, hops), script: start1()}, int64(hops))
+			got := runBoth(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: start1()}, int64(hops))
 			for name, o := range got {
 				if r := reached(o.events, trace.KindRecv); len(r) != n {
 					t.Errorf("%s: %d of %d nodes got the token", name, len(r), n)
@@ -200,7 +200,7 @@ func TestFlood(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.topo.N
-			got := runBoth(t, scenario{nodes: n, factory: demo.FloodFactory(tc.topo), script: start1()}, int64(2*tc.m-(n-1)))
+			got := runBoth(t, scenario{nodes: n, factory: nodetest.FloodFactory(tc.topo), script: start1()}, int64(2*tc.m-(n-1)))
 			for name, o := range got {
 				if r := reached(o.events, trace.KindState); len(r) != n {
 					t.Errorf("%s: %d of %d nodes reached", name, len(r), n)
@@ -219,7 +219,7 @@ func TestCrashAndRestart(t *testing.T) {
 		{At: 10, Node: 3, Cmd: node.CmdRestart},
 		{At: 15, Node: 1, Cmd: node.CmdStart}, // all 20 hops
 	}
-	got := runBoth(t, scenario{nodes: n, factory: demo.PassFactory(n, hops), script: script}, 2+hops)
+	got := runBoth(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script}, 2+hops)
 	for name, o := range got {
 		var drops, crashes, recovers int
 		for _, e := range o.events {
@@ -249,7 +249,7 @@ func TestSkippedKinds(t *testing.T) {
 		{At: 10, Node: 3, Cmd: node.CmdRestart},
 		{At: 15, Node: 1, Cmd: node.CmdStart},
 	}
-	sc := scenario{nodes: n, factory: demo.PassFactory(n, hops), script: script}
+	sc := scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script}
 	for _, keep := range []trace.Kinds{
 		trace.KindsOf(trace.KindCrash, trace.KindRecover),
 		trace.KindsOf(trace.KindRecv, trace.KindCmd),

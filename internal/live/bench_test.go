@@ -2,7 +2,7 @@
 // Compare: benchstat -col /impl new.txt     (live against the bare channel ring)
 //          benchstat old.txt new.txt        (before and after a change)
 //
-// BenchmarkLive passes one token around a ring of demo.Pass node machines
+// BenchmarkLive passes one token around a ring of nodetest.Pass node machines
 // on the live runtime; impl=baseline is a bare hand-written ring of
 // goroutines and 1-buffered int channels doing the same hops: a plain
 // receive and a plain send per hop, no select, no context, and the ring

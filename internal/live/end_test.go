@@ -15,7 +15,7 @@ import (
 
 	"ringlab/internal/live"
 	"ringlab/internal/node"
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 	"ringlab/internal/trace"
 )
 
@@ -49,7 +49,7 @@ func (a announcer) Step(in node.Input, out *node.Output) {
 // was being carried out, and end with the announcements in flight.
 func TestNoEndWithARestartToCome(t *testing.T) {
 	reps := 400
-	if testing.Short() || raceguard.Enabled {
+	if testing.Short() || racebuild.Enabled {
 		reps = 100
 	}
 	const n = 6
@@ -173,7 +173,7 @@ func descendingConfig(n int) live.Config {
 // hundreds of thousands of busy node goroutines.
 func TestCancelStopsABigRunAtOnce(t *testing.T) {
 	n := 200_000
-	if raceguard.Enabled || testing.Short() {
+	if racebuild.Enabled || testing.Short() {
 		n = 20_000
 	}
 	ctx, cancel := signal.NotifyContext(t.Context(), os.Interrupt)
@@ -205,7 +205,7 @@ func TestCancelStopsABigRunAtOnce(t *testing.T) {
 // --timeout bounds a big busy run the same way.
 func TestTimeoutBoundsABigRun(t *testing.T) {
 	n := 200_000
-	if raceguard.Enabled || testing.Short() {
+	if racebuild.Enabled || testing.Short() {
 		n = 20_000
 	}
 	cfg := descendingConfig(n)

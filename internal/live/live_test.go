@@ -13,9 +13,9 @@ import (
 
 	"go.uber.org/goleak"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/live"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/trace"
 )
 
@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func passConfig(n, hops int) live.Config {
 	return live.Config{
 		Nodes:   n,
-		Factory: demo.PassFactory(n, hops),
+		Factory: nodetest.PassFactory(n, hops),
 		Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
 	}
 }
@@ -60,7 +60,7 @@ func TestPassCountsEveryHop(t *testing.T) {
 }
 
 func TestNothingToDoIsQuiescent(t *testing.T) {
-	res := run(t, live.Config{Nodes: 3, Factory: demo.PassFactory(3, 3)})
+	res := run(t, live.Config{Nodes: 3, Factory: nodetest.PassFactory(3, 3)})
 	if !res.Quiescent || res.Steps != 0 {
 		t.Errorf("%+v, want quiescent with no steps", res)
 	}
@@ -217,9 +217,9 @@ func TestCancelBusyRing(t *testing.T) {
 func TestErrors(t *testing.T) {
 	boom := errors.New("boom")
 	for name, cfg := range map[string]live.Config{
-		"no nodes":   {Factory: demo.PassFactory(1, 1)},
+		"no nodes":   {Factory: nodetest.PassFactory(1, 1)},
 		"no factory": {Nodes: 2},
-		"bad script": {Nodes: 2, Factory: demo.PassFactory(2, 1), Script: []node.Action{{Node: 3, Cmd: node.CmdStart}}},
+		"bad script": {Nodes: 2, Factory: nodetest.PassFactory(2, 1), Script: []node.Action{{Node: 3, Cmd: node.CmdStart}}},
 		"factory":    {Nodes: 2, Factory: func(int) (node.Node, error) { return nil, boom }},
 		"send out of range": {Nodes: 2, Factory: func(i int) (node.Node, error) { return sendTo(7), nil },
 			Script: startAll(2)},
@@ -232,7 +232,7 @@ func TestErrors(t *testing.T) {
 
 type sendTo int
 
-func (s sendTo) Step(in node.Input, out *node.Output) { out.Send(int(s), demo.Wave{}) }
+func (s sendTo) Step(in node.Input, out *node.Output) { out.Send(int(s), nodetest.Wave{}) }
 
 // Sink order: seq counts up from 1, t never goes back, and every recv has
 // a Lamport clock above its send's.
@@ -307,7 +307,7 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 	if p.self == 1 && p.steps == 1000 {
 		out.State("seen")
 	}
-	out.Send(3-p.self, demo.Wave{})
+	out.Send(3-p.self, nodetest.Wave{})
 }
 
 // A Stop that turns true on what the sink saw ends the run.
@@ -338,7 +338,7 @@ type nowSeer struct{ seen *[]int64 }
 func (s nowSeer) Step(in node.Input, out *node.Output) {
 	*s.seen = append(*s.seen, in.Now)
 	if in.Kind == node.InCmd {
-		out.Send(2, demo.Token{Hop: 1})
+		out.Send(2, nodetest.Token{Hop: 1})
 	}
 	out.State("saw")
 }

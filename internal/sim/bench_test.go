@@ -3,7 +3,7 @@
 //          benchstat old.txt new.txt        (before and after a change)
 //
 // BenchmarkSim delivers the messages of one token passed around a ring of
-// demo.Pass node machines; impl=baseline is a minimal single-threaded loop
+// nodetest.Pass node machines; impl=baseline is a minimal single-threaded loop
 // passing an int around the same ring through a slice-based FIFO queue.
 
 package sim_test

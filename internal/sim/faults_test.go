@@ -3,8 +3,8 @@ package sim_test
 import (
 	"testing"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -34,7 +34,7 @@ func count(evs []trace.Event, kind string) int {
 
 // flood6 floods a complete graph of 6 nodes: 2m-(n-1) = 30-5 = 25 messages.
 func flood6() sim.Config {
-	return sim.Config{Nodes: 6, Factory: demo.FloodFactory(node.Complete(6)),
+	return sim.Config{Nodes: 6, Factory: nodetest.FloodFactory(node.Complete(6)),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
 }
 
@@ -69,7 +69,7 @@ func TestDuplicateHappens(t *testing.T) {
 
 func TestCrashStopsDelivery(t *testing.T) {
 	// Node 3 of a 5-node Pass ring crashes at t=1: the token dies there.
-	cfg := sim.Config{Nodes: 5, Factory: demo.PassFactory(5, 20),
+	cfg := sim.Config{Nodes: 5, Factory: nodetest.PassFactory(5, 20),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 3, Cmd: node.CmdCrash}}}
 	evs, res := events(t, cfg)
 	if count(evs, trace.KindCrash) != 1 || res.Dropped != 1 || res.Messages != 2 {
@@ -80,7 +80,7 @@ func TestCrashStopsDelivery(t *testing.T) {
 func TestRestartHasAmnesia(t *testing.T) {
 	// Flood: node 2 is reached, crashes, restarts with its state reset, and
 	// a second start wave reaches it again as if for the first time.
-	cfg := sim.Config{Nodes: 3, Factory: demo.FloodFactory(node.Ring(3)),
+	cfg := sim.Config{Nodes: 3, Factory: nodetest.FloodFactory(node.Ring(3)),
 		Script: []node.Action{
 			{At: 0, Node: 1, Cmd: node.CmdStart},
 			{At: 5, Node: 2, Cmd: node.CmdCrash},
@@ -103,7 +103,7 @@ func TestRestartHasAmnesia(t *testing.T) {
 
 func TestPartitionCutsLinks(t *testing.T) {
 	// Nodes 1-2 cut off from 3-4-5 for the whole run: the flood never leaves.
-	cfg := sim.Config{Nodes: 5, Factory: demo.FloodFactory(node.Complete(5)),
+	cfg := sim.Config{Nodes: 5, Factory: nodetest.FloodFactory(node.Complete(5)),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		Faults: sim.Faults{Partitions: []sim.Partition{{Group: []int{1, 2}, From: 0, Until: 100}}}}
 	evs, _ := events(t, cfg)
@@ -118,7 +118,7 @@ func TestPartitionCutsLinks(t *testing.T) {
 }
 
 func TestSlowNodeIsLate(t *testing.T) {
-	cfg := sim.Config{Nodes: 3, Factory: demo.PassFactory(3, 3),
+	cfg := sim.Config{Nodes: 3, Factory: nodetest.PassFactory(3, 3),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		Faults: sim.Faults{Slow: []sim.Slow{{Node: 2, Extra: 10, From: 0, Until: 100}}}}
 	_, res := events(t, cfg)
@@ -137,7 +137,7 @@ func TestLatencyRangeKeepsFIFOPerLink(t *testing.T) {
 		last := 0
 		for _, e := range evs {
 			if e.Kind == trace.KindRecv {
-				k := e.Msg.Value.(demo.Token).Hop
+				k := e.Msg.Value.(nodetest.Token).Hop
 				if k < last {
 					t.Fatalf("seed %d: message %d arrived after %d on a FIFO link", seed, k, last)
 				}
@@ -155,7 +155,7 @@ func burstFactory(i int) (node.Node, error) { return burst{i}, nil }
 func (b burst) Step(in node.Input, out *node.Output) {
 	if in.Kind == node.InCmd && b.self == 1 {
 		for k := 1; k <= 10; k++ {
-			out.Send(2, demo.Token{Hop: k})
+			out.Send(2, nodetest.Token{Hop: k})
 		}
 	}
 }
@@ -165,7 +165,7 @@ type overtaken struct{ last, bad int }
 
 func (o *overtaken) Observe(e *trace.Event) {
 	if e.Kind == trace.KindRecv {
-		k := e.Msg.Value.(demo.Token).Hop
+		k := e.Msg.Value.(nodetest.Token).Hop
 		if k < o.last {
 			o.bad++
 		}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -42,7 +42,7 @@ func record(t *testing.T, cfg sim.Config, format string) (sim.Result, []byte) {
 func passConfig(n, hops int) sim.Config {
 	return sim.Config{
 		Nodes:   n,
-		Factory: demo.PassFactory(n, hops),
+		Factory: nodetest.PassFactory(n, hops),
 		Script:  []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"ringlab/internal/check"
-	"ringlab/internal/demo"
 	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -21,7 +21,7 @@ func runInto(t *testing.T, format string) []byte {
 		t.Fatal(err)
 	}
 	res, err := sim.Run(sim.Config{
-		Nodes: 4, Factory: demo.FloodFactory(node.Complete(4)), Seed: 3,
+		Nodes: 4, Factory: nodetest.FloodFactory(node.Complete(4)), Seed: 3,
 		Faults: sim.Faults{Drop: 0.2},
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 4, Cmd: node.CmdCrash}},
 		Sink: func(e *trace.Event) {

@@ -1,5 +1,5 @@
 // Package electiontest is the test driver shared by the ring elections'
-// package tests (ringspec, anonymous, idlist, changroberts): it calls each
+// package tests (smallestid, anonymous, idlist, changroberts): it calls each
 // node's Step, queues the sends, delivers them FIFO or in a seeded random
 // order, counts messages by type and keeps each node's events. No
 // goroutines, no time: the etcd-io/raft style of testing a pure state

@@ -14,7 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/raceguard"
+	"ringlab/internal/racebuild"
 )
 
 // ExplainFlag is the --explain flag every lesson has.
@@ -46,13 +46,13 @@ func Int(c *cli.Context, name string, lo, hi int) (int, error) {
 }
 
 // Goroutines is Int for a flag that sets how many goroutines start; it also
-// refuses counts a -race build cannot afford (raceguard).
+// refuses counts a -race build cannot afford (racebuild).
 func Goroutines(c *cli.Context, name string, lo, hi int) (int, error) {
 	v, err := Int(c, name, lo, hi)
 	if err != nil {
 		return 0, err
 	}
-	if err := raceguard.Check("--"+name, v); err != nil {
+	if err := racebuild.Check("--"+name, v); err != nil {
 		return 0, cliutil.Usagef("%v", err)
 	}
 	return v, nil

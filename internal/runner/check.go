@@ -1,0 +1,199 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/sim"
+	"ringlab/internal/statespace"
+	"ringlab/internal/trace"
+)
+
+// CheckFlags are the flags of an exhaustive `check` command, on top of the
+// algorithm's own (which set its nodes, requests, initiators, timeouts).
+func CheckFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
+		&cli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
+		&cli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
+		&cli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
+		&cli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
+		&cli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
+		&cli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
+		&cli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
+		&cli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
+		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction (sleep sets): try one order of independent steps at different nodes"},
+		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
+		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. 'mutual exclusion' (default: any)"},
+		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), mermaid (with --path or a violation: the counterexample's sequence diagram) or none"},
+	}
+}
+
+// checkReport is the JSON object a check prints with --format json.
+type checkReport struct {
+	Algorithm   string  `json:"algorithm"`
+	Nodes       int     `json:"nodes"`
+	Policy      string  `json:"policy"`
+	Timers      string  `json:"timers"`
+	POR         bool    `json:"por"`
+	Crashes     int     `json:"crashes"`
+	Restarts    int     `json:"restarts"`
+	Drops       int     `json:"drops"`
+	Explored    int64   `json:"explored"`
+	Distinct    int64   `json:"distinct"`
+	Transitions int64   `json:"transitions"`
+	Terminal    int64   `json:"terminal"`
+	Depth       int     `json:"depth"`
+	Seconds     float64 `json:"seconds"`
+	PerSecond   float64 `json:"states_per_second"`
+	MemBytes    uint64  `json:"mem_bytes"`
+	Exhausted   bool    `json:"exhausted"`
+	Stop        string  `json:"stop,omitempty"`
+	Property    string  `json:"property,omitempty"`
+	Detail      string  `json:"detail,omitempty"`
+	Steps       int     `json:"steps,omitempty"`
+	Path        string  `json:"path,omitempty"`
+	Replay      string  `json:"replay,omitempty"`
+}
+
+// Check runs an exhaustive check of spec (whose Factory, Script and
+// checkers sc already holds) with the flags of CheckFlags, or, with
+// --path, replays one path through Execute (trace, checkers, renderers).
+// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
+// stopped it first, 130 interrupted (with the figures so far).
+func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config, stdout, stderr io.Writer) error {
+	var err error
+	if sc.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
+		return cliutil.Usagef("--policy: %v", err)
+	}
+	if sc.Timers, err = statespace.ParseTimers(c.String("timers")); err != nil {
+		return cliutil.Usagef("--timers: %v", err)
+	}
+	sc.MaxDepth, sc.MaxStates, sc.Timeout = c.Int("max-depth"), c.Int64("max-states"), c.Duration("timeout")
+	gib := c.Float64("max-memory")
+	if !(gib >= 0 && gib <= 1<<20) {
+		return cliutil.Usagef("--max-memory must be between 0 and %d GiB, got %v", 1<<20, gib)
+	}
+	sc.MaxMemory = uint64(gib * (1 << 30))
+	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
+	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
+	sc.Only = strings.ReplaceAll(c.String("property"), "-", " ")
+	switch {
+	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
+		return cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
+	case sc.Crashes < 0 || sc.Crashes > 8 || sc.Restarts < 0 || sc.Restarts > 8 || sc.Drops < 0 || sc.Drops > 8:
+		return cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
+	case sc.Nodes > statespace.MaxNodes:
+		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+	}
+	format := c.String("format")
+	if _, err := trace.NewRenderer(format, nil); err != nil {
+		return cliutil.Usagef("--format: %v", err)
+	}
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property"), " --seed 0")
+	if !sc.POR {
+		base += " --por=false"
+	}
+	if c.IsSet("path") {
+		path, err := statespace.ParsePath(c.String("path"), sc.Nodes)
+		if err != nil {
+			return cliutil.Usagef("--path: %v", err)
+		}
+		return replayPath(ctx, spec, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+	}
+
+	res, err := statespace.Search(ctx, sc)
+	if err != nil {
+		return err
+	}
+	rep := checkReport{
+		Algorithm: spec.Algorithm, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
+		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
+		Explored: res.Explored, Distinct: res.Distinct, Transitions: res.Transitions, Terminal: res.Terminal,
+		Depth: res.Depth, Seconds: res.Elapsed.Seconds(), PerSecond: res.StatesPerSecond(), MemBytes: res.MemBytes,
+		Exhausted: res.Exhausted, Stop: res.Stop,
+	}
+	if v := res.Violation; v != nil {
+		rep.Property, rep.Detail, rep.Steps = v.Property, v.Detail, len(res.Path)
+		rep.Path = statespace.FormatPath(res.Path)
+		rep.Replay = base + " --path " + rep.Path
+	}
+	switch format {
+	case "json":
+		b, _ := json.Marshal(rep)
+		fmt.Fprintf(stdout, "%s\n", b)
+	case "text":
+		writeCheck(stdout, rep)
+	default: // none, mermaid: the figures go to stderr, stdout keeps the picture clean
+		writeCheck(stderr, rep)
+	}
+	if res.Violation != nil {
+		if format == "text" || format == "mermaid" {
+			if format == "text" {
+				fmt.Fprintln(stdout)
+			}
+			err := replayPath(ctx, spec, sc, res.Path, format, rep.Replay, stdout, stderr)
+			if cliutil.Code(err) != cliutil.ExitViolation && cliutil.Code(err) != cliutil.ExitNoTermination && err != nil {
+				return err
+			}
+		}
+		return cliutil.Violationf("%s violated: %s (replay: %s)", rep.Property, rep.Detail, rep.Replay)
+	}
+	switch res.Stop {
+	case "":
+		return nil
+	case "interrupted":
+		return ctx.Err()
+	}
+	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+}
+
+func writeCheck(w io.Writer, r checkReport) {
+	faults := "none"
+	if r.Crashes+r.Restarts+r.Drops > 0 {
+		faults = fmt.Sprintf("up to %d crashes, %d restarts, %d drops", r.Crashes, r.Restarts, r.Drops)
+	}
+	por := "on"
+	if !r.POR {
+		por = "off"
+	}
+	fmt.Fprintf(w, "exhaustive check of %s: %d nodes, policy %s, timers %s, partial-order reduction %s, faults: %s\n",
+		r.Algorithm, r.Nodes, r.Policy, r.Timers, por, faults)
+	fmt.Fprintf(w, "states: %d distinct, %d explored, %d transitions, %d terminal; depth %d\n",
+		r.Distinct, r.Explored, r.Transitions, r.Terminal, r.Depth)
+	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
+	switch {
+	case r.Property != "":
+		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
+		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
+	case r.Exhausted:
+		fmt.Fprintf(w, "result: exhausted, no violation\n")
+	default:
+		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
+	}
+}
+
+// replayPath runs one path through Execute: the same checkers, renderers
+// and exit codes as a run.
+func replayPath(ctx context.Context, spec Spec, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
+	opts := Options{Runtime: "check", Format: format, Custom: func(sink func(*trace.Event)) (CustomResult, error) {
+		rr, err := statespace.Replay(sc, path, sink)
+		if err != nil {
+			return CustomResult{}, cliutil.Usagef("--path: %v", err)
+		}
+		cr := CustomResult{Terminated: rr.Terminated, Steps: rr.Steps, Messages: rr.Messages, Dropped: rr.Dropped, ByType: rr.ByType}
+		if !rr.Terminated {
+			cr.Why = "the path ends before the run does"
+		}
+		return cr, nil
+	}}
+	_, err := Execute(ctx, spec, opts, replay, stdout, stderr)
+	return err
+}

@@ -1,0 +1,147 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// ExploreFlags are the flags of an `explore` command on top of Flags.
+func ExploreFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "schedules", Value: 1000, Usage: "how many seeded schedules to try (1..10000000)"},
+	}
+}
+
+// judge adapts a checker set to sim.Judge.
+type judge struct{ set *check.Set }
+
+func (j judge) Observe(e *trace.Event) { j.set.Observe(e) }
+func (j judge) Violated() bool         { return j.set.Violated() }
+func (j judge) Final(res sim.Result) bool {
+	end := check.End{Terminated: res.Quiescent, Why: "step budget exhausted", Messages: res.Messages}
+	for _, v := range j.set.Finish(end) {
+		if !v.OK {
+			return true
+		}
+	}
+	return false
+}
+
+// Explore runs spec under many seeds on the simulator (from --seed on, or
+// from a drawn seed it prints) and prints either that no schedule violated
+// a property or the shrunk violating schedule, replayed in full, with its
+// replay command.
+func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdout, stderr io.Writer) error {
+	schedules, first, err := ExploreStart(c, opts, stderr)
+	if err != nil {
+		return err
+	}
+	script := append(append([]node.Action(nil), spec.Script...), opts.Script...)
+	x := sim.Explore{
+		Config: sim.Config{
+			Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
+			Faults: opts.Faults, Script: script, React: spec.React, MaxSteps: opts.MaxSteps,
+			Messages: true, Cancel: ctx.Done(),
+		},
+		Schedules: schedules,
+		FirstSeed: first,
+		NewJudge:  func() sim.Judge { return judge{check.NewSet(spec.checkers()...)} },
+	}
+	bar := newProgress(stderr, int64(schedules), "schedules")
+	x.Progress = func(runs int) { bar.set(int64(runs)) }
+	found, err := x.Run()
+	bar.done()
+	if err != nil {
+		return err
+	}
+	if found.Interrupted || (ctx.Err() != nil && !found.Violating) {
+		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "interrupted after %d of %d schedules (seeds %d..%d): no violation so far\n",
+			found.Runs, schedules, first, first+uint64(found.Runs)-1)
+		return ctx.Err()
+	}
+	if !found.Violating {
+		lat := opts.Latency
+		if opts.Policy == sim.PolicyRandom && lat.Min == lat.Max {
+			lat.Max = lat.Min + 9 // the simulator widens a single latency to [min, min+9] under this policy
+		}
+		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "no violation in %d schedules (seeds %d..%d, policy %s, latency %d-%d)\n",
+			found.Runs, first, first+uint64(found.Runs)-1, opts.Policy, lat.Min, lat.Max)
+		return nil
+	}
+	sched := FormatSchedule(found.Choices)
+	fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
+		found.Runs, schedules, found.Seed, found.Original, countNonzero(found.Choices), sched)
+	// Replay the shrunk schedule in full, with checkers and rendering.
+	opts.Seed, opts.SeedDrawn, opts.Schedule = found.Seed, false, found.Choices
+	if len(opts.Schedule) == 0 {
+		opts.Schedule = []int64{0}
+	}
+	replay := ExploreReplay(c, found.Seed, sched)
+	if ctx.Err() != nil { // interrupted while shrinking: the schedule so far still violates
+		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "interrupted while shrinking; replay: %s\n", replay)
+		return ctx.Err()
+	}
+	_, err = Execute(ctx, spec, opts, replay, stdout, stderr)
+	return err
+}
+
+// ExploreStart checks an explore command's own flags and returns how many
+// schedules to try and the first seed: --seed, or a drawn seed printed on
+// stderr with the command that repeats the sweep.
+func ExploreStart(c *cli.Context, opts Options, stderr io.Writer) (schedules int, first uint64, err error) {
+	schedules = c.Int("schedules")
+	switch {
+	case schedules < 1 || schedules > 10_000_000:
+		return 0, 0, cliutil.Usagef("--schedules must be between 1 and 10000000, got %d", schedules)
+	case opts.Runtime != "sim":
+		return 0, 0, cliutil.Usagef("explore runs on the simulator only; drop --runtime %s", opts.Runtime)
+	case c.IsSet("schedule"):
+		return 0, 0, cliutil.Usagef("--schedule replays one schedule: give it to the run command, not to explore, which tries --schedules of them")
+	}
+	if dryRun(c.Context) {
+		return 0, opts.Seed, nil
+	}
+	if opts.SeedDrawn {
+		fmt.Fprintf(stderr, "seeds from %d (repeat with: %s)\n", opts.Seed, Replay(c, opts.Seed))
+	}
+	return schedules, opts.Seed, nil
+}
+
+// ExploreNotes is where explore writes its own lines (what it tried, what
+// it found): stdout above a text replay, stderr otherwise, so that stdout
+// under --format json is the replayed run's NDJSON log from its first line.
+func ExploreNotes(opts Options, stdout, stderr io.Writer) io.Writer {
+	if opts.Format == "text" {
+		return stdout
+	}
+	return stderr
+}
+
+// ExploreReplay is the run command that replays schedule sched of seed:
+// explore's command line without "explore" and the flags only explore has,
+// with --schedule, written as the run command writes its own replay (so the
+// replayed run prints the same line).
+func ExploreReplay(c *cli.Context, seed uint64, sched string) string {
+	_ = c.Set("schedule", sched)
+	return strings.Replace(Replay(c, seed, "schedules", "property"), " explore ", " ", 1)
+}
+
+func countNonzero(cs []int64) int {
+	n := 0
+	for _, v := range cs {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}

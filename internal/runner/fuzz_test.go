@@ -1,0 +1,224 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/cliutil"
+)
+
+// The parsers of the engine's flag values: whatever the input, no panic;
+// what they accept is in range and reads back from its canonical form.
+
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"1", "1-10", " 3 - 4 ", "0", "5-4", "-1", "1-1000001", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseRange(s)
+		if err != nil {
+			return
+		}
+		if d.Min < 1 || d.Max < d.Min || d.Max > 1_000_000 {
+			t.Fatalf("%q: accepted out of range %+v", s, d)
+		}
+		back, err := parseRange(fmt.Sprintf("%d-%d", d.Min, d.Max))
+		if err != nil || back != d {
+			t.Fatalf("%q: %+v does not round-trip: %+v, %v", s, d, back, err)
+		}
+	})
+}
+
+// FuzzParseAt covers --crash and --restart values (I@T).
+func FuzzParseAt(f *testing.F) {
+	for _, s := range []string{"2@5", "1@0", "9@1", "2@-1", "@", "2@", " 3@4", "3@ 4"} {
+		f.Add(s, 4)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = 1 + abs(n)%1000
+		i, at, err := parseAt(s, n)
+		if err != nil {
+			return
+		}
+		if i < 1 || i > n || at < 0 {
+			t.Fatalf("%q (n=%d): accepted node %d tick %d", s, n, i, at)
+		}
+		i2, at2, err := parseAt(fmt.Sprintf("%d@%d", i, at), n)
+		if err != nil || i2 != i || at2 != at {
+			t.Fatalf("%q: does not round-trip: %d@%d, %v", s, i2, at2, err)
+		}
+	})
+}
+
+func FuzzParsePartition(f *testing.F) {
+	for _, s := range []string{"1,2@5-30", "3@1-2", "1,1@5-30", "1,2@30-5", "@", "1,2", "1,,2@1-2"} {
+		f.Add(s, 4)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = 1 + abs(n)%1000
+		p, err := parsePartition(s, n)
+		if err != nil {
+			return
+		}
+		seen := map[int]bool{}
+		var nodes []string
+		for _, i := range p.Group {
+			if i < 1 || i > n || seen[i] {
+				t.Fatalf("%q (n=%d): accepted group %v", s, n, p.Group)
+			}
+			seen[i] = true
+			nodes = append(nodes, fmt.Sprint(i))
+		}
+		if len(p.Group) == 0 || p.From < 0 || p.Until <= p.From {
+			t.Fatalf("%q: accepted %+v", s, p)
+		}
+		back, err := parsePartition(fmt.Sprintf("%s@%d-%d", strings.Join(nodes, ","), p.From, p.Until), n)
+		if err != nil || !slices.Equal(back.Group, p.Group) || back.From != p.From || back.Until != p.Until {
+			t.Fatalf("%q: %+v does not round-trip: %+v, %v", s, p, back, err)
+		}
+	})
+}
+
+func FuzzParseSlow(f *testing.F) {
+	for _, s := range []string{"2+3@5-30", "1+1@0-1", "2+0@1-2", "2+3@", "+@-", "2+1000001@1-2"} {
+		f.Add(s, 4)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = 1 + abs(n)%1000
+		sl, err := parseSlow(s, n)
+		if err != nil {
+			return
+		}
+		if sl.Node < 1 || sl.Node > n || sl.Extra < 1 || sl.Extra > 1_000_000 || sl.From < 0 || sl.Until <= sl.From {
+			t.Fatalf("%q: accepted %+v", s, sl)
+		}
+		back, err := parseSlow(fmt.Sprintf("%d+%d@%d-%d", sl.Node, sl.Extra, sl.From, sl.Until), n)
+		if err != nil || back != sl {
+			t.Fatalf("%q: %+v does not round-trip: %+v, %v", s, sl, back, err)
+		}
+	})
+}
+
+func FuzzParseSchedule(f *testing.F) {
+	for _, s := range []string{"0:0", "1:3", "0:5,1:3,2:7,4:3,5:6", "1:2,1:3", "1:-1", ":", "12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 200 {
+			return // an index up to 10^7 allocates its decisions; keep runs quick
+		}
+		cs, err := ParseSchedule(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseSchedule(FormatSchedule(cs))
+		trim := func(x []int64) []int64 {
+			for len(x) > 0 && x[len(x)-1] == 0 {
+				x = x[:len(x)-1]
+			}
+			return x
+		}
+		if err != nil || !slices.Equal(trim(back), trim(cs)) {
+			t.Fatalf("%q: %v does not round-trip through %q: %v, %v", s, cs, FormatSchedule(cs), back, err)
+		}
+	})
+}
+
+// FuzzSplitCommand: a command line Replay writes splits back into its
+// words, and no input makes SplitCommand panic.
+func FuzzSplitCommand(f *testing.F) {
+	f.Add("ringlab\x00election\x00--partition\x001,2@5-30\x00it's")
+	f.Add("a b\x00\x00'\"$\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = SplitCommand(s)
+		if !utf8.ValidString(s) {
+			return
+		}
+		words := strings.Split(s, "\x00")
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = quote(w)
+		}
+		got, err := SplitCommand(strings.Join(quoted, " "))
+		if err != nil || !slices.Equal(got, words) {
+			t.Fatalf("%q: quoted as %q, split back into %q (%v)", words, strings.Join(quoted, " "), got, err)
+		}
+	})
+}
+
+// FuzzReadLog: any bytes as a log give events or a clean error.
+func FuzzReadLog(f *testing.F) {
+	f.Add([]byte(`{"v":1,"kind":"header","algorithm":"election ring","replay":"ringlab election ring --seed 1"}` + "\n" +
+		`{"v":1,"seq":1,"t":0,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":1,"vc":[1,0]}` + "\n" +
+		`{"v":1,"seq":2,"t":1,"node":2,"kind":"recv","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":2,"vc":[1,1]}` + "\n"))
+	f.Add([]byte(`{"v":1,"kind":"summary","replay":"x"}`))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		half := len(b) / 2
+		l, err := ReadLog(Source{"a", strings.NewReader(string(b[:half]))}, Source{"b", strings.NewReader(string(b[half:]))})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a multi-line error: %q", err)
+			}
+			return
+		}
+		if len(l.Events) == 0 || l.Replay == "" {
+			t.Fatalf("accepted a log with %d events and replay %q", len(l.Events), l.Replay)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		if n == -n {
+			return 0
+		}
+		return -n
+	}
+	return n
+}
+
+// FuzzParseFlags drives Parse as a command line does, with any value for
+// each engine flag (durations included): it accepts or gives a one-line
+// usage error, never a panic or another kind of error.
+func FuzzParseFlags(f *testing.F) {
+	f.Add("1-10", "2@5", "2@7", "1,2@5-30", "3+2@1-9", "1s", "random", "0:1")
+	f.Add("3", "", "2@1", "1,,2@5-30", "+@", "-1ms", "fifo", "1:1,1:2")
+	f.Add("1", "1@0", "", "", "", "1h", "lifo", "")
+	f.Fuzz(func(t *testing.T, latency, crash, restart, partition, slow, timeout, policy, schedule string) {
+		var args []string
+		for _, kv := range [][2]string{{"--latency", latency}, {"--crash", crash}, {"--restart", restart},
+			{"--partition", partition}, {"--slow", slow}, {"--timeout", timeout}, {"--tick", timeout},
+			{"--policy", policy}, {"--schedule", schedule}} {
+			if kv[1] != "" {
+				args = append(args, kv[0], kv[1])
+			}
+		}
+		for _, runtime := range []string{"sim", "live"} {
+			var perr error
+			called := false
+			app := &cli.App{Name: "ringlab", Writer: io.Discard, ErrWriter: io.Discard,
+				Commands: []*cli.Command{{Name: "x", Flags: Flags(), Action: func(c *cli.Context) error {
+					called = true
+					_, perr = Parse(c, 4)
+					return perr
+				}}},
+				ExitErrHandler: func(*cli.Context, error) {},
+			}
+			err := app.Run(append([]string{"ringlab", "x", "--runtime", runtime}, args...))
+			if !called { // urfave/cli refused a value (a bad duration): its own usage error
+				continue
+			}
+			if perr != nil && (cliutil.Code(perr) != cliutil.ExitUsage || strings.Contains(perr.Error(), "\n")) {
+				t.Fatalf("%q: %v is not a one-line usage error", args, perr)
+			}
+			_ = err
+		}
+	})
+}

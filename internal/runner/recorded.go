@@ -1,0 +1,181 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/trace"
+)
+
+// Recorded is a saved run handed to Execute in place of a runtime: the
+// command that made the log rebuilds the run's Spec (its checkers, its
+// figures), and Execute feeds the logged events to them instead of running
+// the nodes. It is how `ringlab check` re-judges a log with the very
+// checkers and exit codes of the run.
+type Recorded struct {
+	Log        *Log
+	Properties []string // restrict the checkers to these (by name); none means all
+	used       bool
+}
+
+type recordedKey struct{}
+
+// WithRecorded returns a context under which Execute replays rec instead of
+// running a runtime. Execute takes it once: a command that would call
+// Execute twice gets an error the second time.
+func WithRecorded(ctx context.Context, rec *Recorded) context.Context {
+	return context.WithValue(ctx, recordedKey{}, rec)
+}
+
+// Used reports whether a command judged rec.
+func (rec *Recorded) Used() bool { return rec.used }
+
+func recordedFrom(ctx context.Context) *Recorded {
+	rec, _ := ctx.Value(recordedKey{}).(*Recorded)
+	return rec
+}
+
+// restrict keeps the checkers named in props ("mutual-exclusion" names
+// "mutual exclusion"); an unknown name is a usage error listing the
+// properties this run checks.
+func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
+	if len(props) == 0 {
+		return cs, nil
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, strings.ReplaceAll(c.Property(), " ", "-"))
+	}
+	var out []check.Checker
+	for _, p := range props {
+		want := strings.ReplaceAll(strings.TrimSpace(p), " ", "-")
+		found := false
+		for i, c := range cs {
+			if names[i] == want {
+				found = true
+				out = append(out, c)
+			}
+		}
+		if !found {
+			return nil, cliutil.Usagef("--property: this run checks no property %q (it checks %s)", p, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+// runRecorded feeds the log's events to sink in their merged order and
+// returns the figures the log gives: messages and their types are counted
+// from its send events, termination is the logged run's (a log without a
+// summary is taken as a run that ended by itself). A cancelled ctx stops
+// it with the events judged so far.
+func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (stats, error) {
+	if rec.used {
+		return stats{}, fmt.Errorf("a recorded run can be judged once")
+	}
+	rec.used = true
+	st := stats{terminated: true, byType: map[string]int64{}}
+	for k, e := range rec.Log.Events {
+		if k%4096 == 0 && ctx.Err() != nil { // Ctrl-C: judge what was read so far
+			st.terminated, st.why = false, "interrupted"
+			return st, nil
+		}
+		if e.Kind == trace.KindViolation { // the checkers find their own
+			continue
+		}
+		switch e.Kind {
+		case trace.KindSend:
+			st.messages++
+			if e.Msg != nil {
+				st.byType[e.Msg.Type()]++
+			}
+		case trace.KindDrop:
+			st.dropped++
+		case trace.KindDup:
+			st.duplicated++
+		}
+		st.now = max(st.now, e.T)
+		c := *e // the checkers may keep nothing, but the log stays intact
+		sink(&c)
+	}
+	if s := rec.Log.Summary; s != nil {
+		st.steps, st.unapplied = s.Steps, s.Unapplied
+		for _, v := range s.Verdicts {
+			if v.Property == "termination" && !v.OK {
+				st.terminated, st.why = false, v.Detail
+			}
+		}
+	}
+	return st, nil
+}
+
+// SplitCommand splits a command line as Replay writes it (and as a POSIX
+// shell would split it): words separated by blanks, '...' quoting anything
+// but a quote, "..." quoting anything but a quote or a backslash (which
+// escapes a dollar, a backquote, a quote or a backslash there), and a
+// backslash escaping the next character outside quotes.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord, escaped := false, false
+	var quote rune // the open quote, or 0
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case escaped:
+			w.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				w.WriteRune(r)
+			}
+		case quote == '"':
+			switch {
+			case r == '"':
+				quote = 0
+			case r == '\\' && i+1 < len(rs) && strings.ContainsRune("$`\"\\", rs[i+1]):
+				i++
+				w.WriteRune(rs[i])
+			default:
+				w.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, fmt.Errorf("unterminated quote or escape in %q", s)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
+type dryRunKey struct{}
+
+// WithDryRun returns a context under which a command checks its flags and
+// builds its run but runs nothing: Execute returns at once with no output,
+// and explore tries no schedule. Tests use it to check that documented
+// command lines parse.
+func WithDryRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, dryRunKey{}, true)
+}
+
+func dryRun(ctx context.Context) bool { return ctx.Value(dryRunKey{}) != nil }

@@ -1,0 +1,93 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/election"
+	"ringlab/internal/cliutil"
+)
+
+// announced is a stderr that hands over the server's URL when it is printed.
+type announced struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	url chan string
+}
+
+func (a *announced) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.buf.Write(p)
+	if _, rest, ok := strings.Cut(a.buf.String(), "serving 1 run(s) at "); ok {
+		if u, _, ok := strings.Cut(rest, " "); ok {
+			select {
+			case a.url <- u:
+			default:
+			}
+		}
+	}
+	return len(p), nil
+}
+
+func TestServeFlag(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stderr := &announced{url: make(chan string, 1)}
+	var stdout bytes.Buffer
+	cmds := []*cli.Command{election.Command()}
+	cliutil.Prepare(cmds)
+	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &stdout, ErrWriter: stderr, ExitErrHandler: func(*cli.Context, error) {}}
+	done := make(chan error, 1)
+	go func() {
+		done <- app.RunContext(ctx, []string{"ringlab", "election", "ring", "--seed", "2", "--format", "none", "--serve", "--serve-addr", "127.0.0.1:0"})
+	}()
+	var url string
+	select {
+	case url = <-stderr.url:
+	case err := <-done:
+		t.Fatalf("the command ended before serving: %v", err)
+	}
+	if !strings.HasSuffix(url, "/run/1") {
+		t.Fatalf("announced %q, want the run's page", url)
+	}
+	resp, err := http.Get(strings.Replace(url, "/run/", "/log/", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET log: %d %v", resp.StatusCode, err)
+	}
+	// The log is the whole run (--format none still logs it for the page),
+	// and its replay command does not serve again.
+	if !bytes.HasPrefix(log, []byte(`{"v":1,"kind":"header"`)) || !bytes.Contains(log, []byte(`"names":["N5","N3","N7","N1","N4"]`)) {
+		t.Errorf("the served log does not start with the header naming the nodes:\n%.300s", log)
+	}
+	if !bytes.Contains(log, []byte(`"kind":"send"`)) || !bytes.Contains(log, []byte(`"replay":"ringlab election ring --format none --seed 2"`)) {
+		t.Errorf("served log:\n%s", log)
+	}
+	cancel() // Ctrl-C: the server shuts down, the command returns the run's result
+	if err := <-done; err != nil {
+		t.Errorf("after Ctrl-C: %v", err)
+	}
+}
+
+func TestServeFlagBadAddr(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	cmds := []*cli.Command{election.Command()}
+	cliutil.Prepare(cmds)
+	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &stdout, ErrWriter: &stderr, ExitErrHandler: func(*cli.Context, error) {}}
+	err := app.RunContext(t.Context(), []string{"ringlab", "election", "ring", "--format", "none", "--serve", "--serve-addr", "nowhere"})
+	if cliutil.Code(err) != cliutil.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
+		t.Errorf("bad --serve-addr: %v", err)
+	}
+}
