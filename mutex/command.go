@@ -99,7 +99,7 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 		w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
 		spec, _ := newSpec("mutex "+a.name, pl, w)
 		if exploring {
-			return progress(explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter))
+			return progress(runner.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter))
 		}
 		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return progress(err)

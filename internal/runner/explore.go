@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -41,7 +42,23 @@ func (j judge) Final(res sim.Result) bool {
 // from a drawn seed it prints) and prints either that no schedule violated
 // a property or the shrunk violating schedule, replayed in full, with its
 // replay command.
+//
+// A command with a --property flag (mutex explore) may name one property:
+// then only its checker judges the schedules.
 func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdout, stderr io.Writer) error {
+	checkers := spec.checkers
+	if only := strings.ReplaceAll(c.String("property"), "-", " "); only != "" {
+		var names []string
+		for _, ch := range spec.checkers() {
+			names = append(names, strings.ReplaceAll(ch.Property(), " ", "-"))
+		}
+		if !slices.Contains(names, strings.ReplaceAll(only, " ", "-")) {
+			return cliutil.Usagef("--property: %q is not checked here (want one of: %s)", c.String("property"), strings.Join(names, ","))
+		}
+		checkers = func() []check.Checker {
+			return slices.DeleteFunc(spec.checkers(), func(ch check.Checker) bool { return ch.Property() != only })
+		}
+	}
 	schedules, first, err := ExploreStart(c, opts, stderr)
 	if err != nil {
 		return err
@@ -55,7 +72,7 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		},
 		Schedules: schedules,
 		FirstSeed: first,
-		NewJudge:  func() sim.Judge { return judge{check.NewSet(spec.checkers()...)} },
+		NewJudge:  func() sim.Judge { return judge{check.NewSet(checkers()...)} },
 	}
 	bar := newProgress(stderr, int64(schedules), "schedules")
 	x.Progress = func(runs int) { bar.set(int64(runs)) }
