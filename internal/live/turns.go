@@ -103,10 +103,17 @@ func (p *peer) yield(rt *runtime) {
 		rt.turnMu.Unlock()
 		return
 	}
+	p.mu.Lock() // before p can be resumed
+	if p.closed {
+		// The run is over and close has been and gone: no wake-up would
+		// ever come. The caller's loop sees the end at its next item.
+		p.mu.Unlock()
+		rt.turnMu.Unlock()
+		return
+	}
 	next := rt.readyList[0]
 	rt.readyList[0] = nil
 	rt.readyList = append(rt.readyList[1:], p)
-	p.mu.Lock() // before p can be resumed
 	p.state, p.hasG = ready, true
 	if p.wake == nil {
 		p.wake = make(chan struct{}, 1)
