@@ -88,8 +88,7 @@ func (a algo) action(explore bool) cli.ActionFunc {
 		if err := cliutil.NoArgs(c); err != nil {
 			return err
 		}
-		spec, opts, restore, err := a.spec(c, !explore)
-		defer restore()
+		spec, opts, err := a.spec(c)
 		if err != nil {
 			return err
 		}
@@ -108,14 +107,8 @@ func (a algo) action(explore bool) cli.ActionFunc {
 	}
 }
 
-// spec parses every flag of a command line and builds its run. With gc,
-// a big run gets the engine's collector policy (runner.BigRunGC) as soon as
-// its size is known, before its ids, script and factory are built, not
-// only once Execute starts: on a million nodes they are the first ~100 MB
-// of the heap, over which a collector paced for an empty heap ran three
-// cycles. restore puts the collector's settings back; it is never nil.
-func (a algo) spec(c *cli.Context, gc bool) (spec runner.Spec, opts runner.Options, restore func(), err error) {
-	restore = func() {}
+// spec parses every flag of a command line and builds its run.
+func (a algo) spec(c *cli.Context) (spec runner.Spec, opts runner.Options, err error) {
 	var n int
 	if a.count != nil {
 		n, err = a.count(c)
@@ -123,22 +116,19 @@ func (a algo) spec(c *cli.Context, gc bool) (spec runner.Spec, opts runner.Optio
 		n, err = nodeCount(c, a.def, max(len(a.def.ids), a.def.nodes, a.def.minNodes))
 	}
 	if err != nil {
-		return spec, opts, restore, err
+		return spec, opts, err
 	}
 	opts, err = runner.Parse(c, n)
 	if err != nil {
-		return spec, opts, restore, err
-	}
-	if gc {
-		restore = runner.BigRunGC(n, opts.Runtime)
+		return spec, opts, err
 	}
 	s, err := parseSetup(c, a.def, n, opts.Seed)
 	if err != nil {
-		return spec, opts, restore, err
+		return spec, opts, err
 	}
 	spec, err = a.build(c, s, &opts)
 	if err != nil {
-		return spec, opts, restore, err
+		return spec, opts, err
 	}
 	spec.Algorithm = "election " + a.name
 	spec.Nodes = n
@@ -148,7 +138,7 @@ func (a algo) spec(c *cli.Context, gc bool) (spec runner.Spec, opts runner.Optio
 	if spec.Topology == "" {
 		spec.Topology = trace.TopoRing
 	}
-	return spec, opts, restore, nil
+	return spec, opts, nil
 }
 
 // starts gives CmdStart at tick 0 to every starter.

@@ -37,8 +37,7 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		if err := cliutil.NoArgs(c); err != nil {
 			return err
 		}
-		s, _, restore, err := a.spec(c, false)
-		restore()
+		s, _, err := a.spec(c)
 		spec = s
 		return err
 	}

@@ -103,7 +103,6 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if opts.Serving.Addr != "" {
 		return executeServed(ctx, spec, opts, replay, stdout, stderr)
 	}
-	defer BigRunGC(spec.Nodes, opts.Runtime)()
 	if opts.SeedDrawn && opts.Runtime == "sim" { // live runs follow the Go scheduler, not a seed
 		fmt.Fprintf(stderr, "seed %d (repeat with: %s)\n", opts.Seed, replay)
 	}
