@@ -1,8 +1,6 @@
 package election
 
 import (
-	"errors"
-	"io"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -41,22 +39,7 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		spec = s
 		return err
 	}
-	return spec, parseAlone(cmd, args)
-}
-
-// parseAlone runs cmd on args in an app of its own, silent, returning its
-// error as a usage error.
-func parseAlone(cmd *cli.Command, args []string) error {
-	app := &cli.App{
-		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
-		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
-	}
-	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
-	var ee *cliutil.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return cliutil.Usagef("%v", err)
-	}
-	return err
+	return spec, cliutil.RunAlone(cmd, args)
 }
 
 // Remote lets the ring election's text, in a node process, learn the

@@ -1,8 +1,6 @@
 package mutex
 
 import (
-	"errors"
-	"io"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -49,14 +47,5 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		spec, _ = newSpec("mutex "+a.name, pl, w)
 		return nil
 	}
-	app := &cli.App{
-		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
-		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
-	}
-	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
-	var ee *cliutil.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return spec, cliutil.Usagef("%v", err)
-	}
-	return spec, err
+	return spec, cliutil.RunAlone(cmd, args)
 }

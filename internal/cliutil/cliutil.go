@@ -8,11 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes, as documented in the README and STYLE.md.
+// Exit codes, as documented in the README.
 const (
 	ExitOK            = 0
 	ExitInternal      = 1
@@ -98,4 +99,20 @@ func NotBuilt(name string) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: not built yet", name)}
 	}
+}
+
+// RunAlone runs cmd on args in a silent app of its own (to build what a
+// subcommand would build from its flags, without running it), and
+// returns its error as a usage error.
+func RunAlone(cmd *cli.Command, args []string) error {
+	app := &cli.App{
+		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
+	}
+	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
+	var ee *ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return Usagef("%v", err)
+	}
+	return err
 }
