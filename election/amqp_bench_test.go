@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -28,7 +29,9 @@ import (
 	"ringlab/internal/runner"
 )
 
-var summaryTime = regexp.MustCompile(`(?m)^election .* steps, t=(\d+)$`)
+// summaryTime is the summary's end time: a duration on the live and
+// broker runtimes ("t=543.31µs").
+var summaryTime = regexp.MustCompile(`(?m)^election .* steps, t=(\S+)$`)
 
 // benchRunTimed runs one command line and returns its message count and
 // the run's time in ns, as its summary gives them.
@@ -45,8 +48,11 @@ func benchRunTimed(b *testing.B, args []string) (msgs, ns int64) {
 		b.Fatalf("no message count or time in:\n%s", errb.String())
 	}
 	msgs, _ = strconv.ParseInt(m[1], 10, 64)
-	ns, _ = strconv.ParseInt(t[1], 10, 64)
-	return msgs, ns
+	d, err := time.ParseDuration(t[1])
+	if err != nil {
+		b.Fatalf("summary time %q: %v", t[1], err)
+	}
+	return msgs, d.Nanoseconds()
 }
 
 func BenchmarkRingOverRabbitMQ(b *testing.B) {

@@ -117,7 +117,7 @@ func (s *stats) perEntry(messages int64) float64 { return ratio(messages, s.entr
 func (s *stats) extra(o runner.Outcome, pl plan) map[string]any {
 	// A time: ticks in the simulator, a readable unit in a live run.
 	span := func(x float64) string { return num(x) + " ticks" }
-	if o.Summary.Runtime == "live" {
+	if o.Summary.Runtime == "live" || o.Summary.Runtime == "amqp" {
 		span = func(x float64) string {
 			if math.IsNaN(x) {
 				return "-"

@@ -81,9 +81,9 @@ func (h *Header) Label(i int) string {
 // Namer returns h.Name as a function.
 func (h *Header) Namer() func(int) string { return h.Name }
 
-// Live reports whether times are wall-clock nanoseconds (a live run)
-// rather than simulator ticks.
-func (h *Header) Live() bool { return h != nil && h.Runtime == "live" }
+// Live reports whether times are wall-clock nanoseconds (a run on
+// goroutines or over a broker) rather than simulator ticks.
+func (h *Header) Live() bool { return h != nil && (h.Runtime == "live" || h.Runtime == "amqp") }
 
 // FormatTime writes a time of the run: ticks as a number, a live run's
 // nanoseconds in a readable unit (850ns, 12.5µs, 3.2ms, 1.5s).
