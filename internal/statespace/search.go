@@ -92,7 +92,8 @@ type Config struct {
 	MaxStates int64         // distinct states; 0: none
 	MaxMemory uint64        // bytes of Go heap; 0: none
 	Timeout   time.Duration // wall clock; 0: none
-	POR       bool          // sleep sets
+	POR       bool          // partial-order reduction: ample sets and sleep sets
+	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
 	Only      string        // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
@@ -118,6 +119,10 @@ type Result struct {
 	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
 	Violation   *Violation
 	Path        []Trans // the shortest path to the violation
+	Reduced     int64   // states expanded by an ample set smaller than their enabled set
+	// ShortestStates is the distinct states of the second search that
+	// finds a shortest path to a violation the ample sets found (0: none).
+	ShortestStates int64
 }
 
 // StatesPerSecond is distinct states per second of wall clock.
@@ -136,6 +141,14 @@ type rec struct {
 	expanded bool
 }
 
+// succ is a successor computed ahead of the expansion.
+type succ struct {
+	t    Trans
+	s    *state
+	viol *Violation
+	vis  bool
+}
+
 type entry struct {
 	s     *state
 	rec   int32
@@ -146,7 +159,34 @@ type entry struct {
 
 // Search explores cfg's state space breadth first. It stops at the first
 // violation (a shortest path to it), at a bound, or when ctx is done.
+//
+// With the ample sets, the first violation found may lie on a longer path
+// than the shortest one (the reduction postpones a node's invisible steps
+// only in some orders), so Search then looks for the shortest one again
+// with sleep sets only, no deeper than the path it found.
 func Search(ctx context.Context, cfg Config) (Result, error) {
+	res, err := search(ctx, cfg)
+	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
+		return res, err
+	}
+	full := cfg
+	full.sleepOnly, full.MaxDepth = true, len(res.Path)
+	if cfg.Timeout > 0 {
+		full.Timeout = max(cfg.Timeout-res.Elapsed, time.Millisecond)
+	}
+	short, err := search(ctx, full)
+	if err != nil {
+		return res, err
+	}
+	res.Elapsed += short.Elapsed
+	res.ShortestStates = short.Distinct
+	if short.Violation != nil {
+		res.Violation, res.Path = short.Violation, short.Path
+	}
+	return res, nil
+}
+
+func search(ctx context.Context, cfg Config) (Result, error) {
 	var res Result
 	start := time.Now()
 	m, s0, err := newMachine(cfg, nil)
@@ -227,6 +267,50 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 	level := []entry{{s: s0}}
 	var next []entry
 	var ts []Trans
+	// memo holds the successors pickAmple computed while trying ample
+	// sets, so that the expansion does not step them again.
+	var memo []succ
+	succOf := func(s *state, t Trans) (*state, *Violation, error) {
+		for _, c := range memo {
+			if c.t == t {
+				return c.s, c.viol, nil
+			}
+		}
+		return m.step(s, t)
+	}
+	var cands []uint64
+	// pickAmple returns the transitions of the first candidate ample set
+	// of e whose steps are all invisible and none of whose successors
+	// was seen at e's depth or less (the cycle proviso), and whether it is
+	// smaller than ts; otherwise ts itself.
+	pickAmple := func(e *entry, ts []Trans) ([]Trans, bool, error) {
+		cands = m.ampleSets(e.s, ts, cands)
+	next:
+		for _, S := range cands {
+			for _, t := range ts {
+				if S&(1<<(t.Node-1)) == 0 {
+					continue
+				}
+				k := slices.IndexFunc(memo, func(c succ) bool { return c.t == t })
+				if k < 0 {
+					s, viol, err := m.step(e.s, t)
+					if err != nil {
+						return nil, false, err
+					}
+					memo = append(memo, succ{t: t, s: s, viol: viol, vis: m.vis})
+					k = len(memo) - 1
+				}
+				if memo[k].vis {
+					continue next
+				}
+				if idx, seen, _ := lookup(memo[k].s); seen && recs[idx].depth <= e.depth {
+					continue next
+				}
+			}
+			return slices.DeleteFunc(ts, func(t Trans) bool { return S&(1<<(t.Node-1)) == 0 }), true, nil
+		}
+		return ts, false, nil
+	}
 	bounded := false
 	for len(level) > 0 {
 		for qi := range level {
@@ -248,6 +332,16 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			res.Explored++
 			r := &recs[e.rec]
 			ts = m.enabled(e.s, ts[:0])
+			memo = memo[:0]
+			if cfg.POR && !cfg.sleepOnly && !e.reexp {
+				var reduced bool
+				if ts, reduced, err = pickAmple(e, ts); err != nil {
+					return res, err
+				}
+				if reduced {
+					res.Reduced++
+				}
+			}
 			var sleep []Trans
 			if cfg.POR {
 				sleep = r.sleep
@@ -260,7 +354,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			}
 			var done []Trans
 			for _, t := range ts {
-				succ, viol, err := m.step(e.s, t)
+				succ, viol, err := succOf(e.s, t)
 				if err != nil {
 					return res, err
 				}

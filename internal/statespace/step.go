@@ -1,6 +1,7 @@
 package statespace
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"reflect"
@@ -23,6 +24,12 @@ type machine struct {
 	lc   []int64 // Lamport clocks, for the trace only
 	now  int64
 	seq  int64
+	// vis says whether the last step was visible: it changed the World
+	// (the state the safety monitor reads), reported a violation, or was
+	// a fault. The ample-set reduction takes invisible steps only.
+	vis    bool
+	kb, ka []byte   // scratch: the World's key before and after a step
+	into   []uint64 // scratch of ampleSets: by node, the senders with a message on their link to it
 }
 
 func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }
@@ -124,6 +131,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 	c := s.shallow()
 	i := int(t.Node)
 	m.now++
+	m.vis = t.Kind > Command
 	var viol *Violation
 	switch t.Kind {
 	case Deliver, Drop:
@@ -238,6 +246,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
 	if len(o.Events) > 0 && c.world != nil {
+		m.kb = c.world.AppendKey(m.kb[:0])
 		c.world = c.world.Clone()
 	}
 	for _, ev := range o.Events {
@@ -261,6 +270,10 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 				viol = v
 			}
 		}
+	}
+	if len(o.Events) > 0 && c.world != nil {
+		m.ka = c.world.AppendKey(m.ka[:0])
+		m.vis = m.vis || viol != nil || !bytes.Equal(m.ka, m.kb)
 	}
 	if len(o.Timers) > 0 {
 		ps := slices.Clone(c.pend)
