@@ -19,7 +19,7 @@ func checkConfig(b *testing.B, p params, por bool) statespace.Config {
 	w := newWorkload(pl, p.requests, 0, 0)
 	return statespace.Config{
 		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers, POR: por,
-		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
+		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, pl.names) },
 	}
 }
 
