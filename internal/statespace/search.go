@@ -189,7 +189,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 func search(ctx context.Context, cfg Config) (Result, error) {
 	var res Result
 	start := time.Now()
-	m, s0, err := newMachine(cfg, nil)
+	m, s0, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return res, err
 	}
@@ -394,7 +394,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				}
 				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sl})
 				if cfg.CheckClones {
-					if err := m.checkClone(cfg, path(idx), k); err != nil {
+					if err := m.checkClone(cfg, succ, path(idx), k); err != nil {
 						return res, err
 					}
 				}

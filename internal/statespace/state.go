@@ -9,12 +9,10 @@ import (
 )
 
 // item is one message in flight. link is (from-1)*n + (to-1); id is the
-// message's interned number (the interner holds the message itself); lc
-// is the sender's Lamport clock, kept only when a path is replayed.
+// message's interned number (the interner holds the message itself).
 type item struct {
 	link uint32
 	id   uint32
-	lc   int64
 }
 
 // state is one global state: every node, what the network holds, what the
@@ -22,9 +20,12 @@ type item struct {
 // never changed once it is in the queue: a successor copies the slices it
 // changes (copy on write), and shares the rest with its parent.
 type state struct {
-	nodes   []node.Snapshot // index i-1 is node i
-	crashed uint64          // bit i-1: node i has crashed
-	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
+	// nodes holds every node's interned number (index i-1 is node i):
+	// states share their nodes' objects, one per distinct node state
+	// (interner.node).
+	nodes   []uint32
+	crashed uint64 // bit i-1: node i has crashed
+	done    uint64 // bit i-1: node i has said Done (sticky until a restart)
 	// pend is every live node's pending inputs, by node: its commands
 	// (oldest first), then its timers (ascending ids).
 	pend []pend
@@ -80,10 +81,35 @@ type interner struct {
 	msgs  []node.Msg          // id -> the message
 	cmdID map[node.Cmd]int
 	cmds  []node.Cmd // interned number -> command
+	// nodeID numbers the distinct node states by node index and key;
+	// nodeObj holds each one's object, never stepped again (a step clones
+	// it first), and nodeKey the key it was interned under.
+	nodeID  map[string]uint32
+	nodeObj []node.Snapshot
+	nodeKey []string
+	kbuf    []byte
 }
 
 func newInterner() *interner {
-	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{}}
+	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{},
+		nodeID: map[string]uint32{}}
+}
+
+// node returns the interned number of node i's state nd: the number of
+// an equal state (same index, same key) met before, or a new one, nd's.
+// A state's nodes are numbers, so a million states that share a node
+// state share one object, and the state's key holds 4 bytes per node.
+func (in *interner) node(i int, nd node.Snapshot) uint32 {
+	in.kbuf = nd.AppendKey(append(in.kbuf[:0], byte(i)))
+	if id, ok := in.nodeID[string(in.kbuf)]; ok {
+		return id
+	}
+	id := uint32(len(in.nodeObj))
+	k := string(in.kbuf)
+	in.nodeID[k] = id
+	in.nodeObj = append(in.nodeObj, nd)
+	in.nodeKey = append(in.nodeKey, k)
+	return id
 }
 
 func (in *interner) id(m node.Msg) uint32 {
@@ -123,7 +149,7 @@ func (in *interner) compare(a, b item) int {
 		return cmp.Compare(a.link, b.link)
 	}
 	if a.id == b.id {
-		return cmp.Compare(a.lc, b.lc)
+		return 0
 	}
 	return cmp.Compare(in.rank[a.id], in.rank[b.id])
 }
@@ -136,7 +162,8 @@ func (s *state) appendKey(b []byte, in *interner) []byte {
 		if !s.alive(i) {
 			b = append(b, 0xff)
 		} else {
-			b = s.nodes[k].AppendKey(append(b, 1))
+			id := s.nodes[k]
+			b = append(b, 1, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
 			b = node.AppendBool(b, s.done&(1<<k) != 0)
 		}
 	}

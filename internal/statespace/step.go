@@ -22,6 +22,9 @@ type machine struct {
 	sink func(*trace.Event)
 	ev   trace.Event
 	lc   []int64 // Lamport clocks, for the trace only
+	// lcs is, when a path is replayed, the sender's Lamport clock of each
+	// message in flight, parallel to the state's net (trace only).
+	lcs  []int64
 	now  int64
 	seq  int64
 	// vis says whether the last step was visible: it changed the World
@@ -140,6 +143,11 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		at += int(t.K)
 		it := c.net[at]
 		c.net = slices.Delete(slices.Clone(c.net), at, at+1)
+		var itLC int64
+		if m.sink != nil {
+			itLC = m.lcs[at]
+			m.lcs = slices.Delete(m.lcs, at, at+1)
+		}
 		if t.Kind == Drop {
 			c.drops++
 			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "lost by the network")
@@ -150,23 +158,23 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			return c, nil, nil
 		}
 		if m.sink != nil {
-			m.lc[i] = max(m.lc[i], it.lc) + 1
+			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
-		nd := c.nodes[i-1].Clone().(node.Snapshot)
-		c.nodes[i-1] = nd
+		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
 		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
+		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
 			return int(p.node) == i && p.kind == pendTimer && p.val == t.Timer
 		})
 		m.tick(i)
-		nd := c.nodes[i-1].Clone().(node.Snapshot)
-		c.nodes[i-1] = nd
+		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
 		nd.Step(node.Input{Kind: node.InTick, Now: m.now, Timer: int(t.Timer)}, &m.out)
+		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Command:
 		lo, _ := c.pendOf(i)
@@ -200,7 +208,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		c.nodes[i-1] = snap
+		c.nodes[i-1] = m.in.node(i, snap)
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
@@ -224,6 +232,15 @@ func (m *machine) purge(c *state, i int) {
 			m.emitMsg(trace.KindDrop, i, int(it.link)/m.n+1, i, it, "the receiver has crashed")
 		}
 	}
+	if m.sink != nil {
+		lcs := m.lcs[:0]
+		for k, it := range c.net {
+			if !into(it) {
+				lcs = append(lcs, m.lcs[k])
+			}
+		}
+		m.lcs = lcs
+	}
 	c.net = slices.DeleteFunc(slices.Clone(c.net), into)
 }
 
@@ -234,10 +251,10 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 		m.ev.Cmd = string(cmd)
 		m.sink(&m.ev)
 	}
-	nd := c.nodes[i-1].Clone().(node.Snapshot)
-	c.nodes[i-1] = nd
+	nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 	m.out.Reset()
 	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd}, &m.out)
+	c.nodes[i-1] = m.in.node(i, nd)
 	return m.carryOut(c, i, nil)
 }
 
@@ -300,7 +317,6 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		m.tick(i)
 		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.in.id(snd.Msg)}
 		if m.sink != nil {
-			it.lc = m.lc[i]
 			m.fill(trace.KindSend, i)
 			m.ev.From, m.ev.To, m.ev.Msg = i, snd.To, trace.WrapMsg(snd.Msg)
 			m.sink(&m.ev)
@@ -314,6 +330,8 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			owned = true
 		}
 		// After the link's last message (FIFO), or at its rank (random).
+		// Under the random policy two equal messages keep the order sent
+		// (the trace's clocks); the state is the same either way.
 		at := len(c.net)
 		for k, x := range c.net {
 			if x.link > it.link || x.link == it.link && m.cfg.Policy == sim.PolicyRandom && m.in.compare(x, it) > 0 {
@@ -322,6 +340,9 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			}
 		}
 		c.net = slices.Insert(c.net, at, it)
+		if m.sink != nil {
+			m.lcs = slices.Insert(m.lcs, at, m.lc[i])
+		}
 	}
 	if o.Done {
 		c.done |= 1 << (i - 1)
