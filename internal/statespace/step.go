@@ -24,9 +24,9 @@ type machine struct {
 	lc   []int64 // Lamport clocks, for the trace only
 	// lcs is, when a path is replayed, the sender's Lamport clock of each
 	// message in flight, parallel to the state's net (trace only).
-	lcs  []int64
-	now  int64
-	seq  int64
+	lcs []int64
+	now int64
+	seq int64
 	// vis says whether the last step was visible: it changed the World
 	// (the state the safety monitor reads), reported a violation, or was
 	// a fault. The ample-set reduction takes invisible steps only.
