@@ -133,11 +133,13 @@ func (r Result) StatesPerSecond() float64 {
 	return float64(r.Distinct) / r.Elapsed.Seconds()
 }
 
+// rec is what the search keeps of every distinct state: how it was
+// first reached (parent and transition, for the path) and its sleep set.
 type rec struct {
 	parent   int32
 	depth    int32 // of the first (shortest) path
 	t        Trans
-	sleep    []Trans // POR: the sleep set stored with the state
+	sleep    int32 // POR: the number of the sleep set stored with the state
 	expanded bool
 }
 
@@ -149,12 +151,12 @@ type succ struct {
 	vis  bool
 }
 
+// entry is a state in the BFS queue.
 type entry struct {
 	s     *state
 	rec   int32
 	depth int32
-	only  []Trans // re-expansion: just these transitions
-	reexp bool
+	only  int32 // re-expansion: the number of the set of transitions to take (-1: a first expansion)
 }
 
 // Search explores cfg's state space breadth first. It stops at the first
@@ -198,7 +200,8 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		deadline = start.Add(cfg.Timeout)
 	}
 	seed := maphash.MakeSeed()
-	fp := map[uint64]int32{}
+	fp := newFPSet()
+	sleeps := newSleepSets()
 	full := map[string]int32{}
 	var key []byte
 	lookup := func(s *state) (int32, bool, []byte) {
@@ -207,7 +210,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			idx, ok := full[string(key)]
 			return idx, ok, key
 		}
-		idx, ok := fp[maphash.Bytes(seed, key)]
+		idx, ok := fp.get(maphash.Bytes(seed, key))
 		return idx, ok, key
 	}
 	var recs []rec
@@ -217,7 +220,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		if cfg.Exact {
 			full[string(k)] = idx
 		} else {
-			fp[maphash.Bytes(seed, k)] = idx
+			fp.put(maphash.Bytes(seed, k), idx)
 		}
 		return idx
 	}
@@ -264,9 +267,10 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			return r, err
 		}
 	}
-	level := []entry{{s: s0}}
+	level := []entry{{s: s0, only: -1}}
 	var next []entry
 	var ts []Trans
+	var slb, wakeb, keepb []Trans // scratch
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
 	var memo []succ
@@ -333,7 +337,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			r := &recs[e.rec]
 			ts = m.enabled(e.s, ts[:0])
 			memo = memo[:0]
-			if cfg.POR && !cfg.sleepOnly && !e.reexp {
+			if cfg.POR && !cfg.sleepOnly && e.only < 0 {
 				var reduced bool
 				if ts, reduced, err = pickAmple(e, ts); err != nil {
 					return res, err
@@ -344,9 +348,10 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			}
 			var sleep []Trans
 			if cfg.POR {
-				sleep = r.sleep
-				if e.reexp {
-					ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(e.only, t) })
+				sleep = sleeps.sets[r.sleep]
+				if e.only >= 0 {
+					only := sleeps.sets[e.only]
+					ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 				} else {
 					ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
 				}
@@ -359,7 +364,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 					return res, err
 				}
 				res.Transitions++
-				var sl []Trans
+				sl := slb[:0]
 				if cfg.POR {
 					for _, u := range sleep {
 						if m.independent(u, t) {
@@ -377,22 +382,26 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				if seen {
 					if cfg.POR {
 						old := &recs[idx]
-						var wake []Trans
-						for _, u := range old.sleep {
-							if !containsT(sl, u) {
+						wake, keep := wakeb[:0], keepb[:0]
+						for _, u := range sleeps.sets[old.sleep] {
+							if containsT(sl, u) {
+								keep = append(keep, u)
+							} else {
 								wake = append(wake, u)
 							}
 						}
 						if len(wake) > 0 {
-							old.sleep = slices.DeleteFunc(slices.Clone(old.sleep), func(u Trans) bool { return !containsT(sl, u) })
+							old.sleep = sleeps.id(keep)
 							if old.expanded {
-								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: wake, reexp: true})
+								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: sleeps.id(wake)})
 							}
 						}
+						wakeb, keepb = wake, keep
 					}
 					continue
 				}
-				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sl})
+				slb = sl
+				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sleeps.id(sl)})
 				if cfg.CheckClones {
 					if err := m.checkClone(cfg, succ, path(idx), k); err != nil {
 						return res, err
@@ -417,7 +426,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				} else if cfg.MaxDepth > 0 && d >= cfg.MaxDepth {
 					bounded = true
 				} else {
-					next = append(next, entry{s: succ, rec: idx, depth: int32(d)})
+					next = append(next, entry{s: succ, rec: idx, depth: int32(d), only: -1})
 				}
 				if cfg.MaxStates > 0 && res.Distinct >= cfg.MaxStates {
 					res.Stop = "max-states"

@@ -88,11 +88,23 @@ type interner struct {
 	nodeObj []node.Snapshot
 	nodeKey []string
 	kbuf    []byte
+	worlds  map[string]World // the distinct World states, by key
 }
 
 func newInterner() *interner {
 	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{},
-		nodeID: map[string]uint32{}}
+		nodeID: map[string]uint32{}, worlds: map[string]World{}}
+}
+
+// world returns the World equal to w (key k) met first: states share
+// their World objects as they share their nodes'. Event and Crash are
+// only ever called on a clone.
+func (in *interner) world(w World, k []byte) World {
+	if v, ok := in.worlds[string(k)]; ok {
+		return v
+	}
+	in.worlds[string(k)] = w
+	return w
 }
 
 // node returns the interned number of node i's state nd: the number of

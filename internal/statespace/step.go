@@ -262,6 +262,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 // may queue commands), timers, sends, Done.
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
+	orig := c.world
 	if len(o.Events) > 0 && c.world != nil {
 		m.kb = c.world.AppendKey(m.kb[:0])
 		c.world = c.world.Clone()
@@ -290,7 +291,13 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 	}
 	if len(o.Events) > 0 && c.world != nil {
 		m.ka = c.world.AppendKey(m.ka[:0])
-		m.vis = m.vis || viol != nil || !bytes.Equal(m.ka, m.kb)
+		same := bytes.Equal(m.ka, m.kb)
+		m.vis = m.vis || viol != nil || !same
+		if same {
+			c.world = orig
+		} else {
+			c.world = m.in.world(c.world, m.ka)
+		}
 	}
 	if len(o.Timers) > 0 {
 		ps := slices.Clone(c.pend)
