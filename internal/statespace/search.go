@@ -12,8 +12,12 @@
 // timeout longer than any message delay). States are deduplicated by a
 // canonical key (every node's node.Snapshot key, the links, the pending
 // timers and commands, the World, the budgets spent), stored as a 64-bit
-// fingerprint or, with Exact, in full. Sleep sets (Godefroid's partial-order
-// reduction) skip the second order of steps at two different nodes.
+// fingerprint or, with Exact, in full; node states, messages and Worlds
+// are interned, so a state is a few small slices of numbers. The
+// partial-order reduction (POR) takes, where it can, only one group of
+// nodes' invisible steps (ample sets, which cut states) and skips the
+// second order of steps at two different nodes (sleep sets, which cut
+// transitions); the README argues its soundness.
 //
 // Safety is judged at every transition by the World (a state predicate
 // over the nodes' events); liveness at every terminal state, by replaying

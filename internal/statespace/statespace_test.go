@@ -54,8 +54,11 @@ func collectors(k int) Config {
 // the delivery order. With d of them delivered there are C(k,d) choices
 // of who, d! orders and 2^(k-d) phases for the rest: for k = 3,
 // 8 + 12 + 12 + 6 = 38 states, of which the 3! = 6 delivery orders are
-// terminal; for k = 4, 16 + 32 + 48 + 48 + 24 = 168. With the partial-order reduction on, the states are the same
-// (sleep sets prune transitions only) and fewer transitions are taken.
+// terminal; for k = 4, 16 + 32 + 48 + 48 + 24 = 168. With the partial-order
+// reduction on, the states are the same (no ample set applies: a sender's
+// link from the collector is empty, and the checker cannot know that the
+// collector never sends; sleep sets prune transitions only) and fewer
+// transitions are taken.
 func TestSearchCountsEveryStateOfAHandCountedSystem(t *testing.T) {
 	for _, tc := range []struct {
 		k, states, terminal int64
