@@ -15,6 +15,9 @@ import (
 // memory a Clone shared).
 func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
 	for j, id := range s.nodes {
+		if !s.alive(j + 1) {
+			continue
+		}
 		if got := m.in.nodeObj[id].AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
 			return fmt.Errorf("statespace: node %d's state changed after %s although no step was given to it: its Clone shares memory with its original", j+1, FormatPath(p))
 		}
@@ -60,8 +63,9 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		}
 		s.nodes[i-1] = m.in.node(i, snap)
 	}
+	var w World
 	if cfg.World != nil {
-		s.world = cfg.World()
+		w = cfg.World()
 	}
 	script := slices.Clone(cfg.Script)
 	slices.SortStableFunc(script, func(a, b node.Action) int { return int(a.At - b.At) })
@@ -75,14 +79,17 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 				return nil, nil, fmt.Errorf("statespace: a scripted crash must be at tick 0 (use the crash budget for the others)")
 			}
 			s.crashed |= 1 << (a.Node - 1)
-			if s.world != nil {
-				s.world.Crash(a.Node)
+			if w != nil {
+				w.Crash(a.Node)
 			}
 		case node.CmdRestart:
 			return nil, nil, fmt.Errorf("statespace: scripted restarts are not modelled (use the restart budget)")
 		default:
 			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
 		}
+	}
+	if w != nil {
+		s.world = m.in.world(w, nil)
 	}
 	s.pend = slices.DeleteFunc(s.pend, func(p pend) bool { return !s.alive(int(p.node)) })
 	slices.SortStableFunc(s.pend, func(a, b pend) int { return int(a.node) - int(b.node) })

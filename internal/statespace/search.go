@@ -155,12 +155,36 @@ type succ struct {
 	vis  bool
 }
 
-// entry is a state in the BFS queue.
+// entry is a state in the BFS queue: its key (which decode reads back)
+// in the level's arena, at ref, n bytes long.
 type entry struct {
-	s     *state
+	ref   uint64
+	n     uint32
 	rec   int32
 	depth int32
 	only  int32 // re-expansion: the number of the set of transitions to take (-1: a first expansion)
+}
+
+// arena holds the keys of one BFS level in chunks of a MiB (no copying
+// as it grows).
+type arena struct{ chunks [][]byte }
+
+const chunkSize = 1 << 20
+
+func (a *arena) add(b []byte) uint64 {
+	last := len(a.chunks) - 1
+	if last < 0 || len(a.chunks[last])+len(b) > cap(a.chunks[last]) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(chunkSize, len(b))))
+		last++
+	}
+	ref := uint64(last)<<32 | uint64(len(a.chunks[last]))
+	a.chunks[last] = append(a.chunks[last], b...)
+	return ref
+}
+
+func (a *arena) get(ref uint64, n uint32) []byte {
+	c, off := ref>>32, uint32(ref)
+	return a.chunks[c][off : off+n]
 }
 
 // Search explores cfg's state space breadth first. It stops at the first
@@ -271,8 +295,13 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			return r, err
 		}
 	}
-	level := []entry{{s: s0, only: -1}}
+	var levelA, nextA arena
+	level := []entry{{ref: levelA.add(k0), n: uint32(len(k0)), only: -1}}
 	var next []entry
+	push := func(k []byte, e entry) {
+		e.ref, e.n = nextA.add(k), uint32(len(k))
+		next = append(next, e)
+	}
 	var ts []Trans
 	var slb, wakeb, keepb []Trans // scratch
 	// memo holds the successors pickAmple computed while trying ample
@@ -291,8 +320,8 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	// of e whose steps are all invisible and none of whose successors
 	// was seen at e's depth or less (the cycle proviso), and whether it is
 	// smaller than ts; otherwise ts itself.
-	pickAmple := func(e *entry, ts []Trans) ([]Trans, bool, error) {
-		cands = m.ampleSets(e.s, ts, cands)
+	pickAmple := func(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
+		cands = m.ampleSets(es, ts, cands)
 	next:
 		for _, S := range cands {
 			for _, t := range ts {
@@ -301,7 +330,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				}
 				k := slices.IndexFunc(memo, func(c succ) bool { return c.t == t })
 				if k < 0 {
-					s, viol, err := m.step(e.s, t)
+					s, viol, err := m.step(es, t)
 					if err != nil {
 						return nil, false, err
 					}
@@ -323,6 +352,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	for len(level) > 0 {
 		for qi := range level {
 			e := &level[qi]
+			es := decode(levelA.get(e.ref, e.n), m.n)
 			if res.Explored&255 == 0 {
 				if ctx.Err() != nil {
 					res.Stop = "interrupted"
@@ -339,11 +369,11 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			}
 			res.Explored++
 			r := &recs[e.rec]
-			ts = m.enabled(e.s, ts[:0])
+			ts = m.enabled(es, ts[:0])
 			memo = memo[:0]
 			if cfg.POR && !cfg.sleepOnly && e.only < 0 {
 				var reduced bool
-				if ts, reduced, err = pickAmple(e, ts); err != nil {
+				if ts, reduced, err = pickAmple(e, es, ts); err != nil {
 					return res, err
 				}
 				if reduced {
@@ -363,7 +393,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			}
 			var done []Trans
 			for _, t := range ts {
-				succ, viol, err := succOf(e.s, t)
+				succ, viol, err := succOf(es, t)
 				if err != nil {
 					return res, err
 				}
@@ -397,7 +427,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 						if len(wake) > 0 {
 							old.sleep = sleeps.id(keep)
 							if old.expanded {
-								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: sleeps.id(wake)})
+								push(k, entry{rec: idx, depth: old.depth, only: sleeps.id(wake)})
 							}
 						}
 						wakeb, keepb = wake, keep
@@ -430,16 +460,16 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				} else if cfg.MaxDepth > 0 && d >= cfg.MaxDepth {
 					bounded = true
 				} else {
-					next = append(next, entry{s: succ, rec: idx, depth: int32(d), only: -1})
+					push(k, entry{rec: idx, depth: int32(d), only: -1})
 				}
 				if cfg.MaxStates > 0 && res.Distinct >= cfg.MaxStates {
 					res.Stop = "max-states"
 					return finish()
 				}
 			}
-			level[qi] = entry{} // let the GC have the state
 		}
 		level, next = next, level[:0]
+		levelA, nextA = nextA, arena{}
 	}
 	if bounded {
 		res.Stop = "max-depth"

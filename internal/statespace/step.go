@@ -190,9 +190,10 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		}
 		m.tick(i)
 		m.emit(trace.KindCrash, i)
-		if c.world != nil {
-			c.world = c.world.Clone()
-			c.world.Crash(i)
+		if c.world != 0 {
+			w := m.in.worldObj[c.world-1].Clone()
+			w.Crash(i)
+			c.world = m.in.world(w, nil)
 		}
 		if int(c.restarts) >= m.cfg.Restarts {
 			m.purge(c, i) // it never comes back: what is sent to it is lost
@@ -212,9 +213,10 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
-		if c.world != nil {
-			c.world = c.world.Clone()
-			c.world.Restart(i)
+		if c.world != 0 {
+			w := m.in.worldObj[c.world-1].Clone()
+			w.Restart(i)
+			c.world = m.in.world(w, nil)
 		}
 		return m.command(c, i, node.CmdRecover)
 	}
@@ -262,16 +264,17 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 // may queue commands), timers, sends, Done.
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
-	orig := c.world
-	if len(o.Events) > 0 && c.world != nil {
-		m.kb = c.world.AppendKey(m.kb[:0])
-		c.world = c.world.Clone()
+	var w World // a clone of the World, when it hears events
+	if len(o.Events) > 0 && c.world != 0 {
+		orig := m.in.worldObj[c.world-1]
+		m.kb = orig.AppendKey(m.kb[:0])
+		w = orig.Clone()
 	}
 	for _, ev := range o.Events {
 		m.tick(i)
 		m.emitNode(i, ev)
-		if c.world != nil {
-			cmds, v := c.world.Event(i, ev)
+		if w != nil {
+			cmds, v := w.Event(i, ev)
 			if len(cmds) > 0 {
 				lo, hi := c.pendOf(i)
 				at := lo
@@ -289,14 +292,12 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			}
 		}
 	}
-	if len(o.Events) > 0 && c.world != nil {
-		m.ka = c.world.AppendKey(m.ka[:0])
+	if w != nil {
+		m.ka = w.AppendKey(m.ka[:0])
 		same := bytes.Equal(m.ka, m.kb)
 		m.vis = m.vis || viol != nil || !same
-		if same {
-			c.world = orig
-		} else {
-			c.world = m.in.world(c.world, m.ka)
+		if !same {
+			c.world = m.in.world(w, m.ka)
 		}
 	}
 	if len(o.Timers) > 0 {
