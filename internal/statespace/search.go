@@ -241,10 +241,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		idx, ok := fp.get(maphash.Bytes(seed, key))
 		return idx, ok, key
 	}
-	var recs []rec
+	var recs chunked[rec]
 	insert := func(k []byte, r rec) int32 {
-		idx := int32(len(recs))
-		recs = append(recs, r)
+		idx := int32(recs.push(r))
 		if cfg.Exact {
 			full[string(k)] = idx
 		} else {
@@ -254,8 +253,8 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	}
 	path := func(idx int32) []Trans {
 		var p []Trans
-		for ; idx > 0; idx = recs[idx].parent {
-			p = append(p, recs[idx].t)
+		for ; idx > 0; idx = recs.at(int(idx)).parent {
+			p = append(p, recs.at(int(idx)).t)
 		}
 		slices.Reverse(p)
 		return p
@@ -296,11 +295,11 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	var levelA, nextA arena
-	level := []entry{{ref: levelA.add(k0), n: uint32(len(k0)), only: -1}}
-	var next []entry
+	var level, next chunked[entry]
+	level.push(entry{ref: levelA.add(k0), n: uint32(len(k0)), only: -1})
 	push := func(k []byte, e entry) {
 		e.ref, e.n = nextA.add(k), uint32(len(k))
-		next = append(next, e)
+		next.push(e)
 	}
 	var ts []Trans
 	var slb, wakeb, keepb []Trans // scratch
@@ -340,7 +339,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				if memo[k].vis {
 					continue next
 				}
-				if idx, seen, _ := lookup(memo[k].s); seen && recs[idx].depth <= e.depth {
+				if idx, seen, _ := lookup(memo[k].s); seen && recs.at(int(idx)).depth <= e.depth {
 					continue next
 				}
 			}
@@ -349,9 +348,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		return ts, false, nil
 	}
 	bounded := false
-	for len(level) > 0 {
-		for qi := range level {
-			e := &level[qi]
+	for level.len() > 0 {
+		for qi := range level.len() {
+			e := level.at(qi)
 			es := decode(levelA.get(e.ref, e.n), m.n)
 			if res.Explored&255 == 0 {
 				if ctx.Err() != nil {
@@ -368,7 +367,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				}
 			}
 			res.Explored++
-			r := &recs[e.rec]
+			r := recs.at(int(e.rec))
 			ts = m.enabled(es, ts[:0])
 			memo = memo[:0]
 			if cfg.POR && !cfg.sleepOnly && e.only < 0 {
@@ -415,7 +414,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				idx, seen, k := lookup(succ)
 				if seen {
 					if cfg.POR {
-						old := &recs[idx]
+						old := recs.at(int(idx))
 						wake, keep := wakeb[:0], keepb[:0]
 						for _, u := range sleeps.sets[old.sleep] {
 							if containsT(sl, u) {
@@ -468,7 +467,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 				}
 			}
 		}
-		level, next = next, level[:0]
+		level, next = next, chunked[entry]{}
 		levelA, nextA = nextA, arena{}
 	}
 	if bounded {

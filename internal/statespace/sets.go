@@ -86,3 +86,27 @@ func (f *fpSet) insert(fp uint64, v int32) {
 	}
 	f.keys[i], f.vals[i] = fp, v
 }
+
+// chunked is a slice of T kept in chunks of 64 Ki elements: growing it
+// copies nothing and never holds two copies at once, as append's
+// doubling does (the records of 20 million states are 640 MB).
+type chunked[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const chunkLen = 1 << 16
+
+func (c *chunked[T]) push(v T) int {
+	if c.n%chunkLen == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	}
+	last := len(c.chunks) - 1
+	c.chunks[last] = append(c.chunks[last], v)
+	c.n++
+	return c.n - 1
+}
+
+func (c *chunked[T]) at(i int) *T { return &c.chunks[i/chunkLen][i%chunkLen] }
+
+func (c *chunked[T]) len() int { return c.n }
