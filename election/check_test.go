@@ -33,8 +33,14 @@ func checkReplays(t *testing.T, steps int, args ...string) {
 	if !ok {
 		t.Fatalf("no trace after the figures:\n%s", r.out)
 	}
-	if want := fmt.Sprintf(" after %d steps (a shortest path)", steps); !strings.Contains(head, want) {
+	want := fmt.Sprintf(" after %d steps (a shortest path)", steps)
+	if !strings.Contains(head, want) {
 		t.Errorf("%v: want a violation%s, got:\n%s", args, want, head)
+	}
+	// The full search, without the partial-order reduction, finds one
+	// as short.
+	if full := runCLI(t, append(args[:len(args):len(args)], "--por=false")...); !strings.Contains(full.out, want) {
+		t.Errorf("%v --por=false: want a violation%s, got:\n%s", args, want, full.out)
 	}
 	var replay string
 	for line := range strings.SplitSeq(head, "\n") {

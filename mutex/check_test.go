@@ -28,8 +28,14 @@ func checkReplays(t *testing.T, run func(*testing.T, ...string) (string, string,
 	if !ok {
 		t.Fatalf("no trace after the figures:\n%s", out)
 	}
-	if want := " after " + itoa(steps) + " steps (a shortest path)"; !strings.Contains(head, want) {
+	want := " after " + itoa(steps) + " steps (a shortest path)"
+	if !strings.Contains(head, want) {
 		t.Errorf("%v: want a violation %s, got:\n%s", args, want, head)
+	}
+	// The full search, without the partial-order reduction, finds one
+	// as short.
+	if full, _, _ := run(t, append(args[:len(args):len(args)], "--por=false")...); !strings.Contains(full, want) {
+		t.Errorf("%v --por=false: want a violation %s, got:\n%s", args, want, full)
 	}
 	var replay string
 	for line := range strings.SplitSeq(head, "\n") {
