@@ -199,7 +199,9 @@ func TestCheckHelpHasExample(t *testing.T) {
 
 // Every mutex node's Clone is independent of its original and its key
 // is canonical: every state of a small space, rebuilt from the start
-// along its path, has the key the search computed.
+// along its path, has the key the search computed (with faults under the
+// random policy, and under FIFO without faults, where the ample sets and
+// the queue's decoded states are in play).
 func TestSnapshotsAreIndependent(t *testing.T) {
 	for _, p := range []params{
 		{algo: algoCentral, nodes: 3, requests: 2, grantTimeout: 5},
@@ -221,6 +223,11 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 		}
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
 			t.Errorf("%s: %v", p.algo, err)
+		}
+		// FIFO and no faults: where the ample sets apply.
+		cfg.Crashes, cfg.Restarts, cfg.Policy = 0, 0, sim.PolicyFIFO
+		if _, err := statespace.Search(context.Background(), cfg); err != nil {
+			t.Errorf("%s, fifo: %v", p.algo, err)
 		}
 	}
 }

@@ -219,6 +219,7 @@ func TestAmpleSetsKeepTerminalStatesAndViolations(t *testing.T) {
 	for k, por := range []bool{true, false} {
 		cfg := greeters(3, false)
 		cfg.POR = por
+		cfg.CheckClones = true // every state decoded from the queue is the one its path builds
 		var err error
 		if res[k], err = Search(context.Background(), cfg); err != nil {
 			t.Fatal(err)
