@@ -94,7 +94,7 @@ func (a algo) checkAction(c *cli.Context) error {
 	}
 	sc := statespace.Config{
 		Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: spec.Checks,
-		World: func() statespace.World { return &electionWorld{ids: ids} },
+		World: func() statespace.World { return &electionWorld{ids: ids, name: spec.Names} },
 	}
 	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
 }
@@ -102,8 +102,9 @@ func (a algo) checkAction(c *cli.Context) error {
 // electionWorld is uniqueness as a state predicate: at most one live node
 // takes itself as leader.
 type electionWorld struct {
-	ids  []int  // by index-1; nil: a node's own label is its index
-	self uint64 // bit i-1: node i, alive, takes itself as leader
+	ids  []int              // by index-1; nil: a node's own label is its index
+	self uint64             // bit i-1: node i, alive, takes itself as leader
+	name func(i int) string // display names (nil: "node i")
 }
 
 func (w *electionWorld) Clone() statespace.World { c := *w; return &c }
@@ -126,8 +127,12 @@ func (w *electionWorld) Event(i int, ev node.Event) ([]node.Cmd, *statespace.Vio
 	w.self |= bit
 	if bits.OnesCount64(w.self) > 1 {
 		other := bits.TrailingZeros64(w.self&^bit) + 1
+		name := w.name
+		if name == nil {
+			name = func(i int) string { return fmt.Sprintf("node %d", i) }
+		}
 		return nil, &statespace.Violation{Property: "uniqueness",
-			Detail: fmt.Sprintf("nodes %d and %d both take themselves as leader", other, i)}
+			Detail: fmt.Sprintf("%s and %s both take themselves as leader", name(other), name(i))}
 	}
 	return nil, nil
 }

@@ -19,19 +19,19 @@ func checkConfig(b *testing.B, p params, por bool) statespace.Config {
 	w := newWorkload(pl, p.requests, 0, 0)
 	return statespace.Config{
 		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers, POR: por,
-		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
+		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, pl.names) },
 	}
 }
 
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,
 // one request each, with the partial-order reduction off (impl=baseline,
-// every interleaving) and on (impl=sleepsets).
+// every interleaving) and on (impl=por: ample sets and sleep sets).
 func BenchmarkCheck(b *testing.B) {
 	for _, algo := range []string{algoLamport, algoRicart} {
 		for _, por := range []bool{false, true} {
 			impl := "baseline"
 			if por {
-				impl = "sleepsets"
+				impl = "por"
 			}
 			b.Run(fmt.Sprintf("algo=%s/nodes=3/impl=%s", algo, impl), func(b *testing.B) {
 				cfg := checkConfig(b, params{algo: algo, nodes: 3, requests: 1}, por)

@@ -3,6 +3,7 @@ package mutex
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -27,8 +28,14 @@ func checkReplays(t *testing.T, run func(*testing.T, ...string) (string, string,
 	if !ok {
 		t.Fatalf("no trace after the figures:\n%s", out)
 	}
-	if want := " after " + itoa(steps) + " steps (a shortest path)"; !strings.Contains(head, want) {
+	want := " after " + itoa(steps) + " steps (a shortest path)"
+	if !strings.Contains(head, want) {
 		t.Errorf("%v: want a violation %s, got:\n%s", args, want, head)
+	}
+	// The full search, without the partial-order reduction, finds one
+	// as short.
+	if full, _, _ := run(t, append(args[:len(args):len(args)], "--por=false")...); !strings.Contains(full, want) {
+		t.Errorf("%v --por=false: want a violation %s, got:\n%s", args, want, full)
 	}
 	var replay string
 	for line := range strings.SplitSeq(head, "\n") {
@@ -92,7 +99,8 @@ func TestCheckFindsShortestCounterexamples(t *testing.T) {
 
 // Each algorithm's small space is exhausted with no violation: N = 3 with
 // one and two requests per node under FIFO, and under the random policy
-// where the algorithm does not need FIFO links.
+// where the algorithm does not need FIFO links; with the partial-order
+// reduction and without it, to the same verdict and terminal states.
 func TestCheckExhaustsCorrectAlgorithms(t *testing.T) {
 	for _, args := range [][]string{
 		{"central", "--nodes", "3", "--requests", "2"},
@@ -107,10 +115,33 @@ func TestCheckExhaustsCorrectAlgorithms(t *testing.T) {
 		{"lamport", "--nodes", "2", "--requests", "2"},
 		{"maekawa", "--nodes", "3", "--requests", "1"},
 	} {
-		out, errb, code := runCLI(t, append([]string{"check"}, args...)...)
-		if code != 0 || !strings.Contains(out, "result: exhausted, no violation") {
-			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errb)
+		var figs [2]checkFigures
+		for k, por := range []string{"--por=true", "--por=false"} {
+			out, errb, code := runCLI(t, append([]string{"check", args[0], "--format", "json", por}, args[1:]...)...)
+			if err := json.Unmarshal([]byte(out), &figs[k]); code != 0 || err != nil || !figs[k].Exhausted || figs[k].Property != "" {
+				t.Errorf("%v %s: exit %d (%v)\n%s\n%s", args, por, code, err, out, errb)
+			}
 		}
+		sameVerdict(t, args, figs)
+	}
+}
+
+// checkFigures is what these tests read of a check's JSON figures.
+type checkFigures struct {
+	Distinct, Terminal int64
+	Exhausted          bool
+	Property           string
+}
+
+// sameVerdict compares a check with the partial-order reduction (figs[0])
+// and without (figs[1]): the same verdict, the same terminal states (the
+// ample sets keep every terminal state, the sleep sets every state), and
+// no more states.
+func sameVerdict(t *testing.T, args []string, figs [2]checkFigures) {
+	t.Helper()
+	on, off := figs[0], figs[1]
+	if on.Exhausted != off.Exhausted || on.Property != off.Property || on.Terminal != off.Terminal || on.Distinct > off.Distinct {
+		t.Errorf("%v: with the reduction %+v, without %+v", args, on, off)
 	}
 }
 
@@ -168,7 +199,9 @@ func TestCheckHelpHasExample(t *testing.T) {
 
 // Every mutex node's Clone is independent of its original and its key
 // is canonical: every state of a small space, rebuilt from the start
-// along its path, has the key the search computed.
+// along its path, has the key the search computed (with faults under the
+// random policy, and under FIFO without faults, where the ample sets and
+// the queue's decoded states are in play).
 func TestSnapshotsAreIndependent(t *testing.T) {
 	for _, p := range []params{
 		{algo: algoCentral, nodes: 3, requests: 2, grantTimeout: 5},
@@ -186,10 +219,15 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 		cfg := statespace.Config{
 			Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), POR: true, CheckClones: true,
 			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom,
-			World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests) },
+			World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, pl.names) },
 		}
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
 			t.Errorf("%s: %v", p.algo, err)
+		}
+		// FIFO and no faults: where the ample sets apply.
+		cfg.Crashes, cfg.Restarts, cfg.Policy = 0, 0, sim.PolicyFIFO
+		if _, err := statespace.Search(context.Background(), cfg); err != nil {
+			t.Errorf("%s, fifo: %v", p.algo, err)
 		}
 	}
 }

@@ -28,7 +28,7 @@ func CheckFlags() []cli.Flag {
 		&cli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
 		&cli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
 		&cli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
-		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction (sleep sets): try one order of independent steps at different nodes"},
+		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
 		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
 		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. 'mutual exclusion' (default: any)"},
 		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
@@ -54,6 +54,8 @@ type checkReport struct {
 	Seconds     float64 `json:"seconds"`
 	PerSecond   float64 `json:"states_per_second"`
 	MemBytes    uint64  `json:"mem_bytes"`
+	Reduced     int64   `json:"reduced"`
+	Shortest    int64   `json:"shortest_states,omitempty"`
 	Exhausted   bool    `json:"exhausted"`
 	Stop        string  `json:"stop,omitempty"`
 	Property    string  `json:"property,omitempty"`
@@ -118,6 +120,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
 		Explored: res.Explored, Distinct: res.Distinct, Transitions: res.Transitions, Terminal: res.Terminal,
 		Depth: res.Depth, Seconds: res.Elapsed.Seconds(), PerSecond: res.StatesPerSecond(), MemBytes: res.MemBytes,
+		Reduced: res.Reduced, Shortest: res.ShortestStates,
 		Exhausted: res.Exhausted, Stop: res.Stop,
 	}
 	if v := res.Violation; v != nil {
@@ -166,11 +169,14 @@ func writeCheck(w io.Writer, r checkReport) {
 	}
 	fmt.Fprintf(w, "exhaustive check of %s: %d nodes, policy %s, timers %s, partial-order reduction %s, faults: %s\n",
 		r.Algorithm, r.Nodes, r.Policy, r.Timers, por, faults)
-	fmt.Fprintf(w, "states: %d distinct, %d explored, %d transitions, %d terminal; depth %d\n",
-		r.Distinct, r.Explored, r.Transitions, r.Terminal, r.Depth)
+	fmt.Fprintf(w, "states: %d distinct, %d explored (%d by an ample set), %d transitions, %d terminal; depth %d\n",
+		r.Distinct, r.Explored, r.Reduced, r.Transitions, r.Terminal, r.Depth)
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
 	switch {
 	case r.Property != "":
+		if r.Shortest > 0 {
+			fmt.Fprintf(w, "shortest path: searched again without the ample sets, to the depth found (%d distinct states)\n", r.Shortest)
+		}
 		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
 		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
 	case r.Exhausted:

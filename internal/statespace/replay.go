@@ -10,8 +10,18 @@ import (
 )
 
 // checkClone rebuilds the state at the end of p from the initial state
-// and compares its key with k.
-func (m *machine) checkClone(cfg Config, p []Trans, k []byte) error {
+// and compares its key with k; and checks that s's nodes still have the
+// keys they were interned under (no later step changed them through
+// memory a Clone shared).
+func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
+	for j, id := range s.nodes {
+		if !s.alive(j + 1) {
+			continue
+		}
+		if got := m.in.nodeObj[id].AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
+			return fmt.Errorf("statespace: node %d's state changed after %s although no step was given to it: its Clone shares memory with its original", j+1, FormatPath(p))
+		}
+	}
 	want := string(k)
 	rr, err := replay(cfg, m.in, p, nil)
 	if err != nil {
@@ -23,8 +33,9 @@ func (m *machine) checkClone(cfg Config, p []Trans, k []byte) error {
 	return nil
 }
 
-// newMachine builds the machine and the initial state.
-func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
+// newMachine builds the machine and the initial state, with the
+// interner in (nil: a fresh one).
+func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *state, error) {
 	n := cfg.Nodes
 	switch {
 	case n < 1 || n > MaxNodes:
@@ -34,9 +45,12 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 	case cfg.Crashes < 0 || cfg.Drops < 0 || cfg.Restarts < 0 || cfg.Crashes > 255 || cfg.Drops > 255 || cfg.Restarts > 255:
 		return nil, nil, errors.New("statespace: fault budgets must be in 0..255")
 	}
-	m := &machine{cfg: cfg, n: n, in: newInterner(), sink: sink, lc: make([]int64, n+1)}
+	if in == nil {
+		in = newInterner()
+	}
+	m := &machine{cfg: cfg, n: n, in: in, sink: sink, lc: make([]int64, n+1)}
 	s := &state{
-		nodes: make([]node.Snapshot, n),
+		nodes: make([]uint32, n),
 	}
 	for i := 1; i <= n; i++ {
 		nd, err := cfg.Factory(i)
@@ -47,10 +61,11 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("statespace: node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		s.nodes[i-1] = snap
+		s.nodes[i-1] = m.in.node(i, snap)
 	}
+	var w World
 	if cfg.World != nil {
-		s.world = cfg.World()
+		w = cfg.World()
 	}
 	script := slices.Clone(cfg.Script)
 	slices.SortStableFunc(script, func(a, b node.Action) int { return int(a.At - b.At) })
@@ -64,14 +79,17 @@ func newMachine(cfg Config, sink func(*trace.Event)) (*machine, *state, error) {
 				return nil, nil, fmt.Errorf("statespace: a scripted crash must be at tick 0 (use the crash budget for the others)")
 			}
 			s.crashed |= 1 << (a.Node - 1)
-			if s.world != nil {
-				s.world.Crash(a.Node)
+			if w != nil {
+				w.Crash(a.Node)
 			}
 		case node.CmdRestart:
 			return nil, nil, fmt.Errorf("statespace: scripted restarts are not modelled (use the restart budget)")
 		default:
 			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
 		}
+	}
+	if w != nil {
+		s.world = m.in.world(w, nil)
 	}
 	s.pend = slices.DeleteFunc(s.pend, func(p pend) bool { return !s.alive(int(p.node)) })
 	slices.SortStableFunc(s.pend, func(a, b pend) int { return int(a.node) - int(b.node) })
@@ -111,12 +129,9 @@ func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (Re
 			sink(e)
 		}
 	}
-	m, s, err := newMachine(cfg, count)
+	m, s, err := newMachine(cfg, count, in)
 	if err != nil {
 		return rr, err
-	}
-	if in != nil {
-		m.in = in
 	}
 	for k, t := range path {
 		u, ok := m.find(s, t)

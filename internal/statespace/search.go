@@ -12,8 +12,12 @@
 // timeout longer than any message delay). States are deduplicated by a
 // canonical key (every node's node.Snapshot key, the links, the pending
 // timers and commands, the World, the budgets spent), stored as a 64-bit
-// fingerprint or, with Exact, in full. Sleep sets (Godefroid's partial-order
-// reduction) skip the second order of steps at two different nodes.
+// fingerprint or, with Exact, in full; node states, messages and Worlds
+// are interned, so a state is a few small slices of numbers. The
+// partial-order reduction (POR) takes, where it can, only one group of
+// nodes' invisible steps (ample sets, which cut states) and skips the
+// second order of steps at two different nodes (sleep sets, which cut
+// transitions); the README argues its soundness.
 //
 // Safety is judged at every transition by the World (a state predicate
 // over the nodes' events); liveness at every terminal state, by replaying
@@ -22,134 +26,48 @@ package statespace
 
 import (
 	"context"
-	"fmt"
 	"hash/maphash"
 	"runtime"
 	"slices"
 	"time"
 
 	"ringlab/internal/check"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
-// TimerModel says when a pending timer may fire.
-type TimerModel int
-
-const (
-	TimersAny   TimerModel = iota // at any moment: the asynchronous model
-	TimersQuiet                   // only when no message is in flight: timeouts longer than any delay
-)
-
-func (t TimerModel) String() string {
-	if t == TimersQuiet {
-		return "quiet"
-	}
-	return "any"
-}
-
-// ParseTimers reads a timer model name.
-func ParseTimers(s string) (TimerModel, error) {
-	switch s {
-	case "any", "":
-		return TimersAny, nil
-	case "quiet":
-		return TimersQuiet, nil
-	}
-	return 0, fmt.Errorf("unknown timer model %q (want any or quiet)", s)
-}
-
-// World is the environment of the nodes and the safety monitor, as part of
-// the state: it answers a node's events with commands for that node (a
-// workload releases the CS it entered) and reports a violated safety
-// property. Its state must depend on each node's own events only (so that
-// steps at two nodes commute), and Clone must copy what Event changes.
-type World interface {
-	Clone() World
-	AppendKey(b []byte) []byte
-	Event(i int, ev node.Event) (cmds []node.Cmd, v *Violation)
-	Crash(i int)
-	Restart(i int)
-}
-
-// Config is one search.
-type Config struct {
-	Nodes   int
-	Factory node.Factory // every node must be a node.Snapshot
-	// Script holds the environment's first commands; each node gets its
-	// own in order of At (times are not modelled). A crash at tick 0 makes
-	// the node start crashed.
-	Script []node.Action
-	World  func() World           // nil: no environment, no safety monitor
-	Checks func() []check.Checker // the run's checkers, judged at every terminal state
-
-	Policy                   sim.Policy
-	Timers                   TimerModel
-	Crashes, Drops, Restarts int // fault budgets
-
-	MaxDepth  int           // 0: none
-	MaxStates int64         // distinct states; 0: none
-	MaxMemory uint64        // bytes of Go heap; 0: none
-	Timeout   time.Duration // wall clock; 0: none
-	POR       bool          // sleep sets
-	Only      string        // look for violations of this property only ("": any)
-	Exact     bool          // store whole keys, not 64-bit fingerprints
-	// CheckClones is a test of the nodes' node.Snapshot methods: every new
-	// state is rebuilt from the initial state along its path and its key
-	// compared (a Clone that shares memory with its original, or a key that
-	// misses a field, shows up as a difference). Slow: O(depth) per state.
-	CheckClones bool
-}
-
-// MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).
-const MaxNodes = 64
-
-// Result is what a search found.
-type Result struct {
-	Explored    int64 // states expanded
-	Distinct    int64 // distinct states seen
-	Transitions int64 // steps taken (successors computed)
-	Terminal    int64 // distinct terminal states judged
-	Depth       int   // deepest state seen
-	Elapsed     time.Duration
-	MemBytes    uint64 // memory the Go runtime holds from the OS at the end
-	Exhausted   bool   // every reachable state was explored
-	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
-	Violation   *Violation
-	Path        []Trans // the shortest path to the violation
-}
-
-// StatesPerSecond is distinct states per second of wall clock.
-func (r Result) StatesPerSecond() float64 {
-	if r.Elapsed <= 0 {
-		return 0
-	}
-	return float64(r.Distinct) / r.Elapsed.Seconds()
-}
-
-type rec struct {
-	parent   int32
-	depth    int32 // of the first (shortest) path
-	t        Trans
-	sleep    []Trans // POR: the sleep set stored with the state
-	expanded bool
-}
-
-type entry struct {
-	s     *state
-	rec   int32
-	depth int32
-	only  []Trans // re-expansion: just these transitions
-	reexp bool
-}
-
 // Search explores cfg's state space breadth first. It stops at the first
 // violation (a shortest path to it), at a bound, or when ctx is done.
+//
+// With the ample sets, the first violation found may lie on a longer path
+// than the shortest one (the reduction postpones a node's invisible steps
+// only in some orders), so Search then looks for the shortest one again
+// with sleep sets only, no deeper than the path it found.
 func Search(ctx context.Context, cfg Config) (Result, error) {
+	res, err := search(ctx, cfg)
+	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
+		return res, err
+	}
+	full := cfg
+	full.sleepOnly, full.MaxDepth = true, len(res.Path)
+	if cfg.Timeout > 0 {
+		full.Timeout = max(cfg.Timeout-res.Elapsed, time.Millisecond)
+	}
+	short, err := search(ctx, full)
+	if err != nil {
+		return res, err
+	}
+	res.Elapsed += short.Elapsed
+	res.ShortestStates = short.Distinct
+	if short.Violation != nil {
+		res.Violation, res.Path = short.Violation, short.Path
+	}
+	return res, nil
+}
+
+func search(ctx context.Context, cfg Config) (Result, error) {
 	var res Result
 	start := time.Now()
-	m, s0, err := newMachine(cfg, nil)
+	m, s0, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return res, err
 	}
@@ -158,7 +76,8 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 		deadline = start.Add(cfg.Timeout)
 	}
 	seed := maphash.MakeSeed()
-	fp := map[uint64]int32{}
+	fp := newFPSet()
+	sleeps := newSleepSets()
 	full := map[string]int32{}
 	var key []byte
 	lookup := func(s *state) (int32, bool, []byte) {
@@ -167,24 +86,23 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			idx, ok := full[string(key)]
 			return idx, ok, key
 		}
-		idx, ok := fp[maphash.Bytes(seed, key)]
+		idx, ok := fp.get(maphash.Bytes(seed, key))
 		return idx, ok, key
 	}
-	var recs []rec
+	var recs chunked[rec]
 	insert := func(k []byte, r rec) int32 {
-		idx := int32(len(recs))
-		recs = append(recs, r)
+		idx := int32(recs.push(r))
 		if cfg.Exact {
 			full[string(k)] = idx
 		} else {
-			fp[maphash.Bytes(seed, k)] = idx
+			fp.put(maphash.Bytes(seed, k), idx)
 		}
 		return idx
 	}
 	path := func(idx int32) []Trans {
 		var p []Trans
-		for ; idx > 0; idx = recs[idx].parent {
-			p = append(p, recs[idx].t)
+		for ; idx > 0; idx = recs.at(int(idx)).parent {
+			p = append(p, recs.at(int(idx)).t)
 		}
 		slices.Reverse(p)
 		return p
@@ -224,13 +142,64 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			return r, err
 		}
 	}
-	level := []entry{{s: s0}}
-	var next []entry
+	var levelA, nextA arena
+	var level, next chunked[entry]
+	level.push(entry{ref: levelA.add(k0), n: uint32(len(k0)), only: -1})
+	push := func(k []byte, e entry) {
+		e.ref, e.n = nextA.add(k), uint32(len(k))
+		next.push(e)
+	}
 	var ts []Trans
+	var slb, wakeb, keepb []Trans // scratch
+	// memo holds the successors pickAmple computed while trying ample
+	// sets, so that the expansion does not step them again.
+	var memo []succ
+	succOf := func(s *state, t Trans) (*state, *Violation, error) {
+		for _, c := range memo {
+			if c.t == t {
+				return c.s, c.viol, nil
+			}
+		}
+		return m.step(s, t)
+	}
+	var cands []uint64
+	// pickAmple returns the transitions of the first candidate ample set
+	// of e whose steps are all invisible and none of whose successors
+	// was seen at e's depth or less (the cycle proviso), and whether it is
+	// smaller than ts; otherwise ts itself.
+	pickAmple := func(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
+		cands = m.ampleSets(es, ts, cands)
+	next:
+		for _, S := range cands {
+			for _, t := range ts {
+				if S&(1<<(t.Node-1)) == 0 {
+					continue
+				}
+				k := slices.IndexFunc(memo, func(c succ) bool { return c.t == t })
+				if k < 0 {
+					s, viol, err := m.step(es, t)
+					if err != nil {
+						return nil, false, err
+					}
+					memo = append(memo, succ{t: t, s: s, viol: viol, vis: m.vis})
+					k = len(memo) - 1
+				}
+				if memo[k].vis {
+					continue next
+				}
+				if idx, seen, _ := lookup(memo[k].s); seen && recs.at(int(idx)).depth <= e.depth {
+					continue next
+				}
+			}
+			return slices.DeleteFunc(ts, func(t Trans) bool { return S&(1<<(t.Node-1)) == 0 }), true, nil
+		}
+		return ts, false, nil
+	}
 	bounded := false
-	for len(level) > 0 {
-		for qi := range level {
-			e := &level[qi]
+	for level.len() > 0 {
+		for qi := range level.len() {
+			e := level.at(qi)
+			es := decode(levelA.get(e.ref, e.n), m.n)
 			if res.Explored&255 == 0 {
 				if ctx.Err() != nil {
 					res.Stop = "interrupted"
@@ -246,13 +215,24 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 				}
 			}
 			res.Explored++
-			r := &recs[e.rec]
-			ts = m.enabled(e.s, ts[:0])
+			r := recs.at(int(e.rec))
+			ts = m.enabled(es, ts[:0])
+			memo = memo[:0]
+			if cfg.POR && !cfg.sleepOnly && e.only < 0 {
+				var reduced bool
+				if ts, reduced, err = pickAmple(e, es, ts); err != nil {
+					return res, err
+				}
+				if reduced {
+					res.Reduced++
+				}
+			}
 			var sleep []Trans
 			if cfg.POR {
-				sleep = r.sleep
-				if e.reexp {
-					ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(e.only, t) })
+				sleep = sleeps.sets[r.sleep]
+				if e.only >= 0 {
+					only := sleeps.sets[e.only]
+					ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 				} else {
 					ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
 				}
@@ -260,12 +240,12 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 			}
 			var done []Trans
 			for _, t := range ts {
-				succ, viol, err := m.step(e.s, t)
+				succ, viol, err := succOf(es, t)
 				if err != nil {
 					return res, err
 				}
 				res.Transitions++
-				var sl []Trans
+				sl := slb[:0]
 				if cfg.POR {
 					for _, u := range sleep {
 						if m.independent(u, t) {
@@ -282,25 +262,29 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 				idx, seen, k := lookup(succ)
 				if seen {
 					if cfg.POR {
-						old := &recs[idx]
-						var wake []Trans
-						for _, u := range old.sleep {
-							if !containsT(sl, u) {
+						old := recs.at(int(idx))
+						wake, keep := wakeb[:0], keepb[:0]
+						for _, u := range sleeps.sets[old.sleep] {
+							if containsT(sl, u) {
+								keep = append(keep, u)
+							} else {
 								wake = append(wake, u)
 							}
 						}
 						if len(wake) > 0 {
-							old.sleep = slices.DeleteFunc(slices.Clone(old.sleep), func(u Trans) bool { return !containsT(sl, u) })
+							old.sleep = sleeps.id(keep)
 							if old.expanded {
-								next = append(next, entry{s: succ, rec: idx, depth: old.depth, only: wake, reexp: true})
+								push(k, entry{rec: idx, depth: old.depth, only: sleeps.id(wake)})
 							}
 						}
+						wakeb, keepb = wake, keep
 					}
 					continue
 				}
-				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sl})
+				slb = sl
+				idx = insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: sleeps.id(sl)})
 				if cfg.CheckClones {
-					if err := m.checkClone(cfg, path(idx), k); err != nil {
+					if err := m.checkClone(cfg, succ, path(idx), k); err != nil {
 						return res, err
 					}
 				}
@@ -323,16 +307,16 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 				} else if cfg.MaxDepth > 0 && d >= cfg.MaxDepth {
 					bounded = true
 				} else {
-					next = append(next, entry{s: succ, rec: idx, depth: int32(d)})
+					push(k, entry{rec: idx, depth: int32(d), only: -1})
 				}
 				if cfg.MaxStates > 0 && res.Distinct >= cfg.MaxStates {
 					res.Stop = "max-states"
 					return finish()
 				}
 			}
-			level[qi] = entry{} // let the GC have the state
 		}
-		level, next = next, level[:0]
+		level, next = next, chunked[entry]{}
+		levelA, nextA = nextA, arena{}
 	}
 	if bounded {
 		res.Stop = "max-depth"

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -9,12 +10,10 @@ import (
 )
 
 // item is one message in flight. link is (from-1)*n + (to-1); id is the
-// message's interned number (the interner holds the message itself); lc
-// is the sender's Lamport clock, kept only when a path is replayed.
+// message's interned number (the interner holds the message itself).
 type item struct {
 	link uint32
 	id   uint32
-	lc   int64
 }
 
 // state is one global state: every node, what the network holds, what the
@@ -22,9 +21,12 @@ type item struct {
 // never changed once it is in the queue: a successor copies the slices it
 // changes (copy on write), and shares the rest with its parent.
 type state struct {
-	nodes   []node.Snapshot // index i-1 is node i
-	crashed uint64          // bit i-1: node i has crashed
-	done    uint64          // bit i-1: node i has said Done (sticky until a restart)
+	// nodes holds every node's interned number (index i-1 is node i):
+	// states share their nodes' objects, one per distinct node state
+	// (interner.node).
+	nodes   []uint32
+	crashed uint64 // bit i-1: node i has crashed
+	done    uint64 // bit i-1: node i has said Done (sticky until a restart)
 	// pend is every live node's pending inputs, by node: its commands
 	// (oldest first), then its timers (ascending ids).
 	pend []pend
@@ -32,8 +34,8 @@ type state struct {
 	// sent (FIFO) or sorted by rank (random). One slice, not one per link:
 	// a state's size is what the BFS frontier holds by the million.
 	net                      []item
-	world                    World
-	crashes, drops, restarts uint8 // faults spent
+	world                    uint32 // the World's interned number + 1 (0: none)
+	crashes, drops, restarts uint8  // faults spent
 }
 
 func (s *state) alive(i int) bool { return s.crashed&(1<<(i-1)) == 0 }
@@ -80,10 +82,55 @@ type interner struct {
 	msgs  []node.Msg          // id -> the message
 	cmdID map[node.Cmd]int
 	cmds  []node.Cmd // interned number -> command
+	// nodeID numbers the distinct node states by node index and key;
+	// nodeObj holds each one's object, never stepped again (a step clones
+	// it first), and nodeKey the key it was interned under.
+	nodeID  map[string]uint32
+	nodeObj []node.Snapshot
+	nodeKey []string
+	kbuf    []byte
+	// worldID numbers the distinct World states by key; worldObj holds
+	// each one (never changed: a step clones it first).
+	worldID  map[string]uint32
+	worldObj []World
 }
 
 func newInterner() *interner {
-	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{}}
+	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{},
+		nodeID: map[string]uint32{}, worldID: map[string]uint32{}}
+}
+
+// world returns the number (+1) of the World equal to w, whose key is k
+// (nil: computed here): states share their World objects as they share
+// their nodes'. Event, Crash and Restart are only ever called on a clone.
+func (in *interner) world(w World, k []byte) uint32 {
+	if k == nil {
+		k = w.AppendKey(nil)
+	}
+	if id, ok := in.worldID[string(k)]; ok {
+		return id
+	}
+	in.worldObj = append(in.worldObj, w)
+	id := uint32(len(in.worldObj))
+	in.worldID[string(k)] = id
+	return id
+}
+
+// node returns the interned number of node i's state nd: the number of
+// an equal state (same index, same key) met before, or a new one, nd's.
+// A state's nodes are numbers, so a million states that share a node
+// state share one object, and the state's key holds 4 bytes per node.
+func (in *interner) node(i int, nd node.Snapshot) uint32 {
+	in.kbuf = nd.AppendKey(append(in.kbuf[:0], byte(i)))
+	if id, ok := in.nodeID[string(in.kbuf)]; ok {
+		return id
+	}
+	id := uint32(len(in.nodeObj))
+	k := string(in.kbuf)
+	in.nodeID[k] = id
+	in.nodeObj = append(in.nodeObj, nd)
+	in.nodeKey = append(in.nodeKey, k)
+	return id
 }
 
 func (in *interner) id(m node.Msg) uint32 {
@@ -123,34 +170,78 @@ func (in *interner) compare(a, b item) int {
 		return cmp.Compare(a.link, b.link)
 	}
 	if a.id == b.id {
-		return cmp.Compare(a.lc, b.lc)
+		return 0
 	}
 	return cmp.Compare(in.rank[a.id], in.rank[b.id])
 }
 
-// appendKey appends the canonical encoding of s.
+// appendKey appends the canonical encoding of s, which decode reads back
+// (node states and Worlds are interned, so their numbers say it all): the
+// key of the visited set and the form in which the BFS queue holds s.
+// Varints: a state of three Lamport nodes takes about 40 bytes.
 func (s *state) appendKey(b []byte, in *interner) []byte {
 	b = append(b, s.crashes, s.drops, s.restarts)
+	for k, id := range s.nodes {
+		if !s.alive(k + 1) {
+			b = append(b, 0)
+			continue
+		}
+		done := uint64(0)
+		if s.done&(1<<k) != 0 {
+			done = 1
+		}
+		b = binary.AppendUvarint(b, 2*uint64(id)+done+1)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.pend)))
+	for _, p := range s.pend {
+		b = binary.AppendVarint(append(b, p.node, p.kind), int64(p.val))
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.net)))
+	for _, it := range s.net {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(it.link)), uint64(it.id))
+	}
+	return binary.AppendUvarint(b, uint64(s.world))
+}
+
+// decode rebuilds a state of n nodes from its key. A crashed node's
+// number is 0 (it is never stepped; a restart builds a new node).
+func decode(b []byte, n int) *state {
+	s := &state{nodes: make([]uint32, n)}
+	s.crashes, s.drops, s.restarts = b[0], b[1], b[2]
+	b = b[3:]
+	uv := func() uint64 {
+		v, k := binary.Uvarint(b)
+		b = b[k:]
+		return v
+	}
 	for k := range s.nodes {
-		i := k + 1
-		if !s.alive(i) {
-			b = append(b, 0xff)
-		} else {
-			b = s.nodes[k].AppendKey(append(b, 1))
-			b = node.AppendBool(b, s.done&(1<<k) != 0)
+		v := uv()
+		if v == 0 {
+			s.crashed |= 1 << k
+			continue
+		}
+		v--
+		s.nodes[k] = uint32(v / 2)
+		s.done |= (v & 1) << k
+	}
+	if np := uv(); np > 0 {
+		s.pend = make([]pend, np)
+		for k := range s.pend {
+			p := pend{node: b[0], kind: b[1]}
+			b = b[2:]
+			v, w := binary.Varint(b)
+			b = b[w:]
+			p.val = int32(v)
+			s.pend[k] = p
 		}
 	}
-	b = node.AppendInt(b, len(s.pend))
-	for _, p := range s.pend {
-		b = node.AppendInt(append(b, p.node, p.kind), int(p.val))
+	if nn := uv(); nn > 0 {
+		s.net = make([]item, nn)
+		for k := range s.net {
+			s.net[k].link = uint32(uv())
+			s.net[k].id = uint32(uv())
+		}
 	}
-	b = node.AppendInt(b, len(s.net))
-	for _, it := range s.net {
-		b = node.AppendInt(node.AppendInt(b, int(it.link)), int(it.id))
-	}
-	b = append(b, 0xfe)
-	if s.world != nil {
-		b = s.world.AppendKey(b)
-	}
-	return b
+	s.world = uint32(uv())
+	return s
 }

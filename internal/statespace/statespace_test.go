@@ -54,8 +54,11 @@ func collectors(k int) Config {
 // the delivery order. With d of them delivered there are C(k,d) choices
 // of who, d! orders and 2^(k-d) phases for the rest: for k = 3,
 // 8 + 12 + 12 + 6 = 38 states, of which the 3! = 6 delivery orders are
-// terminal; for k = 4, 16 + 32 + 48 + 48 + 24 = 168. With the partial-order reduction on, the states are the same
-// (sleep sets prune transitions only) and fewer transitions are taken.
+// terminal; for k = 4, 16 + 32 + 48 + 48 + 24 = 168. With the partial-order
+// reduction on, the states are the same (no ample set applies: a sender's
+// link from the collector is empty, and the checker cannot know that the
+// collector never sends; sleep sets prune transitions only) and fewer
+// transitions are taken.
 func TestSearchCountsEveryStateOfAHandCountedSystem(t *testing.T) {
 	for _, tc := range []struct {
 		k, states, terminal int64
@@ -149,4 +152,94 @@ func FuzzParsePath(f *testing.F) {
 			t.Fatalf("%q: round trip %q -> %q (%v)", s, FormatPath(p), FormatPath(q), err)
 		}
 	})
+}
+
+// greeter is a node of the all-to-all system: on start it greets every
+// other node, and it records the order of the greetings it gets; node 1
+// raises a flag (an EnterCS event) when node 3's greeting beats node 2's.
+type greeter struct {
+	collector
+	n int
+}
+
+func (g *greeter) Step(in node.Input, out *node.Output) {
+	switch in.Kind {
+	case node.InCmd:
+		for j := 1; j <= g.n; j++ {
+			if j != g.index {
+				out.Send(j, hello{g.index})
+			}
+		}
+	case node.InMsg:
+		g.order = append(g.order, in.Msg.(hello).From)
+		if g.index == 1 && len(g.order) == 2 && g.order[0] == 3 {
+			out.EnterCS()
+		}
+	}
+}
+
+func (g *greeter) Clone() node.Node { return &greeter{*g.collector.Clone().(*collector), g.n} }
+
+// flagWorld reports any EnterCS as a violation.
+type flagWorld struct{ on bool }
+
+func (w *flagWorld) Clone() World              { c := *w; return &c }
+func (w *flagWorld) AppendKey(b []byte) []byte { return node.AppendBool(b, w.on) }
+func (w *flagWorld) Crash(int)                 {}
+func (w *flagWorld) Restart(int)               {}
+func (w *flagWorld) Event(i int, ev node.Event) ([]node.Cmd, *Violation) {
+	if ev.Kind != node.EvEnterCS {
+		return nil, nil
+	}
+	w.on = true
+	return nil, &Violation{Property: "flag", Detail: "node 3 before node 2"}
+}
+
+func greeters(n int, world bool) Config {
+	cfg := Config{
+		Nodes:   n,
+		Factory: func(i int) (node.Node, error) { return &greeter{collector{index: i}, n}, nil },
+	}
+	for i := 1; i <= n; i++ {
+		cfg.Script = append(cfg.Script, node.Action{Node: i, Cmd: node.CmdStart})
+	}
+	if world {
+		cfg.World = func() World { return &flagWorld{} }
+	}
+	return cfg
+}
+
+// The ample sets take fewer states where a node has a message on every
+// link into it, and keep what the full search finds: every terminal state
+// (here each node's order of the others' greetings: (2!)^3 = 8) and a
+// shortest violation of the same length (start 2 and 3, deliver 3->1,
+// then 2->1: 4 steps).
+func TestAmpleSetsKeepTerminalStatesAndViolations(t *testing.T) {
+	var res [2]Result
+	for k, por := range []bool{true, false} {
+		cfg := greeters(3, false)
+		cfg.POR = por
+		cfg.CheckClones = true // every state decoded from the queue is the one its path builds
+		var err error
+		if res[k], err = Search(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		if !res[k].Exhausted || res[k].Terminal != 8 {
+			t.Errorf("por=%v: exhausted %v, %d terminal states, want 8", por, res[k].Exhausted, res[k].Terminal)
+		}
+	}
+	if res[0].Reduced == 0 || res[0].Distinct >= res[1].Distinct {
+		t.Errorf("ample sets: %d states (%d reduced), full search %d", res[0].Distinct, res[0].Reduced, res[1].Distinct)
+	}
+	for _, por := range []bool{true, false} {
+		cfg := greeters(3, true)
+		cfg.POR = por
+		r, err := Search(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation == nil || len(r.Path) != 4 {
+			t.Errorf("por=%v: violation %v after %d steps (%s), want 4", por, r.Violation, len(r.Path), FormatPath(r.Path))
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package statespace
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"reflect"
@@ -21,8 +22,17 @@ type machine struct {
 	sink func(*trace.Event)
 	ev   trace.Event
 	lc   []int64 // Lamport clocks, for the trace only
-	now  int64
-	seq  int64
+	// lcs is, when a path is replayed, the sender's Lamport clock of each
+	// message in flight, parallel to the state's net (trace only).
+	lcs []int64
+	now int64
+	seq int64
+	// vis says whether the last step was visible: it changed the World
+	// (the state the safety monitor reads), reported a violation, or was
+	// a fault. The ample-set reduction takes invisible steps only.
+	vis    bool
+	kb, ka []byte   // scratch: the World's key before and after a step
+	into   []uint64 // scratch of ampleSets: by node, the senders with a message on their link to it
 }
 
 func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }
@@ -124,6 +134,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 	c := s.shallow()
 	i := int(t.Node)
 	m.now++
+	m.vis = t.Kind > Command
 	var viol *Violation
 	switch t.Kind {
 	case Deliver, Drop:
@@ -132,6 +143,11 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		at += int(t.K)
 		it := c.net[at]
 		c.net = slices.Delete(slices.Clone(c.net), at, at+1)
+		var itLC int64
+		if m.sink != nil {
+			itLC = m.lcs[at]
+			m.lcs = slices.Delete(m.lcs, at, at+1)
+		}
 		if t.Kind == Drop {
 			c.drops++
 			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "lost by the network")
@@ -142,23 +158,23 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			return c, nil, nil
 		}
 		if m.sink != nil {
-			m.lc[i] = max(m.lc[i], it.lc) + 1
+			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
-		nd := c.nodes[i-1].Clone().(node.Snapshot)
-		c.nodes[i-1] = nd
+		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
 		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
+		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
 			return int(p.node) == i && p.kind == pendTimer && p.val == t.Timer
 		})
 		m.tick(i)
-		nd := c.nodes[i-1].Clone().(node.Snapshot)
-		c.nodes[i-1] = nd
+		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
 		nd.Step(node.Input{Kind: node.InTick, Now: m.now, Timer: int(t.Timer)}, &m.out)
+		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Command:
 		lo, _ := c.pendOf(i)
@@ -174,9 +190,10 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		}
 		m.tick(i)
 		m.emit(trace.KindCrash, i)
-		if c.world != nil {
-			c.world = c.world.Clone()
-			c.world.Crash(i)
+		if c.world != 0 {
+			w := m.in.worldObj[c.world-1].Clone()
+			w.Crash(i)
+			c.world = m.in.world(w, nil)
 		}
 		if int(c.restarts) >= m.cfg.Restarts {
 			m.purge(c, i) // it never comes back: what is sent to it is lost
@@ -192,13 +209,14 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		c.nodes[i-1] = snap
+		c.nodes[i-1] = m.in.node(i, snap)
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
-		if c.world != nil {
-			c.world = c.world.Clone()
-			c.world.Restart(i)
+		if c.world != 0 {
+			w := m.in.worldObj[c.world-1].Clone()
+			w.Restart(i)
+			c.world = m.in.world(w, nil)
 		}
 		return m.command(c, i, node.CmdRecover)
 	}
@@ -216,6 +234,15 @@ func (m *machine) purge(c *state, i int) {
 			m.emitMsg(trace.KindDrop, i, int(it.link)/m.n+1, i, it, "the receiver has crashed")
 		}
 	}
+	if m.sink != nil {
+		lcs := m.lcs[:0]
+		for k, it := range c.net {
+			if !into(it) {
+				lcs = append(lcs, m.lcs[k])
+			}
+		}
+		m.lcs = lcs
+	}
 	c.net = slices.DeleteFunc(slices.Clone(c.net), into)
 }
 
@@ -226,10 +253,10 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 		m.ev.Cmd = string(cmd)
 		m.sink(&m.ev)
 	}
-	nd := c.nodes[i-1].Clone().(node.Snapshot)
-	c.nodes[i-1] = nd
+	nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 	m.out.Reset()
 	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd}, &m.out)
+	c.nodes[i-1] = m.in.node(i, nd)
 	return m.carryOut(c, i, nil)
 }
 
@@ -237,14 +264,17 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 // may queue commands), timers, sends, Done.
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
-	if len(o.Events) > 0 && c.world != nil {
-		c.world = c.world.Clone()
+	var w World // a clone of the World, when it hears events
+	if len(o.Events) > 0 && c.world != 0 {
+		orig := m.in.worldObj[c.world-1]
+		m.kb = orig.AppendKey(m.kb[:0])
+		w = orig.Clone()
 	}
 	for _, ev := range o.Events {
 		m.tick(i)
 		m.emitNode(i, ev)
-		if c.world != nil {
-			cmds, v := c.world.Event(i, ev)
+		if w != nil {
+			cmds, v := w.Event(i, ev)
 			if len(cmds) > 0 {
 				lo, hi := c.pendOf(i)
 				at := lo
@@ -260,6 +290,14 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			if v != nil && viol == nil {
 				viol = v
 			}
+		}
+	}
+	if w != nil {
+		m.ka = w.AppendKey(m.ka[:0])
+		same := bytes.Equal(m.ka, m.kb)
+		m.vis = m.vis || viol != nil || !same
+		if !same {
+			c.world = m.in.world(w, m.ka)
 		}
 	}
 	if len(o.Timers) > 0 {
@@ -287,7 +325,6 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		m.tick(i)
 		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.in.id(snd.Msg)}
 		if m.sink != nil {
-			it.lc = m.lc[i]
 			m.fill(trace.KindSend, i)
 			m.ev.From, m.ev.To, m.ev.Msg = i, snd.To, trace.WrapMsg(snd.Msg)
 			m.sink(&m.ev)
@@ -301,6 +338,8 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			owned = true
 		}
 		// After the link's last message (FIFO), or at its rank (random).
+		// Under the random policy two equal messages keep the order sent
+		// (the trace's clocks); the state is the same either way.
 		at := len(c.net)
 		for k, x := range c.net {
 			if x.link > it.link || x.link == it.link && m.cfg.Policy == sim.PolicyRandom && m.in.compare(x, it) > 0 {
@@ -309,6 +348,9 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			}
 		}
 		c.net = slices.Insert(c.net, at, it)
+		if m.sink != nil {
+			m.lcs = slices.Insert(m.lcs, at, m.lc[i])
+		}
 	}
 	if o.Done {
 		c.done |= 1 << (i - 1)
