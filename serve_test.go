@@ -1,4 +1,4 @@
-package runner_test
+package main
 
 import (
 	"bytes"
@@ -8,11 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/urfave/cli/v2"
-
-	"ringlab/election"
-	"ringlab/internal/cliutil"
 )
 
 // announced is a stderr that hands over the server's URL when it is printed.
@@ -42,18 +37,15 @@ func TestServeFlag(t *testing.T) {
 	defer cancel()
 	stderr := &announced{url: make(chan string, 1)}
 	var stdout bytes.Buffer
-	cmds := []*cli.Command{election.Command()}
-	cliutil.Prepare(cmds)
-	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &stdout, ErrWriter: stderr, ExitErrHandler: func(*cli.Context, error) {}}
-	done := make(chan error, 1)
+	done := make(chan int, 1)
 	go func() {
-		done <- app.RunContext(ctx, []string{"ringlab", "election", "ring", "--seed", "2", "--format", "none", "--serve", "--serve-addr", "127.0.0.1:0"})
+		done <- run(ctx, []string{"ringlab", "election", "ring", "--seed", "2", "--format", "none", "--serve", "--serve-addr", "127.0.0.1:0"}, &stdout, stderr)
 	}()
 	var url string
 	select {
 	case url = <-stderr.url:
-	case err := <-done:
-		t.Fatalf("the command ended before serving: %v", err)
+	case code := <-done:
+		t.Fatalf("the command ended before serving: exit %d", code)
 	}
 	if !strings.HasSuffix(url, "/run/1") {
 		t.Fatalf("announced %q, want the run's page", url)
@@ -76,18 +68,15 @@ func TestServeFlag(t *testing.T) {
 		t.Errorf("served log:\n%s", log)
 	}
 	cancel() // Ctrl-C: the server shuts down, the command returns the run's result
-	if err := <-done; err != nil {
-		t.Errorf("after Ctrl-C: %v", err)
+	if code := <-done; code != 0 {
+		t.Errorf("after Ctrl-C: exit %d", code)
 	}
 }
 
 func TestServeFlagBadAddr(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	cmds := []*cli.Command{election.Command()}
-	cliutil.Prepare(cmds)
-	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &stdout, ErrWriter: &stderr, ExitErrHandler: func(*cli.Context, error) {}}
-	err := app.RunContext(t.Context(), []string{"ringlab", "election", "ring", "--format", "none", "--serve", "--serve-addr", "nowhere"})
-	if cliutil.Code(err) != cliutil.ExitUsage || !strings.Contains(err.Error(), "HOST:PORT") {
-		t.Errorf("bad --serve-addr: %v", err)
+	code := run(t.Context(), []string{"ringlab", "election", "ring", "--format", "none", "--serve", "--serve-addr", "nowhere"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "HOST:PORT") {
+		t.Errorf("bad --serve-addr: exit %d, %s", code, stderr.String())
 	}
 }
