@@ -131,12 +131,11 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	}
 	renderers := []trace.Renderer{r}
 	if no.Events != "" {
-		f, err := os.Create(no.Events)
+		jr, f, err := openEvents(no.Events)
 		if err != nil {
-			return out, cliutil.Usagef("--events: %v", err)
+			return out, err
 		}
 		defer f.Close()
-		jr, _ := trace.NewRenderer("json", f)
 		if hr, ok := jr.(trace.HeaderRenderer); ok { // the log names the nodes, as every run's does
 			if err := hr.Header(spec.Header(Options{Runtime: "amqp"}, no.Replay)); err != nil {
 				return out, fmt.Errorf("writing the log: %w", err)

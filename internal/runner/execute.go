@@ -126,12 +126,11 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	renderers := []trace.Renderer{r}
 	if opts.Events != "" {
-		f, err := os.Create(opts.Events)
+		jr, f, err := openEvents(opts.Events)
 		if err != nil {
-			return out, cliutil.Usagef("--events: %v", err)
+			return out, err
 		}
 		defer f.Close()
-		jr, _ := trace.NewRenderer("json", f)
 		renderers = append(renderers, jr)
 	}
 	renderers = opts.Serving.renderers(renderers)
@@ -354,4 +353,15 @@ func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, 
 		st.why = fmt.Sprintf("still running after --timeout %v of wall time (t=%d, %d steps)", opts.Timeout, res.Now, res.Steps)
 	}
 	return st, err
+}
+
+// openEvents creates the --events log at path: a JSON renderer writing to
+// the file, which the caller closes.
+func openEvents(path string) (trace.Renderer, *os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, cliutil.Usagef("--events: %v", err)
+	}
+	jr, _ := trace.NewRenderer("json", f)
+	return jr, f, nil
 }
