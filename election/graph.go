@@ -50,19 +50,7 @@ func generate(name string, n int, seed uint64) (node.Topology, error) {
 			}
 		}
 		cols := n / rows
-		var edges [][2]int
-		for r := range rows {
-			for c := range cols {
-				i := r*cols + c + 1
-				if c+1 < cols {
-					edges = append(edges, [2]int{i, i + 1})
-				}
-				if r+1 < rows {
-					edges = append(edges, [2]int{i, i + cols})
-				}
-			}
-		}
-		return graphOf(n, edges)
+		return graphOf(n, node.GridEdges(rows, cols))
 	case "random":
 		rng := rand.New(rand.NewPCG(seed, 0x746f706f)) // "topo"
 		var edges [][2]int

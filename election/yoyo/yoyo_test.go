@@ -131,18 +131,7 @@ func mustGraph(t tb, n int, edges [][2]int) node.Topology {
 }
 
 func grid(t tb, rows, cols int) node.Topology {
-	var edges [][2]int
-	for r := range rows {
-		for c := range cols {
-			i := r*cols + c + 1
-			if c+1 < cols {
-				edges = append(edges, [2]int{i, i + 1})
-			}
-			if r+1 < rows {
-				edges = append(edges, [2]int{i, i + cols})
-			}
-		}
-	}
+	edges := node.GridEdges(rows, cols)
 	return mustGraph(t, rows*cols, edges)
 }
 

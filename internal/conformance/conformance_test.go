@@ -168,18 +168,7 @@ func TestPass(t *testing.T) {
 }
 
 func grid(rows, cols int) (node.Topology, int) {
-	var edges [][2]int
-	for r := range rows {
-		for c := range cols {
-			i := r*cols + c + 1
-			if c+1 < cols {
-				edges = append(edges, [2]int{i, i + 1})
-			}
-			if r+1 < rows {
-				edges = append(edges, [2]int{i, i + cols})
-			}
-		}
-	}
+	edges := node.GridEdges(rows, cols)
 	topo, err := node.Graph(rows*cols, edges)
 	if err != nil {
 		panic(err)

@@ -104,3 +104,21 @@ func (t Topology) Connected() bool {
 	}
 	return count == t.N
 }
+
+// GridEdges are the edges of a rows × cols grid: node (r, c), from 0, is
+// r*cols + c + 1, joined to its right and lower neighbours.
+func GridEdges(rows, cols int) [][2]int {
+	var edges [][2]int
+	for r := range rows {
+		for c := range cols {
+			i := r*cols + c + 1
+			if c+1 < cols {
+				edges = append(edges, [2]int{i, i + 1})
+			}
+			if r+1 < rows {
+				edges = append(edges, [2]int{i, i + cols})
+			}
+		}
+	}
+	return edges
+}
