@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/amqp"
+	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/check"
 	engine "ringlab/internal/runner"
 	"ringlab/internal/trace"
@@ -102,20 +101,6 @@ func FuzzParseAlgo(f *testing.F) {
 			t.Fatalf("%q: accepted as (%q, %q)", s, area, name)
 		}
 	})
-}
-
-// brokerURL is the broker of the integration tests; they skip when none
-// answers there.
-func brokerURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv(amqp.EnvURL)
-	if url == "" {
-		url = amqp.DefaultURL
-	}
-	if err := amqp.Probe(context.Background(), url); err != nil {
-		t.Skipf("needs RabbitMQ: run bash .ci/run, or start rabbitmq-server (%v)", err)
-	}
-	return url
 }
 
 var binOnce struct {
@@ -246,7 +231,7 @@ func lineEvent(e *trace.Event) bool {
 // order, their lines are the expected Portuguese output; the initiator prints
 // the verdicts; the merged logs pass the checkers.
 func TestFiveNodeProcessesElectID1(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	bin := binary(t)
 	setupRing(t, bin, url)
 	dir := t.TempDir()
@@ -338,7 +323,7 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 // first line, mid-election; a new process of node 3 takes over its queue
 // and the election ends with id 1 elected.
 func TestKilledNodeProcessRestartsAndTheElectionEnds(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	bin := binary(t)
 	setupRing(t, bin, url)
 	dir := t.TempDir()
@@ -386,7 +371,7 @@ func TestKilledNodeProcessRestartsAndTheElectionEnds(t *testing.T) {
 // Ricart-Agrawala in five node processes: the initiator judges the whole
 // run from the reported events, in Lamport-clock order.
 func TestMutexNodeProcesses(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	bin := binary(t)
 	setupAlgo(t, bin, url, "mutex/ricart-agrawala")
 	dir := t.TempDir()
@@ -413,7 +398,7 @@ func TestMutexNodeProcesses(t *testing.T) {
 // other four start only then, find it waiting in node 2's queue, and the
 // election ends as usual.
 func TestNodesStartingAfterTheInitiatorSent(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	bin := binary(t)
 	setupRing(t, bin, url)
 	dir := t.TempDir()

@@ -25,6 +25,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/runner"
 )
@@ -63,7 +64,7 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 			b.Run(fmt.Sprintf("nodes=%d/runtime=%s", n, rt), func(b *testing.B) {
 				b.Setenv(runner.EnvPrefix, "bench-election.")
 				if rt == "amqp" {
-					args = append(args, "--url", brokerURL(b))
+					args = append(args, "--url", amqptest.BrokerURL(b))
 				}
 				var msgs, ns int64
 				for b.Loop() {

@@ -1,7 +1,6 @@
 package election
 
 import (
-	"context"
 	"os"
 	"reflect"
 	"regexp"
@@ -9,24 +8,11 @@ import (
 	"time"
 
 	"ringlab/internal/amqp"
+	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
-
-// brokerURL is the broker of the --runtime amqp tests; they skip when
-// none answers there.
-func brokerURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv(amqp.EnvURL)
-	if url == "" {
-		url = amqp.DefaultURL
-	}
-	if err := amqp.Probe(context.Background(), url); err != nil {
-		t.Skipf("needs RabbitMQ: run bash .ci/run, or start rabbitmq-server (%v)", err)
-	}
-	return url
-}
 
 // Every message every election sends survives the broker's JSON: decoded,
 // it equals what was sent.
@@ -100,7 +86,7 @@ var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 // broker: the right leader, and as many messages of each type as the
 // simulator sends for the same ring and initiator.
 func TestRingCasesOverRabbitMQ(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	t.Setenv(runner.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
 	for _, c := range []struct {
 		ids, want string
@@ -130,7 +116,7 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 // reply would time out in flight, which is a run the synchrony Bully
 // assumes does not hold.
 func TestElectionsOverRabbitMQ(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	t.Setenv(runner.EnvPrefix, "test-election.")
 	for _, args := range [][]string{
 		{"ring", "--initiators", "all"},

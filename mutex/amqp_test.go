@@ -1,31 +1,16 @@
 package mutex
 
 import (
-	"context"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"ringlab/internal/amqp"
+	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
-
-// brokerURL is the broker of the --runtime amqp tests; they skip when
-// none answers there.
-func brokerURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv(amqp.EnvURL)
-	if url == "" {
-		url = amqp.DefaultURL
-	}
-	if err := amqp.Probe(context.Background(), url); err != nil {
-		t.Skipf("needs RabbitMQ: run bash .ci/run, or start rabbitmq-server (%v)", err)
-	}
-	return url
-}
 
 // Every message every algorithm sends survives the broker's JSON.
 func TestMessagesSurviveTheWire(t *testing.T) {
@@ -61,7 +46,7 @@ func TestMessagesSurviveTheWire(t *testing.T) {
 
 // Every algorithm once over the broker, with its verdicts.
 func TestAlgorithmsOverRabbitMQ(t *testing.T) {
-	url := brokerURL(t)
+	url := amqptest.BrokerURL(t)
 	for _, name := range Algorithms() {
 		out, errb, code := runCLI(t, name, "--requests", "2", "--runtime", "amqp", "--url", url, "--format", "none")
 		all := out + errb

@@ -61,12 +61,14 @@ func (s *session) channel(ctx context.Context, failed int) (*amqp.Channel, int, 
 	}
 	ch, err := s.conn.Channel()
 	if err != nil {
-		if s.conn.IsClosed() {
-			if err := s.redial(ctx); err != nil {
-				return nil, 0, err
-			}
-			ch, err = s.conn.Channel()
+		// The connection may be gone before the library has noticed
+		// ("use of closed network connection" on a connection that is not
+		// yet IsClosed): drop it and dial again, once.
+		_ = s.conn.Close()
+		if err := s.redial(ctx); err != nil {
+			return nil, 0, err
 		}
+		ch, err = s.conn.Channel()
 		if err != nil {
 			return nil, 0, fmt.Errorf("opening a channel: %w", err)
 		}
