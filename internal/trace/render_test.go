@@ -31,6 +31,14 @@ func floodLog(t testing.TB, vc bool) []byte {
 	if err := r.(trace.HeaderRenderer).Header(h); err != nil {
 		t.Fatal(err)
 	}
+	floodInto(t, r, vc, "ringlab test --seed 3")
+	return buf.Bytes()
+}
+
+// floodInto runs a small flood with a drop and a crash on the simulator
+// (with vector clocks if vc) and renders its events and summary with r.
+func floodInto(t testing.TB, r trace.Renderer, vc bool, replay string) {
+	t.Helper()
 	res, err := sim.Run(sim.Config{
 		Nodes: 4, Factory: nodetest.FloodFactory(node.Complete(4)), Seed: 3,
 		Faults: sim.Faults{Drop: 0.2}, VectorClocks: vc,
@@ -46,7 +54,7 @@ func floodLog(t testing.TB, vc bool) []byte {
 		t.Fatal(err)
 	}
 	sum := trace.Summary{V: trace.Version, Kind: "summary", Algorithm: "flood", Runtime: "sim", Seed: 3, Nodes: 4,
-		Messages: res.Messages, ByType: res.ByType, Dropped: res.Dropped, Replay: "ringlab test --seed 3",
+		Messages: res.Messages, ByType: res.ByType, Dropped: res.Dropped, Replay: replay,
 		Verdicts: []trace.Verdict{{Property: "termination", OK: true}}}
 	if err := r.Summary(&sum); err != nil {
 		t.Fatal(err)
@@ -54,7 +62,6 @@ func floodLog(t testing.TB, vc bool) []byte {
 	if err := r.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
 }
 
 // renderLog renders a saved log in format.

@@ -7,8 +7,6 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/node"
-	"ringlab/internal/nodetest"
-	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
@@ -20,29 +18,7 @@ func runInto(t *testing.T, format string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Run(sim.Config{
-		Nodes: 4, Factory: nodetest.FloodFactory(node.Complete(4)), Seed: 3,
-		Faults: sim.Faults{Drop: 0.2},
-		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 4, Cmd: node.CmdCrash}},
-		Sink: func(e *trace.Event) {
-			if err := r.Event(e); err != nil {
-				t.Fatal(err)
-			}
-		},
-		Messages: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := trace.Summary{V: trace.Version, Kind: "summary", Algorithm: "flood", Runtime: "sim", Seed: 3, Nodes: 4,
-		Messages: res.Messages, ByType: res.ByType, Dropped: res.Dropped, Replay: "ringlab test",
-		Verdicts: []trace.Verdict{{Property: "termination", OK: true}}}
-	if err := r.Summary(&sum); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	floodInto(t, r, false, "ringlab test")
 	return buf.Bytes()
 }
 
