@@ -101,19 +101,13 @@ func (m *member) emit(e trace.Event) {
 }
 
 func (m *member) emitNode(ev node.Event) {
-	e := trace.Event{Note: ev.Note}
+	e := trace.Event{Kind: trace.NodeKind(ev.Kind), Note: ev.Note}
 	switch ev.Kind {
 	case node.EvState:
-		e.Kind, e.State = trace.KindState, ev.State
-	case node.EvEnterCS:
-		e.Kind = trace.KindEnterCS
-	case node.EvExitCS:
-		e.Kind = trace.KindExitCS
+		e.State = ev.State
 	case node.EvLeader:
 		l := ev.Leader
-		e.Kind, e.Leader = trace.KindLeader, &l
-	default:
-		e.Kind = trace.KindNote
+		e.Leader = &l
 	}
 	m.emit(e)
 }

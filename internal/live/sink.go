@@ -114,17 +114,12 @@ func (rt *runtime) emitNode(p *peer, e node.Event) {
 	}
 	r := rt.newRecord(p, "", p.lc)
 	r.note = e.Note
+	r.kind = trace.NodeKind(e.Kind)
 	switch e.Kind {
 	case node.EvState:
-		r.kind, r.text = trace.KindState, e.State
-	case node.EvEnterCS:
-		r.kind = trace.KindEnterCS
-	case node.EvExitCS:
-		r.kind = trace.KindExitCS
+		r.text = e.State
 	case node.EvLeader:
-		r.kind, r.leader = trace.KindLeader, e.Leader
-	default:
-		r.kind = trace.KindNote
+		r.leader = e.Leader
 	}
 	rt.evq <- r
 }

@@ -202,19 +202,12 @@ func (s *sim) emitNode(i int, ev node.Event) {
 	if s.cfg.Sink == nil || s.cfg.Skip.HasNode(ev.Kind) {
 		return
 	}
+	s.fill(trace.NodeKind(ev.Kind), i)
 	switch ev.Kind {
 	case node.EvState:
-		s.fill(trace.KindState, i)
 		s.ev.State = ev.State
-	case node.EvEnterCS:
-		s.fill(trace.KindEnterCS, i)
-	case node.EvExitCS:
-		s.fill(trace.KindExitCS, i)
 	case node.EvLeader:
-		s.fill(trace.KindLeader, i)
 		s.ev.Leader = s.leader(ev.Leader)
-	default:
-		s.fill(trace.KindNote, i)
 	}
 	s.ev.Note = ev.Note
 	s.cfg.Sink(&s.ev)

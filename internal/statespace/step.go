@@ -389,20 +389,13 @@ func (m *machine) emitNode(i int, ev node.Event) {
 	if m.sink == nil {
 		return
 	}
+	m.fill(trace.NodeKind(ev.Kind), i)
 	switch ev.Kind {
 	case node.EvState:
-		m.fill(trace.KindState, i)
 		m.ev.State = ev.State
-	case node.EvEnterCS:
-		m.fill(trace.KindEnterCS, i)
-	case node.EvExitCS:
-		m.fill(trace.KindExitCS, i)
 	case node.EvLeader:
-		m.fill(trace.KindLeader, i)
 		l := ev.Leader
 		m.ev.Leader = &l
-	default:
-		m.fill(trace.KindNote, i)
 	}
 	m.ev.Note = ev.Note
 	m.sink(&m.ev)

@@ -233,6 +233,22 @@ func kindBit(kind string) Kinds {
 	return 0
 }
 
+// NodeKind is the trace kind of a node event of kind k: what every
+// runtime logs a node's event as (an unknown kind is a note).
+func NodeKind(k node.EventKind) string {
+	switch k {
+	case node.EvState:
+		return KindState
+	case node.EvEnterCS:
+		return KindEnterCS
+	case node.EvExitCS:
+		return KindExitCS
+	case node.EvLeader:
+		return KindLeader
+	}
+	return KindNote
+}
+
 // nodeKinds maps a node event's kind to its trace kind's bit.
 var nodeKinds = [...]Kinds{
 	node.EvState: kindBit(KindState), node.EvEnterCS: kindBit(KindEnterCS), node.EvExitCS: kindBit(KindExitCS),
