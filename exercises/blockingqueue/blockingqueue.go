@@ -80,7 +80,7 @@ type Result struct {
 
 // Command returns the `exercises blocking-queue` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "blocking-queue",
 		Usage: "producers and consumers over a bounded queue: sync.Cond, a channel, and the notify trap",
 		UsageText: "ringlab exercises blocking-queue [--impl cond|two-conds|chan] [--notify-one] [--producers 2] [--consumers 2] [--capacity 1] [--items 1000] [--rounds N] [--explain]\n\n" +
@@ -93,16 +93,11 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "capacity", Value: 1, Usage: fmt.Sprintf("queue capacity (1..%d)", MaxCapacity)},
 			&cli.IntFlag{Name: "items", Value: 1000, Usage: fmt.Sprintf("items each producer puts (1..%d)", MaxItems)},
 			&cli.IntFlag{Name: "rounds", Value: 1, Usage: fmt.Sprintf("repeat the run up to this many times, stopping at a deadlock (1..%d; default 1, or 100 with --notify-one)", MaxRounds)},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	cfg, err := config(c)
 	if err != nil {
 		return err

@@ -128,7 +128,7 @@ type Result struct {
 
 // Command returns the `exercises concurrent-map` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "concurrent-map",
 		Usage: "put-if-absent: sync.Map.LoadOrStore and a mutex map vs the racy check-then-put",
 		UsageText: "ringlab exercises concurrent-map [--impl syncmap|mutex|racy] [--goroutines 100] [--explain]\n\n" +
@@ -136,16 +136,11 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "impl", Value: ImplSyncMap, Usage: "syncmap (LoadOrStore), mutex, or racy (check-then-put)"},
 			&cli.IntFlag{Name: "goroutines", Value: 100, Usage: fmt.Sprintf("goroutines racing to insert the key (1..%d)", MaxGoroutines)},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	impl, err := lesson.OneOf(c, "impl", ImplSyncMap, ImplMutex, ImplRacy)
 	if err != nil {
 		return err

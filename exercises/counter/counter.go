@@ -72,7 +72,7 @@ type Result struct {
 
 // Command returns the `exercises counter` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "counter",
 		Usage: "goroutines share one counter: lost updates, then mutex, atomic and channel fixes",
 		UsageText: "ringlab exercises counter [--impl mutex|atomic|channel|unsafe] [--goroutines 10] [--increments 20] [--print-inside] [--quiet] [--explain]\n\n" +
@@ -83,16 +83,11 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "increments", Value: 20, Usage: fmt.Sprintf("increments per goroutine (1..%d; goroutines × increments at most %d)", MaxIncrements, MaxTotal)},
 			&cli.BoolFlag{Name: "print-inside", Usage: "print inside the critical section (mutex, channel): ordered output"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only the summary, not a line per increment"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	cfg := Config{PrintInside: c.Bool("print-inside"), Quiet: c.Bool("quiet")}
 	var err error
 	if cfg.Impl, err = lesson.OneOf(c, "impl", ImplUnsafe, ImplMutex, ImplAtomic, ImplChannel); err != nil {

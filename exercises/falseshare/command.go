@@ -33,23 +33,18 @@ const (
 
 // Command returns the `exercises false-sharing` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:      "false-sharing",
 		Usage:     "two goroutines, two counters: on one cache line vs padded apart",
 		UsageText: "ringlab exercises false-sharing [--n 20000000] [--rounds 3] [--explain]\n\nExample:\n   ringlab exercises false-sharing --n 50000000",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "n", Value: 20_000_000, Usage: fmt.Sprintf("increments per goroutine (1..%d)", maxN)},
 			&cli.IntFlag{Name: "rounds", Value: 3, Usage: fmt.Sprintf("timed rounds of each layout; the median is reported (1..%d)", maxRounds)},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explanation, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explanation); done {
-		return err
-	}
 	n, err := lesson.Int(c, "n", 1, maxN)
 	if err != nil {
 		return err

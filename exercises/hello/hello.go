@@ -40,7 +40,7 @@ Try: ringlab exercises hello --goroutines 200
 
 // Command returns the `exercises hello` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "hello",
 		Usage: "N goroutines say hello: see the scheduler's order, then a deterministic one",
 		UsageText: "ringlab exercises hello [--goroutines 5] [--ordered] [--explain]\n\n" +
@@ -48,16 +48,11 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "goroutines", Value: 5, Usage: fmt.Sprintf("goroutines to start (1..%d)", MaxGoroutines)},
 			&cli.BoolFlag{Name: "ordered", Usage: "write into indexed slots and print them in order after the join"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	n, err := lesson.Goroutines(c, "goroutines", 1, MaxGoroutines)
 	if err != nil {
 		return err

@@ -54,7 +54,7 @@ type Config struct {
 
 // Command returns the `exercises join` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "join",
 		Usage: "join a goroutine with a timeout; sleeping until a deadline; no daemon goroutines",
 		UsageText: "ringlab exercises join [--work 300ms] [--timeout 100ms] [--sleep 300ms] [--cancel-after 100ms] [--slice 20ms] [--explain]\n\n" +
@@ -65,16 +65,11 @@ func Command() *cli.Command {
 			&cli.DurationFlag{Name: "sleep", Value: 300 * time.Millisecond, Usage: "how long each sleeper means to sleep (1ms..10s)"},
 			&cli.DurationFlag{Name: "cancel-after", Value: 100 * time.Millisecond, Usage: "when the sleepers are cancelled (1ms..10s, shorter than --sleep)"},
 			&cli.DurationFlag{Name: "slice", Value: 20 * time.Millisecond, Usage: "slice of the sliced sleep (1ms..--sleep)"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	var cfg Config
 	for _, f := range []struct {
 		name string

@@ -46,7 +46,7 @@ const (
 
 // Command returns the `exercises pool` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:      "pool",
 		Usage:     "worker pool with a bounded queue, futures, invoke-all/any, fork-join, fixed rate vs fixed delay",
 		UsageText: "ringlab exercises pool [--workers 4] [--queue 8] [--tasks 64] [--n N] [--threshold T] [--period 100ms] [--work 30ms] [--runs 5] [--explain]\n\nExample:\n   ringlab exercises pool --workers 2 --queue 1",
@@ -59,10 +59,8 @@ func Command() *cli.Command {
 			&cli.DurationFlag{Name: "period", Value: 100 * time.Millisecond, Usage: "scheduled work: the rate, and the delay (1ms..5s)"},
 			&cli.DurationFlag{Name: "work", Value: 30 * time.Millisecond, Usage: "scheduled work: how long each run takes (0..5s)"},
 			&cli.IntFlag{Name: "runs", Value: 5, Usage: fmt.Sprintf("scheduled work: runs of each kind (1..%d)", maxRuns)},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explanation, action)
 }
 
 type config struct {
@@ -71,9 +69,6 @@ type config struct {
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explanation); done {
-		return err
-	}
 	cfg, err := readConfig(c)
 	if err != nil {
 		return err

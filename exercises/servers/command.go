@@ -49,7 +49,7 @@ const (
 
 // Command returns the `exercises servers` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:      "servers",
 		Usage:     "single-threaded, goroutine per request, worker pool, SEDA: real loopback TCP servers under one load",
 		UsageText: "ringlab exercises servers [--requests 2000] [--clients 32] [--workers 8] [--queue 16] [--read-time 5ms] [--timeout 10s] [--archs single,per-request,pool,seda] [--explain]\n\nExample:\n   ringlab exercises servers --archs pool,seda --workers 4",
@@ -61,10 +61,8 @@ func Command() *cli.Command {
 			&cli.DurationFlag{Name: "read-time", Value: 5 * time.Millisecond, Usage: "simulated file read per request (0..1s)"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "deadline of each request, client and server side (10ms..5m)"},
 			&cli.StringFlag{Name: "archs", Value: strings.Join(Archs(), ","), Usage: "comma-separated architectures to run, from " + strings.Join(Archs(), ", ")},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explanation, action)
 }
 
 type config struct {
@@ -74,9 +72,6 @@ type config struct {
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explanation); done {
-		return err
-	}
 	cfg, err := readConfig(c)
 	if err != nil {
 		return err

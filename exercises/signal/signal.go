@@ -59,7 +59,7 @@ type Result struct {
 
 // Command returns the `exercises signal` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "signal",
 		Usage: "busy waiting on a flag vs sync.Cond vs a channel: the CPU each burns while waiting",
 		UsageText: "ringlab exercises signal [--wait 200ms] [--impl all|spin|cond|chan] [--explain]\n\n" +
@@ -67,16 +67,11 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "wait", Value: 200 * time.Millisecond, Usage: "how long until the signal (1ms..10s)"},
 			&cli.StringFlag{Name: "impl", Value: ImplAll, Usage: "all, spin, cond or chan"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	wait, err := lesson.Duration(c, "wait", time.Millisecond, MaxWait)
 	if err != nil {
 		return err

@@ -42,7 +42,7 @@ const (
 
 // Command returns the `exercises stateful` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:      "stateful",
 		Usage:     "paginated query: stateless (offset, rescan) vs stateful (a cursor per client, with expiry)",
 		UsageText: "ringlab exercises stateful [--rows 100000] [--customers 7] [--page 100] [--clients 8] [--vanish 2] [--ttl 5m] [--explain]\n\nExample:\n   ringlab exercises stateful --page 10 --rows 20000",
@@ -53,10 +53,8 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "clients", Value: 8, Usage: fmt.Sprintf("clients paging at once (1..%d)", maxClients)},
 			&cli.IntFlag{Name: "vanish", Value: 2, Usage: "clients that vanish after their first page (0..clients)"},
 			&cli.DurationFlag{Name: "ttl", Value: 5 * time.Minute, Usage: "an idle cursor expires after this long (1ms..24h)"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explanation, action)
 }
 
 type config struct {
@@ -65,9 +63,6 @@ type config struct {
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explanation); done {
-		return err
-	}
 	cfg, err := readConfig(c)
 	if err != nil {
 		return err

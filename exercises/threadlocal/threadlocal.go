@@ -47,7 +47,7 @@ goroutine-local storage, and no goroutine id to build one from, on purpose. Thre
 
 // Command returns the `exercises thread-local` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "thread-local",
 		Usage: "no goroutine-local storage: goroutine-owned state and context values instead",
 		UsageText: "ringlab exercises thread-local [--workers 4] [--requests 3] [--explain]\n\n" +
@@ -55,16 +55,11 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: 4, Usage: fmt.Sprintf("worker goroutines (1..%d)", MaxWorkers)},
 			&cli.IntFlag{Name: "requests", Value: 3, Usage: fmt.Sprintf("requests each worker handles (1..%d)", MaxRequests)},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	workers, err := lesson.Goroutines(c, "workers", 1, MaxWorkers)
 	if err != nil {
 		return err

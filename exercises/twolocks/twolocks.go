@@ -61,7 +61,7 @@ type Result struct {
 
 // Command returns the `exercises two-locks` command.
 func Command() *cli.Command {
-	return &cli.Command{
+	return lesson.Command(&cli.Command{
 		Name:  "two-locks",
 		Usage: "two counters, two locks: fine unnested, deadlock when nested in opposite order",
 		UsageText: "ringlab exercises two-locks [--loops 1000] [--nested [--ordered-locks]] [--explain]\n\n" +
@@ -70,16 +70,11 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "loops", Value: 1000, Usage: fmt.Sprintf("iterations of each goroutine (1..%d)", MaxLoops)},
 			&cli.BoolFlag{Name: "nested", Usage: "hold the first lock while taking the second (opposite orders: deadlock)"},
 			&cli.BoolFlag{Name: "ordered-locks", Usage: "with --nested: both goroutines take lock1 before lock2 (the fix)"},
-			lesson.ExplainFlag(),
 		},
-		Action: action,
-	}
+	}, explain, action)
 }
 
 func action(c *cli.Context) error {
-	if done, err := lesson.Start(c, explain); done {
-		return err
-	}
 	cfg := Config{Nested: c.Bool("nested"), Ordered: c.Bool("ordered-locks")}
 	var err error
 	if cfg.Loops, err = lesson.Int(c, "loops", 1, MaxLoops); err != nil {

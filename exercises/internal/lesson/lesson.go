@@ -1,7 +1,7 @@
 // Package lesson holds the few pieces the `ringlab exercises` lessons share:
-// the --explain flag, range-checked flag readers that turn bad input into a
-// one-line usage error (exit 2) before any goroutine starts, and a writer that
-// many goroutines may print to at once.
+// the command frame with its --explain flag, range-checked flag readers that
+// turn bad input into a one-line usage error (exit 2) before any goroutine
+// starts, and a writer that many goroutines may print to at once.
 package lesson
 
 import (
@@ -17,23 +17,22 @@ import (
 	"ringlab/internal/racebuild"
 )
 
-// ExplainFlag is the --explain flag every lesson has.
-func ExplainFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "explain", Usage: "print what to observe and why, then exit without running"}
-}
-
-// Start rejects positional arguments and handles --explain. When it returns
-// done, the action must return err at once (the text was printed, or the
-// command line was bad).
-func Start(c *cli.Context, explain string) (done bool, err error) {
-	if err := cliutil.NoArgs(c); err != nil {
-		return true, err
+// Command completes a lesson's command: it adds the --explain flag every
+// lesson has, and an action that rejects positional arguments, prints
+// explain (trimmed) for --explain, and otherwise runs act.
+func Command(cmd *cli.Command, explain string, act cli.ActionFunc) *cli.Command {
+	cmd.Flags = append(cmd.Flags, &cli.BoolFlag{Name: "explain", Usage: "print what to observe and why, then exit without running"})
+	cmd.Action = func(c *cli.Context) error {
+		if err := cliutil.NoArgs(c); err != nil {
+			return err
+		}
+		if c.Bool("explain") {
+			_, err := fmt.Fprintln(c.App.Writer, strings.TrimSpace(explain))
+			return err
+		}
+		return act(c)
 	}
-	if c.Bool("explain") {
-		_, err := fmt.Fprintln(c.App.Writer, strings.TrimSpace(explain))
-		return true, err
-	}
-	return false, nil
+	return cmd
 }
 
 // Int reads the int flag name and checks that lo <= value <= hi.
