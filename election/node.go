@@ -29,17 +29,10 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		return runner.Spec{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
-	var spec runner.Spec
-	cmd := a.command(false)
-	cmd.Action = func(c *cli.Context) error {
-		if err := cliutil.NoArgs(c); err != nil {
-			return err
-		}
-		s, _, err := a.spec(c)
-		spec = s
-		return err
-	}
-	return spec, cliutil.RunAlone(cmd, args)
+	return cliutil.Build(a.command(false), args, func(c *cli.Context) (runner.Spec, error) {
+		spec, _, err := a.spec(c)
+		return spec, err
+	})
 }
 
 // Remote lets the ring election's text, in a node process, learn the

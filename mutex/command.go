@@ -84,26 +84,35 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 		if err := cliutil.NoArgs(c); err != nil {
 			return err
 		}
-		p, err := a.params(c)
+		spec, err := a.spec(c)
 		if err != nil {
 			return err
 		}
-		pl, err := p.build()
-		if err != nil {
-			return cliutil.Usagef("%v", err)
-		}
-		opts, err := runner.Parse(c, pl.nodes)
+		opts, err := runner.Parse(c, spec.Nodes)
 		if err != nil {
 			return err
 		}
-		w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
-		spec, _ := newSpec("mutex "+a.name, pl, w)
 		if exploring {
 			return progress(runner.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter))
 		}
 		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return progress(err)
 	}
+}
+
+// spec reads the workload and algorithm flags into the run they describe.
+func (a algo) spec(c *cli.Context) (runner.Spec, error) {
+	p, err := a.params(c)
+	if err != nil {
+		return runner.Spec{}, err
+	}
+	pl, err := p.build()
+	if err != nil {
+		return runner.Spec{}, cliutil.Usagef("%v", err)
+	}
+	w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
+	spec, _ := newSpec("mutex "+a.name, pl, w)
+	return spec, nil
 }
 
 // params reads and checks the workload and algorithm flags.

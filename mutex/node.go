@@ -3,8 +3,6 @@ package mutex
 import (
 	"slices"
 
-	"github.com/urfave/cli/v2"
-
 	"ringlab/internal/cliutil"
 	"ringlab/internal/runner"
 )
@@ -29,23 +27,5 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		return runner.Spec{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
-	var spec runner.Spec
-	cmd := a.command(false)
-	cmd.Action = func(c *cli.Context) error {
-		if err := cliutil.NoArgs(c); err != nil {
-			return err
-		}
-		p, err := a.params(c)
-		if err != nil {
-			return err
-		}
-		pl, err := p.build()
-		if err != nil {
-			return cliutil.Usagef("%v", err)
-		}
-		w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
-		spec, _ = newSpec("mutex "+a.name, pl, w)
-		return nil
-	}
-	return spec, cliutil.RunAlone(cmd, args)
+	return cliutil.Build(a.command(false), args, a.spec)
 }

@@ -101,10 +101,20 @@ func NotBuilt(name string) cli.ActionFunc {
 	}
 }
 
-// RunAlone runs cmd on args in a silent app of its own (to build what a
-// subcommand would build from its flags, without running it), and
-// returns its error as a usage error.
-func RunAlone(cmd *cli.Command, args []string) error {
+// Build returns what read builds from cmd's flags parsed from args, without
+// running cmd: it parses them in a silent app of its own, rejects
+// positional arguments, and returns every error as a usage error. A node
+// process builds the run its subcommand would build this way.
+func Build[T any](cmd *cli.Command, args []string, read func(*cli.Context) (T, error)) (T, error) {
+	var v T
+	cmd.Action = func(c *cli.Context) error {
+		if err := NoArgs(c); err != nil {
+			return err
+		}
+		var err error
+		v, err = read(c)
+		return err
+	}
 	app := &cli.App{
 		Name: "ringlab", Commands: []*cli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
 		HideHelp: true, ExitErrHandler: func(*cli.Context, error) {},
@@ -112,7 +122,7 @@ func RunAlone(cmd *cli.Command, args []string) error {
 	err := app.Run(append([]string{"ringlab", cmd.Name}, args...))
 	var ee *ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return Usagef("%v", err)
+		return v, Usagef("%v", err)
 	}
-	return err
+	return v, err
 }
