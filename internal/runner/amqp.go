@@ -125,40 +125,21 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		return out, err
 	}
 	codec.Timestamp = spec.Algorithm == RingAlgorithm
-	r, _ := trace.NewRenderer("text", stdout)
-	if spec.Text != nil {
-		r = spec.Text(stdout, stderr)
+	o, err := spec.openOutputs("text", no.Events, stdout, stderr)
+	if err != nil {
+		return out, err
 	}
-	renderers := []trace.Renderer{r}
-	if no.Events != "" {
-		jr, f, err := openEvents(no.Events)
-		if err != nil {
-			return out, err
+	defer o.close()
+	if hr, ok := o.log.(trace.HeaderRenderer); ok { // the log names the nodes, as every run's does
+		if err := hr.Header(spec.Header(Options{Runtime: "amqp"}, no.Replay)); err != nil {
+			return out, fmt.Errorf("writing the log: %w", err)
 		}
-		defer f.Close()
-		if hr, ok := jr.(trace.HeaderRenderer); ok { // the log names the nodes, as every run's does
-			if err := hr.Header(spec.Header(Options{Runtime: "amqp"}, no.Replay)); err != nil {
-				return out, fmt.Errorf("writing the log: %w", err)
-			}
-		}
-		renderers = append(renderers, jr)
 	}
 	// fresh checkers, and fresh workload state for the specs that make it
 	// there (the priming run used the first)
 	var set *check.Set
 	if cs := spec.checkers(); no.Watch {
 		set = check.NewSet(cs...)
-	}
-	var seq int64
-	var werr error
-	emit := func(e *trace.Event) {
-		seq++
-		e.Seq = seq
-		for _, r := range renderers {
-			if err := r.Event(e); err != nil && werr == nil {
-				werr = err
-			}
-		}
 	}
 	// The watcher judges the run once it is over, from every node's
 	// events in Lamport-clock order: reports from different processes
@@ -168,13 +149,8 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	var all []trace.Event
 	sink := func(e *trace.Event) {
 		if e.Node == no.Index {
-			emit(e)
-			// a person watches this terminal: each line as it happens
-			for _, r := range renderers {
-				if err := r.Flush(); err != nil && werr == nil {
-					werr = err
-				}
-			}
+			o.event(e)
+			o.flush() // a person watches this terminal: each line as it happens
 		} else {
 			if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
 				if b, err := e.Msg.MarshalJSON(); err == nil {
@@ -183,7 +159,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 					}
 				}
 			}
-			if rs, ok := r.(RemoteSink); ok {
+			if rs, ok := o.rs[0].(RemoteSink); ok {
 				rs.Remote(e)
 			}
 		}
@@ -228,7 +204,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 				spec.Observe(e)
 			}
 			for i := range vs {
-				emit(&vs[i])
+				o.event(&vs[i])
 			}
 		}
 		out.Summary.Verdicts = set.Finish(check.End{Terminated: res.Quiescent, Why: why, Messages: res.Messages})
@@ -236,21 +212,15 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		if spec.Extra != nil {
 			out.Summary.Extra = spec.Extra(out)
 		}
-		for _, r := range renderers {
-			if err := r.Summary(&out.Summary); err != nil && werr == nil {
-				werr = err
-			}
+		for _, r := range o.rs {
+			o.keep(r.Summary(&out.Summary))
 		}
 	} else if res.Quiescent {
 		fmt.Fprintf(stderr, "node %d: the run is over; this node sent %d message(s)\n", no.Index, res.Messages)
 	}
-	for _, r := range renderers {
-		if err := r.Flush(); err != nil && werr == nil {
-			werr = err
-		}
-	}
-	if werr != nil {
-		return out, fmt.Errorf("writing the log: %w", werr)
+	o.flush()
+	if o.err != nil {
+		return out, fmt.Errorf("writing the log: %w", o.err)
 	}
 	if ctx.Err() != nil {
 		return out, ctx.Err()

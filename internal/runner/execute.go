@@ -120,20 +120,12 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		defer f.Close()
 		stdout = f
 	}
-	r, _ := trace.NewRenderer(opts.Format, stdout)
-	if opts.Format == "text" && spec.Text != nil {
-		r = spec.Text(stdout, stderr)
+	o, err := spec.openOutputs(opts.Format, opts.Events, stdout, stderr)
+	if err != nil {
+		return out, err
 	}
-	renderers := []trace.Renderer{r}
-	if opts.Events != "" {
-		jr, f, err := openEvents(opts.Events)
-		if err != nil {
-			return out, err
-		}
-		defer f.Close()
-		renderers = append(renderers, jr)
-	}
-	renderers = opts.Serving.renderers(renderers)
+	defer o.close()
+	o.rs = opts.Serving.renderers(o.rs)
 	messages := spec.NeedMessages || opts.logged()
 	checkers := spec.checkers()
 	if rec != nil {
@@ -148,7 +140,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	}
 	if opts.logged() {
 		h := spec.Header(opts, replay)
-		for _, r := range renderers {
+		for _, r := range o.rs {
 			if hr, ok := r.(trace.HeaderRenderer); ok {
 				if err := hr.Header(h); err != nil {
 					return out, fmt.Errorf("writing the log: %w", err)
@@ -157,27 +149,16 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		}
 	}
 	skip := trace.AllKinds &^ spec.wants(set, opts)
-	var seq int64
-	var werr error
-	emit := func(e *trace.Event) {
-		seq++
-		e.Seq = seq
-		for _, r := range renderers {
-			if err := r.Event(e); err != nil && werr == nil {
-				werr = err
-			}
-		}
-	}
 	sink := func(e *trace.Event) {
 		vs := set.Observe(e)
 		if spec.Observe != nil {
 			spec.Observe(e)
 		}
 		if opts.logged() {
-			emit(e)
+			o.event(e)
 		}
 		for i := range vs {
-			emit(&vs[i])
+			o.event(&vs[i])
 		}
 	}
 
@@ -188,7 +169,6 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		script = append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	}
 	var st stats
-	var err error
 	switch {
 	case rec != nil:
 		st, err = runRecorded(ctx, rec, sink)
@@ -243,13 +223,9 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if spec.Extra != nil {
 		out.Summary.Extra = spec.Extra(out)
 	}
-	for _, r := range renderers {
-		if err := r.Summary(&out.Summary); err != nil && werr == nil {
-			werr = err
-		}
-		if err := r.Flush(); err != nil && werr == nil {
-			werr = err
-		}
+	for _, r := range o.rs {
+		o.keep(r.Summary(&out.Summary))
+		o.keep(r.Flush())
 	}
 	if opts.Format == "none" || opts.Out != "" { // the summary still reaches the user, on stderr (on stdout for a check)
 		tr, _ := trace.NewRenderer("text", summaryOut)
@@ -259,8 +235,8 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		_ = tr.Summary(&out.Summary)
 		_ = tr.Flush()
 	}
-	if werr != nil {
-		return out, fmt.Errorf("writing the log: %w", werr)
+	if o.err != nil {
+		return out, fmt.Errorf("writing the log: %w", o.err)
 	}
 	return out, exitError(ctx, out, st.terminated, why, replay)
 }
@@ -353,15 +329,4 @@ func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, 
 		st.why = fmt.Sprintf("still running after --timeout %v of wall time (t=%d, %d steps)", opts.Timeout, res.Now, res.Steps)
 	}
 	return st, err
-}
-
-// openEvents creates the --events log at path: a JSON renderer writing to
-// the file, which the caller closes.
-func openEvents(path string) (trace.Renderer, *os.File, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, cliutil.Usagef("--events: %v", err)
-	}
-	jr, _ := trace.NewRenderer("json", f)
-	return jr, f, nil
 }
