@@ -14,11 +14,7 @@ type harness = mutextest.Net[*Node]
 
 func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
-	f, err := Factory(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mutextest.NewNet[*Node](t, f, cfg.N, mutextest.Options{})
+	return mutextest.Build[*Node](t, Factory, cfg, cfg.N, mutextest.Options{})
 }
 
 // runRandom: every node requests `quota` times, a `burst` of them at once at

@@ -14,12 +14,8 @@ type harness = mutextest.Net[*Node]
 
 func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
-	f, err := Factory(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var h *harness
-	h = mutextest.NewNet[*Node](t, f, cfg.N, mutextest.Options{
+	h = mutextest.Build[*Node](t, Factory, cfg, cfg.N, mutextest.Options{
 		Name: func(i int) string { return fmt.Sprintf("N%d", h.Nodes[i].id) },
 		Key: func(i int) [2]int {
 			st := h.Nodes[i].Status()

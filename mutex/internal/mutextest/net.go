@@ -63,6 +63,17 @@ func NewNet[N node.Node](t testing.TB, f node.Factory, n int, o Options) *Net[N]
 	return h
 }
 
+// Build is NewNet over the nodes factory makes from cfg; a cfg the factory
+// refuses fails t.
+func Build[N node.Node, C any](t testing.TB, factory func(C) (node.Factory, error), cfg C, n int, o Options) *Net[N] {
+	t.Helper()
+	f, err := factory(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewNet[N](t, f, n, o)
+}
+
 // Step runs one input at node i and records what came out.
 func (h *Net[N]) Step(i int, in node.Input) {
 	h.out.Reset()
