@@ -144,7 +144,7 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 
 func (n *Node) start(out *node.Output) {
 	if n.sentOwn || n.hasLeader {
-		note(out, NoteIgnored)
+		out.NoteText(NoteIgnored)
 		return
 	}
 	n.sendOwn(out)
@@ -164,7 +164,7 @@ func (n *Node) onElection(q int, msg node.Msg, out *node.Output) {
 		n.participate(out)
 		out.Send(int(n.next), msg)
 	case !n.sentOwn && !n.hasLeader: // q < p: swallowed, and p joins
-		note(out, NoteJoined)
+		out.NoteText(NoteJoined)
 		n.sendOwn(out)
 	}
 }
@@ -172,7 +172,7 @@ func (n *Node) onElection(q int, msg node.Msg, out *node.Output) {
 func (n *Node) onElected(l int, msg node.Msg, out *node.Output) {
 	if l == n.id {
 		n.complete = true
-		note(out, NoteComplete)
+		out.NoteText(NoteComplete)
 		return
 	}
 	n.setState(StateFollower, out)
@@ -199,11 +199,6 @@ func (n *Node) setState(s State, out *node.Output) {
 		n.state = s
 		out.State(s.String())
 	}
-}
-
-// note records a constant note without formatting, so Step does not allocate.
-func note(out *node.Output, text string) {
-	out.Events = append(out.Events, node.Event{Kind: node.EvNote, Note: text})
 }
 
 // Status is a snapshot of a node for checkers and tests.

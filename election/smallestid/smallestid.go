@@ -151,11 +151,11 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 // start is rule 1.
 func (n *Node) start(out *node.Output) {
 	if n.state != StateAsleep {
-		note(out, NoteNotAsleep)
+		out.NoteText(NoteNotAsleep)
 		return
 	}
 	n.setState(StateCandidate, out)
-	note(out, NoteStarted)
+	out.NoteText(NoteStarted)
 	n.sendElection(n.id, out)
 }
 
@@ -163,9 +163,9 @@ func (n *Node) start(out *node.Output) {
 func (n *Node) onElection(id int, out *node.Output) {
 	if id == n.id { // rule 4
 		n.fired++
-		note(out, NoteOwnID)
+		out.NoteText(NoteOwnID)
 		if n.fired > 1 {
-			note(out, NoteRule4)
+			out.NoteText(NoteRule4)
 		}
 		n.setState(StateLeader, out)
 		n.leader, n.hasLeader = n.id, true
@@ -175,7 +175,7 @@ func (n *Node) onElection(id int, out *node.Output) {
 	}
 	c := min(id, n.id) // rule 2 forwards id < my_id; rule 3 sends my_id
 	if n.extinction && n.sent && c >= n.sentMin {
-		note(out, NoteDropped)
+		out.NoteText(NoteDropped)
 		return
 	}
 	n.setState(StateCandidate, out)
@@ -186,7 +186,7 @@ func (n *Node) onElection(id int, out *node.Output) {
 func (n *Node) onElected(id int, out *node.Output) {
 	if id == n.id { // rule 6
 		n.complete = true
-		note(out, NoteComplete)
+		out.NoteText(NoteComplete)
 		return
 	}
 	n.setState(StateFollower, out) // rule 5
@@ -207,11 +207,6 @@ func (n *Node) setState(s State, out *node.Output) {
 		n.state = s
 		out.State(s.String())
 	}
-}
-
-// note records a constant note without formatting, so Step does not allocate.
-func note(out *node.Output, text string) {
-	out.Events = append(out.Events, node.Event{Kind: node.EvNote, Note: text})
 }
 
 // Status is a snapshot of a node for checkers and tests.

@@ -146,6 +146,10 @@ func (o *Output) Note(format string, args ...any) {
 	o.Events = append(o.Events, Event{Kind: EvNote, Note: fmt.Sprintf(format, args...)})
 }
 
+// NoteText records a fixed line for the trace; unlike Note it does not
+// format, so a Step that only says fixed things does not allocate.
+func (o *Output) NoteText(text string) { o.Events = append(o.Events, Event{Kind: EvNote, Note: text}) }
+
 // Action is something a runtime does to a node at a time: give it a
 // command, or crash it, or restart it. Scripts and workloads are lists of
 // actions; both runtimes carry them out.
