@@ -17,30 +17,16 @@ import (
 	"testing"
 
 	"ringlab/internal/live"
+	"ringlab/internal/nodetest"
 )
 
 func BenchmarkLive(b *testing.B) {
-	for _, impl := range []string{"baseline", "live"} {
-		for _, n := range []int{30, 503, 100_000} {
-			hops := max(10*n, 100_000)
-			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if impl == "baseline" {
-						if got := baselineRing(n, hops); got != hops {
-							b.Fatalf("baseline: %d hops, want %d", got, hops)
-						}
-						continue
-					}
-					res, err := live.Run(b.Context(), passConfig(n, hops))
-					if err != nil || res.Messages != int64(hops) {
-						b.Fatalf("%v: %+v", err, res)
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
-			})
-		}
-	}
+	nodetest.BenchPass(b, "live", baselineRing, func(b *testing.B, n, hops int) (int64, error) {
+		res, err := live.Run(b.Context(), passConfig(n, hops))
+		return res.Messages, err
+	}, func(b *testing.B, hops int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
+	})
 }
 
 // baselineRing passes an int token `hops` hops around a ring of n

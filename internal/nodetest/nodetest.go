@@ -1,7 +1,8 @@
 // Package nodetest holds two tiny algorithms the engine's own tests and
 // benchmarks run on every runtime: a token passed around a ring a fixed
 // number of hops, and a flood over any graph. They are the conformance
-// workloads of internal/sim and internal/live, not lessons.
+// workloads of internal/sim and internal/live, not lessons; BenchPass is the
+// Pass benchmark both runtimes run.
 package nodetest
 
 import "ringlab/internal/node"

@@ -9,36 +9,21 @@
 package sim_test
 
 import (
-	"fmt"
 	"testing"
 
+	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
 )
 
 func BenchmarkSim(b *testing.B) {
-	for _, impl := range []string{"baseline", "sim"} {
-		for _, n := range []int{30, 503, 100_000} {
-			hops := max(10*n, 100_000)
-			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if impl == "baseline" {
-						if got := baselineRing(n, hops); got != hops {
-							b.Fatalf("%d hops, want %d", got, hops)
-						}
-						continue
-					}
-					res, err := sim.Run(passConfig(n, hops))
-					if err != nil || res.Messages != int64(hops) {
-						b.Fatalf("%v: %+v", err, res)
-					}
-				}
-				msgs := float64(b.N) * float64(hops)
-				b.ReportMetric(msgs/b.Elapsed().Seconds(), "msgs/s")
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/msgs, "ns/msg")
-			})
-		}
-	}
+	nodetest.BenchPass(b, "sim", baselineRing, func(b *testing.B, n, hops int) (int64, error) {
+		res, err := sim.Run(passConfig(n, hops))
+		return res.Messages, err
+	}, func(b *testing.B, hops int) {
+		msgs := float64(b.N) * float64(hops)
+		b.ReportMetric(msgs/b.Elapsed().Seconds(), "msgs/s")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/msgs, "ns/msg")
+	})
 }
 
 // baselineRing delivers an int token `hops` times around a ring of n
