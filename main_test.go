@@ -15,6 +15,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"ringlab/internal/golden"
 	"ringlab/internal/trace"
 )
 
@@ -168,20 +169,7 @@ func TestPictureGoldens(t *testing.T) {
 			if out == "" {
 				t.Fatalf("%s --format %s wrote nothing: %s", name, format, errb)
 			}
-			path := filepath.Join("testdata", "render", name+"."+ext)
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -update writes it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%s differs from the golden file (go test -update rewrites it); got:\n%s", path, out)
-			}
+			golden.Check(t, filepath.Join("testdata", "render", name+"."+ext), []byte(out), *update)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/golden"
 )
 
 // update rewrites the golden transcripts: go test ./election -update
@@ -38,23 +38,10 @@ func runCLI(t *testing.T, args ...string) result {
 	return result{out: out.String(), errb: errb.String(), code: cliutil.Code(err), err: err}
 }
 
-// golden compares got with testdata/name (rewritten under -update).
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name (rewritten under -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got), *update)
 }
 
 // want asserts the exit code and that the output has every fragment.

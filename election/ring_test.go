@@ -30,7 +30,7 @@ func TestExpectedOutput(t *testing.T) {
 	}
 	r := runCLI(t, "ring", "--seed", "1")
 	r.want(t, 0)
-	golden(t, "ring_default_en.golden", r.out)
+	checkGolden(t, "ring_default_en.golden", r.out)
 }
 
 // summary runs a command with --format json and returns its summary line.
@@ -76,7 +76,7 @@ func TestRingRequiredCases(t *testing.T) {
 		}
 		r := runCLI(t, "ring", "--ids", tt.ids, "--initiators", tt.initiator, "--lang", "pt", "--seed", "1")
 		r.want(t, 0, "✓ Líder eleito", "(ID="+itoa(tt.leaderID)+")")
-		golden(t, tt.name+".golden", r.out)
+		checkGolden(t, tt.name+".golden", r.out)
 	}
 }
 

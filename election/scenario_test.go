@@ -15,12 +15,12 @@ import (
 func TestAnonymousRing(t *testing.T) {
 	one := runCLI(t, "anonymous", "--seed", "1")
 	one.want(t, 0, "P1       leader is id 1", "messages: 4 (VoteForMe 2, WeHaveALeader 2)", "✓ uniqueness", "✓ agreement")
-	golden(t, "anonymous_one_candidate.golden", one.out)
+	checkGolden(t, "anonymous_one_candidate.golden", one.out)
 
 	both := runCLI(t, "anonymous", "--initiators", "all", "--seed", "1")
 	both.want(t, cliutil.ExitViolation, "VIOLATION of uniqueness: P1 and P2 each consider themselves leader",
 		"✗ uniqueness", "messages: 4 (VoteForMe 2, WeHaveALeader 2)")
-	golden(t, "anonymous_both_candidates.golden", both.out)
+	checkGolden(t, "anonymous_both_candidates.golden", both.out)
 }
 
 // Bully, the chapter's worked example: 5 is down, 2 and 3 start, 4
@@ -33,7 +33,7 @@ func TestBullyWorkedExample(t *testing.T) {
 	}
 	r := runCLI(t, "bully", "--scenario", "chapter", "--seed", "1")
 	r.want(t, 0, "N4       send  COORD", "✓ correctness: leader should be id 4 (the highest live id)")
-	golden(t, "bully_chapter.golden", r.out)
+	checkGolden(t, "bully_chapter.golden", r.out)
 }
 
 // Bully, "too short gives split-brain": reply timeout 3, messages to 5
@@ -42,7 +42,7 @@ func TestBullySplitBrain(t *testing.T) {
 	r := runCLI(t, "bully", "--scenario", "split-brain", "--seed", "1")
 	r.want(t, cliutil.ExitViolation, "t=5      N5       VIOLATION of uniqueness: N4 and N5 each consider themselves leader (split-brain)",
 		"✗ uniqueness: N4 and N5")
-	golden(t, "bully_split_brain.golden", r.out)
+	checkGolden(t, "bully_split_brain.golden", r.out)
 	// The same run with safe timeouts (longer than the round trip) is fine.
 	runCLI(t, "bully", "--initiators", "4", "--slow", "5+4@0-1000", "--reply-timeout", "20", "--seed", "1").want(t, 0, "✓ uniqueness")
 }
@@ -52,7 +52,7 @@ func TestBullySplitBrain(t *testing.T) {
 func TestYoyoPartition(t *testing.T) {
 	r := runCLI(t, "yoyo", "--graph", "1-2,2-3,4-5", "--allow-disconnected", "--seed", "1")
 	r.want(t, cliutil.ExitViolation, "✗ uniqueness: N3 and N1 end as leaders", "connected: false")
-	golden(t, "yoyo_partition.golden", r.out)
+	checkGolden(t, "yoyo_partition.golden", r.out)
 }
 
 // Every algorithm's defaults run clean, on the simulator, in every format.

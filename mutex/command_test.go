@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -37,23 +37,10 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), cliutil.Code(err)
 }
 
-// golden compares got with testdata/name.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/name.golden (rewritten with -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it); got:\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got), *update)
 }
 
 // Every scenario of the issue reproduces from its name (mutex/README.md, "Scenarios"),
@@ -66,7 +53,7 @@ func TestScenarios(t *testing.T) {
 			if code != s.want {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, s.want, errb)
 			}
-			golden(t, "scenario-"+s.name, out)
+			checkGolden(t, "scenario-"+s.name, out)
 		})
 	}
 }

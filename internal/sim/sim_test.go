@@ -3,10 +3,10 @@ package sim_test
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"ringlab/internal/golden"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
@@ -67,17 +67,5 @@ func TestPassCountsEveryHop(t *testing.T) {
 
 func TestGoldenPass(t *testing.T) {
 	_, got := record(t, passConfig(3, 4), "text")
-	golden := filepath.Join("testdata", "pass.golden")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("transcript changed:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "pass.golden"), got, *update)
 }

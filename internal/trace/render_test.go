@@ -7,12 +7,12 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"ringlab/internal/golden"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
 	"ringlab/internal/sim"
@@ -98,20 +98,7 @@ func TestGoldenFormats(t *testing.T) {
 				name = "flood-vc." + ext
 			}
 			got := renderLog(t, log, format)
-			path := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -update writes it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file (go test -update rewrites it); got:\n%s", path, got)
-			}
+			golden.Check(t, filepath.Join("testdata", name), got, *update)
 		}
 	}
 }
