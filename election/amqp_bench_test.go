@@ -26,7 +26,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/amqp/amqptest"
-	"ringlab/internal/cliutil"
+	"ringlab/internal/clitest"
 	"ringlab/internal/runner"
 )
 
@@ -38,10 +38,7 @@ var summaryTime = regexp.MustCompile(`(?m)^election .* steps, t=(\S+)$`)
 // the run's time in ns, as its summary gives them.
 func benchRunTimed(b *testing.B, args []string) (msgs, ns int64) {
 	var errb bytes.Buffer
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: io.Discard, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {}}
-	cliutil.Prepare(app.Commands)
-	if err := app.RunContext(context.Background(), args); err != nil {
+	if err := clitest.Run(context.Background(), []*cli.Command{Command()}, io.Discard, &errb, args); err != nil {
 		b.Fatalf("%v: %v\n%s", args, err, errb.String())
 	}
 	m, t := messagesLine.FindStringSubmatch(errb.String()), summaryTime.FindStringSubmatch(errb.String())

@@ -25,7 +25,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
+	"ringlab/internal/clitest"
 )
 
 // benchArgs is each algorithm's configuration on n nodes.
@@ -70,10 +70,7 @@ func BenchmarkElection(b *testing.B) {
 // benchRun runs one command line and returns its message count.
 func benchRun(b *testing.B, args []string) int64 {
 	var errb bytes.Buffer
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: io.Discard, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {}}
-	cliutil.Prepare(app.Commands)
-	if err := app.RunContext(context.Background(), args); err != nil {
+	if err := clitest.Run(context.Background(), []*cli.Command{Command()}, io.Discard, &errb, args); err != nil {
 		b.Fatalf("%v: %v\n%s", args, err, errb.String())
 	}
 	m := messagesLine.FindStringSubmatch(errb.String())

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/goleak"
 
+	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/golden"
 )
@@ -31,10 +32,7 @@ type result struct {
 func runCLI(t *testing.T, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {}}
-	cliutil.Prepare(app.Commands)
-	err := app.RunContext(context.Background(), append([]string{"ringlab", "election"}, args...))
+	err := clitest.Run(context.Background(), []*cli.Command{Command()}, &out, &errb, append([]string{"ringlab", "election"}, args...))
 	return result{out: out.String(), errb: errb.String(), code: cliutil.Code(err), err: err}
 }
 
@@ -166,12 +164,9 @@ func TestBullyCrashAfterTheElection(t *testing.T) {
 // Ctrl-C during compare stops it with exit 130.
 func TestCompareInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {}}
-	cliutil.Prepare(app.Commands)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := app.RunContext(ctx, []string{"ringlab", "election", "compare", "--nodes", "8,4096"})
+	err := clitest.Run(ctx, []*cli.Command{Command()}, &out, &errb, []string{"ringlab", "election", "compare", "--nodes", "8,4096"})
 	if cliutil.Code(err) != cliutil.ExitInterrupted {
 		t.Fatalf("err = %v (code %d), want 130", err, cliutil.Code(err))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/goleak"
 
+	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/golden"
 )
@@ -25,12 +26,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	app := &cli.App{
-		Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {},
-	}
-	cliutil.Prepare(app.Commands)
-	err := app.RunContext(context.Background(), append([]string{"ringlab", "mutex"}, args...))
+	err := clitest.Run(context.Background(), []*cli.Command{Command()}, &out, &errb, append([]string{"ringlab", "mutex"}, args...))
 	if err != nil {
 		errb.WriteString("ringlab: " + err.Error() + "\n")
 	}
@@ -176,12 +172,9 @@ func TestLive(t *testing.T) {
 // Ctrl-C during compare: no panic, the rows measured so far, exit 130.
 func TestCompareInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{Command()}, Writer: &out, ErrWriter: &errb,
-		ExitErrHandler: func(*cli.Context, error) {}}
-	cliutil.Prepare(app.Commands)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := app.RunContext(ctx, []string{"ringlab", "mutex", "compare", "--nodes", "3,9"})
+	err := clitest.Run(ctx, []*cli.Command{Command()}, &out, &errb, []string{"ringlab", "mutex", "compare", "--nodes", "3,9"})
 	if cliutil.Code(err) != cliutil.ExitInterrupted {
 		t.Fatalf("err = %v (code %d), want 130", err, cliutil.Code(err))
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/election"
+	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/serve"
 	"ringlab/mutex"
@@ -35,9 +36,7 @@ func runLog(t testing.TB, args ...string) []byte {
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmds := []*cli.Command{election.Command(), mutex.Command()}
-	cliutil.Prepare(cmds)
-	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &out, ErrWriter: &errb, ExitErrHandler: func(*cli.Context, error) {}}
-	err := app.RunContext(context.Background(), append([]string{"ringlab"}, args...))
+	err := clitest.Run(context.Background(), cmds, &out, &errb, append([]string{"ringlab"}, args...))
 	if code := cliutil.Code(err); code != 0 && code != cliutil.ExitViolation {
 		t.Fatalf("ringlab %s: exit %d: %v\n%s", strings.Join(args, " "), code, err, errb.String())
 	}

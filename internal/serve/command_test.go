@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 )
 
@@ -38,10 +39,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func runServe(ctx context.Context, stderr *syncBuffer, args ...string) error {
-	cmds := []*cli.Command{Command()}
-	cliutil.Prepare(cmds)
-	app := &cli.App{Name: "ringlab", Commands: cmds, Writer: &bytes.Buffer{}, ErrWriter: stderr, ExitErrHandler: func(*cli.Context, error) {}}
-	return app.RunContext(ctx, append([]string{"ringlab", "serve"}, args...))
+	return clitest.Run(ctx, []*cli.Command{Command()}, &bytes.Buffer{}, stderr, append([]string{"ringlab", "serve"}, args...))
 }
 
 func TestCommandBadInput(t *testing.T) {
