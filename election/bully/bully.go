@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"slices"
 
+	"ringlab/election/internal/ids"
 	"ringlab/internal/node"
 )
 
@@ -109,15 +110,8 @@ func (c Config) validateGroup() error {
 	if len(c.Ids) == 0 {
 		return errors.New("bully: the group needs at least 1 id")
 	}
-	seen := make(map[int]int, len(c.Ids))
-	for i, id := range c.Ids {
-		if id < 1 {
-			return fmt.Errorf("bully: node %d has id %d; ids must be positive (1 or more)", i+1, id)
-		}
-		if j, dup := seen[id]; dup {
-			return fmt.Errorf("bully: id %d is given to nodes %d and %d; ids must be unique", id, j, i+1)
-		}
-		seen[id] = i + 1
+	if err := ids.Check("bully", c.Ids); err != nil {
+		return err
 	}
 	if c.ReplyTimeout < 1 || c.CoordTimeout < 1 {
 		return fmt.Errorf("bully: reply timeout %d and coordinator timeout %d must both be at least 1 tick", c.ReplyTimeout, c.CoordTimeout)

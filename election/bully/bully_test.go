@@ -9,7 +9,8 @@ import (
 	"ringlab/internal/node"
 )
 
-func ids(n int) []int {
+// upTo returns the ids 1..n.
+func upTo(n int) []int {
 	s := make([]int, n)
 	for i := range s {
 		s[i] = i + 1
@@ -21,7 +22,7 @@ func ids(n int) []int {
 // start at tick 0; 4 answers OK to both and 3 answers 2; 1 starts at tick 2
 // and 2, 3, 4 answer; 4's ELECTION to 5 goes unanswered; 4 sends COORD(4).
 func TestWorkedExample(t *testing.T) {
-	w := newWorld(t, Config{Ids: ids(5), ReplyTimeout: 3, CoordTimeout: 10}, 5)
+	w := newWorld(t, Config{Ids: upTo(5), ReplyTimeout: 3, CoordTimeout: 10}, 5)
 	w.cmd(0, 2, node.CmdStart)
 	w.cmd(0, 3, node.CmdStart)
 	w.cmd(2, 1, node.CmdStart)
@@ -73,7 +74,7 @@ func TestCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newWorld(t, Config{Ids: ids(tt.n), ReplyTimeout: 3, CoordTimeout: 10}, tt.crashed...)
+			w := newWorld(t, Config{Ids: upTo(tt.n), ReplyTimeout: 3, CoordTimeout: 10}, tt.crashed...)
 			w.cmd(0, tt.starter, node.CmdStart)
 			w.run(forever)
 			w.checkAgreement()
@@ -90,7 +91,7 @@ func TestCounts(t *testing.T) {
 // "A process that recovers starts an election", and the chapter's warning on
 // stability: after the worked example, 5 comes back and bullies 4 away.
 func TestRecoveryTakesOver(t *testing.T) {
-	w := newWorld(t, Config{Ids: ids(5), ReplyTimeout: 3, CoordTimeout: 10}, 5)
+	w := newWorld(t, Config{Ids: upTo(5), ReplyTimeout: 3, CoordTimeout: 10}, 5)
 	w.cmd(0, 2, node.CmdStart)
 	w.cmd(0, 3, node.CmdStart)
 	w.cmd(2, 1, node.CmdStart)
@@ -105,7 +106,7 @@ func TestRecoveryTakesOver(t *testing.T) {
 // "Too short gives split-brain": the configuration in the package
 // doc. 4's reply timeout (3) is shorter than its round trip to 5 (10).
 func TestSplitBrain(t *testing.T) {
-	w := newWorld(t, Config{Ids: ids(5), ReplyTimeout: 3, CoordTimeout: 20})
+	w := newWorld(t, Config{Ids: upTo(5), ReplyTimeout: 3, CoordTimeout: 20})
 	w.delay = func(from, to int) int64 {
 		if from == 5 || to == 5 {
 			return 5

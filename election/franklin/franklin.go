@@ -32,6 +32,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"ringlab/election/internal/ids"
 	"ringlab/internal/node"
 )
 
@@ -92,15 +93,8 @@ func (c Config) validateRing() error {
 	if len(c.Ids) == 0 {
 		return errors.New("franklin: the ring needs at least 1 id")
 	}
-	seen := make(map[int]int, len(c.Ids))
-	for i, id := range c.Ids {
-		if id < 1 {
-			return fmt.Errorf("franklin: node %d has id %d; ids must be positive (1 or more)", i+1, id)
-		}
-		if j, dup := seen[id]; dup {
-			return fmt.Errorf("franklin: id %d is given to nodes %d and %d; ids must be unique", id, j, i+1)
-		}
-		seen[id] = i + 1
+	if err := ids.Check("franklin", c.Ids); err != nil {
+		return err
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"slices"
 
+	"ringlab/election/internal/ids"
 	"ringlab/internal/node"
 )
 
@@ -102,15 +103,8 @@ func (c Config) validateGraph() error {
 	if len(c.Ids) != c.Topology.N {
 		return fmt.Errorf("yoyo: %d ids for a graph of %d nodes; give one id per node", len(c.Ids), c.Topology.N)
 	}
-	seen := make(map[int]int, len(c.Ids))
-	for i, id := range c.Ids {
-		if id < 1 {
-			return fmt.Errorf("yoyo: node %d has id %d; ids must be positive (1 or more)", i+1, id)
-		}
-		if j, dup := seen[id]; dup {
-			return fmt.Errorf("yoyo: id %d is given to nodes %d and %d; ids must be unique", id, j, i+1)
-		}
-		seen[id] = i + 1
+	if err := ids.Check("yoyo", c.Ids); err != nil {
+		return err
 	}
 	if !c.AllowDisconnected && !c.Topology.Connected() {
 		return errors.New("yoyo: the graph is not connected, so each piece would elect its own leader; connect it, or allow a disconnected graph to show the split-brain")
