@@ -1,10 +1,13 @@
-package serve_test
+package main
 
 // The browser test: headless Chromium, driven through the DevTools protocol
 // (chromedp), loads served runs, steps through them with the keyboard and
 // checks what the page shows against the log itself. It needs Debian's
 // chromium (or RINGLAB_CHROMIUM); `bash .ci/run` installs it. With
-// RINGLAB_UPDATE=1 it rewrites the screenshots in testdata/.
+// RINGLAB_UPDATE=1 it rewrites the screenshots in internal/serve/testdata/
+// (the pictures of internal/serve's README). It stands in the top package
+// because its logs come from the areas' commands, which the engine's own
+// tests do not import.
 
 import (
 	"bytes"
@@ -22,23 +25,17 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/urfave/cli/v2"
 
-	"ringlab/election"
-	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/serve"
-	"ringlab/mutex"
 )
 
 // runLog runs a ringlab command line in-process and returns its NDJSON log.
 func runLog(t testing.TB, args ...string) []byte {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmds := []*cli.Command{election.Command(), mutex.Command()}
-	err := clitest.Run(context.Background(), cmds, &out, &errb, append([]string{"ringlab"}, args...))
-	if code := cliutil.Code(err); code != 0 && code != cliutil.ExitViolation {
-		t.Fatalf("ringlab %s: exit %d: %v\n%s", strings.Join(args, " "), code, err, errb.String())
+	if code := run(context.Background(), append([]string{"ringlab"}, args...), &out, &errb); code != 0 && code != cliutil.ExitViolation {
+		t.Fatalf("ringlab %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
 	}
 	return out.Bytes()
 }
@@ -215,7 +212,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 	dir := t.TempDir()
 	if os.Getenv("RINGLAB_UPDATE") == "1" {
-		dir = "testdata"
+		dir = filepath.Join("internal", "serve", "testdata")
 	}
 	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		t.Fatal(err)
