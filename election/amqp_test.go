@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -118,16 +119,10 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 func TestElectionsOverRabbitMQ(t *testing.T) {
 	url := amqptest.BrokerURL(t)
 	t.Setenv(runner.EnvPrefix, "test-election.")
-	for _, args := range [][]string{
-		{"ring", "--initiators", "all"},
-		{"anonymous"},
-		{"idlist", "--nodes", "12", "--layout", "random"},
-		{"chang-roberts", "--nodes", "50", "--layout", "random"},
-		{"franklin", "--nodes", "16", "--layout", "random"},
-		{"bully", "--scenario", "chapter", "--tick", "20ms"},
-		{"bully", "--nodes", "6", "--initiators", "1,2", "--tick", "20ms"},
-		{"yoyo", "--topology", "grid", "--nodes", "9", "--layout", "random"},
-	} {
+	for _, args := range everyElection {
+		if args[0] == "bully" {
+			args = append(slices.Clone(args), "--tick", "20ms")
+		}
 		r := runCLI(t, append(args, "--runtime", "amqp", "--url", url, "--format", "none", "--seed", "1")...)
 		r.want(t, 0, "on amqp", "✓ termination", "✓ uniqueness", "✓ agreement", "✓ correctness")
 	}
