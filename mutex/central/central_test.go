@@ -3,7 +3,6 @@ package central
 import (
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -15,19 +14,12 @@ import (
 // A coordinator and at least one participant; bad values are
 // rejected with a message naming the allowed range.
 func TestConfigErrors(t *testing.T) {
-	for _, tc := range []struct {
-		cfg  Config
-		want string
-	}{
-		{Config{N: 1}, "at least 2 nodes"},
-		{Config{N: 3, Coordinator: 4}, "1..3"},
-		{Config{N: 3, Coordinator: -1}, "1..3"},
-		{Config{N: 3, Timeout: -5}, "timeout -5"},
-	} {
-		if _, err := Factory(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Factory(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
-		}
-	}
+	mutextest.CheckConfigs(t, Factory, []mutextest.ConfigCase[Config]{
+		{Cfg: Config{N: 1}, Want: "at least 2 nodes"},
+		{Cfg: Config{N: 3, Coordinator: 4}, Want: "1..3"},
+		{Cfg: Config{N: 3, Coordinator: -1}, Want: "1..3"},
+		{Cfg: Config{N: 3, Timeout: -5}, Want: "timeout -5"},
+	})
 	if _, err := New(Config{N: 3, Index: 0}); err == nil {
 		t.Error("New with index 0: want an error")
 	}

@@ -7,28 +7,17 @@ import (
 	"testing"
 
 	"ringlab/internal/node"
+	"ringlab/mutex/internal/mutextest"
 )
 
 func TestConfigValidation(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  Config
-		want string // substring of the error; "" = valid
-	}{
-		{"one node", Config{N: 1}, ""},
-		{"ids", Config{N: 2, Ids: []int{9, 0}}, ""},
-		{"no nodes", Config{N: 0}, "number of nodes must be 1..1024"},
-		{"ids count", Config{N: 3, Ids: []int{1}}, "1 ids given for 3 nodes"},
-		{"duplicate id", Config{N: 2, Ids: []int{4, 4}}, "id 4 appears twice: ids must be distinct"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Factory(tt.cfg)
-			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
-				t.Fatalf("Factory(%+v) = %v, want error containing %q", tt.cfg, err, tt.want)
-			}
-		})
-	}
+	mutextest.CheckConfigs(t, Factory, []mutextest.ConfigCase[Config]{
+		{Name: "one node", Cfg: Config{N: 1}, Want: ""},
+		{Name: "ids", Cfg: Config{N: 2, Ids: []int{9, 0}}, Want: ""},
+		{Name: "no nodes", Cfg: Config{N: 0}, Want: "number of nodes must be 1..1024"},
+		{Name: "ids count", Cfg: Config{N: 3, Ids: []int{1}}, Want: "1 ids given for 3 nodes"},
+		{Name: "duplicate id", Cfg: Config{N: 2, Ids: []int{4, 4}}, Want: "id 4 appears twice: ids must be distinct"},
+	})
 	if _, err := New(Config{N: 2, Index: 3}); err == nil || !strings.Contains(err.Error(), "1..2") {
 		t.Fatalf("New with index 3 of 2: %v", err)
 	}

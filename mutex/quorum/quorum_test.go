@@ -4,7 +4,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -15,20 +14,13 @@ import (
 
 // Quorum m > n/2, at most n; at least one participant.
 func TestConfigErrors(t *testing.T) {
-	for _, tc := range []struct {
-		cfg  Config
-		want string
-	}{
-		{Config{Coordinators: 0, Participants: 1, M: 1}, "at least 1 coordinator"},
-		{Config{Coordinators: 2, Participants: 1, M: 1}, "quorum m=1: must be more than half of the 2 coordinators and at most all: 2..2"},
-		{Config{Coordinators: 3, Participants: 1, M: 4}, "2..3"},
-		{Config{Coordinators: 3, Participants: 0, M: 2}, "at least 1 participant"},
-		{Config{Coordinators: 3, Participants: 1, M: 2, RetryTimeout: -1}, "retry timeout -1"},
-	} {
-		if _, err := Factory(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Factory(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
-		}
-	}
+	mutextest.CheckConfigs(t, Factory, []mutextest.ConfigCase[Config]{
+		{Cfg: Config{Coordinators: 0, Participants: 1, M: 1}, Want: "at least 1 coordinator"},
+		{Cfg: Config{Coordinators: 2, Participants: 1, M: 1}, Want: "quorum m=1: must be more than half of the 2 coordinators and at most all: 2..2"},
+		{Cfg: Config{Coordinators: 3, Participants: 1, M: 4}, Want: "2..3"},
+		{Cfg: Config{Coordinators: 3, Participants: 0, M: 2}, Want: "at least 1 participant"},
+		{Cfg: Config{Coordinators: 3, Participants: 1, M: 2, RetryTimeout: -1}, Want: "retry timeout -1"},
+	})
 }
 
 // n=3, m=2: coordinators 1..3, Part1 = node 4, Part2 = node 5; the tests

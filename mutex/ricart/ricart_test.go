@@ -11,28 +11,16 @@ import (
 )
 
 func TestConfigValidation(t *testing.T) {
-	tests := []struct {
-		name string
-		cfg  Config
-		want string // substring of the error; "" = valid
-	}{
-		{"one node", Config{N: 1}, ""},
-		{"ids", Config{N: 3, Ids: []int{7, 0, 3}}, ""},
-		{"no nodes", Config{N: 0}, "number of nodes must be 1..1024"},
-		{"too many", Config{N: MaxNodes + 1}, "number of nodes must be 1..1024"},
-		{"ids count", Config{N: 3, Ids: []int{1, 2}}, "2 ids given for 3 nodes"},
-		{"duplicate id", Config{N: 3, Ids: []int{1, 2, 1}}, "id 1 appears twice"},
-		{"negative id", Config{N: 2, Ids: []int{1, -2}}, "ids must be >= 0"},
-		{"timeout missing", Config{N: 2, TimeoutAsReply: true}, "at least 1 tick"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Factory(tt.cfg)
-			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
-				t.Fatalf("Factory(%+v) = %v, want error containing %q", tt.cfg, err, tt.want)
-			}
-		})
-	}
+	mutextest.CheckConfigs(t, Factory, []mutextest.ConfigCase[Config]{
+		{Name: "one node", Cfg: Config{N: 1}, Want: ""},
+		{Name: "ids", Cfg: Config{N: 3, Ids: []int{7, 0, 3}}, Want: ""},
+		{Name: "no nodes", Cfg: Config{N: 0}, Want: "number of nodes must be 1..1024"},
+		{Name: "too many", Cfg: Config{N: MaxNodes + 1}, Want: "number of nodes must be 1..1024"},
+		{Name: "ids count", Cfg: Config{N: 3, Ids: []int{1, 2}}, Want: "2 ids given for 3 nodes"},
+		{Name: "duplicate id", Cfg: Config{N: 3, Ids: []int{1, 2, 1}}, Want: "id 1 appears twice"},
+		{Name: "negative id", Cfg: Config{N: 2, Ids: []int{1, -2}}, Want: "ids must be >= 0"},
+		{Name: "timeout missing", Cfg: Config{N: 2, TimeoutAsReply: true}, Want: "at least 1 tick"},
+	})
 	if _, err := New(Config{N: 3, Index: 4}); err == nil || !strings.Contains(err.Error(), "1..3") {
 		t.Fatalf("New with index 4 of 3: %v", err)
 	}

@@ -20,20 +20,13 @@ func start(d *mutextest.Driver, n int) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	for _, tc := range []struct {
-		cfg  Config
-		want string
-	}{
-		{Config{N: 1}, "at least 2 nodes"},
-		{Config{N: 3, StartWith: 4}, "1..3"},
-		{Config{N: 3, Requests: []int{1, 1}}, "one count per node (3), got 2"},
-		{Config{N: 2, Requests: []int{1, -1}}, "node 2: -1"},
-		{Config{N: 2, RegenTimeout: -1}, "regen timeout -1"},
-	} {
-		if _, err := Factory(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Factory(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
-		}
-	}
+	mutextest.CheckConfigs(t, Factory, []mutextest.ConfigCase[Config]{
+		{Cfg: Config{N: 1}, Want: "at least 2 nodes"},
+		{Cfg: Config{N: 3, StartWith: 4}, Want: "1..3"},
+		{Cfg: Config{N: 3, Requests: []int{1, 1}}, Want: "one count per node (3), got 2"},
+		{Cfg: Config{N: 2, Requests: []int{1, -1}}, Want: "node 2: -1"},
+		{Cfg: Config{N: 2, RegenTimeout: -1}, Want: "regen timeout -1"},
+	})
 }
 
 // The course chapter's token-ring diagram, in which only Part1 and Part3 use the resource:

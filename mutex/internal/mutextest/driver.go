@@ -13,6 +13,9 @@
 // Net (net.go), used by ricart, lamport and maekawa, has no time at all: a
 // list of messages in flight that the test, or a seeded random source,
 // delivers one at a time.
+//
+// CheckConfigs (config.go) runs a package's table of configs through its
+// Factory and checks each error.
 package mutextest
 
 import (
