@@ -6,116 +6,48 @@ import (
 
 	"pgregory.net/rapid"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-// net is a tiny deterministic driver: pending envelopes, delivered one at a
-// time by a pick function that keeps every link FIFO.
-type net struct {
-	t       tb
-	nodes   []*Node // 1-based
-	pending []envelope
-	count   map[string]int
-	leaders [][]int   // leaders[i]: the Leader events of node i, in order
-	states  [][]State // states[i]: the State events of node i
-	done    []bool
-}
-
-// tb is what the driver needs of *testing.T and *rapid.T.
-type tb interface {
-	Helper()
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
-
-type envelope struct {
-	from, to int
-	msg      node.Msg
-}
-
-func newNet(t tb, ids []int) *net {
+// newNet is the area's test net over a Franklin ring of ids, every link
+// FIFO.
+func newNet(t electiontest.TB, ids []int) *electiontest.Net[*Node] {
 	t.Helper()
 	f, err := Factory(Config{Ids: ids})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(ids)
-	w := &net{t: t, nodes: make([]*Node, n+1), count: map[string]int{},
-		leaders: make([][]int, n+1), states: make([][]State, n+1), done: make([]bool, n+1)}
-	for i := 1; i <= n; i++ {
-		nd, err := f(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.nodes[i] = nd.(*Node)
-	}
+	w := electiontest.Build[*Node](t, f, err, len(ids))
+	w.FIFOLinks = true
 	return w
 }
 
-func (w *net) step(i int, in node.Input) {
-	var out node.Output
-	w.nodes[i].Step(in, &out)
-	for _, s := range out.Sends {
-		w.count[s.Msg.Type()]++
-		w.pending = append(w.pending, envelope{i, s.To, s.Msg})
-	}
-	for _, e := range out.Events {
-		switch e.Kind {
-		case node.EvLeader:
-			w.leaders[i] = append(w.leaders[i], e.Leader)
-		case node.EvState:
-			w.states[i] = append(w.states[i], State(e.State))
-		}
-	}
-	w.done[i] = out.Done
-}
-
-// run starts the given nodes and delivers until nothing is pending. pick
-// chooses a pending envelope; the oldest one on the same link goes first.
-func (w *net) run(starters []int, pick func(n int) int) {
-	for _, i := range starters {
-		w.step(i, node.Input{Kind: node.InCmd, Cmd: node.CmdStart})
-	}
-	for len(w.pending) > 0 {
-		k := pick(len(w.pending))
-		link := func(e envelope) bool { return e.from == w.pending[k].from && e.to == w.pending[k].to }
-		k = slices.IndexFunc(w.pending, link)
-		e := w.pending[k]
-		w.pending = slices.Delete(w.pending, k, k+1)
-		w.step(e.to, node.Input{Kind: node.InMsg, From: e.from, Msg: e.msg})
-	}
-}
-
-func fifo(int) int { return 0 }
-
 // check asserts termination, uniqueness and agreement with the
 // largest id, and the exact count 2nR + n; it returns R.
-func (w *net) check(ids []int) (leaderIndex, rounds int) {
-	w.t.Helper()
+func check(w *electiontest.Net[*Node], ids []int) (leaderIndex, rounds int) {
+	w.T.Helper()
 	n, top := len(ids), slices.Max(ids)
 	for i := 1; i <= n; i++ {
-		st := w.nodes[i].Status()
+		st := w.Nodes[i].Status()
 		if st.State == StateLeader {
 			if leaderIndex != 0 {
-				w.t.Fatalf("ids %v: nodes %d and %d are both LEADER", ids, leaderIndex, i)
+				w.T.Fatalf("ids %v: nodes %d and %d are both LEADER", ids, leaderIndex, i)
 			}
 			leaderIndex, rounds = i, st.Round
 		}
-		if !slices.Equal(w.leaders[i], []int{top}) || st.Leader != top || !w.done[i] {
-			w.t.Fatalf("ids %v: node %d leader events %v, status %+v; want exactly [%d] and done", ids, i, w.leaders[i], st, top)
+		if !slices.Equal(w.Leaders(i), []int{top}) || st.Leader != top || !w.Done[i] {
+			w.T.Fatalf("ids %v: node %d leader events %v, status %+v; want exactly [%d] and done", ids, i, w.Leaders(i), st, top)
 		}
 	}
 	if leaderIndex == 0 || ids[leaderIndex-1] != top {
-		w.t.Fatalf("ids %v: leader node %d, want the node with id %d", ids, leaderIndex, top)
+		w.T.Fatalf("ids %v: leader node %d, want the node with id %d", ids, leaderIndex, top)
 	}
 	if rounds > MaxRounds(n) {
-		w.t.Fatalf("ids %v: %d rounds, theory allows %d", ids, rounds, MaxRounds(n))
+		w.T.Fatalf("ids %v: %d rounds, theory allows %d", ids, rounds, MaxRounds(n))
 	}
-	if got, want := w.count["ELECTION"], 2*n*rounds; got != want {
-		w.t.Fatalf("ids %v: %d ELECTION messages, want 2nR = %d", ids, got, want)
+	if got, want := w.Count["ELECTION"], 2*n*rounds; got != want {
+		w.T.Fatalf("ids %v: %d ELECTION messages, want 2nR = %d", ids, got, want)
 	}
-	if got := w.count["ELECTED"]; got != n {
-		w.t.Fatalf("ids %v: %d ELECTED messages, want n = %d", ids, got, n)
+	if got := w.Count["ELECTED"]; got != n {
+		w.T.Fatalf("ids %v: %d ELECTED messages, want n = %d", ids, got, n)
 	}
 	return leaderIndex, rounds
 }
@@ -141,13 +73,14 @@ func TestSmallRings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newNet(t, tt.ids)
-			w.run(tt.starters, fifo)
-			leader, rounds := w.check(tt.ids)
+			w.Start(tt.starters...)
+			w.Run()
+			leader, rounds := check(w, tt.ids)
 			if leader != tt.leader || rounds != tt.rounds {
 				t.Fatalf("leader node %d after %d rounds, want node %d after %d", leader, rounds, tt.leader, tt.rounds)
 			}
-			if want := Messages(len(tt.ids), tt.rounds); w.count["ELECTION"]+w.count["ELECTED"] != want {
-				t.Fatalf("messages %v, want %d in all", w.count, want)
+			if want := Messages(len(tt.ids), tt.rounds); w.Count["ELECTION"]+w.Count["ELECTED"] != want {
+				t.Fatalf("messages %v, want %d in all", w.Count, want)
 			}
 		})
 	}
@@ -215,8 +148,9 @@ func TestAllPermutations(t *testing.T) {
 		}
 		for perm := range permutations(ids) {
 			w := newNet(t, perm)
-			w.run(all, fifo)
-			_, r := w.check(perm)
+			w.Start(all...)
+			w.Run()
+			_, r := check(w, perm)
 			worst = max(worst, r)
 		}
 		if worst != MaxRounds(n) {
@@ -262,8 +196,10 @@ func TestRandomSchedules(t *testing.T) {
 		ids := rapid.SliceOfNDistinct(rapid.IntRange(1, 1000), n, n, rapid.ID).Draw(t, "ids")
 		starters := rapid.SliceOfNDistinct(rapid.IntRange(1, n), 1, n, rapid.ID).Draw(t, "starters")
 		w := newNet(t, ids)
-		w.run(starters, func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") })
-		_, r := w.check(ids)
+		w.Pick = func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") }
+		w.Start(starters...)
+		w.Run()
+		_, r := check(w, ids)
 		if ceil := ceilLog2(n) + 1; r > ceil {
 			t.Fatalf("%d rounds > ceil(log2 %d)+1 = %d", r, n, ceil)
 		}

@@ -7,84 +7,18 @@ import (
 
 	"pgregory.net/rapid"
 
+	"ringlab/election/internal/electiontest"
 	"ringlab/internal/node"
 )
 
-// graph is a tiny deterministic driver over a topology: pending envelopes,
-// delivered one at a time by a pick function that keeps every link FIFO.
-type graph struct {
-	t       tb
-	top     node.Topology
-	nodes   []*Node // 1-based
-	pending []node.Send
-	from    []int // from[k]: the sender of pending[k]
-	count   map[string]int
-	leaders [][]int // the Leader events of each node, in order
-	done    []bool
-}
-
-// tb is what the driver needs of *testing.T and *rapid.T.
-type tb interface {
-	Helper()
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
-
-func newGraph(t tb, cfg Config) *graph {
+// newGraph is the area's test net over cfg's graph, every link FIFO.
+func newGraph(t electiontest.TB, cfg Config) *electiontest.Net[*Node] {
 	t.Helper()
 	f, err := Factory(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := cfg.Topology.N
-	g := &graph{t: t, top: cfg.Topology, nodes: make([]*Node, n+1), count: map[string]int{},
-		leaders: make([][]int, n+1), done: make([]bool, n+1)}
-	for i := 1; i <= n; i++ {
-		nd, err := f(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.nodes[i] = nd.(*Node)
-	}
+	g := electiontest.Build[*Node](t, f, err, cfg.Topology.N)
+	g.FIFOLinks = true
 	return g
 }
-
-func (g *graph) step(i int, in node.Input) {
-	var out node.Output
-	g.nodes[i].Step(in, &out)
-	for _, s := range out.Sends {
-		g.count[s.Msg.Type()]++
-		g.pending, g.from = append(g.pending, s), append(g.from, i)
-	}
-	for _, e := range out.Events {
-		if e.Kind == node.EvLeader {
-			g.leaders[i] = append(g.leaders[i], e.Leader)
-		}
-	}
-	g.done[i] = out.Done
-}
-
-// run starts the given nodes and delivers until nothing is pending; pick
-// chooses an envelope and the oldest one on its link goes first.
-func (g *graph) run(starters []int, pick func(n int) int) {
-	for _, i := range starters {
-		g.step(i, node.Input{Kind: node.InCmd, Cmd: node.CmdStart})
-	}
-	for len(g.pending) > 0 {
-		k := pick(len(g.pending))
-		for j := range k {
-			if g.from[j] == g.from[k] && g.pending[j].To == g.pending[k].To {
-				k = j
-				break
-			}
-		}
-		s, from := g.pending[k], g.from[k]
-		g.pending, g.from = slices.Delete(g.pending, k, k+1), slices.Delete(g.from, k, k+1)
-		g.step(s.To, node.Input{Kind: node.InMsg, From: from, Msg: s.Msg})
-	}
-}
-
-func fifo(int) int { return 0 }
 
 func edgeCount(t node.Topology) int {
 	m := 0
@@ -97,31 +31,31 @@ func edgeCount(t node.Topology) int {
 // check asserts termination, uniqueness and agreement with the
 // smallest id, 2m ID and 2m-(n-1) LEADER messages, one vote per YO;
 // it returns the leader's node and its iterations.
-func (g *graph) check(ids []int) (leader, iters int) {
-	g.t.Helper()
-	n, m, low := g.top.N, edgeCount(g.top), slices.Min(ids)
+func check(g *electiontest.Net[*Node], top node.Topology, ids []int) (leader, iters int) {
+	g.T.Helper()
+	n, m, low := top.N, edgeCount(top), slices.Min(ids)
 	for i := 1; i <= n; i++ {
-		st := g.nodes[i].Status()
+		st := g.Nodes[i].Status()
 		if st.State == StateLeader {
 			if leader != 0 {
-				g.t.Fatalf("ids %v: nodes %d and %d are both LEADER", ids, leader, i)
+				g.T.Fatalf("ids %v: nodes %d and %d are both LEADER", ids, leader, i)
 			}
 			leader, iters = i, st.Iter
 		}
-		if !slices.Equal(g.leaders[i], []int{low}) || !g.done[i] {
-			g.t.Fatalf("ids %v: node %d leader events %v, status %+v; want exactly [%d] and done", ids, i, g.leaders[i], st, low)
+		if !slices.Equal(g.Leaders(i), []int{low}) || !g.Done[i] {
+			g.T.Fatalf("ids %v: node %d leader events %v, status %+v; want exactly [%d] and done", ids, i, g.Leaders(i), st, low)
 		}
 	}
 	if leader == 0 || ids[leader-1] != low {
-		g.t.Fatalf("ids %v: leader node %d, want the node with id %d", ids, leader, low)
+		g.T.Fatalf("ids %v: leader node %d, want the node with id %d", ids, leader, low)
 	}
-	if g.count["ID"] != IDMessages(m) || g.count["LEADER"] != LeaderMessages(n, m) || g.count["YO"] != g.count["YES"]+g.count["NO"] {
-		g.t.Fatalf("ids %v: counts %v; want 2m = %d ID, 2m-(n-1) = %d LEADER, one vote per YO", ids, g.count, IDMessages(m), LeaderMessages(n, m))
+	if g.Count["ID"] != IDMessages(m) || g.Count["LEADER"] != LeaderMessages(n, m) || g.Count["YO"] != g.Count["YES"]+g.Count["NO"] {
+		g.T.Fatalf("ids %v: counts %v; want 2m = %d ID, 2m-(n-1) = %d LEADER, one vote per YO", ids, g.Count, IDMessages(m), LeaderMessages(n, m))
 	}
 	return leader, iters
 }
 
-func mustGraph(t tb, n int, edges [][2]int) node.Topology {
+func mustGraph(t electiontest.TB, n int, edges [][2]int) node.Topology {
 	t.Helper()
 	top, err := node.Graph(n, edges)
 	if err != nil {
@@ -130,7 +64,7 @@ func mustGraph(t tb, n int, edges [][2]int) node.Topology {
 	return top
 }
 
-func grid(t tb, rows, cols int) node.Topology {
+func grid(t electiontest.TB, rows, cols int) node.Topology {
 	edges := node.GridEdges(rows, cols)
 	return mustGraph(t, rows*cols, edges)
 }
@@ -162,11 +96,12 @@ func TestSmallGraphs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newGraph(t, Config{Topology: tt.top, Ids: tt.ids})
-			g.run([]int{1}, fifo)
-			leader, iters := g.check(tt.ids)
-			if leader != tt.leader || iters != tt.iters || fmt.Sprint(g.count) != fmt.Sprint(tt.want) {
+			g.Start(1)
+			g.Run()
+			leader, iters := check(g, tt.top, tt.ids)
+			if leader != tt.leader || iters != tt.iters || fmt.Sprint(g.Count) != fmt.Sprint(tt.want) {
 				t.Fatalf("leader node %d after %d iterations, counts %v; want node %d after %d, %v",
-					leader, iters, g.count, tt.leader, tt.iters, tt.want)
+					leader, iters, g.Count, tt.leader, tt.iters, tt.want)
 			}
 		})
 	}
@@ -193,11 +128,13 @@ func TestFamilies(t *testing.T) {
 				ids := rapid.SliceOfNDistinct(rapid.IntRange(1, 1000), n, n, rapid.ID).Draw(t, "ids")
 				starters := rapid.SliceOfNDistinct(rapid.IntRange(1, n), 1, n, rapid.ID).Draw(t, "starters")
 				g := newGraph(t, Config{Topology: top, Ids: ids})
-				g.run(starters, func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") })
-				_, iters := g.check(ids)
+				g.Pick = func(k int) int { return rapid.IntRange(0, k-1).Draw(t, "pick") }
+				g.Start(starters...)
+				g.Run()
+				_, iters := check(g, top, ids)
 				// O(m log n), loosely: every iteration costs at most 2m.
 				bound := IterationBound(n)
-				if phase2 := g.count["YO"] + g.count["YES"] + g.count["NO"]; iters > bound || phase2 > 2*m*bound {
+				if phase2 := g.Count["YO"] + g.Count["YES"] + g.Count["NO"]; iters > bound || phase2 > 2*m*bound {
 					t.Fatalf("%d iterations, %d phase-2 messages; want at most %d and 2m*%d = %d", iters, phase2, bound, bound, 2*m*bound)
 				}
 			})
@@ -234,14 +171,15 @@ func TestPartitionGivesTwoLeaders(t *testing.T) {
 		t.Fatal("a disconnected graph was accepted without AllowDisconnected")
 	}
 	g := newGraph(t, Config{Topology: top, Ids: ids, AllowDisconnected: true})
-	g.run([]int{1, 4}, fifo)
+	g.Start(1, 4)
+	g.Run()
 	for i, want := range []int{0, 10, 10, 10, 40, 40, 40} {
-		if i > 0 && !slices.Equal(g.leaders[i], []int{want}) {
-			t.Fatalf("node %d followed %v, want [%d]", i, g.leaders[i], want)
+		if i > 0 && !slices.Equal(g.Leaders(i), []int{want}) {
+			t.Fatalf("node %d followed %v, want [%d]", i, g.Leaders(i), want)
 		}
 	}
-	if g.nodes[2].state != StateLeader || g.nodes[6].state != StateLeader {
-		t.Fatalf("want nodes 2 and 6 both LEADER, got %s and %s", g.nodes[2].state, g.nodes[6].state)
+	if g.Nodes[2].state != StateLeader || g.Nodes[6].state != StateLeader {
+		t.Fatalf("want nodes 2 and 6 both LEADER, got %s and %s", g.Nodes[2].state, g.Nodes[6].state)
 	}
 }
 

@@ -1,12 +1,14 @@
-// Package electiontest is the test driver shared by the ring elections'
-// package tests (smallestid, anonymous, idlist, changroberts): it calls each
-// node's Step, queues the sends, delivers them FIFO or in a seeded random
-// order, counts messages by type and keeps each node's events. No
-// goroutines, no time: the etcd-io/raft style of testing a pure state
-// machine.
+// Package electiontest is the test driver shared by the elections' package
+// tests (smallestid, anonymous, idlist, changroberts, franklin, yoyo): it
+// calls each node's Step, queues the sends, delivers them FIFO or in a
+// seeded random order, counts messages by type and keeps each node's
+// events. No goroutines, no time: the etcd-io/raft style of testing a pure
+// state machine.
 package electiontest
 
 import (
+	"slices"
+
 	"ringlab/internal/node"
 )
 
@@ -26,16 +28,19 @@ type TB interface {
 
 // Net drives nodes of type N. Delivery is FIFO when Pick is nil;
 // otherwise Pick(k) chooses which of the k pending messages goes next
-// (messages may overtake each other): a rapid test draws it, so a failing
-// delivery order shrinks to a short one.
+// (messages may overtake each other, unless FIFOLinks): a rapid test draws
+// it, so a failing delivery order shrinks to a short one.
 type Net[N node.Node] struct {
-	T      TB
-	Nodes  []N // 1-based
-	Queue  []Envelope
-	Pick   func(k int) int
-	Count  map[string]int
-	Events [][]node.Event // per node, 1-based
-	Done   []bool         // the node's last Output.Done
+	T     TB
+	Nodes []N // 1-based
+	Queue []Envelope
+	Pick  func(k int) int
+	// FIFOLinks keeps every link FIFO: Pick chooses a link (by one of its
+	// messages), and the oldest message on that link goes next.
+	FIFOLinks bool
+	Count     map[string]int
+	Events    [][]node.Event // per node, 1-based
+	Done      []bool         // the node's last Output.Done
 	// OnStep, if set, sees every step's input and output.
 	OnStep func(i int, in node.Input, out *node.Output)
 	out    node.Output
@@ -95,10 +100,25 @@ func (w *Net[N]) Run() {
 		if w.Pick != nil {
 			k = w.Pick(len(w.Queue))
 		}
+		if w.FIFOLinks {
+			p := w.Queue[k]
+			k = slices.IndexFunc(w.Queue, func(e Envelope) bool { return e.From == p.From && e.To == p.To })
+		}
 		e := w.Queue[k]
 		w.Queue = append(w.Queue[:k], w.Queue[k+1:]...)
 		w.Step(e.To, node.Input{Kind: node.InMsg, From: e.From, Msg: e.Msg})
 	}
+}
+
+// Leaders returns the leader ids node i announced, in order.
+func (w *Net[N]) Leaders(i int) []int {
+	var ids []int
+	for _, e := range w.Events[i] {
+		if e.Kind == node.EvLeader {
+			ids = append(ids, e.Leader)
+		}
+	}
+	return ids
 }
 
 // Notes counts the notes with this text at node i.
