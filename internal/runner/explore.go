@@ -97,7 +97,7 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 	}
 	sched := FormatSchedule(found.Choices)
 	fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "violation found by schedule %d of %d (seed %d); shrunk from %d to %d non-default decisions: %s\n\n",
-		found.Runs, schedules, found.Seed, found.Original, countNonzero(found.Choices), sched)
+		found.Runs, schedules, found.Seed, found.Original, sim.Decisions(found.Choices), sched)
 	// Replay the shrunk schedule in full, with checkers and rendering.
 	opts.Seed, opts.SeedDrawn, opts.Schedule = found.Seed, false, found.Choices
 	if len(opts.Schedule) == 0 {
@@ -151,14 +151,4 @@ func ExploreNotes(opts Options, stdout, stderr io.Writer) io.Writer {
 func ExploreReplay(c *cli.Context, seed uint64, sched string) string {
 	_ = c.Set("schedule", sched)
 	return strings.Replace(Replay(c, seed, "schedules", "property"), " explore ", " ", 1)
-}
-
-func countNonzero(cs []int64) int {
-	n := 0
-	for _, v := range cs {
-		if v != 0 {
-			n++
-		}
-	}
-	return n
 }

@@ -62,7 +62,7 @@ func (x Explore) Run() (Found, error) {
 		}
 		if bad {
 			f.Violating, f.Seed = true, seed
-			f.Choices, f.Steps, f.Original = res.Choices, res.Steps, nonzero(res.Choices)
+			f.Choices, f.Steps, f.Original = res.Choices, res.Steps, Decisions(res.Choices)
 			return x.shrink(f)
 		}
 	}
@@ -124,7 +124,9 @@ func (x Explore) shrink(f Found) (Found, error) {
 	return f, nil
 }
 
-func nonzero(cs []int64) int {
+// Decisions counts the decisions of a schedule that are not benign (not
+// zero: a longer latency, a drop, a duplicate).
+func Decisions(cs []int64) int {
 	n := 0
 	for _, c := range cs {
 		if c != 0 {
