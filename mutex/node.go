@@ -35,7 +35,7 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		if err := cliutil.NoArgs(c); err != nil {
 			return err
 		}
-		p, err := a.params(c)
+		p, err := a.params(c, 1)
 		if err != nil {
 			return err
 		}
