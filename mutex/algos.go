@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/mutex/lamport"
 	"ringlab/mutex/quorum"
 )
 
@@ -93,7 +94,16 @@ func algos() []algo {
 		description: "Needs FIFO links: with --policy random an ACK may overtake an ACQUIRE and two nodes enter\n" +
 			"(see 'ringlab mutex scenario lamport-nonfifo').",
 		example:  "ringlab mutex lamport --nodes 5 --seed 1 --format none",
-		defNodes: 5, minNodes: 1, nodesUsage: nodes, flags: noFlags,
+		defNodes: 5, minNodes: 1, nodesUsage: nodes,
+		flags: func() []cli.Flag {
+			return []cli.Flag{&cli.StringFlag{Name: "clock", Value: "events", Usage: "which events move a node's clock: events (the paper: every event, every message stamped) or requests (the TLA+ specification: only a received ACQUIRE)"}}
+		},
+		read: func(c *cli.Context, p *params) (err error) {
+			if p.clock, err = lamport.ParseClockRule(c.String("clock")); err != nil {
+				return cliutil.Usagef("--clock: %v", err)
+			}
+			return nil
+		},
 	}, {
 		name:  algoMaekawa,
 		usage: "Maekawa's √N grid quorums with INQUIRE/RELINQUISH/FAILED (no deadlock)",

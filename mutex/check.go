@@ -11,6 +11,8 @@ import (
 	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/statespace"
+	"ringlab/mutex/lamport"
+	"ringlab/mutex/ricart"
 )
 
 // checkCommand is `ringlab mutex check ALGO`: an exhaustive search of every
@@ -20,7 +22,10 @@ func checkCommand() *cli.Command {
 	for _, a := range algos() {
 		flags := []cli.Flag{
 			&cli.IntFlag{Name: "nodes", Value: min(a.defNodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
-			&cli.IntFlag{Name: "requests", Value: 1, Usage: "critical-section entries each node asks for (1..8)"},
+			&cli.IntFlag{Name: "requests", Value: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; needs --max-clock or --max-depth)"},
+		}
+		if a.name == algoLamport || a.name == algoRicart {
+			flags = append(flags, &cli.IntFlag{Name: "max-clock", Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
 		}
 		flags = append(append(flags, a.flags()...), runner.CheckFlags()...)
 		subs = append(subs, &cli.Command{
@@ -65,12 +70,18 @@ func (a algo) checkAction(c *cli.Context) error {
 	if err := cliutil.NoArgs(c); err != nil {
 		return err
 	}
-	p, err := a.params(c)
+	p, err := a.params(c, 0)
 	if err != nil {
 		return err
 	}
-	if p.requests > 8 {
-		return cliutil.Usagef("--requests must be between 1 and 8 for an exhaustive check, got %d", p.requests)
+	maxClock := c.Int("max-clock")
+	switch {
+	case p.requests > 8:
+		return cliutil.Usagef("--requests must be between 0 and 8 for an exhaustive check, got %d", p.requests)
+	case maxClock < 0:
+		return cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
+	case p.requests == 0 && maxClock == 0 && c.Int("max-depth") == 0:
+		return cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite")
 	}
 	pl, err := p.build()
 	if err != nil {
@@ -79,22 +90,49 @@ func (a algo) checkAction(c *cli.Context) error {
 	if pl.nodes > statespace.MaxNodes {
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, pl.nodes)
 	}
-	w := newWorkload(pl, p.requests, 0, 0)
-	spec, _ := newSpec("mutex "+a.name, pl, w)
+	spec, _ := newSpec("mutex "+a.name, pl, newWorkload(pl, max(p.requests, 1), 0, 0))
+	return runner.Check(c.Context, c, spec, searchConfig(pl, p.requests, maxClock), c.App.Writer, c.App.ErrWriter)
+}
+
+// searchConfig is the exhaustive search of plan pl: its nodes, each
+// requester's first request, the World that answers with releases and
+// requests (0: for ever), and with maxClock > 0 the constraint that every
+// node's Lamport clock stays at or below it.
+func searchConfig(pl plan, requests, maxClock int) statespace.Config {
+	w := newWorkload(pl, max(requests, 1), 0, 0)
 	sc := statespace.Config{
 		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers,
-		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, spec.Names) },
+		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, requests, pl.names) },
 	}
-	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
+	if maxClock > 0 {
+		sc.Within = func(_ int, nd node.Node) bool { return clockOf(nd) <= maxClock }
+		sc.Bound = fmt.Sprintf("--max-clock %d", maxClock)
+	}
+	return sc
+}
+
+// clockOf is the Lamport clock of a Lamport or Ricart-Agrawala node.
+func clockOf(nd node.Node) int {
+	if w, ok := nd.(notDone); ok {
+		nd = w.Node
+	}
+	switch x := nd.(type) {
+	case *lamport.Node:
+		return x.Status().Clock
+	case *ricart.Node:
+		return x.Status().Clock
+	}
+	panic(fmt.Sprintf("mutex: %T has no Lamport clock", nd))
 }
 
 // mutexWorld is the workload and the mutual-exclusion monitor of a check:
 // a node that enters the CS releases it (at some later step), and asks
-// again while it has requests left.
+// again while it has requests left (for ever with requests 0).
 type mutexWorld struct {
-	left []uint8 // by index: requests still to ask after the current one
-	inCS uint64  // bit i-1: node i is in the critical section
-	name func(i int) string
+	left    []uint8 // by index: requests still to ask after the current one
+	forever bool    // requests 0: ask again after every exit
+	inCS    uint64  // bit i-1: node i is in the critical section
+	name    func(i int) string
 }
 
 // newMutexWorld builds the world; names gives node i's display name in a
@@ -103,15 +141,15 @@ func newMutexWorld(n int, requesters []int, requests int, names func(int) string
 	if names == nil {
 		names = func(i int) string { return fmt.Sprintf("node %d", i) }
 	}
-	w := &mutexWorld{left: make([]uint8, n+1), name: names}
+	w := &mutexWorld{left: make([]uint8, n+1), name: names, forever: requests == 0}
 	for _, i := range requesters {
-		w.left[i] = uint8(requests - 1)
+		w.left[i] = uint8(max(requests-1, 0))
 	}
 	return w
 }
 
 func (w *mutexWorld) Clone() statespace.World {
-	return &mutexWorld{left: slices.Clone(w.left), inCS: w.inCS, name: w.name}
+	return &mutexWorld{left: slices.Clone(w.left), forever: w.forever, inCS: w.inCS, name: w.name}
 }
 
 func (w *mutexWorld) AppendKey(b []byte) []byte {
@@ -133,6 +171,9 @@ func (w *mutexWorld) Event(i int, ev node.Event) ([]node.Cmd, *statespace.Violat
 		return []node.Cmd{node.CmdRelease}, v
 	case node.EvExitCS:
 		w.inCS &^= bit
+		if w.forever {
+			return []node.Cmd{node.CmdRequest}, nil
+		}
 		if w.left[i] > 0 {
 			w.left[i]--
 			return []node.Cmd{node.CmdRequest}, nil

@@ -5,36 +5,41 @@ package mutex
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"ringlab/internal/statespace"
+	"ringlab/mutex/lamport"
 )
 
-func checkConfig(b *testing.B, p params, por bool) statespace.Config {
-	pl, err := p.build()
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := newWorkload(pl, p.requests, 0, 0)
-	return statespace.Config{
-		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers, POR: por,
-		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, pl.names) },
-	}
-}
-
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,
-// one request each, with the partial-order reduction off (impl=baseline,
-// every interleaving) and on (impl=por: ample sets and sleep sets).
+// one request each, and Lamport's with the clock rule and the clock bound
+// of the TLA+ specification that TLC checks (clock=requests, max-clock 6,
+// requests without end), with the partial-order reduction off
+// (impl=baseline, every interleaving) and on (impl=por: ample sets and
+// sleep sets).
 func BenchmarkCheck(b *testing.B) {
-	for _, algo := range []string{algoLamport, algoRicart} {
+	cases := []struct {
+		name               string
+		p                  params
+		requests, maxClock int
+	}{
+		{"algo=lamport/nodes=3", params{algo: algoLamport, nodes: 3}, 1, 0},
+		{"algo=ricart-agrawala/nodes=3", params{algo: algoRicart, nodes: 3}, 1, 0},
+		{"algo=lamport-tla/nodes=3", params{algo: algoLamport, nodes: 3, clock: lamport.ClockRequests}, 0, 6},
+	}
+	for _, c := range cases {
 		for _, por := range []bool{false, true} {
 			impl := "baseline"
 			if por {
 				impl = "por"
 			}
-			b.Run(fmt.Sprintf("algo=%s/nodes=3/impl=%s", algo, impl), func(b *testing.B) {
-				cfg := checkConfig(b, params{algo: algo, nodes: 3, requests: 1}, por)
+			b.Run(c.name+"/impl="+impl, func(b *testing.B) {
+				pl, err := c.p.build()
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg := searchConfig(pl, c.requests, c.maxClock)
+				cfg.POR = por
 				b.ReportAllocs()
 				var res statespace.Result
 				for b.Loop() {

@@ -12,6 +12,7 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
+	"ringlab/mutex/lamport"
 )
 
 // checkReplays runs an exhaustive check that must find a violation after
@@ -113,6 +114,9 @@ func TestCheckExhaustsCorrectAlgorithms(t *testing.T) {
 		{"ricart-agrawala", "--nodes", "3", "--requests", "1", "--policy", "random"},
 		{"lamport", "--nodes", "3", "--requests", "1"},
 		{"lamport", "--nodes", "2", "--requests", "2"},
+		{"lamport", "--nodes", "3", "--requests", "1", "--clock", "requests"},
+		{"lamport", "--nodes", "3", "--requests", "0", "--clock", "requests", "--max-clock", "4"},
+		{"ricart-agrawala", "--nodes", "3", "--requests", "0", "--max-clock", "5"},
 		{"maekawa", "--nodes", "3", "--requests", "1"},
 	} {
 		var figs [2]checkFigures
@@ -162,6 +166,10 @@ func TestCheckBoundsAndBadInput(t *testing.T) {
 		{"check", "lamport", "--crashes", "-1"},
 		{"check", "lamport", "--timers", "soon"},
 		{"check", "lamport", "--requests", "9"},
+		{"check", "lamport", "--requests", "0"}, // no end and no bound: an infinite space
+		{"check", "lamport", "--max-clock", "-1"},
+		{"check", "lamport", "--clock", "sometimes"},
+		{"lamport", "--requests", "0"},
 	} {
 		if _, _, code := runCLI(t, args...); code != cliutil.ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, cliutil.ExitUsage)
@@ -209,18 +217,16 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 		{algo: algoQuorum, coordinators: 3, nodes: 2, requests: 1, retryTimeout: 5},
 		{algo: algoRicart, nodes: 3, requests: 1},
 		{algo: algoLamport, nodes: 3, requests: 1},
+		{algo: algoLamport, nodes: 3, requests: 1, clock: lamport.ClockRequests},
 		{algo: algoMaekawa, nodes: 3, requests: 1},
 	} {
 		pl, err := p.build()
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := newWorkload(pl, p.requests, 0, 0)
-		cfg := statespace.Config{
-			Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), POR: true, CheckClones: true,
-			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom,
-			World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, p.requests, pl.names) },
-		}
+		cfg := searchConfig(pl, p.requests, 0)
+		cfg.POR, cfg.CheckClones = true, true
+		cfg.MaxStates, cfg.Crashes, cfg.Restarts, cfg.Policy = 3000, 1, 1, sim.PolicyRandom
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
 			t.Errorf("%s: %v", p.algo, err)
 		}

@@ -102,7 +102,7 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 
 // spec reads the workload and algorithm flags into the run they describe.
 func (a algo) spec(c *cli.Context) (runner.Spec, error) {
-	p, err := a.params(c)
+	p, err := a.params(c, 1)
 	if err != nil {
 		return runner.Spec{}, err
 	}
@@ -115,14 +115,15 @@ func (a algo) spec(c *cli.Context) (runner.Spec, error) {
 	return spec, nil
 }
 
-// params reads and checks the workload and algorithm flags.
-func (a algo) params(c *cli.Context) (params, error) {
+// params reads and checks the workload and algorithm flags; --requests
+// must be at least minRequests (a check takes 0: no end).
+func (a algo) params(c *cli.Context, minRequests int) (params, error) {
 	p := params{algo: a.name, nodes: c.Int("nodes"), requests: c.Int("requests")}
 	switch {
 	case p.nodes < a.minNodes || p.nodes > maxNodes:
 		return p, cliutil.Usagef("--nodes must be between %d and %d for %s, got %d", a.minNodes, maxNodes, a.name, p.nodes)
-	case p.requests < 1 || p.requests > maxRequests:
-		return p, cliutil.Usagef("--requests must be between 1 and %d, got %d", maxRequests, p.requests)
+	case p.requests < minRequests || p.requests > maxRequests:
+		return p, cliutil.Usagef("--requests must be between %d and %d, got %d", minRequests, maxRequests, p.requests)
 	}
 	for _, f := range []string{"cs-time", "think-time"} {
 		if v := c.Int64(f); v < 0 || v > maxTicks {

@@ -36,15 +36,16 @@ type params struct {
 	nodes    int // --nodes: all nodes (central: with the coordinator); quorum: participants
 	requests int // --requests per requesting node (token-ring: for the token's retirement)
 
-	grantTimeout int64 // central: the coordinator takes the permission back
-	regenTimeout int64 // token-ring: a waiting node creates a token
-	coordinators int   // quorum: n
-	quorum       int   // quorum: m (0: n/2+1)
-	retryTimeout int64 // quorum: give up and retry without m OKs
-	broadcast    bool  // ricart: the course variant's RELEASE broadcast
-	replyTimeout int64 // ricart: "a silent peer counts as a reply" (0: off)
-	ringRequests []int // token-ring: requests by node (index 0 = node 1); nil: requests each
-	ids          []int // ricart: algorithm ids by index (N3..N80 in the worked example); nil: the index
+	grantTimeout int64             // central: the coordinator takes the permission back
+	regenTimeout int64             // token-ring: a waiting node creates a token
+	coordinators int               // quorum: n
+	quorum       int               // quorum: m (0: n/2+1)
+	retryTimeout int64             // quorum: give up and retry without m OKs
+	broadcast    bool              // ricart: the course variant's RELEASE broadcast
+	replyTimeout int64             // ricart: "a silent peer counts as a reply" (0: off)
+	ringRequests []int             // token-ring: requests by node (index 0 = node 1); nil: requests each
+	ids          []int             // ricart: algorithm ids by index (N3..N80 in the worked example); nil: the index
+	clock        lamport.ClockRule // lamport: which events move the clock
 }
 
 // plan is what an algorithm contributes to a run: its nodes, who uses the
@@ -136,7 +137,7 @@ func (p params) build() (plan, error) {
 			pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
 		}
 	case algoLamport:
-		pl.factory, err = lamport.Factory(lamport.Config{N: p.nodes})
+		pl.factory, err = lamport.Factory(lamport.Config{N: p.nodes, Clock: p.clock})
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.strict, pl.promise = stampOrder(string(lamport.MsgAcquire)), true, "(timestamp, id) order"
 		pl.names, pl.topology = processNames, trace.TopoComplete

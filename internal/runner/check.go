@@ -55,6 +55,8 @@ type checkReport struct {
 	PerSecond   float64 `json:"states_per_second"`
 	MemBytes    uint64  `json:"mem_bytes"`
 	Reduced     int64   `json:"reduced"`
+	Bound       string  `json:"bound,omitempty"`
+	Beyond      int64   `json:"beyond_bound,omitempty"`
 	Shortest    int64   `json:"shortest_states,omitempty"`
 	Exhausted   bool    `json:"exhausted"`
 	Stop        string  `json:"stop,omitempty"`
@@ -120,7 +122,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
 		Explored: res.Explored, Distinct: res.Distinct, Transitions: res.Transitions, Terminal: res.Terminal,
 		Depth: res.Depth, Seconds: res.Elapsed.Seconds(), PerSecond: res.StatesPerSecond(), MemBytes: res.MemBytes,
-		Reduced: res.Reduced, Shortest: res.ShortestStates,
+		Reduced: res.Reduced, Shortest: res.ShortestStates, Bound: sc.Bound, Beyond: res.Beyond,
 		Exhausted: res.Exhausted, Stop: res.Stop,
 	}
 	if v := res.Violation; v != nil {
@@ -171,6 +173,9 @@ func writeCheck(w io.Writer, r checkReport) {
 		r.Algorithm, r.Nodes, r.Policy, r.Timers, por, faults)
 	fmt.Fprintf(w, "states: %d distinct, %d explored (%d by an ample set), %d transitions, %d terminal; depth %d\n",
 		r.Distinct, r.Explored, r.Reduced, r.Transitions, r.Terminal, r.Depth)
+	if r.Bound != "" {
+		fmt.Fprintf(w, "state constraint %s: %d distinct states beyond it, not expanded\n", r.Bound, r.Beyond)
+	}
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
 	switch {
 	case r.Property != "":
@@ -180,7 +185,11 @@ func writeCheck(w io.Writer, r checkReport) {
 		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
 		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
 	case r.Exhausted:
-		fmt.Fprintf(w, "result: exhausted, no violation\n")
+		within := ""
+		if r.Bound != "" {
+			within = " within " + r.Bound
+		}
+		fmt.Fprintf(w, "result: exhausted%s, no violation\n", within)
 	default:
 		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
 	}

@@ -63,6 +63,15 @@ type Config struct {
 	Timers                   TimerModel
 	Crashes, Drops, Restarts int // fault budgets
 
+	// Within, when set, is a state constraint, as TLC's: a state where
+	// some node's state fails it is counted, and its safety judged on the
+	// step that reached it, but it is neither expanded nor judged as
+	// terminal. A constraint over each node's own state commutes with the
+	// partial-order reduction (a step at another node leaves that node's
+	// state as it is); Bound names it in the report ("--max-clock 6").
+	Within func(i int, nd node.Node) bool
+	Bound  string
+
 	MaxDepth  int           // 0: none
 	MaxStates int64         // distinct states; 0: none
 	MaxMemory uint64        // bytes of Go heap; 0: none
@@ -90,11 +99,12 @@ type Result struct {
 	Depth       int   // deepest state seen
 	Elapsed     time.Duration
 	MemBytes    uint64 // memory the Go runtime holds from the OS at the end
-	Exhausted   bool   // every reachable state was explored
+	Exhausted   bool   // every reachable state was explored (within the Within constraint)
 	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
 	Violation   *Violation
 	Path        []Trans // the shortest path to the violation
 	Reduced     int64   // states expanded by an ample set smaller than their enabled set
+	Beyond      int64   // distinct states outside the Within constraint, not expanded
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64

@@ -47,6 +47,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 	}
 	if in == nil {
 		in = newInterner()
+		in.inside = cfg.Within
 	}
 	m := &machine{cfg: cfg, n: n, in: in, sink: sink, lc: make([]int64, n+1)}
 	s := &state{

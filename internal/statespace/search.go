@@ -184,8 +184,8 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 					memo = append(memo, succ{t: t, s: s, viol: viol, vis: m.vis})
 					k = len(memo) - 1
 				}
-				if memo[k].vis {
-					continue next
+				if memo[k].vis || !m.within(memo[k].s) {
+					continue next // visible, or beyond the constraint: expand in full
 				}
 				if idx, seen, _ := lookup(memo[k].s); seen && recs.at(int(idx)).depth <= e.depth {
 					continue next
@@ -295,7 +295,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 					res.Violation, res.Path = viol, path(idx)
 					return finish()
 				}
-				if m.terminal(succ) {
+				if !m.within(succ) {
+					res.Beyond++ // outside the constraint: counted, not expanded
+				} else if m.terminal(succ) {
 					v, err := judge(idx)
 					if err != nil {
 						return res, err

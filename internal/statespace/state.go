@@ -88,7 +88,10 @@ type interner struct {
 	nodeID  map[string]uint32
 	nodeObj []node.Snapshot
 	nodeKey []string
-	kbuf    []byte
+	// within is, by node number, whether the state meets Config.Within.
+	within []bool
+	inside func(i int, nd node.Node) bool
+	kbuf   []byte
 	// worldID numbers the distinct World states by key; worldObj holds
 	// each one (never changed: a step clones it first).
 	worldID  map[string]uint32
@@ -130,6 +133,7 @@ func (in *interner) node(i int, nd node.Snapshot) uint32 {
 	in.nodeID[k] = id
 	in.nodeObj = append(in.nodeObj, nd)
 	in.nodeKey = append(in.nodeKey, k)
+	in.within = append(in.within, in.inside == nil || in.inside(i, nd))
 	return id
 }
 

@@ -243,3 +243,55 @@ func TestAmpleSetsKeepTerminalStatesAndViolations(t *testing.T) {
 		}
 	}
 }
+
+// twoStep is node 2 of a two-node system: its first command sends HELLO
+// to node 1, its second enters the critical section. Node 1 only takes
+// the greeting.
+type twoStep struct {
+	index, cmds int
+	got         bool
+}
+
+func (n *twoStep) Step(in node.Input, out *node.Output) {
+	switch {
+	case in.Kind == node.InMsg:
+		n.got = true
+	case n.cmds == 0:
+		n.cmds++
+		out.Send(1, hello{n.index})
+	default:
+		n.cmds++
+		out.EnterCS()
+	}
+}
+
+func (n *twoStep) Clone() node.Node { c := *n; return &c }
+func (n *twoStep) AppendKey(b []byte) []byte {
+	return node.AppendBool(node.AppendInt(b, n.cmds), n.got)
+}
+
+// A state constraint (Within) cuts the states beyond it, and the
+// reduction keeps what the full search finds within it. After node 2's
+// greeting, node 1's delivery alone is an ample set (node 2 cannot send to
+// node 1 before it), but it leads beyond the constraint "node 1 has not
+// heard from node 2": taking it alone would lose node 2's entry, which
+// the full search finds within the constraint.
+func TestWithinKeepsWhatTheFullSearchKeeps(t *testing.T) {
+	for _, por := range []bool{true, false} {
+		cfg := Config{
+			Nodes:   2,
+			Factory: func(i int) (node.Node, error) { return &twoStep{index: i}, nil },
+			Script:  []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
+			World:   func() World { return &flagWorld{} },
+			Within:  func(i int, nd node.Node) bool { return !nd.(*twoStep).got },
+			POR:     por,
+		}
+		r, err := Search(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation == nil || FormatPath(r.Path) != "c2,c2" {
+			t.Errorf("por=%v: violation %v after %s; want the entry after c2,c2", por, r.Violation, FormatPath(r.Path))
+		}
+	}
+}

@@ -112,6 +112,16 @@ func (m *machine) terminal(s *state) bool {
 	return !timers || s.done&live == live
 }
 
+// within reports whether every node's state in s meets Config.Within.
+func (m *machine) within(s *state) bool {
+	for _, id := range s.nodes {
+		if !m.in.within[id] {
+			return false
+		}
+	}
+	return true
+}
+
 // find returns the transition of s that a parsed label names, with its
 // message filled in, or false.
 func (m *machine) find(s *state, t Trans) (Trans, bool) {

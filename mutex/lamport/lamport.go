@@ -21,6 +21,18 @@
 // scenario). RELEASE removes the sender's earliest entry, so a RELEASE
 // overtaken by the same sender's next ACQUIRE does no harm.
 //
+// Config.Clock picks which events move the clock. ClockEveryEvent (the
+// default) is the paper's rule above. ClockRequests is the rule of Stephan
+// Merz's TLA+ specification of this algorithm (LamportMutex, in the TLA+
+// examples and proof library): clocks start at 1, a request is stamped
+// with the clock as it stands, only a received ACQUIRE moves the receiver's
+// clock (to max(clock, T) + 1), and ACK and RELEASE carry no timestamp.
+// Mutual exclusion and the (timestamp, id) order hold under both: what
+// orders the requests is only that a node answering an ACQUIRE stamps its
+// later requests after it. The second rule keeps clocks small, and lets
+// `ringlab mutex check lamport --clock requests --max-clock 6` explore the
+// very model that TLC checks with its clock bound.
+//
 // Decisions the paper leaves open: states are named RELEASED, WANTED, HELD as
 // in Ricart-Agrawala; one outstanding request per node, a CmdRequest while WANTED or HELD
 // is remembered and issued right after the next release; a CmdRelease when
@@ -66,6 +78,25 @@ const (
 	StateHeld     = "HELD"
 )
 
+// ClockRule says which events move a node's Lamport clock.
+type ClockRule int
+
+const (
+	ClockEveryEvent ClockRule = iota // every event ticks, every message carries the clock (the paper)
+	ClockRequests                    // only a received ACQUIRE moves the clock (the TLA+ specification)
+)
+
+// ParseClockRule reads a rule by its flag name: events or requests.
+func ParseClockRule(s string) (ClockRule, error) {
+	switch s {
+	case "events", "":
+		return ClockEveryEvent, nil
+	case "requests":
+		return ClockRequests, nil
+	}
+	return 0, fmt.Errorf("unknown clock rule %q (want events or requests)", s)
+}
+
 // MaxNodes bounds Config.N.
 const MaxNodes = 1024
 
@@ -74,6 +105,7 @@ type Config struct {
 	N     int   // nodes, 1..MaxNodes, all connected to all
 	Index int   // the node to build, 1..N (Factory sets it)
 	Ids   []int // optional process ids by index; default id = index
+	Clock ClockRule
 }
 
 // MessagesPerEntry is the theoretical number of messages per CS entry.
@@ -98,7 +130,8 @@ func Factory(cfg Config) (node.Factory, error) {
 	}, nil
 }
 
-// New builds node cfg.Index in state RELEASED with clock 0 and an empty queue.
+// New builds node cfg.Index in state RELEASED with an empty queue and clock 0
+// (ClockRequests: 1).
 func New(cfg Config) (*Node, error) {
 	f, err := Factory(cfg)
 	if err != nil {
@@ -116,7 +149,11 @@ func build(cfg Config) *Node {
 	if len(cfg.Ids) > 0 {
 		id = cfg.Ids[cfg.Index-1]
 	}
-	return &Node{cfg: cfg, id: id, state: StateReleased}
+	n := &Node{cfg: cfg, id: id, state: StateReleased}
+	if cfg.Clock == ClockRequests {
+		n.clock = 1
+	}
+	return n
 }
 
 // Node is one process. It is not safe for concurrent use: its runtime calls
@@ -161,7 +198,7 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 		case m.Kind == MsgAcquire:
 			n.onAcquire(in.From, m, out)
 		case m.Kind == MsgAck:
-			n.clock = max(n.clock, m.T) + 1
+			n.receive(m)
 			n.acks++
 			n.maybeEnter(out)
 		case m.Kind == MsgRelease:
@@ -170,14 +207,39 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 	}
 }
 
-// request: clock++, queue (clock, self), ACQUIRE(clock) to every other node.
+// tick moves the clock for an event other than a receipt (the paper's rule
+// only).
+func (n *Node) tick() {
+	if n.cfg.Clock == ClockEveryEvent {
+		n.clock++
+	}
+}
+
+// receive moves the clock past a received message's timestamp (the
+// paper's rule; ClockRequests does it for ACQUIRE only, in onAcquire).
+func (n *Node) receive(m Msg) {
+	if n.cfg.Clock == ClockEveryEvent {
+		n.clock = max(n.clock, m.T) + 1
+	}
+}
+
+// stamp is the timestamp an ACK or RELEASE carries: the clock (the paper's
+// rule) or none.
+func (n *Node) stamp() int {
+	if n.cfg.Clock == ClockEveryEvent {
+		return n.clock
+	}
+	return 0
+}
+
+// request: tick, queue (clock, self), ACQUIRE(clock) to every other node.
 func (n *Node) request(out *node.Output) {
 	if n.state != StateReleased {
 		n.later++
 		out.Note("request remembered until release: one outstanding request at a time")
 		return
 	}
-	n.clock++
+	n.tick()
 	n.reqT, n.acks = n.clock, 0
 	n.insert(Entry{T: n.reqT, ID: n.id, Index: n.cfg.Index})
 	n.state = StateWanted
@@ -194,13 +256,13 @@ func (n *Node) request(out *node.Output) {
 func (n *Node) onAcquire(from int, m Msg, out *node.Output) {
 	n.clock = max(n.clock, m.T) + 1
 	n.insert(Entry{T: m.T, ID: m.ID, Index: from})
-	n.clock++
-	out.Send(from, Msg{Kind: MsgAck, T: n.clock})
+	n.tick()
+	out.Send(from, Msg{Kind: MsgAck, T: n.stamp()})
 }
 
 // onRelease removes the sender's earliest entry.
 func (n *Node) onRelease(from int, m Msg, out *node.Output) {
-	n.clock = max(n.clock, m.T) + 1
+	n.receive(m)
 	if k := slices.IndexFunc(n.queue, func(e Entry) bool { return e.Index == from }); k >= 0 {
 		n.queue = slices.Delete(n.queue, k, k+1)
 	}
@@ -227,10 +289,10 @@ func (n *Node) release(out *node.Output) {
 	n.state = StateReleased
 	out.ExitCS()
 	out.State(n.state)
-	n.clock++
+	n.tick()
 	for j := 1; j <= n.cfg.N; j++ {
 		if j != n.cfg.Index {
-			out.Send(j, Msg{Kind: MsgRelease, T: n.clock})
+			out.Send(j, Msg{Kind: MsgRelease, T: n.stamp()})
 		}
 	}
 	if n.later > 0 {
