@@ -56,8 +56,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		mutex.Command(),
 		election.Command(),
 		exercises.Command(),
-		amqpCommand(), nodeCommand(),
-		renderCommand(),
+		engine.AMQPCommand(nodeAreas()), engine.NodeCommand(nodeAreas()),
+		engine.RenderCommand(),
 		checkCommand(stdout, stderr),
 		serve.Command(),
 		versionCommand(),
@@ -86,6 +86,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 	return app
 }
+
+// nodeAreas are the areas whose algorithms run one node per process over
+// the broker; a bare --algo NAME is an election.
+func nodeAreas() []engine.Area { return []engine.Area{election.NodeArea(), mutex.NodeArea()} }
 
 func versionCommand() *cli.Command {
 	return &cli.Command{

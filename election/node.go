@@ -2,6 +2,7 @@ package election
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,6 +34,20 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		spec, _, err := a.spec(c)
 		return spec, err
 	})
+}
+
+// NodeArea is the elections as `ringlab node` and `ringlab amqp` take
+// them: the node with --initiator starts the election.
+func NodeArea() runner.Area {
+	return runner.Area{
+		Name: "election", Algorithms: Algorithms(), Flags: []string{"ids", "nodes", "lang"},
+		Spec: func(name string, args []string, index int, initiator bool) (runner.Spec, error) {
+			if initiator {
+				args = append(args, "--initiators", strconv.Itoa(index))
+			}
+			return NodeSpec(name, args)
+		},
+	}
 }
 
 // Remote lets the ring election's text, in a node process, learn the

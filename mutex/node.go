@@ -29,3 +29,13 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 	a := algos()[i]
 	return cliutil.Build(a.command(false), args, a.spec)
 }
+
+// NodeArea is the mutual-exclusion algorithms as `ringlab node` and
+// `ringlab amqp` take them (mutex/NAME): every node runs the workload; the
+// initiator's process only watches.
+func NodeArea() runner.Area {
+	return runner.Area{
+		Name: "mutex", Algorithms: Algorithms(), Flags: []string{"nodes", "requests"},
+		Spec: func(name string, args []string, _ int, _ bool) (runner.Spec, error) { return NodeSpec(name, args) },
+	}
+}

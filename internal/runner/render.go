@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"errors"
@@ -17,8 +17,9 @@ import (
 // renderFormats are the formats render writes (every format but none).
 var renderFormats = strings.Join(trace.Formats[:len(trace.Formats)-1], ", ")
 
-// renderCommand redraws a saved NDJSON event log in another format.
-func renderCommand() *cli.Command {
+// RenderCommand is `ringlab render`: it redraws a saved NDJSON event log
+// in another format.
+func RenderCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "render",
 		Usage: "redraw a saved run log as text, NDJSON, a Mermaid sequence diagram, an SVG space-time diagram, a ShiViz log or a Chrome trace",

@@ -1,23 +1,37 @@
-package main
+package runner
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/election"
 	"ringlab/internal/amqp"
 	"ringlab/internal/cliutil"
-	engine "ringlab/internal/runner"
-	"ringlab/mutex"
 )
 
-// amqpCommand is `ringlab amqp setup|teardown`: the broker topology that
+// Area is what the node commands need of an area (election, mutex): the
+// names of its algorithms, the node command's flags it takes, and the run
+// one algorithm's subcommand builds from them. The engine does not import
+// the areas; main hands them in.
+type Area struct {
+	Name       string
+	Algorithms []string
+	Flags      []string // of ids, nodes, lang, requests: passed on to the subcommand as given
+	// Spec builds the run of algorithm name from the flags passed on, for
+	// the node at index (initiator: it starts the run, where the area
+	// has starters).
+	Spec func(name string, args []string, index int, initiator bool) (Spec, error)
+}
+
+// areaFlags are the node command's flags that belong to an area.
+var areaFlags = []string{"ids", "nodes", "lang", "requests"}
+
+// AMQPCommand is `ringlab amqp setup|teardown`: the broker topology that
 // `ringlab node` processes share.
-func amqpCommand() *cli.Command {
+func AMQPCommand(areas []Area) *cli.Command {
 	flags := func() []cli.Flag {
 		return []cli.Flag{
 			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
@@ -37,7 +51,7 @@ func amqpCommand() *cli.Command {
 				"Example:\n   ringlab amqp setup --nodes 5",
 			Flags: flags(),
 			Action: func(c *cli.Context) error {
-				names, n, err := topologyOf(c)
+				names, n, err := topologyOf(c, areas)
 				if err != nil {
 					return err
 				}
@@ -55,7 +69,7 @@ func amqpCommand() *cli.Command {
 				"Example:\n   ringlab amqp teardown",
 			Flags: flags(),
 			Action: func(c *cli.Context) error {
-				names, n, err := topologyOf(c)
+				names, n, err := topologyOf(c, areas)
 				if err != nil {
 					return err
 				}
@@ -74,7 +88,7 @@ func amqpCommand() *cli.Command {
 }
 
 // topologyOf reads --algo and --nodes.
-func topologyOf(c *cli.Context) (amqp.Names, int, error) {
+func topologyOf(c *cli.Context, areas []Area) (amqp.Names, int, error) {
 	if err := cliutil.NoArgs(c); err != nil {
 		return amqp.Names{}, 0, err
 	}
@@ -82,40 +96,42 @@ func topologyOf(c *cli.Context) (amqp.Names, int, error) {
 	if n < 1 || n > 100_000 {
 		return amqp.Names{}, 0, cliutil.Usagef("--nodes must be between 1 and 100000, got %d", n)
 	}
-	area, name, err := parseAlgo(c.String("algo"))
+	area, name, err := ParseAlgo(areas, c.String("algo"))
 	if err != nil {
 		return amqp.Names{}, 0, err
 	}
-	return engine.BrokerNames(area+" "+name, "nodes"), n, nil
+	return BrokerNames(area.Name+" "+name, "nodes"), n, nil
 }
 
-// parseAlgo reads --algo: an election algorithm (ring, chang-roberts,
-// ...), optionally written election/NAME, or mutex/NAME.
-func parseAlgo(s string) (area, name string, err error) {
-	area, name, found := strings.Cut(s, "/")
+// ParseAlgo reads --algo: an algorithm of the first area (the elections:
+// ring, chang-roberts, ...), optionally written AREA/NAME, or
+// AREA/NAME of another (mutex/central).
+func ParseAlgo(areas []Area, s string) (area Area, name string, err error) {
+	an, name, found := strings.Cut(s, "/")
 	if !found {
-		area, name = "election", s
+		an, name = areas[0].Name, s
 	}
-	var known []string
-	switch area {
-	case "election":
-		known = election.Algorithms()
-	case "mutex":
-		known = mutex.Algorithms()
-	default:
-		return "", "", cliutil.Usagef("--algo: want an election algorithm or mutex/NAME, got %q", s)
+	k := slices.IndexFunc(areas, func(a Area) bool { return a.Name == an })
+	if k < 0 {
+		return Area{}, "", cliutil.Usagef("--algo: want an %s algorithm, or AREA/NAME with AREA one of %s; got %q", areas[0].Name, areaNames(areas), s)
 	}
-	for _, k := range known {
-		if k == name {
-			return area, name, nil
-		}
+	if !slices.Contains(areas[k].Algorithms, name) {
+		return Area{}, "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", an, name, strings.Join(areas[k].Algorithms, ", "))
 	}
-	return "", "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", area, name, strings.Join(known, ", "))
+	return areas[k], name, nil
 }
 
-// nodeCommand is `ringlab node`: one node of a run, in this process, over
+func areaNames(areas []Area) string {
+	var ns []string
+	for _, a := range areas {
+		ns = append(ns, a.Name)
+	}
+	return strings.Join(ns, ", ")
+}
+
+// NodeCommand is `ringlab node`: one node of a run, in this process, over
 // the broker.
-func nodeCommand() *cli.Command {
+func NodeCommand(areas []Area) *cli.Command {
 	return &cli.Command{
 		Name:  "node",
 		Usage: "run ONE node of an algorithm over RabbitMQ; start one process per node",
@@ -144,38 +160,22 @@ func nodeCommand() *cli.Command {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			area, name, err := parseAlgo(c.String("algo"))
+			area, name, err := ParseAlgo(areas, c.String("algo"))
 			if err != nil {
 				return err
 			}
 			var args []string
-			pass := func(flags ...string) {
-				for _, f := range flags {
-					if c.IsSet(f) {
-						args = append(args, "--"+f, fmt.Sprint(c.Value(f)))
-					}
+			for _, f := range areaFlags {
+				switch {
+				case !c.IsSet(f):
+				case slices.Contains(area.Flags, f):
+					args = append(args, "--"+f, fmt.Sprint(c.Value(f)))
+				default:
+					return cliutil.Usagef("--%s is not a flag of %s algorithms", f, area.Name)
 				}
 			}
 			index := c.Int("index")
-			spec, err := func() (engine.Spec, error) {
-				if area == "mutex" {
-					for _, f := range []string{"ids", "lang"} {
-						if c.IsSet(f) {
-							return engine.Spec{}, cliutil.Usagef("--%s is for elections", f)
-						}
-					}
-					pass("nodes", "requests")
-					return mutex.NodeSpec(name, args)
-				}
-				if c.IsSet("requests") {
-					return engine.Spec{}, cliutil.Usagef("--requests is for mutex algorithms")
-				}
-				pass("ids", "nodes", "lang")
-				if c.Bool("initiator") {
-					args = append(args, "--initiators", strconv.Itoa(index))
-				}
-				return election.NodeSpec(name, args)
-			}()
+			spec, err := area.Spec(name, args, index, c.Bool("initiator"))
 			if err != nil {
 				return err
 			}
@@ -187,7 +187,7 @@ func nodeCommand() *cli.Command {
 					return cliutil.Usagef("--%s must be positive, got %v", f, c.Duration(f))
 				}
 			}
-			_, err = engine.ExecuteNode(c.Context, spec, engine.NodeOptions{
+			_, err = ExecuteNode(c.Context, spec, NodeOptions{
 				Index: index, Watch: c.Bool("initiator"), URL: c.String("url"), Events: c.String("events"),
 				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
 			}, c.App.Writer, c.App.ErrWriter)

@@ -31,8 +31,8 @@ func TestNodeAndAMQPBadInputExit2(t *testing.T) {
 		{[]string{"node", "--index", "6", "--ids", "5,3,7,1,4"}, "--index must be between 1 and 5"},
 		{[]string{"node", "--algo", "nope", "--index", "1"}, `unknown election algorithm "nope"`},
 		{[]string{"node", "--algo", "mutex/nope", "--index", "1"}, `unknown mutex algorithm "nope"`},
-		{[]string{"node", "--algo", "x/y", "--index", "1"}, "want an election algorithm or mutex/NAME"},
-		{[]string{"node", "--algo", "mutex/central", "--index", "1", "--ids", "1,2"}, "--ids is for elections"},
+		{[]string{"node", "--algo", "x/y", "--index", "1"}, "want an election algorithm, or AREA/NAME with AREA one of election, mutex"},
+		{[]string{"node", "--algo", "mutex/central", "--index", "1", "--ids", "1,2"}, "--ids is not a flag of mutex algorithms"},
 		{[]string{"node", "--index", "1", "--ids", "5,5"}, "--ids"},
 		{[]string{"node", "--index", "1", "--lang", "fr"}, "--lang"},
 		{[]string{"node"}, "--index must be between 1 and 5"},
@@ -90,15 +90,15 @@ func FuzzParseAlgo(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		area, name, err := parseAlgo(s)
+		area, name, err := engine.ParseAlgo(nodeAreas(), s)
 		if err != nil {
-			if area != "" || name != "" || !strings.HasPrefix(err.Error(), "--algo:") || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("%q: (%q, %q, %v)", s, area, name, err)
+			if area.Name != "" || name != "" || !strings.HasPrefix(err.Error(), "--algo:") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: (%q, %q, %v)", s, area.Name, name, err)
 			}
 			return
 		}
-		if (area != "election" && area != "mutex") || name == "" || !strings.HasSuffix(s, name) {
-			t.Fatalf("%q: accepted as (%q, %q)", s, area, name)
+		if (area.Name != "election" && area.Name != "mutex") || name == "" || !strings.HasSuffix(s, name) {
+			t.Fatalf("%q: accepted as (%q, %q)", s, area.Name, name)
 		}
 	})
 }
