@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
@@ -78,15 +77,11 @@ func action(c *cli.Context) error {
 		return cliutil.Usagef("%v", err)
 	}
 	fmt.Fprint(c.App.ErrWriter, drawn)
-	w := c.App.Writer
-	if out := c.String("out"); out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return cliutil.Usagef("--out: %v", err)
-		}
-		defer f.Close()
-		w = f
+	w, done, err := cliutil.Output(c)
+	if err != nil {
+		return err
 	}
+	defer done()
 	if format == "text" || format == "json" {
 		return runAndPrint(c.Context, cfg, format, w)
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 )
@@ -125,4 +126,18 @@ func Build[T any](cmd *cli.Command, args []string, read func(*cli.Context) (T, e
 		return v, Usagef("%v", err)
 	}
 	return v, err
+}
+
+// Output is where a command writes its result: the file named by --out,
+// created (call done when finished), or else the app's writer.
+func Output(c *cli.Context) (w io.Writer, done func(), err error) {
+	out := c.String("out")
+	if out == "" {
+		return c.App.Writer, func() {}, nil
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return nil, nil, Usagef("--out: %v", err)
+	}
+	return f, func() { f.Close() }, nil
 }

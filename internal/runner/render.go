@@ -68,15 +68,11 @@ func RenderCommand() *cli.Command {
 			if err != nil {
 				return cliutil.Usagef("--from %s: %v", name, err)
 			}
-			w := c.App.Writer
-			if out := c.String("out"); out != "" {
-				f, err := os.Create(out)
-				if err != nil {
-					return cliutil.Usagef("--out: %v", err)
-				}
-				defer f.Close()
-				w = f
+			w, done, err := cliutil.Output(c)
+			if err != nil {
+				return err
 			}
+			defer done()
 			r, _ := trace.NewRenderer(format, w)
 			if err := log.Render(r); err != nil {
 				return fmt.Errorf("writing: %w", err)
