@@ -113,7 +113,8 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 // the message carries with the prototype's value when that value cannot
 // be read back (a kind written by name with no UnmarshalText); every other
 // field is decoded from the message, or left zero when the message omits
-// it (omitempty).
+// it (omitempty) or carries it empty: an empty list or map is nil, so a
+// message decodes the same whether its sender wrote [] or left it out.
 func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) error {
 	t := v.Type()
 	for k := range t.NumField() {
@@ -135,13 +136,17 @@ func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) erro
 		if !ok {
 			continue
 		}
-		err := json.Unmarshal(raw, v.Field(k).Addr().Interface())
+		fv := v.Field(k)
+		err := json.Unmarshal(raw, fv.Addr().Interface())
 		if err != nil {
 			if pv, ok := p.fields[name]; ok && bytes.Equal(pv, raw) && isScalar(f.Type) {
-				v.Field(k).Set(p.value.Field(k))
+				fv.Set(p.value.Field(k))
 				continue
 			}
 			return fmt.Errorf("field %s: %v", name, err)
+		}
+		if (fv.Kind() == reflect.Slice || fv.Kind() == reflect.Map) && fv.Len() == 0 {
+			fv.SetZero() // [] and {} read as nil, as an omitted empty field does
 		}
 	}
 	return nil
