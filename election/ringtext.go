@@ -18,7 +18,7 @@ type words struct {
 	ok, bad                                                   map[string]string // verdict lines by property
 }
 
-var seedWords = map[string]words{
+var ringWords = map[string]words{
 	"pt": {
 		start: "ID=%d iniciando eleição", sent: "Enviou ELECTION(%d) para Node %d",
 		received: "ID=%d recebeu ELECTION(%d)", ownID: " - próprio ID!",
@@ -57,7 +57,7 @@ type ringText struct {
 }
 
 func newSeedText(stdout, stderr io.Writer, ids []int, lang string) *ringText {
-	return &ringText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: seedWords[lang]}
+	return &ringText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: ringWords[lang]}
 }
 
 func (r *ringText) line(i int, format string, args ...any) error {
