@@ -167,6 +167,10 @@ func descendingConfig(n int) live.Config {
 	return live.Config{Nodes: n, Factory: f, Script: startAll(n)}
 }
 
+// hang is how late a stop may come before a test calls it a hang: far more
+// than a stop takes (milliseconds) plus what a busy machine adds.
+const hang = 30 * time.Second
+
 // Ctrl-C stops a big busy run at once, with the partial result. The
 // signal goes through os/signal and signal.NotifyContext, as the CLI's
 // does: the goroutine that delivers it must get a turn among a run's
@@ -196,9 +200,12 @@ func TestCancelStopsABigRunAtOnce(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.Quiescent || res.Steps < int64(10*n) || res.Messages == 0 {
 		t.Fatalf("err %v, %+v: want cancelled with a partial result", err, res)
 	}
+	// The figure (well under a second on an idle machine) is logged; the
+	// verdict only catches a run that goes on as if no signal came, with a
+	// margin that a loaded machine cannot eat.
 	t.Logf("%d nodes: stopped %v after the signal, %d steps", n, stopped, res.Steps)
-	if stopped > time.Second {
-		t.Errorf("%d nodes: Run returned %v after the signal, want under 1s", n, stopped)
+	if stopped > hang {
+		t.Errorf("%d nodes: Run returned %v after the signal: it did not stop", n, stopped)
 	}
 }
 
@@ -214,7 +221,7 @@ func TestTimeoutBoundsABigRun(t *testing.T) {
 	res := run(t, cfg)
 	wall := time.Since(start)
 	t.Logf("%d nodes: returned after %v, %d steps", n, wall, res.Steps)
-	if !res.Exhausted || res.Quiescent || wall > cfg.Timeout+time.Second {
-		t.Errorf("%+v after %v: want exhausted within a second of the timeout", res, wall)
+	if !res.Exhausted || res.Quiescent || wall > cfg.Timeout+hang {
+		t.Errorf("%+v after %v: want exhausted soon after the timeout", res, wall)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,43 +14,38 @@ import (
 	"ringlab/internal/trace"
 )
 
-// A simulator run of 10^9 steps stops within a second of Ctrl-C (a
-// cancelled context) and still prints its summary, every verdict marked
-// interrupted; the error is the context's (exit 130).
+// A simulator run of 10^9 steps stops at once on Ctrl-C (a cancelled
+// context) and still prints its summary, every verdict marked interrupted;
+// the error is the context's (exit 130). "At once" is judged in steps, which
+// load cannot change: the cancel happens inside the run, at a known step, and
+// the run may take at most maxLate more steps (the simulator looks at Cancel
+// every few thousand steps). The wall time is logged, not judged.
 func TestCancelStopsASimulatorRun(t *testing.T) {
+	const maxLate = 100_000
 	spec := passSpec(1000, 1_000_000_000)
 	opts := simOpts("none", 1)
 	opts.MaxSteps, opts.Timeout = 2_000_000_000, time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var once sync.Once
-	started := make(chan struct{})
-	spec.Observe = func(*trace.Event) { once.Do(func() { close(started) }) }
+	var t0 time.Time
+	var cmds int
+	spec.Observe = func(*trace.Event) {
+		if cmds++; cmds == 1 {
+			t0 = time.Now()
+			cancel()
+		}
+	}
 	spec.ObserveKinds = trace.KindsOf(trace.KindCmd)
-	type result struct {
-		o   Outcome
-		err error
-	}
-	done := make(chan result, 1)
 	var out, errb bytes.Buffer
-	go func() {
-		o, err := Execute(ctx, spec, opts, "ringlab test", &out, &errb)
-		done <- result{o, err}
-	}()
-	<-started
-	t0 := time.Now()
-	cancel()
-	r := <-done
-	if d := time.Since(t0); d > time.Second {
-		t.Errorf("stopped %v after the cancel, want under 1s", d)
+	o, err := Execute(ctx, spec, opts, "ringlab test", &out, &errb)
+	t.Logf("stopped %v after the cancel, %d steps", time.Since(t0), o.Summary.Steps)
+	if !errors.Is(err, context.Canceled) || cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Fatalf("err = %v (code %d), want the context's (130)", err, cliutil.Code(err))
 	}
-	if !errors.Is(r.err, context.Canceled) || cliutil.Code(r.err) != cliutil.ExitInterrupted {
-		t.Fatalf("err = %v (code %d), want the context's (130)", r.err, cliutil.Code(r.err))
+	if o.Summary.Steps == 0 || o.Summary.Steps > maxLate {
+		t.Errorf("partial summary has %d steps, want 1..%d: the cancel came at the first command", o.Summary.Steps, maxLate)
 	}
-	if r.o.Summary.Steps == 0 || r.o.Summary.Steps >= 1_000_000_000 {
-		t.Errorf("partial summary has %d steps", r.o.Summary.Steps)
-	}
-	for _, v := range r.o.Summary.Verdicts {
+	for _, v := range o.Summary.Verdicts {
 		if !strings.HasPrefix(v.Detail, "interrupted") {
 			t.Errorf("verdict %+v is not marked interrupted", v)
 		}
