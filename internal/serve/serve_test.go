@@ -287,7 +287,11 @@ func TestServeShutsDownOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, "127.0.0.1:0", &s, func(u string) { urls <- u }) }()
+	ln, err := Listen("127.0.0.1:0", "--addr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- Serve(ctx, ln, &s, func(u string) { urls <- u }) }()
 	base := <-urls
 	resp, body := get(t, "GET", base+"/log/1", nil)
 	if resp.StatusCode != 200 || !strings.Contains(body, "ELECTION") {
@@ -299,5 +303,44 @@ func TestServeShutsDownOnCancel(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/"); err == nil {
 		t.Fatal("the server still answers after shutdown")
+	}
+}
+
+// TestSwappedFileNotFollowed: a served file replaced after start by a
+// symbolic link to another file (a stand-in for /etc/shadow) is not
+// followed; the page gets the log that was checked at start.
+func TestSwappedFileNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ring.ndjson")
+	if err := os.WriteFile(p, []byte(ringLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "shadow")
+	if err := os.WriteFile(secret, []byte("root:SECRET-HASH:19000:0:99999:7:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var s Server
+	if err := s.AddFile(p); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, hdr := range []map[string]string{nil, {"Range": "bytes=0-9"}} {
+		resp, body := get(t, "GET", ts.URL+"/log/1", hdr)
+		if strings.Contains(body, "SECRET") {
+			t.Fatalf("GET /log/1 %v after the swap served the other file: %q", hdr, body)
+		}
+		if resp.StatusCode == http.StatusOK && body != ringLog {
+			t.Errorf("GET /log/1 after the swap: %q, want the log checked at start", body)
+		}
+		if hdr != nil && (resp.StatusCode != http.StatusPartialContent || body != ringLog[:10]) {
+			t.Errorf("GET /log/1 bytes 0-9 after the swap: %d %q", resp.StatusCode, body)
+		}
 	}
 }
