@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ringlab/internal/trace"
 )
 
 //go:embed assets
@@ -118,7 +120,7 @@ func (s *Server) AddLog(name string, log []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.runs = append(s.runs, &entry{ID: len(s.runs) + 1, Name: name, Info: info, data: log})
+	s.runs = append(s.runs, &entry{ID: len(s.runs) + 1, Name: trace.OneLine(name), Info: info, data: log})
 	return len(s.runs), nil
 }
 

@@ -344,3 +344,28 @@ func TestSwappedFileNotFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestListPageBidiControls: the list page, written by the server, shows no
+// bidirectional control from a log's name, algorithm or verdicts.
+func TestListPageBidiControls(t *testing.T) {
+	log := strings.ReplaceAll(ringLog, "election ring", "election\u202e ring")
+	log = strings.ReplaceAll(log, `"property":"uniqueness"`, `"property":"uniq\u2066ueness"`)
+	var s Server
+	if _, err := s.AddLog("run\u202egnp.ndjson", []byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	for _, p := range []string{"/", "/run/1"} {
+		_, body := get(t, "GET", ts.URL+p, nil)
+		if i := strings.IndexAny(body, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"); i >= 0 {
+			t.Errorf("GET %s shows a bidirectional control: %q", p, body[max(0, i-30):min(len(body), i+30)])
+		}
+		if !strings.Contains(body, "run gnp.ndjson") {
+			t.Errorf("GET %s does not name the run %q", p, "run gnp.ndjson")
+		}
+	}
+	if _, body := get(t, "GET", ts.URL+"/", nil); !strings.Contains(body, "election  ring") || !strings.Contains(body, "uniq ueness") {
+		t.Errorf("GET / does not show the algorithm and the failed property with spaces for the controls:\n%s", body)
+	}
+}
