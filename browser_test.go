@@ -559,3 +559,39 @@ func TestBrowserTopologies(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserBidiControls: bidirectional controls in the log's names,
+// algorithm and message fields (U+202E turns "N1‮evil" into "N1live")
+// reach neither the page's text nor the names it draws; each shows as a
+// space, as in the text output and the diagrams.
+func TestBrowserBidiControls(t *testing.T) {
+	raw := runLog(t, "election", "ring", "--seed", "2", "--format", "json")
+	controls := "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+	names := []string{"N1\u202eevil", "N2\u2067evil", `N3\u202Eevil`, "N4\u200fevil", "N5\u061cevil"}
+	log := withHeader(t, withoutHeader(raw), nil, "ring")
+	// the third name as a JSON escape: it must be caught as well as a raw character
+	h, err := json.Marshal(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = bytes.Replace(h, []byte(`N3\\u202Eevil`), []byte(`N3\u202Eevil`), 1)
+	log = bytes.Replace(log, []byte(`"names":null`), append([]byte(`"names":`), h...), 1)
+	// a message type, as a value and as a key of the summary's counts
+	log = bytes.ReplaceAll(log, []byte(`ELECTION"`), []byte("ELEC\u202eTION\""))
+	base := serveLogs(t, map[string][]byte{"bidi\u202e.ndjson": log}, "bidi\u202e.ndjson")
+	ctx := browser(t)
+	open(t, ctx, base+"/run/1")
+	press(t, ctx, kb.ArrowRight, 6)
+	text := eval[string](t, ctx, `document.body.innerText + "\n" + window.ringlab.v.names.join("\n") + "\n" + document.title`)
+	if i := strings.IndexAny(text, controls); i >= 0 {
+		t.Errorf("the page shows a bidirectional control: %q", text[max(0, i-30):min(len(text), i+30)])
+	}
+	for i := 1; i <= 5; i++ {
+		if want := fmt.Sprintf("N%d evil", i); !strings.Contains(text, want) {
+			t.Errorf("the page does not name node %d %q", i, want)
+		}
+	}
+	if strings.Count(text, "ELEC TION") < 2 {
+		t.Errorf("the page does not show the message type as %q:\n%.2000s", "ELEC TION", text)
+	}
+}

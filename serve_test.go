@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -73,10 +76,30 @@ func TestServeFlag(t *testing.T) {
 	}
 }
 
+// TestServeFlagBadAddr: a --serve-addr that does not parse, or whose port
+// is taken (by a listener the test holds), is exit 2 naming --serve-addr,
+// before the run: nothing on stdout, no events file.
 func TestServeFlagBadAddr(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := run(t.Context(), []string{"ringlab", "election", "ring", "--format", "none", "--serve", "--serve-addr", "nowhere"}, &stdout, &stderr)
-	if code != 2 || !strings.Contains(stderr.String(), "HOST:PORT") {
-		t.Errorf("bad --serve-addr: exit %d, %s", code, stderr.String())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, c := range []struct{ addr, want string }{
+		{"nowhere", `--serve-addr "nowhere": want HOST:PORT`},
+		{ln.Addr().String(), "--serve-addr " + ln.Addr().String() + ": "},
+	} {
+		events := filepath.Join(t.TempDir(), "run.ndjson")
+		var stdout, stderr bytes.Buffer
+		code := run(t.Context(), []string{"ringlab", "election", "ring", "--seed", "2", "--events", events, "--serve", "--serve-addr", c.addr}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) || strings.Contains(stderr.String(), "--addr") {
+			t.Errorf("--serve-addr %s: exit %d, stderr %q; want exit 2 and %q", c.addr, code, stderr.String(), c.want)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("--serve-addr %s: the run ran: stdout %q", c.addr, stdout.String())
+		}
+		if _, err := os.Stat(events); !os.IsNotExist(err) {
+			t.Errorf("--serve-addr %s: the events file exists (%v)", c.addr, err)
+		}
 	}
 }

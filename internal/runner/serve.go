@@ -52,11 +52,22 @@ func (s Serving) renderers(rs []trace.Renderer) []trace.Renderer {
 	return append(rs, jr)
 }
 
-// executeServed runs spec with its log kept in memory, then serves the log
-// until ctx is cancelled, and returns the run's own result (a violation is
-// still exit 3). The replay command shown drops the serve flags.
+// executeServed binds --serve-addr first (a bad address or a port in use
+// is exit 2 before anything runs), runs spec with its log kept in memory,
+// then serves the log until ctx is cancelled, and returns the run's own
+// result (a violation is still exit 3). The replay command shown drops the
+// serve flags.
 func executeServed(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
-	addr := opts.Serving.Addr
+	ln, err := serve.Listen(opts.Serving.Addr, "--serve-addr")
+	if err != nil {
+		return Outcome{}, err
+	}
+	served := false
+	defer func() {
+		if !served {
+			ln.Close()
+		}
+	}()
 	var log bytes.Buffer
 	opts.Serving = Serving{log: &log}
 	replay = withoutServe(replay)
@@ -68,7 +79,8 @@ func executeServed(ctx context.Context, spec Spec, opts Options, replay string, 
 	if _, aerr := s.AddLog(spec.Algorithm+" (this run)", log.Bytes()); aerr != nil {
 		return out, fmt.Errorf("serving the run: %w", aerr)
 	}
-	if serr := serve.Run(ctx, &s, addr, "run/1", stderr); serr != nil {
+	served = true
+	if serr := serve.Run(ctx, &s, ln, "run/1", stderr); serr != nil {
 		return out, serr
 	}
 	return out, err

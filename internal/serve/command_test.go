@@ -3,7 +3,9 @@ package serve
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +44,15 @@ func runServe(ctx context.Context, stderr *syncBuffer, args ...string) error {
 	return clitest.Run(ctx, []*cli.Command{Command()}, &bytes.Buffer{}, stderr, append([]string{"ringlab", "serve"}, args...))
 }
 
+// runServeStdin is runServe with stdin as the app's standard input.
+func runServeStdin(ctx context.Context, stdin io.Reader, stderr *syncBuffer, args ...string) error {
+	cmds := []*cli.Command{Command()}
+	cliutil.Prepare(cmds)
+	app := &cli.App{Name: "ringlab", Commands: cmds, Reader: stdin, Writer: &bytes.Buffer{}, ErrWriter: stderr,
+		ExitErrHandler: func(*cli.Context, error) {}}
+	return app.RunContext(ctx, append([]string{"ringlab", "serve"}, args...))
+}
+
 func TestCommandBadInput(t *testing.T) {
 	dir := t.TempDir()
 	text := filepath.Join(dir, "run.txt")
@@ -59,8 +70,10 @@ func TestCommandBadInput(t *testing.T) {
 	}{
 		{[]string{"--from", filepath.Join(dir, "missing.ndjson")}, "no such file"},
 		{[]string{"--from", text}, "not an NDJSON run log"},
-		{[]string{"--addr", "8080"}, "want HOST:PORT"},
+		{[]string{"--addr", "8080"}, "--addr \"8080\": want HOST:PORT"},
+		{[]string{"--addr", ln.Addr().String()}, "--addr " + ln.Addr().String() + ": "},
 		{[]string{"--addr", ln.Addr().String()}, "pick another port"},
+		{[]string{"--from", "-", "--from", "-"}, "standard input can be read once"},
 		{[]string{"stray"}, "unexpected argument"},
 		{[]string{"--nope"}, "flag provided but not defined"},
 	} {
@@ -92,5 +105,50 @@ func TestCommandServesUntilCancelled(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("after Ctrl-C: %v, want a clean exit", err)
+	}
+}
+
+// TestCommandServesStdin: --from - reads the log from standard input once,
+// at start, and serves it.
+func TestCommandServesStdin(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	stderr := &syncBuffer{seen: make(chan struct{}, 1)}
+	done := make(chan error, 1)
+	go func() {
+		done <- runServeStdin(ctx, strings.NewReader(ringLog), stderr, "--addr", "127.0.0.1:0", "--from", "-")
+	}()
+	select {
+	case <-stderr.seen:
+	case err := <-done:
+		t.Fatalf("serve --from - ended: %v", err)
+	}
+	out := stderr.String()
+	_, rest, ok := strings.Cut(out, "serving 1 run(s) at ")
+	base, _, _ := strings.Cut(rest, "/ ")
+	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Fatalf("stderr: %q", out)
+	}
+	resp, err := http.Get(base + "/log/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || string(body) != ringLog {
+		t.Errorf("GET /log/1: %d %v %q", resp.StatusCode, err, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("after Ctrl-C: %v", err)
+	}
+}
+
+// TestCommandStdinNotALog: standard input that is not a run log is refused
+// at start, naming --from -.
+func TestCommandStdinNotALog(t *testing.T) {
+	err := runServeStdin(t.Context(), strings.NewReader("hello\n"), &syncBuffer{seen: make(chan struct{}, 1)}, "--addr", "127.0.0.1:0", "--from", "-")
+	if cliutil.Code(err) != cliutil.ExitUsage || !strings.Contains(err.Error(), "--from -: line 1 is not a JSON object") {
+		t.Errorf("serve --from - of text: %v (exit %d)", err, cliutil.Code(err))
 	}
 }

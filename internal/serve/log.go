@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"ringlab/internal/trace"
 )
 
 // Limits on what the server reads and the page loads.
@@ -19,7 +21,8 @@ const (
 	maxLine = 16 << 20
 )
 
-// Info is what the list page says about a log: read once from its lines.
+// Info is what the list page says about a log: read once from its lines,
+// its text passed through trace.OneLine as every renderer's is.
 type Info struct {
 	Algorithm  string
 	Nodes      int
@@ -67,22 +70,22 @@ func Scan(r io.Reader) (Info, error) {
 				return info, fmt.Errorf("line %d: a header after the first event", n)
 			}
 			info.Header = true
-			info.Algorithm, info.Nodes, info.Replay = l.Algorithm, l.Nodes, l.Replay
+			info.Algorithm, info.Nodes, info.Replay = trace.OneLine(l.Algorithm), l.Nodes, trace.OneLine(l.Replay)
 		case "summary":
 			info.Summary = true
 			if l.Algorithm != "" {
-				info.Algorithm = l.Algorithm
+				info.Algorithm = trace.OneLine(l.Algorithm)
 			}
 			if l.Nodes > 0 {
 				info.Nodes = l.Nodes
 			}
 			if l.Replay != "" {
-				info.Replay = l.Replay
+				info.Replay = trace.OneLine(l.Replay)
 			}
 			info.Failed = info.Failed[:0]
 			for _, v := range l.Verdicts {
 				if !v.OK {
-					info.Failed = append(info.Failed, v.Property)
+					info.Failed = append(info.Failed, trace.OneLine(v.Property))
 				}
 			}
 		case "":

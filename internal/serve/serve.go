@@ -4,8 +4,8 @@
 // flight, a space-time timeline, and lets a reader step forwards and back.
 //
 // The server serves only the logs it was given (files named on the command
-// line, or a run kept in memory), each under a number; every other path is
-// 404. It answers GET and HEAD only, and on a loopback address it answers
+// line or standard input, each read once at start, or a run kept in
+// memory), each under a number; every other path is 404. It answers GET and HEAD only, and on a loopback address it answers
 // only requests addressed to a loopback host name (a web page elsewhere
 // cannot read the logs through DNS rebinding). Files dropped on the page
 // are read by the browser and never uploaded.
@@ -27,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ringlab/internal/trace"
 )
 
 //go:embed assets
@@ -50,12 +52,13 @@ type entry struct {
 	ID   int
 	Name string // file name, or a description of an in-memory run
 	Info Info
-	path string // the file, read again on every request
-	data []byte // or the log itself
+	data []byte // the log, read once when it was added
 }
 
-// AddFile adds the log in the file at p. It reads it once to check that
-// it is a run log and to describe it on the list page.
+// AddFile adds the log in the file at p. It reads the file once, checks
+// that it is a run log, and keeps those bytes: the server answers with
+// what it checked, never with what the path names later (a file replaced
+// by a symbolic link to another file after start is not followed).
 func (s *Server) AddFile(p string) error {
 	f, err := os.Open(p)
 	if err != nil {
@@ -73,28 +76,51 @@ func (s *Server) AddFile(p string) error {
 		return fmt.Errorf("%s is %d MB; the page shows logs up to %d MB: narrow the run (fewer --nodes, fewer --requests, a smaller --max-steps)",
 			p, st.Size()>>20, MaxLogBytes>>20)
 	}
-	info, err := Scan(io.LimitReader(f, MaxLogBytes))
+	log, err := readLog(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
-	abs, err := filepath.Abs(p)
+	_, err = s.AddLog(filepath.Base(p), log)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	return nil
+}
+
+// AddReader adds the log read from r (standard input, say) under name.
+func (s *Server) AddReader(name string, r io.Reader) error {
+	log, err := readLog(r)
 	if err != nil {
 		return err
 	}
-	s.runs = append(s.runs, &entry{ID: len(s.runs) + 1, Name: filepath.Base(p), Info: info, path: abs})
-	return nil
+	_, err = s.AddLog(name, log)
+	return err
+}
+
+// readLog reads a whole log, refusing one past MaxLogBytes without
+// reading further.
+func readLog(r io.Reader) ([]byte, error) {
+	log, err := io.ReadAll(io.LimitReader(r, MaxLogBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(log) > MaxLogBytes {
+		return nil, fmt.Errorf("the log is over %d MB; the page shows logs up to %d MB: narrow the run (fewer --nodes, fewer --requests, a smaller --max-steps)",
+			MaxLogBytes>>20, MaxLogBytes>>20)
+	}
+	return log, nil
 }
 
 // AddLog adds a log held in memory under name; it returns the log's number.
 func (s *Server) AddLog(name string, log []byte) (int, error) {
 	if len(log) > MaxLogBytes {
-		return 0, fmt.Errorf("the log is %d MB; the page shows logs up to %d MB", len(log)>>20, MaxLogBytes>>20)
+		return 0, fmt.Errorf("the log is %d MB; the page shows logs up to %d MB: narrow the run (fewer --nodes, fewer --requests, a smaller --max-steps)", len(log)>>20, MaxLogBytes>>20)
 	}
 	info, err := Scan(bytes.NewReader(log))
 	if err != nil {
 		return 0, err
 	}
-	s.runs = append(s.runs, &entry{ID: len(s.runs) + 1, Name: name, Info: info, data: log})
+	s.runs = append(s.runs, &entry{ID: len(s.runs) + 1, Name: trace.OneLine(name), Info: info, data: log})
 	return len(s.runs), nil
 }
 
@@ -197,26 +223,7 @@ func (s *Server) log(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if e.data != nil {
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(e.data))
-		return
-	}
-	f, err := os.Open(e.path)
-	if err != nil {
-		http.Error(w, "the log file is gone", http.StatusNotFound)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		http.Error(w, "the log file is gone", http.StatusNotFound)
-		return
-	}
-	if st.Size() > MaxLogBytes {
-		http.Error(w, "the log file grew past the limit", http.StatusInternalServerError)
-		return
-	}
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(e.data))
 }
 
 // static serves the embedded scripts and style sheets by exact name.
@@ -237,15 +244,11 @@ func static(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 }
 
-// Serve listens on addr and serves h until ctx is done, then shuts down
-// gracefully (open requests get a few seconds to finish). announce is
-// called with the base URL ("http://127.0.0.1:8080") once it listens. A
+// Serve serves s on ln until ctx is done, then shuts down gracefully
+// (open requests get a few seconds to finish) and closes ln. announce is
+// called with the base URL ("http://127.0.0.1:8080") once it serves. A
 // cancelled ctx is a normal end: Serve returns nil.
-func Serve(ctx context.Context, addr string, s *Server, announce func(base string)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
+func Serve(ctx context.Context, ln net.Listener, s *Server, announce func(base string)) error {
 	loopback := isLoopbackAddr(ln.Addr())
 	srv := &http.Server{
 		Handler:           s.Handler(loopback),
@@ -269,7 +272,7 @@ func Serve(ctx context.Context, addr string, s *Server, announce func(base strin
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = srv.Shutdown(sctx)
+	err := srv.Shutdown(sctx)
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
@@ -279,15 +282,7 @@ func Serve(ctx context.Context, addr string, s *Server, announce func(base strin
 	return err
 }
 
-// isLoopback reports whether addr (host:port) names a loopback address.
-func isLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	return loopbackHost(host)
-}
-
+// isLoopbackAddr reports whether a is a loopback address.
 func isLoopbackAddr(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()

@@ -287,7 +287,11 @@ func TestServeShutsDownOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, "127.0.0.1:0", &s, func(u string) { urls <- u }) }()
+	ln, err := Listen("127.0.0.1:0", "--addr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- Serve(ctx, ln, &s, func(u string) { urls <- u }) }()
 	base := <-urls
 	resp, body := get(t, "GET", base+"/log/1", nil)
 	if resp.StatusCode != 200 || !strings.Contains(body, "ELECTION") {
@@ -299,5 +303,69 @@ func TestServeShutsDownOnCancel(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/"); err == nil {
 		t.Fatal("the server still answers after shutdown")
+	}
+}
+
+// TestSwappedFileNotFollowed: a served file replaced after start by a
+// symbolic link to another file (a stand-in for /etc/shadow) is not
+// followed; the page gets the log that was checked at start.
+func TestSwappedFileNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ring.ndjson")
+	if err := os.WriteFile(p, []byte(ringLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "shadow")
+	if err := os.WriteFile(secret, []byte("root:SECRET-HASH:19000:0:99999:7:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var s Server
+	if err := s.AddFile(p); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, hdr := range []map[string]string{nil, {"Range": "bytes=0-9"}} {
+		resp, body := get(t, "GET", ts.URL+"/log/1", hdr)
+		if strings.Contains(body, "SECRET") {
+			t.Fatalf("GET /log/1 %v after the swap served the other file: %q", hdr, body)
+		}
+		if resp.StatusCode == http.StatusOK && body != ringLog {
+			t.Errorf("GET /log/1 after the swap: %q, want the log checked at start", body)
+		}
+		if hdr != nil && (resp.StatusCode != http.StatusPartialContent || body != ringLog[:10]) {
+			t.Errorf("GET /log/1 bytes 0-9 after the swap: %d %q", resp.StatusCode, body)
+		}
+	}
+}
+
+// TestListPageBidiControls: the list page, written by the server, shows no
+// bidirectional control from a log's name, algorithm or verdicts.
+func TestListPageBidiControls(t *testing.T) {
+	log := strings.ReplaceAll(ringLog, "election ring", "election\u202e ring")
+	log = strings.ReplaceAll(log, `"property":"uniqueness"`, `"property":"uniq\u2066ueness"`)
+	var s Server
+	if _, err := s.AddLog("run\u202egnp.ndjson", []byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	for _, p := range []string{"/", "/run/1"} {
+		_, body := get(t, "GET", ts.URL+p, nil)
+		if i := strings.IndexAny(body, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"); i >= 0 {
+			t.Errorf("GET %s shows a bidirectional control: %q", p, body[max(0, i-30):min(len(body), i+30)])
+		}
+		if !strings.Contains(body, "run gnp.ndjson") {
+			t.Errorf("GET %s does not name the run %q", p, "run gnp.ndjson")
+		}
+	}
+	if _, body := get(t, "GET", ts.URL+"/", nil); !strings.Contains(body, "election  ring") || !strings.Contains(body, "uniq ueness") {
+		t.Errorf("GET / does not show the algorithm and the failed property with spaces for the controls:\n%s", body)
 	}
 }

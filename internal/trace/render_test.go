@@ -508,3 +508,26 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// bidiControls are the characters that reorder the text around them.
+var bidiControls = []rune{'\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'}
+
+// TestBidiControlsNeutralised: a bidirectional control in a name, a state,
+// a note or a message (U+202E would show "N5‮exe.gnp" as "N5png.exe", a
+// label reversed) reaches no renderer's output; each becomes a space, as a
+// control character does.
+func TestBidiControlsNeutralised(t *testing.T) {
+	for _, c := range bidiControls {
+		s := "N" + string(c) + "evil"
+		log := fuzzLog(s)
+		for _, format := range []string{"text", "svg", "mermaid"} {
+			out := string(renderLog(t, log, format))
+			if i := strings.IndexRune(out, c); i >= 0 {
+				t.Errorf("%U in the %s output: %q", c, format, out[max(0, i-20):min(len(out), i+20)])
+			}
+			if !strings.Contains(out, "N evil") {
+				t.Errorf("%U: the %s output does not show the name as %q", c, format, "N evil")
+			}
+		}
+	}
+}

@@ -106,11 +106,13 @@ func Cut(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// OneLine replaces every line break and control character in s by a
-// space: text from a log cannot start a new line in any output.
+// OneLine replaces every line break, control character and bidirectional
+// control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) in s by a
+// space: text from a log cannot start a new line in any output, nor
+// reverse the text around it.
 func OneLine(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '\u2028' || r == '\u2029' || r == '\u0085' || unicode.IsControl(r) || r == utf8.RuneError {
+		if r == '\u2028' || r == '\u2029' || r == '\u0085' || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
 			return ' '
 		}
 		return r

@@ -34,6 +34,27 @@ const KIND_COLORS = {
 
 // ---- parsing ---------------------------------------------------------------
 
+// oneLine does to text from a log what the Go renderers' trace.OneLine
+// does: a line break, a control character or a bidirectional control
+// (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) becomes a space, so
+// that a name can neither break a line nor reverse the text around it.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd]/g;
+const MAYBE_UNSAFE = /[\\\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffd]/;
+function oneLine(s) { return s.replace(UNSAFE, " "); }
+
+// cleanText is the JSON.parse reviver that passes every string and every
+// key of a log line through oneLine.
+function cleanText(k, v) {
+  if (typeof v === "string") return oneLine(v);
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    for (const key of Object.keys(v)) {
+      const c = oneLine(key);
+      if (c !== key) { v[c] = v[key]; delete v[key]; }
+    }
+  }
+  return v;
+}
+
 function parseLog(text) {
   const run = { header: null, summary: null, events: [], total: 0, truncated: false };
   let lineNo = 0, start = 0;
@@ -45,7 +66,8 @@ function parseLog(text) {
     start = end + 1;
     if (!line) continue;
     let obj;
-    try { obj = JSON.parse(line); } catch (e) { throw new Error("line " + lineNo + " is not JSON: this is not an NDJSON run log (write one with --format json)"); }
+    // an escape or a raw unsafe character may hide one: only then is the line revived
+    try { obj = MAYBE_UNSAFE.test(line) ? JSON.parse(line, cleanText) : JSON.parse(line); } catch (e) { throw new Error("line " + lineNo + " is not JSON: this is not an NDJSON run log (write one with --format json)"); }
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) throw new Error("line " + lineNo + " is not a JSON object");
     if (obj.kind === "header") { run.header = obj; continue; }
     if (obj.kind === "summary") { run.summary = obj; continue; }
@@ -220,6 +242,7 @@ function describe(e) {
 }
 
 function load(text, name) {
+  name = oneLine(String(name));
   const t0 = performance.now();
   let run;
   try { run = parseLog(text); } catch (err) { showNotice("Cannot read " + name + ": " + err.message); return false; }
