@@ -227,3 +227,23 @@ func TestAMQPRunMasksThePassword(t *testing.T) {
 		t.Errorf("stderr has no masked replay line:\n%s", texts["stderr"])
 	}
 }
+
+// `ringlab node --help` names each flag's value by what it is, and gives
+// no default where the flag has none of its own.
+func TestNodeHelpPlaceholders(t *testing.T) {
+	code, out, _ := runCLI(t, t.Context(), "node", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"--index I ", "--ids IDS ", "--nodes N ", "--requests K ", "(default: true for --index 1, else false)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("node --help lacks %q:\n%s", want, out)
+		}
+	}
+	_, options, _ := strings.Cut(out, "OPTIONS:")
+	for _, bad := range []string{"--ids 5,3,7,1,4 ", "(default: 0)", "(default: false)"} {
+		if strings.Contains(options, bad) {
+			t.Errorf("node --help has %q:\n%s", bad, out)
+		}
+	}
+}
