@@ -143,7 +143,8 @@ type RemoteSink interface {
 // --events log hold only this node's events; the watching process also
 // checks the whole run, from every node's reported events, and prints the
 // verdicts and the summary. spec.Script is the whole run's: this process
-// carries out only its node's actions (without --initiator, not its start).
+// carries out only its node's actions (a process that does not watch, not
+// its start).
 func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
 	codec, firstRecv, err := primedCodec(spec)
@@ -335,13 +336,12 @@ func primedCodec(spec Spec) (*amqp.Codec, map[int]*trace.Event, error) {
 // message arrives waits for: on a ring, the message its predecessor sends
 // it first in the simulator's run of the same spec; elsewhere, any node's.
 func waitingFor(spec Spec, i int, first map[int]*trace.Event) string {
-	starts := "the initiator, node 1 unless another process was started with --initiator"
 	e := first[i]
 	if spec.Topology != trace.TopoRing || e == nil || e.From < 1 {
-		return "waiting for a message from another node's process (the run starts at " + starts + ")"
+		return "waiting for a message from another node (the initiator, node 1 by default, starts the run)"
 	}
-	return fmt.Sprintf("waiting for %s %s message from node %d (the election starts at %s)",
-		article(e.Msg.Type()), e.Msg.Type(), e.From, starts)
+	return fmt.Sprintf("waiting for %s %s message from node %d (the initiator, node 1 by default, starts the election)",
+		article(e.Msg.Type()), e.Msg.Type(), e.From)
 }
 
 // article is "a" or "an" before word.
