@@ -176,6 +176,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		if spec.Names != nil {
 			set.SetNames(spec.Names)
 		}
+		set.SetTimes("amqp")
 	}
 	// The watcher judges the run once it is over, from every node's
 	// events in Lamport-clock order: reports from different processes
