@@ -231,9 +231,9 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		if no.Events != "" {
 			_ = os.Remove(no.Events) // it holds the header only: nothing of a run
 		}
-		return out, cliutil.Usagef("--initiator: this run has an initiator already, in another process (node 1's unless another was started with --initiator); a run has one: start this node with --initiator=false. The run's other processes were told to end")
+		return out, cliutil.Usagef("--initiator: another process is this run's initiator already, and a run has one (node 1's process by default): start node %d with --initiator=false; the run's other processes were told to end", no.Index)
 	case errors.Is(err, amqp.ErrAbandoned):
-		return out, cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default)")
+		return out, cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default, or the one given --initiator)")
 	case err != nil && ctx.Err() == nil:
 		return out, amqpFailure(err)
 	}
