@@ -169,8 +169,11 @@ func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool
 }
 
 // testEnv gives the node processes broker names of their own: the ring's
-// names are fixed, and other packages' tests use them too.
-func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"=test-main.") }
+// names are fixed, and other packages' tests, and other test runs on the
+// same broker (another checkout's, another CI job's), use them too.
+func testEnv() []string {
+	return append(os.Environ(), fmt.Sprintf("%s=test-main-%d.", engine.EnvPrefix, os.Getpid()))
+}
 
 func setupRing(t *testing.T, bin, url string) {
 	t.Helper()
