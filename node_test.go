@@ -41,9 +41,15 @@ func TestNodeAndAMQPBadInputExit2(t *testing.T) {
 		{[]string{"election", "ring", "--url", "amqp://x/"}, "--url only applies to --runtime amqp"},
 		{[]string{"election", "ring", "--runtime", "amqp", "--policy", "random"}, "use it with --runtime sim"},
 		{[]string{"election", "ring", "--runtime", "rabbit"}, "want sim, live or amqp"},
+		{[]string{"node", "--index", "2", "--url", "amqp://guest:s3cret@localhost:port/"}, `--url: want amqp://USER:PASSWORD@HOST:PORT/VHOST, got "amqp://guest:xxx@localhost:port/"`},
+		{[]string{"node", "--index", "2", "--url", "http://localhost/"}, "--url: want amqp://"},
+		{[]string{"election", "ring", "--runtime", "amqp", "--url", "localhost:5672"}, "--url: want amqp://"},
+		{[]string{"mutex", "ricart-agrawala", "--runtime", "amqp", "--url", "amqp://h:99999/"}, `--url: want amqp://USER:PASSWORD@HOST:PORT/VHOST, got "amqp://h:99999/": port "99999" is not in 1..65535`},
+		{[]string{"amqp", "setup", "--url", ""}, "--url: want amqp://"},
+		{[]string{"amqp", "teardown", "--url", "amqp://u:s3cret@h:/"}, "--url: want amqp://"},
 	} {
 		code, out, errOut := runCLI(t, t.Context(), tc.args...)
-		if code != 2 || !strings.Contains(errOut, tc.want) || out != "" ||
+		if code != 2 || !strings.Contains(errOut, tc.want) || out != "" || strings.Contains(errOut, "s3cret") ||
 			strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.args, code, out, errOut, tc.want)
 		}
@@ -163,8 +169,11 @@ func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool
 }
 
 // testEnv gives the node processes broker names of their own: the ring's
-// names are fixed, and other packages' tests use them too.
-func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"=test-main.") }
+// names are fixed, and other packages' tests, and other test runs on the
+// same broker (another checkout's, another CI job's), use them too.
+func testEnv() []string {
+	return append(os.Environ(), fmt.Sprintf("%s=test-main-%d.", engine.EnvPrefix, os.Getpid()))
+}
 
 func setupRing(t *testing.T, bin, url string) {
 	t.Helper()
@@ -227,9 +236,12 @@ func lineEvent(e *trace.Event) bool {
 	return false
 }
 
-// Five `ringlab node` processes run the ring 5,3,7,1,4: merged in Lamport
-// order, their lines are the expected Portuguese output; the initiator prints
-// the verdicts; the merged logs pass the checkers.
+// Five `ringlab node` processes run the ring 5,3,7,1,4, started with no
+// --initiator anywhere: node 1's process is the initiator, as the ring
+// specification's initiator_index, and each other one says what it waits
+// for. Merged in Lamport order, their lines are the expected Portuguese
+// output; the initiator prints the verdicts; the merged logs pass the
+// checkers; no output and no log shows the broker's password.
 func TestFiveNodeProcessesElectID1(t *testing.T) {
 	url := amqptest.BrokerURL(t)
 	bin := binary(t)
@@ -239,10 +251,22 @@ func TestFiveNodeProcessesElectID1(t *testing.T) {
 	for i := 2; i <= 5; i++ {
 		procs = append(procs, startNode(t, bin, url, dir, i, false, nil))
 	}
-	procs = append([]*nodeProc{startNode(t, bin, url, dir, 1, true, nil)}, procs...)
+	procs = append([]*nodeProc{startNode(t, bin, url, dir, 1, false, nil)}, procs...)
 	for _, p := range procs {
 		if err := p.cmd.Wait(); err != nil {
 			t.Fatalf("node %d: %v\n%s%s", p.index, err, p.out.String(), p.err.String())
+		}
+	}
+	for _, p := range procs {
+		want := fmt.Sprintf("node %d: waiting for an ELECTION message from node %d (", p.index, p.index-1)
+		if n := strings.Count(p.err.String(), "waiting for"); p.index == 1 && n != 0 || p.index > 1 && (n != 1 || !strings.Contains(p.err.String(), want)) {
+			t.Errorf("node %d's stderr, want %q once (none for the initiator):\n%s", p.index, want, p.err.String())
+		}
+		if pw := brokerPassword(url); pw != "" {
+			logText, _ := os.ReadFile(p.events)
+			if all := p.out.String() + p.err.String() + string(logText); strings.Contains(all, ":"+pw+"@") || !strings.Contains(string(logText), ":xxx@") {
+				t.Errorf("node %d: the password is not masked in its output and log:\n%s", p.index, all)
+			}
 		}
 	}
 	var files []string

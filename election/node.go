@@ -37,7 +37,8 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 }
 
 // NodeArea is the elections as `ringlab node` and `ringlab amqp` take
-// them: the node with --initiator starts the election.
+// them: the initiator's node (node 1 unless --initiator is given to another)
+// starts the election.
 func NodeArea() runner.Area {
 	return runner.Area{
 		Name: "election", Algorithms: Algorithms(), Flags: []string{"ids", "nodes", "lang"},

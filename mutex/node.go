@@ -37,5 +37,6 @@ func NodeArea() runner.Area {
 	return runner.Area{
 		Name: "mutex", Algorithms: Algorithms(), Flags: []string{"nodes", "requests"},
 		Spec: func(name string, args []string, _ int, _ bool) (runner.Spec, error) { return NodeSpec(name, args) },
+		Exit: progress,
 	}
 }

@@ -80,6 +80,10 @@ type Config struct {
 	Sink     func(*trace.Event)
 	Messages bool
 	Skip     trace.Kinds
+	// Started, if set, is called once every local node consumes its
+	// queue, a watcher holds its role and another process listens for the
+	// end, before any node acts.
+	Started func()
 
 	// tests
 	wrap func(net.Conn) net.Conn
@@ -166,6 +170,7 @@ type runner struct {
 
 	dups, foreign int64 // under sinkMu
 	endc          *endCh
+	watchc        *watcher
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -206,6 +211,14 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		}
 		return Result{}, err
 	}
+	if r.multi && r.cfg.Watch {
+		if err := r.claimWatch(ctx); err != nil {
+			for _, m := range r.members {
+				m.closeChannel()
+			}
+			return Result{}, err
+		}
+	}
 	// the run's time starts once every local node consumes its queue
 	r.start = time.Now()
 	for _, m := range r.members {
@@ -220,6 +233,9 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		} else {
 			wg.Go(func() { r.awaitEnd(ctx) })
 		}
+	}
+	if r.cfg.Started != nil {
+		r.cfg.Started()
 	}
 	for _, i := range r.cfg.Local {
 		m := r.members[i]

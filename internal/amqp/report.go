@@ -116,4 +116,7 @@ func (m *member) emitNode(ev node.Event) {
 type reportMsg struct {
 	Status *status       `json:"status"`
 	Events []trace.Event `json:"events,omitempty"`
+	// Abandon, the Unix ns time it was sent, says the run is abandoned
+	// (a second watcher was refused); such a report has no status.
+	Abandon int64 `json:"abandon,omitempty"`
 }

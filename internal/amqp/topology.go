@@ -85,23 +85,11 @@ func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.
 	})
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("%w at %s: no answer within %v (%v)", ErrUnreachable, redact(url), DialTimeout, err)
+			return nil, fmt.Errorf("%w at %s: no answer within %v (%v)", ErrUnreachable, Redact(url), DialTimeout, err)
 		}
-		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, redact(url), err)
+		return nil, fmt.Errorf("%w at %s: %v", ErrUnreachable, Redact(url), err)
 	}
 	return c, nil
-}
-
-// redact hides the password of a URL in messages.
-func redact(url string) string {
-	u, err := amqp.ParseURI(url)
-	if err != nil {
-		return url
-	}
-	if u.Password != "" {
-		u.Password = "xxx"
-	}
-	return u.String()
 }
 
 // declare declares the topology of n nodes: the exchange, every node's

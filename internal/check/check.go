@@ -163,6 +163,7 @@ func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, err
 // clock, one ended before the other began: on another run they overlap.
 type MutualExclusion struct {
 	Names
+	Times
 	in       map[int]bool
 	worst    int
 	lastExit map[int][]uint32 // each node's last exit_cs clock, while it is alive
@@ -187,7 +188,7 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 		m.in[e.Node] = true
 		if len(m.in) > 1 {
 			m.worst = max(m.worst, len(m.in))
-			return fmt.Sprintf("%s are in the critical section at once (t=%d)", m.ListSet(m.in), e.T)
+			return fmt.Sprintf("%s are in the critical section at once (t=%s)", m.ListSet(m.in), m.Time(e.T))
 		}
 		if e.VC == nil {
 			return ""
@@ -197,8 +198,8 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 			if i != e.Node && !happensBefore(m.lastExit[i], e.VC) {
 				m.worst = max(m.worst, 2)
 				return fmt.Sprintf("the critical sections of nodes %d and %d are not ordered by happens-before: "+
-					"node %d's exit (vc %v) does not happen before node %d's entry (vc %v, t=%d)",
-					i, e.Node, i, m.lastExit[i], e.Node, e.VC, e.T)
+					"node %d's exit (vc %v) does not happen before node %d's entry (vc %v, t=%s)",
+					i, e.Node, i, m.lastExit[i], e.Node, e.VC, m.Time(e.T))
 			}
 		}
 	case trace.KindExitCS:

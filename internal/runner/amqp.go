@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -30,12 +33,35 @@ const amqpURL = amqp.DefaultURL
 // node.1..node.N, a timestamp in every message).
 const RingAlgorithm = "election ring"
 
-// checkAMQP rejects --url without --runtime amqp.
+// checkAMQP rejects --url without --runtime amqp, and a --url that is
+// not an AMQP URI (before any connection is tried).
 func checkAMQP(c *cli.Context, o Options) error {
 	if c.IsSet("url") && o.Runtime != "amqp" {
 		return cliutil.Usagef("--url only applies to --runtime amqp")
 	}
+	if o.Runtime == "amqp" {
+		return checkURL(o.URL)
+	}
 	return nil
+}
+
+// checkURL is --url's validation: a usage error naming the flag, with the
+// password masked.
+func checkURL(url string) error {
+	if err := amqp.CheckURL(url); err != nil {
+		return cliutil.Usagef("--url: %v", err)
+	}
+	return nil
+}
+
+// flagText is the text of flag name's value in a command line the run
+// writes (its replay line, log header and summary): --url's password is
+// masked.
+func flagText(name string, v any) string {
+	if name == "url" {
+		return amqp.Redact(fmt.Sprint(v))
+	}
+	return fmt.Sprint(v)
 }
 
 // BrokerNames are the broker objects a run of algorithm uses: the ring
@@ -117,10 +143,11 @@ type RemoteSink interface {
 // --events log hold only this node's events; the watching process also
 // checks the whole run, from every node's reported events, and prints the
 // verdicts and the summary. spec.Script is the whole run's: this process
-// carries out only its node's actions (without --initiator, not its start).
+// carries out only its node's actions (a process that does not watch, not
+// its start).
 func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
-	codec, err := primedCodec(spec)
+	codec, firstRecv, err := primedCodec(spec)
 	if err != nil {
 		return out, err
 	}
@@ -130,16 +157,26 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		return out, err
 	}
 	defer o.close()
-	if hr, ok := o.log.(trace.HeaderRenderer); ok { // the log names the nodes, as every run's does
-		if err := hr.Header(spec.Header(Options{Runtime: "amqp"}, no.Replay)); err != nil {
-			return out, fmt.Errorf("writing the log: %w", err)
+	h := spec.Header(Options{Runtime: "amqp"}, no.Replay)
+	for _, r := range o.rs { // the log and the text name the nodes, as every run's do
+		if hr, ok := r.(trace.HeaderRenderer); ok {
+			if err := hr.Header(h); err != nil {
+				return out, fmt.Errorf("writing the log: %w", err)
+			}
 		}
 	}
+	// origin is this process's start (Unix ns): its text writes times
+	// from it, its log the wall-clock times the processes share
+	var origin atomic.Int64
 	// fresh checkers, and fresh workload state for the specs that make it
 	// there (the priming run used the first)
 	var set *check.Set
 	if cs := spec.checkers(); no.Watch {
 		set = check.NewSet(cs...)
+		if spec.Names != nil {
+			set.SetNames(spec.Names)
+		}
+		set.SetTimes("amqp")
 	}
 	// The watcher judges the run once it is over, from every node's
 	// events in Lamport-clock order: reports from different processes
@@ -149,7 +186,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	var all []trace.Event
 	sink := func(e *trace.Event) {
 		if e.Node == no.Index {
-			o.event(e)
+			o.nodeEvent(e, origin.Load())
 			o.flush() // a person watches this terminal: each line as it happens
 		} else {
 			if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
@@ -173,12 +210,31 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 			script = append(script, a)
 		}
 	}
+	waiting := ""
+	if len(script) == 0 && !no.Watch {
+		waiting = waitingFor(spec, no.Index, firstRecv)
+	}
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: no.URL, Names: BrokerNames(spec.Algorithm, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
 		Codec: codec, Script: script, React: spec.React, Tick: no.Tick, Timeout: no.Timeout,
 		Local: []int{no.Index}, Watch: no.Watch, Sink: sink, Messages: true,
+		Started: func() {
+			origin.Store(time.Now().UnixNano())
+			if waiting != "" {
+				fmt.Fprintf(stderr, "node %d: %s\n", no.Index, waiting)
+			}
+		},
 	})
-	if err != nil && ctx.Err() == nil {
+	switch {
+	case errors.Is(err, amqp.ErrSecondWatcher):
+		o.close()
+		if no.Events != "" {
+			_ = os.Remove(no.Events) // it holds the header only: nothing of a run
+		}
+		return out, cliutil.Usagef("--initiator: another process is this run's initiator already, and a run has one (node 1's process by default): start node %d with --initiator=false; the run's other processes were told to end", no.Index)
+	case errors.Is(err, amqp.ErrAbandoned):
+		return out, cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default, or the one given --initiator)")
+	case err != nil && ctx.Err() == nil:
 		return out, amqpFailure(err)
 	}
 	out.Terminated = res.Quiescent
@@ -197,17 +253,29 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		slices.SortStableFunc(all, func(a, b trace.Event) int {
 			return cmp.Or(cmp.Compare(a.LC, b.LC), cmp.Compare(a.Node, b.Node))
 		})
+		// The processes' events carry wall-clock times (Unix ns, the one
+		// clock they share); the checkers judge times from the run's
+		// first event, as a one-process run's, and the log keeps the
+		// wall-clock time of each violation.
+		var t0 int64
+		for k := range all {
+			if k == 0 || all[k].T < t0 {
+				t0 = all[k].T
+			}
+		}
 		for k := range all {
 			e := &all[k]
+			e.T -= t0
 			vs := set.Observe(e)
 			if spec.Observe != nil {
 				spec.Observe(e)
 			}
 			for i := range vs {
-				o.event(&vs[i])
+				vs[i].T += t0
+				o.nodeEvent(&vs[i], origin.Load())
 			}
 		}
-		out.Summary.Verdicts = set.Finish(check.End{Terminated: res.Quiescent, Why: why, Messages: res.Messages})
+		out.Summary.Verdicts = set.Finish(check.End{Terminated: res.Quiescent, Why: why, Messages: res.Messages, Runtime: "amqp"})
 		out.Violations = set.Violations
 		if spec.Extra != nil {
 			out.Summary.Extra = spec.Extra(out)
@@ -222,34 +290,65 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	if o.err != nil {
 		return out, fmt.Errorf("writing the log: %w", o.err)
 	}
-	if ctx.Err() != nil {
-		return out, ctx.Err()
-	}
-	for _, v := range out.Summary.Verdicts {
-		if !v.OK && v.Property != "termination" {
-			return out, cliutil.Violationf("%s violated: %s", v.Property, v.Detail)
+	return out, exitError(ctx, out, res.Quiescent, why, replay)
+}
+
+// nodeEvent numbers e and writes it to the log with its wall-clock time,
+// and to the other renderers with its time from origin (Unix ns).
+func (o *outputs) nodeEvent(e *trace.Event, origin int64) {
+	o.seq++
+	e.Seq = o.seq
+	for _, r := range o.rs {
+		if r == o.log {
+			o.keep(r.Event(e))
+			continue
 		}
+		c := *e
+		c.T -= origin
+		o.keep(r.Event(&c))
 	}
-	if !res.Quiescent {
-		return out, cliutil.NoTerminationf("no termination: %s", why)
-	}
-	return out, nil
 }
 
 // primedCodec knows every message type the run sends: it runs the same
 // spec on the simulator first (a node process may receive a type before it
-// has sent one, and decoding needs a value of its Go type).
-func primedCodec(spec Spec) (*amqp.Codec, error) {
+// has sent one, and decoding needs a value of its Go type). It also
+// returns each node's first receipt in that run.
+func primedCodec(spec Spec) (*amqp.Codec, map[int]*trace.Event, error) {
 	c := amqp.NewCodec()
+	first := map[int]*trace.Event{}
 	_, err := sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script,
 		React: spec.React, MaxSteps: 10_000_000, Messages: true,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindSend && e.Msg != nil && e.Msg.Value != nil {
 				c.Learn(e.Msg.Value)
 			}
+			if e.Kind == trace.KindRecv && e.Msg != nil && first[e.Node] == nil {
+				c := *e // the simulator may reuse *e
+				first[e.Node] = &c
+			}
 		}})
 	if err != nil {
-		return nil, fmt.Errorf("learning the algorithm's messages: %w", err)
+		return nil, nil, fmt.Errorf("learning the algorithm's messages: %w", err)
 	}
-	return c, nil
+	return c, first, nil
+}
+
+// waitingFor is what a node process that has nothing to do until a
+// message arrives waits for: on a ring, the message its predecessor sends
+// it first in the simulator's run of the same spec; elsewhere, any node's.
+func waitingFor(spec Spec, i int, first map[int]*trace.Event) string {
+	e := first[i]
+	if spec.Topology != trace.TopoRing || e == nil || e.From < 1 {
+		return "waiting for a message from another node (the initiator, node 1 by default, starts the run)"
+	}
+	return fmt.Sprintf("waiting for %s %s message from node %d (the initiator, node 1 by default, starts the election)",
+		article(e.Msg.Type()), e.Msg.Type(), e.From)
+}
+
+// article is "a" or "an" before word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

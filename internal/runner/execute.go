@@ -138,6 +138,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	if spec.Names != nil {
 		set.SetNames(spec.Names)
 	}
+	set.SetTimes(opts.Runtime)
 	if opts.logged() {
 		h := spec.Header(opts, replay)
 		for _, r := range o.rs {

@@ -357,7 +357,7 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 		case bool:
 			parts = append(parts, "--"+name)
 		default:
-			parts = append(parts, "--"+name, quote(fmt.Sprint(v)))
+			parts = append(parts, "--"+name, quote(flagText(name, v)))
 		}
 	}
 	return strings.Join(append(parts, "--seed", strconv.FormatUint(seed, 10)), " ")

@@ -24,6 +24,9 @@ type Area struct {
 	// the node at index (initiator: it starts the run, where the area
 	// has starters).
 	Spec func(name string, args []string, index int, initiator bool) (Spec, error)
+	// Exit, if set, maps the error of a node process's run to the exit
+	// its algorithm's own command gives for the same outcome.
+	Exit func(error) error
 }
 
 // areaFlags are the node command's flags that belong to an area.
@@ -96,6 +99,9 @@ func topologyOf(c *cli.Context, areas []Area) (amqp.Names, int, error) {
 	if n < 1 || n > 100_000 {
 		return amqp.Names{}, 0, cliutil.Usagef("--nodes must be between 1 and 100000, got %d", n)
 	}
+	if err := checkURL(c.String("url")); err != nil {
+		return amqp.Names{}, 0, err
+	}
 	area, name, err := ParseAlgo(areas, c.String("algo"))
 	if err != nil {
 		return amqp.Names{}, 0, err
@@ -137,20 +143,24 @@ func NodeCommand(areas []Area) *cli.Command {
 		Usage: "run ONE node of an algorithm over RabbitMQ; start one process per node",
 		UsageText: "ringlab node --algo ring --index I --ids 5,3,7,1,4 [--url URL] [--lang pt] [--events FILE] [--initiator]\n\n" +
 			"Example (the ring election of ids 5,3,7,1,4 in five terminals, after `ringlab amqp setup --nodes 5`):\n" +
+			"   ringlab node --algo ring --index 1 --ids 5,3,7,1,4 --lang pt\n" +
 			"   ringlab node --algo ring --index 2 --ids 5,3,7,1,4 --lang pt\n" +
 			"   ...\n" +
-			"   ringlab node --algo ring --index 1 --ids 5,3,7,1,4 --lang pt --initiator",
-		Description: "Each process prints its own node's lines. The process started with --initiator\n" +
-			"starts the election (for mutex/NAME it only watches), collects every node's reports,\n" +
-			"decides when the run is over, tells the other processes, and prints the verdicts.",
+			"   ringlab node --algo ring --index 5 --ids 5,3,7,1,4 --lang pt",
+		Description: "Each process prints its own node's lines. The initiator's process (node 1's, unless\n" +
+			"another is started with --initiator and node 1's with --initiator=false) starts the\n" +
+			"election (for mutex/NAME it only watches), collects every node's reports, decides when\n" +
+			"the run is over, tells the other processes, and prints the verdicts. A run has one\n" +
+			"initiator: a second is refused (exit 2) and the run's other processes end.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm: an election (ring, chang-roberts, franklin, ...) or mutex/NAME"},
-			&cli.IntFlag{Name: "index", Usage: "the node this process runs, 1..N (required)"},
-			&cli.StringFlag{Name: "ids", Usage: "election: node ids in ring order, e.g. `5,3,7,1,4`"},
-			&cli.IntFlag{Name: "nodes", Usage: "number of nodes (elections: ids 1..N; mutex: the default of its command)"},
+			&cli.IntFlag{Name: "index", Usage: "the node this process runs, `I` in 1..N", DefaultText: "none, required"},
+			&cli.StringFlag{Name: "ids", Usage: "election: node `IDS` in ring order, e.g. 5,3,7,1,4"},
+			&cli.IntFlag{Name: "nodes", Usage: "number of nodes `N` (elections: ids 1..N)", DefaultText: "the algorithm command's"},
 			&cli.StringFlag{Name: "lang", Usage: "ring election: language of the text, en or pt"},
-			&cli.IntFlag{Name: "requests", Usage: "mutex: critical-section entries each node asks for"},
-			&cli.BoolFlag{Name: "initiator", Usage: "this node starts the election; its process judges the run and prints the verdicts"},
+			&cli.IntFlag{Name: "requests", Usage: "mutex: `K` critical-section entries each node asks for", DefaultText: "the algorithm command's"},
+			&cli.BoolFlag{Name: "initiator", DisableDefaultText: true,
+				Usage: "this node starts the election; its process judges the run and prints the verdicts (default: true for --index 1, else false)"},
 			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
 			&cli.StringFlag{Name: "events", Usage: "write this node's NDJSON event log to `FILE`"},
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 4) if the run has not ended by then"},
@@ -175,7 +185,11 @@ func NodeCommand(areas []Area) *cli.Command {
 				}
 			}
 			index := c.Int("index")
-			spec, err := area.Spec(name, args, index, c.Bool("initiator"))
+			initiator := index == 1 // the ring specification's initiator_index, as the one-process commands
+			if c.IsSet("initiator") {
+				initiator = c.Bool("initiator")
+			}
+			spec, err := area.Spec(name, args, index, initiator)
 			if err != nil {
 				return err
 			}
@@ -187,10 +201,16 @@ func NodeCommand(areas []Area) *cli.Command {
 					return cliutil.Usagef("--%s must be positive, got %v", f, c.Duration(f))
 				}
 			}
+			if err := checkURL(c.String("url")); err != nil {
+				return err
+			}
 			_, err = ExecuteNode(c.Context, spec, NodeOptions{
-				Index: index, Watch: c.Bool("initiator"), URL: c.String("url"), Events: c.String("events"),
+				Index: index, Watch: initiator, URL: c.String("url"), Events: c.String("events"),
 				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
 			}, c.App.Writer, c.App.ErrWriter)
+			if area.Exit != nil {
+				err = area.Exit(err)
+			}
 			return err
 		},
 	}
@@ -210,7 +230,7 @@ func nodeReplay(c *cli.Context) string {
 			}
 			continue
 		}
-		parts = append(parts, "--"+name, fmt.Sprint(c.Value(name)))
+		parts = append(parts, "--"+name, quote(flagText(name, c.Value(name))))
 	}
 	return strings.Join(parts, " ")
 }

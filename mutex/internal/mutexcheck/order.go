@@ -41,6 +41,7 @@ func RequestTime() KeyFunc {
 // counts them (the token ring serves in ring order, and promises none).
 type GrantOrder struct {
 	check.Names
+	check.Times
 	Key     KeyFunc
 	Strict  bool
 	Promise string // the order, for the verdict: "(timestamp, id) order"
@@ -84,8 +85,8 @@ func (g *GrantOrder) Observe(e *trace.Event) string {
 		g.over++
 		if g.Strict {
 			j := ahead[0]
-			return fmt.Sprintf("%s entered with request %v while %s waited with the earlier %v (t=%d)",
-				g.Name(e.Node), k, g.Name(j), g.pending[j], e.T)
+			return fmt.Sprintf("%s entered with request %v while %s waited with the earlier %v (t=%s)",
+				g.Name(e.Node), k, g.Name(j), g.pending[j], g.Time(e.T))
 		}
 	}
 	return ""

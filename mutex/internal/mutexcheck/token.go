@@ -19,6 +19,7 @@ import (
 // is reported, but it is a liveness matter (judged by Deadlock and
 // Starvation), not a second token.
 type OneToken struct {
+	check.Times
 	Type string
 
 	held   map[int]map[string]int // node -> token id -> copies
@@ -72,7 +73,7 @@ func (o *OneToken) Observe(e *trace.Event) string {
 	ids := o.live()
 	if len(ids) > 1 && len(ids) > o.worst {
 		o.worst = len(ids)
-		return fmt.Sprintf("%d tokens exist at once: %s (t=%d)", len(ids), strings.Join(ids, " and "), e.T)
+		return fmt.Sprintf("%d tokens exist at once: %s (t=%s)", len(ids), strings.Join(ids, " and "), o.Time(e.T))
 	}
 	return ""
 }

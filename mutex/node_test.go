@@ -1,0 +1,31 @@
+package mutex
+
+import (
+	"testing"
+
+	"ringlab/internal/cliutil"
+)
+
+// A node process's run exits as the mutex command's own run does for the
+// same outcome: a failed liveness verdict (a deadlock the run ended in) is
+// no progress, exit 4; a safety violation stays exit 3.
+func TestNodeAreaExitsAsTheCommand(t *testing.T) {
+	exit := NodeArea().Exit
+	if exit == nil {
+		t.Fatal("the mutex node area maps no exit code")
+	}
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{cliutil.Violationf("no deadlock violated: P5 still waiting"), cliutil.ExitNoTermination},
+		{cliutil.Violationf("no starvation violated: 1 request(s) of P2 never granted"), cliutil.ExitNoTermination},
+		{cliutil.Violationf("mutual exclusion violated: P1 and P2 are in the critical section at once"), cliutil.ExitViolation},
+		{cliutil.NoTerminationf("no termination: still running after --timeout 1s"), cliutil.ExitNoTermination},
+		{nil, cliutil.ExitOK},
+	} {
+		if got := cliutil.Code(exit(tc.err)); got != tc.want {
+			t.Errorf("%v: exit %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
