@@ -32,7 +32,7 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Value: 30, Usage: fmt.Sprintf("goroutines in the ring (1..%d; racy: 1..%d)", MaxNodes, MaxRacyNodes)},
 			&cli.IntFlag{Name: "length", Value: 80, Usage: fmt.Sprintf("length of the random lower-case message (1..%d)", MaxLength)},
 			&cli.DurationFlag{Name: "delay", Value: 1e9, Usage: "wait after each hop that changes a letter (0 allowed)"},
-			&cli.Int64Flag{Name: "seed", Usage: "seed of the random message (default: drawn, and printed on stderr)"},
+			&cli.Int64Flag{Name: "seed", DefaultText: "drawn, and printed on stderr", Usage: "seed of the random message"},
 			&cli.StringFlag{Name: "message", Usage: "circulate this text instead of a random one"},
 			&cli.StringFlag{Name: "impl", Value: ImplChan, Usage: "chan (a channel per goroutine), cond (mutex + sync.Cond), racy (unsynchronized; for the race detector)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON: one hop object per line, then a done object), or a picture of the run: mermaid, svg, shiviz or chrome-trace"},

@@ -25,7 +25,7 @@ func Flags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (one goroutine per node) or amqp (every message through a RabbitMQ broker)"},
 		&cli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
-		&cli.Uint64Flag{Name: "seed", Usage: "seed of the simulator's choices (default: drawn and printed on stderr)"},
+		&cli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
 		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
 		&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
