@@ -346,7 +346,7 @@ func (r *svgRenderer) draw() error {
 			"✂ cut: the diagram shows the first %d of %d events; narrow the run (fewer nodes, requests or initiators) to see it all.", shown, len(ev)+r.skipped)))
 		fy += 18
 	}
-	p(`<text x="24" y="%.1f" font-size="12" fill="#333">replay: <tspan font-family="DejaVu Sans Mono, monospace">%s</tspan></text>`+"\n", fy, xmlText(h.Replay))
+	p(`<text x="24" y="%.1f" font-size="12" fill="#333">replay: <tspan font-family="DejaVu Sans Mono, monospace">%s</tspan></text>`+"\n", fy, xmlText(h.Replay+ReplayNote(h.Runtime)))
 	p("</svg>\n")
 	_, err := r.w.WriteString(b.String())
 	return err
