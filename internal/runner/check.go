@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
@@ -96,6 +97,14 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		return cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
 	case sc.Nodes > statespace.MaxNodes:
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+	}
+	if checks := sc.Checks; checks != nil && spec.Names != nil {
+		// the terminal verdicts name nodes as the run's text and pictures do
+		sc.Checks = func() []check.Checker {
+			cs := checks()
+			check.NewSet(cs...).SetNames(spec.Names)
+			return cs
+		}
 	}
 	format := c.String("format")
 	if _, err := trace.NewRenderer(format, nil); err != nil {
