@@ -23,7 +23,7 @@ func Command() *cli.Command {
 	return &cli.Command{
 		Name:  "ring",
 		Usage: "pass a message around a ring of goroutines, upper-casing one letter per hop",
-		UsageText: "ringlab ring [--nodes 30] [--length 80] [--delay 1s] [--seed N | --message TEXT] [--impl chan|cond|racy] [--format text|json]\n\n" +
+		UsageText: "ringlab ring [--nodes 30] [--length 80] [--delay 1s] [--seed N | --message TEXT] [--impl chan|cond|racy] [--format text|json|mermaid|svg|shiviz|chrome-trace]\n\n" +
 			"Example (instant, reproducible):\n   ringlab ring --delay 0 --seed 7",
 		Description: "The course's ring exercise: each goroutine prints the message it receives, upper-cases the first\n" +
 			"lower-case letter, waits --delay and passes it to the next; when every letter is upper\n" +
