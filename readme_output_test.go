@@ -39,9 +39,9 @@ var (
 	outputOf    = regexp.MustCompile(`^<!-- output of: (.+) -->$`)
 	notCompared = regexp.MustCompile(`^<!-- output not compared: (.+) -->$`)
 	exitComment = regexp.MustCompile(`\s+# exit (\d+)$`)
-	// volatile lines hold wall-clock figures that differ on every run;
+	// volatileLine matches lines that hold wall-clock figures that differ on every run;
 	// they are compared up to the figures.
-	volatile = regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s, memory [0-9.]+ MiB$`)
+	volatileLine = regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s, memory [0-9.]+ MiB$`)
 )
 
 // outputBlock is one README block of output and the commands that print it.
@@ -55,7 +55,7 @@ type outputBlock struct {
 }
 
 // readmes lists every README.md of the repository.
-func readmes(t *testing.T) []string {
+func allREADMEs(t *testing.T) []string {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -177,8 +177,8 @@ func runBlock(t *testing.T, b outputBlock) ([]string, error) {
 			}
 			out = ""
 		}
-		got = append(got, splitLines(out)...)
-		got = append(got, splitLines(errs)...)
+		got = append(got, outputLines(out)...)
+		got = append(got, outputLines(errs)...)
 	}
 	for len(got) > 0 && strings.TrimSpace(got[0]) == "" { // a block cannot start or end blank
 		got = got[1:]
@@ -189,7 +189,7 @@ func runBlock(t *testing.T, b outputBlock) ([]string, error) {
 	return got, nil
 }
 
-func splitLines(s string) []string {
+func outputLines(s string) []string {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
 		return nil
@@ -198,16 +198,16 @@ func splitLines(s string) []string {
 }
 
 // same compares a block line with an output line.
-func same(want, got string) bool {
+func sameLine(want, got string) bool {
 	if want == got {
 		return true
 	}
-	mw, mg := volatile.FindStringSubmatch(want), volatile.FindStringSubmatch(got)
+	mw, mg := volatileLine.FindStringSubmatch(want), volatileLine.FindStringSubmatch(got)
 	return mw != nil && mg != nil && mw[1] == mg[1]
 }
 
 // segments splits a block at its "…" lines.
-func segments(out []string) (segs [][]string, openStart, openEnd bool) {
+func blockSegments(out []string) (segs [][]string, openStart, openEnd bool) {
 	var cur []string
 	for k, l := range out {
 		if strings.TrimSpace(l) == "…" {
@@ -234,8 +234,8 @@ func segments(out []string) (segs [][]string, openStart, openEnd bool) {
 // match places each run of a block's lines in the output: the index in got
 // of each segment's first line, and whether all are where the block says.
 // An unmatched segment gets the window that matches it best, for -update.
-func match(out, got []string) (at []int, ok bool) {
-	segs, openStart, openEnd := segments(out)
+func blockMatch(out, got []string) (at []int, ok bool) {
+	segs, openStart, openEnd := blockSegments(out)
 	ok = true
 	from := 0
 	for s, seg := range segs {
@@ -245,7 +245,7 @@ func match(out, got []string) (at []int, ok bool) {
 			}
 			n := 0
 			for k := range seg {
-				if same(seg[k], got[p+k]) {
+				if sameLine(seg[k], got[p+k]) {
 					n++
 				}
 			}
@@ -295,12 +295,12 @@ func match(out, got []string) (at []int, ok bool) {
 // regenerate writes the block the output gives: the whole output for a
 // block without "…", else each run of lines replaced by the output's lines
 // at the place match found.
-func regenerate(out, got []string) []string {
-	segs, openStart, openEnd := segments(out)
+func regenerateBlock(out, got []string) []string {
+	segs, openStart, openEnd := blockSegments(out)
 	if len(segs) <= 1 && !openStart && !openEnd {
 		return got
 	}
-	at, _ := match(out, got)
+	at, _ := blockMatch(out, got)
 	var b []string
 	if openStart {
 		b = append(b, "…")
@@ -327,7 +327,7 @@ func regenerate(out, got []string) []string {
 // with the block.
 func TestREADMEOutputs(t *testing.T) {
 	compared, skipped := 0, 0
-	for _, file := range readmes(t) {
+	for _, file := range allREADMEs(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -357,11 +357,11 @@ func TestREADMEOutputs(t *testing.T) {
 				continue
 			}
 			compared++
-			if _, ok := match(b.out, got); ok {
+			if _, ok := blockMatch(b.out, got); ok {
 				continue
 			}
-			fresh := regenerate(b.out, got)
-			t.Errorf("%s: the block differs from the output of %q:\n%s", where, b.cmds, diffLines(b.out, fresh))
+			fresh := regenerateBlock(b.out, got)
+			t.Errorf("%s: the block differs from the output of %q:\n%s", where, b.cmds, blockDiff(b.out, fresh))
 			if *update {
 				lines = append(lines[:b.start], append(fresh, lines[b.end:]...)...)
 				changed = true
@@ -382,7 +382,7 @@ func TestREADMEOutputs(t *testing.T) {
 
 // diffLines shows the lines of a that b lacks (-) and of b that a lacks (+),
 // in b's order: enough to see what changed in a README block.
-func diffLines(a, b []string) string {
+func blockDiff(a, b []string) string {
 	// longest common subsequence, small inputs
 	n, m := len(a), len(b)
 	l := make([][]int, n+1)
@@ -391,7 +391,7 @@ func diffLines(a, b []string) string {
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if same(a[i], b[j]) {
+			if sameLine(a[i], b[j]) {
 				l[i][j] = l[i+1][j+1] + 1
 			} else {
 				l[i][j] = max(l[i+1][j], l[i][j+1])
@@ -402,7 +402,7 @@ func diffLines(a, b []string) string {
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
-		case i < n && j < m && same(a[i], b[j]):
+		case i < n && j < m && sameLine(a[i], b[j]):
 			d.WriteString("    " + a[i] + "\n")
 			i, j = i+1, j+1
 		case j < m && (i == n || l[i][j+1] >= l[i+1][j]):
@@ -423,7 +423,7 @@ var machinePath = regexp.MustCompile(`(^|[\s(="'])/(home|root|Users|work|tmp|pri
 // TestREADMEHasNoMachinePaths: no README carries a path of the machine its
 // output was made on.
 func TestREADMEHasNoMachinePaths(t *testing.T) {
-	for _, file := range readmes(t) {
+	for _, file := range allREADMEs(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -20,16 +20,16 @@ func TestCheckDrawsTheCounterexample(t *testing.T) {
 			code, out, errs := runCLI(t, t.Context(), append(args, "--format", format)...)
 			if code != 3 || !strings.HasPrefix(strings.TrimSpace(out), start) {
 				t.Errorf("%v --format %s: exit %d, stdout starts %q, want exit 3 and the picture (%q...); stderr %q",
-					args, format, code, cut(out, 80), start, cut(errs, 300))
+					args, format, code, clip(out, 80), start, clip(errs, 300))
 			}
 			if !strings.Contains(errs, "result: VIOLATION") {
-				t.Errorf("%v --format %s: the figures are not on stderr: %q", args, format, cut(errs, 300))
+				t.Errorf("%v --format %s: the figures are not on stderr: %q", args, format, clip(errs, 300))
 			}
 		}
 		code, out, errs := runCLI(t, t.Context(), "mutex", "check", "central", "--nodes", "2", "--format", format)
 		if code != 0 || out != "" || !strings.Contains(errs, "no counterexample, so no "+format+" picture") {
 			t.Errorf("mutex check central --nodes 2 --format %s: exit %d, stdout %q, stderr %q; want exit 0, nothing on stdout, and why on stderr",
-				format, code, cut(out, 80), errs)
+				format, code, clip(out, 80), errs)
 		}
 	}
 }
@@ -43,7 +43,7 @@ func TestCheckEmptyPath(t *testing.T) {
 	} {
 		code, out, errs := runCLI(t, t.Context(), args...)
 		if code != 2 || out != "" || !strings.Contains(errs, "--path is empty") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --path", args, code, cut(out, 80), errs)
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --path", args, code, clip(out, 80), errs)
 		}
 	}
 }
@@ -68,7 +68,7 @@ func TestOutAndEventsSameFile(t *testing.T) {
 				t.Errorf("%q: exit %d, stderr %q; want exit 2 naming --out and --events", args, code, errs)
 			}
 			if b, _ := os.ReadFile(f); string(b) != "keep" {
-				t.Fatalf("%q: the file was written before the refusal: %q", args, cut(string(b), 80))
+				t.Fatalf("%q: the file was written before the refusal: %q", args, clip(string(b), 80))
 			}
 		}
 	}
@@ -82,7 +82,7 @@ func TestLiveReplayHasNoSeed(t *testing.T) {
 		{"election", "chang-roberts", "--runtime", "live", "--format", "none"},
 	} {
 		code, _, errs := runCLI(t, t.Context(), args...)
-		line := lineWith(errs, "replay: ")
+		line := lineStarting(errs, "replay: ")
 		if code != 0 || line == "" || strings.Contains(line, "--seed") || !strings.Contains(line, "Go scheduler") {
 			t.Errorf("%q: exit %d, replay line %q; want no --seed and a note on the Go scheduler", args, code, line)
 		}
@@ -91,12 +91,12 @@ func TestLiveReplayHasNoSeed(t *testing.T) {
 		}
 	}
 	_, _, errs := runCLI(t, t.Context(), "mutex", "central", "--seed", "4", "--format", "none")
-	if line := lineWith(errs, "replay: "); !strings.HasSuffix(line, "--seed 4") {
+	if line := lineStarting(errs, "replay: "); !strings.HasSuffix(line, "--seed 4") {
 		t.Errorf("a simulator run's replay line %q lacks its seed", line)
 	}
 }
 
-func lineWith(s, prefix string) string {
+func lineStarting(s, prefix string) string {
 	for _, l := range strings.Split(s, "\n") {
 		if strings.HasPrefix(l, prefix) {
 			return l
@@ -105,7 +105,7 @@ func lineWith(s, prefix string) string {
 	return ""
 }
 
-func cut(s string, n int) string {
+func clip(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "…"
 	}
