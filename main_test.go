@@ -100,6 +100,7 @@ func TestBadInputExits2(t *testing.T) {
 		{[]string{"ring", "--impl", "racy", "--nodes", "5000"}, "for --impl racy"},
 		{[]string{"nosuchcommand"}, `unknown command "nosuchcommand"`},
 		{[]string{"exercises", "nosuchlesson"}, `unknown subcommand "nosuchlesson"`},
+		{[]string{"node", "--algo", "chang-roberts", "--index", "1", "--lang", "pt"}, "--lang is not a flag of chang-roberts"},
 	}
 	for _, tc := range cases {
 		code, out, errOut := runCLI(t, t.Context(), tc.args...)

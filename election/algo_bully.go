@@ -39,8 +39,8 @@ func bullyAlgo() algo {
 		flags: func() []cli.Flag {
 			return []cli.Flag{
 				&cli.StringFlag{Name: "scenario", Usage: "a named run: chapter (the worked example) or split-brain (too short a timeout)"},
-				&cli.Int64Flag{Name: "reply-timeout", Usage: "ticks to wait for an OK before sending COORD (default: longer than a round trip)"},
-				&cli.Int64Flag{Name: "coord-timeout", Usage: "ticks to wait for COORD after an OK before a new election (default: safe)"},
+				&cli.Int64Flag{Name: "reply-timeout", DefaultText: "longer than a round trip", Usage: "ticks to wait for an OK before sending COORD"},
+				&cli.Int64Flag{Name: "coord-timeout", DefaultText: "safe", Usage: "ticks to wait for COORD after an OK before a new election"},
 			}
 		},
 		build: buildBully,

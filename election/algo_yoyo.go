@@ -25,7 +25,7 @@ func yoyoAlgo() algo {
 		def: defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
 		flags: func() []cli.Flag {
 			return []cli.Flag{
-				&cli.StringFlag{Name: "graph", Usage: "undirected edges between node indices, e.g. `1-2,2-3,3-1` (sets the number of nodes)"},
+				&cli.StringFlag{Name: "graph", Usage: "undirected `EDGES` between node indices, e.g. 1-2,2-3,3-1 (sets the number of nodes)"},
 				&cli.StringFlag{Name: "topology", Value: "ring", Usage: "without --graph: ring, grid or random (connected, drawn from --layout-seed)"},
 				&cli.BoolFlag{Name: "allow-disconnected", Usage: "accept a graph in pieces: each piece elects its own leader (split-brain)"},
 			}

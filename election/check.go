@@ -19,7 +19,7 @@ import (
 func checkCommand() *cli.Command {
 	var subs []*cli.Command
 	for _, a := range algos() {
-		flags := commonFlags()
+		flags := commonFlags(a.def)
 		if a.flags != nil {
 			flags = append(flags, a.flags()...)
 		}

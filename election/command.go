@@ -63,7 +63,7 @@ func Command() *cli.Command {
 }
 
 func (a algo) command(explore bool) *cli.Command {
-	flags := commonFlags()
+	flags := commonFlags(a.def)
 	if a.flags != nil {
 		flags = append(flags, a.flags()...)
 	}
@@ -75,7 +75,7 @@ func (a algo) command(explore bool) *cli.Command {
 		Action:    a.action(explore),
 	}
 	if explore {
-		cmd.Flags = append(flags, runner.ExploreFlags()...)
+		cmd.Flags = append(runner.HideRunOnly(flags), runner.ExploreFlags()...)
 		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
 		cmd.UsageText = "ringlab election explore " + a.name + " --schedules N [flags]\n\nExample:\n   " +
 			exploreExample(a.name)

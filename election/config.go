@@ -18,14 +18,26 @@ const MaxNodes = 2_000_000
 // Layouts of generated ids along the ring (node 1, 2, ..., n).
 var layouts = []string{"ascending", "descending", "random"}
 
-// commonFlags are the flags every election command shares.
-func commonFlags() []cli.Flag {
+// commonFlags are the flags every election command shares; their help
+// shows the algorithm's defaults d.
+func commonFlags(d defaults) []cli.Flag {
+	ids, nodes := "", ""
+	if d.ids != nil {
+		parts := make([]string, len(d.ids))
+		for k, id := range d.ids {
+			parts[k] = strconv.Itoa(id)
+		}
+		ids = strings.Join(parts, ",")
+		nodes = "as many as --ids"
+	} else {
+		nodes = strconv.Itoa(d.nodes)
+	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "ids", Usage: "node ids in ring order, comma-separated, e.g. `5,3,7,1,4` (distinct integers)"},
-		&cli.IntFlag{Name: "nodes", Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
+		&cli.StringFlag{Name: "ids", DefaultText: ids, Usage: "node `IDS` in ring order, comma-separated, e.g. 5,3,7,1,4 (distinct integers)"},
+		&cli.IntFlag{Name: "nodes", DefaultText: nodes, Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
 		&cli.StringFlag{Name: "layout", Value: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --layout-seed)"},
-		&cli.Uint64Flag{Name: "layout-seed", Usage: "seed of a random --layout or --topology (default: --seed; explore keeps one layout for all its schedules and writes it in its replay)"},
-		&cli.StringFlag{Name: "initiators", Usage: "nodes given start at tick 0: `1`, all, or a list of 1-based indices like 1,3"},
+		&cli.Uint64Flag{Name: "layout-seed", DefaultText: "--seed", Usage: "seed of a random --layout or --topology (explore keeps one layout for all its schedules and writes it in its replay)"},
+		&cli.StringFlag{Name: "initiators", DefaultText: d.initiators, Usage: "`NODES` given start at tick 0: 1, all, or a list of 1-based indices like 1,3"},
 	}
 }
 

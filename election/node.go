@@ -3,6 +3,7 @@ package election
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,7 +31,13 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 		return runner.Spec{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
-	return cliutil.Build(a.command(false), args, func(c *cli.Context) (runner.Spec, error) {
+	cmd := a.command(false)
+	for _, arg := range args {
+		if f, ok := strings.CutPrefix(arg, "--"); ok && !slices.ContainsFunc(cmd.Flags, func(fl cli.Flag) bool { return fl.Names()[0] == f }) {
+			return runner.Spec{}, cliutil.Usagef("--%s is not a flag of %s (see 'ringlab election %s --help')", f, name, name)
+		}
+	}
+	return cliutil.Build(cmd, args, func(c *cli.Context) (runner.Spec, error) {
 		spec, _, err := a.spec(c)
 		return spec, err
 	})

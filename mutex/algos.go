@@ -64,7 +64,7 @@ func algos() []algo {
 		flags: func() []cli.Flag {
 			return []cli.Flag{
 				&cli.IntFlag{Name: "coordinators", Value: 3, Usage: "n, the coordinators: nodes 1..n (1..1024)"},
-				&cli.IntFlag{Name: "quorum", Usage: "m, the OKs a participant needs: n/2 < m <= n (default n/2+1)"},
+				&cli.IntFlag{Name: "quorum", DefaultText: "n/2+1", Usage: "m, the OKs a participant needs: n/2 < m <= n"},
 				&cli.Int64Flag{Name: "retry-timeout", Usage: "ticks without a quorum before releasing the votes and retrying after a backoff (0 = never)"},
 			}
 		},

@@ -54,7 +54,7 @@ func (a algo) command(explore bool) *cli.Command {
 		Action:    a.action(explore),
 	}
 	if explore {
-		cmd.Flags = append(flags, runner.ExploreFlags()...)
+		cmd.Flags = append(runner.HideRunOnly(flags), runner.ExploreFlags()...)
 		cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: "property",
 			Usage: "look for violations of this property only: mutual-exclusion, one-token, grant-order, no-deadlock, no-starvation (default: any)"})
 		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"

@@ -46,6 +46,15 @@ type params struct {
 	ringRequests []int             // token-ring: requests by node (index 0 = node 1); nil: requests each
 	ids          []int             // ricart: algorithm ids by index (N3..N80 in the worked example); nil: the index
 	clock        lamport.ClockRule // lamport: which events move the clock
+	names        func(int) string  // a scenario's own node names; nil: the algorithm's
+}
+
+// namesOr is the scenario's names, or the algorithm's own.
+func (p params) namesOr(own func(int) string) func(int) string {
+	if p.names != nil {
+		return p.names
+	}
+	return own
 }
 
 // plan is what an algorithm contributes to a run: its nodes, who uses the
@@ -88,11 +97,11 @@ func (p params) build() (plan, error) {
 	var err error
 	switch p.algo {
 	case algoCentral:
-		pl.factory, err = central.Factory(central.Config{N: p.nodes, Timeout: p.grantTimeout})
+		pl.names, pl.topology = p.namesOr(centralNames), trace.TopoStar
+		pl.factory, err = central.Factory(central.Config{N: p.nodes, Timeout: p.grantTimeout, Name: pl.names})
 		pl.nodes, pl.requesters = p.nodes, span(2, p.nodes)
 		pl.order, pl.strict, pl.promise = centralOrder, true, "the order requests reached the coordinator"
 		pl.theory, pl.exact = "4", 4
-		pl.names, pl.topology = centralNames, trace.TopoStar
 	case algoToken:
 		reqs := p.ringRequests
 		if reqs == nil {
@@ -123,14 +132,15 @@ func (p params) build() (plan, error) {
 			}
 		}
 	case algoRicart:
-		cfg := ricart.Config{N: p.nodes, Ids: p.ids, ReleaseBroadcast: p.broadcast, TimeoutAsReply: p.replyTimeout > 0, Timeout: p.replyTimeout}
-		pl.factory, err = ricart.Factory(cfg)
-		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
-		pl.order, pl.strict, pl.promise = stampOrder(string(ricart.MsgRequest)), true, "(timestamp, id) order"
 		pl.names, pl.topology = processNames, trace.TopoComplete
 		if p.ids != nil {
 			pl.names = idNames(p.ids)
 		}
+		pl.names = p.namesOr(pl.names)
+		cfg := ricart.Config{N: p.nodes, Ids: p.ids, ReleaseBroadcast: p.broadcast, TimeoutAsReply: p.replyTimeout > 0, Timeout: p.replyTimeout, Name: pl.names}
+		pl.factory, err = ricart.Factory(cfg)
+		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
+		pl.order, pl.strict, pl.promise = stampOrder(string(ricart.MsgRequest)), true, "(timestamp, id) order"
 		pl.exact = ricart.MessagesPerEntry(p.nodes, p.broadcast)
 		pl.theory = fmt.Sprintf("2(N-1) = %d", pl.exact)
 		if p.broadcast {
@@ -153,6 +163,7 @@ func (p params) build() (plan, error) {
 	default:
 		err = fmt.Errorf("unknown algorithm %q", p.algo)
 	}
+	pl.names = p.namesOr(pl.names)
 	pl.factory = workloadDone(pl.factory)
 	return pl, err
 }

@@ -80,15 +80,13 @@ func (s scenario) action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	st.p.names = st.names
 	pl, err := st.p.build()
 	if err != nil {
 		return cliutil.Usagef("%v", err)
 	}
 	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
-	name := st.names
-	if name == nil {
-		name = pl.names
-	}
+	name := pl.names
 	spec.Names = name
 	extra := spec.Extra
 	spec.Extra = func(o runner.Outcome) map[string]any {

@@ -56,17 +56,17 @@ func scenarios() []scenario {
 		about: "Central coordinator: P1 enters and stays 20 ticks, longer than --grant-timeout 10.\n" +
 			"The coordinator cannot tell slow from dead: it takes the permission back and P2 enters\n" +
 			"while P1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
-			"tell a failed process from a slow one.\" (The coordinator is node 1, P1..P3 are nodes 2..4.)",
+			"tell a failed process from a slow one.\" (The flags' indices: the coordinator is 1, P1..P3 are 2..4.)",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, csFor: map[int]int64{2: 20},
 				names: centralNames, script: []node.Action{req(0, 2), req(1, 3), req(1, 4)}}, nil
 		},
 	}, {
 		name: "token-lost", usage: "the token holder crashes; a waiting node regenerates the token by timeout", want: 0,
-		about: "Token ring: node 2 crashes in the critical section with the token. Node 3\n" +
+		about: "Token ring: P2 crashes in the critical section with the token. P3\n" +
 			"waits; after --regen-timeout ticks without the token it creates one and enters. The token\n" +
-			"is lost again at node 2 (\"any crashed process breaks the ring\"). With --regen-timeout 0\n" +
-			"nobody regenerates: node 3 waits forever (exit 4).",
+			"is lost again at P2 (\"any crashed process breaks the ring\"). With --regen-timeout 0\n" +
+			"nobody regenerates: P3 waits forever (exit 4).",
 		flags: timeoutFlag("regen-timeout", 10, "ticks a waiting node goes without the token before creating one (0 = never)"),
 		build: func(c *cli.Context) (setup, error) {
 			rt, err := ticks(c, "regen-timeout")
@@ -75,8 +75,8 @@ func scenarios() []scenario {
 		},
 	}, {
 		name: "token-regenerated", usage: "a false regeneration timeout: two tokens, two nodes in the CS (exit 3)", want: 3,
-		about: "Token ring: node 2 holds the token for 20 ticks; node 3, waiting, regenerates\n" +
-			"the token after 5 ticks although node 2 is only slow: two tokens, two nodes in the CS.",
+		about: "Token ring: P2 holds the token for 20 ticks; P3, waiting, regenerates\n" +
+			"the token after 5 ticks although P2 is only slow: two tokens, two nodes in the CS.",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: 5, ringRequests: []int{0, 1, 1}}, cs: 5,
 				csFor: map[int]int64{2: 20}, script: []node.Action{req(0, 2), req(2, 3)}}, nil
@@ -85,7 +85,7 @@ func scenarios() []scenario {
 		name: "quorum-amnesia", usage: "the course chapter's n=3, m=2 amnesia example: both participants in the CS (exit 3)", want: 3,
 		about: "Quorum of coordinators: n=3, m=2. P1 gets OK from {C1, C2} (its request to C3 is slow);\n" +
 			"C2 crashes and recovers, forgetting its vote; P2 gets OK from {C2, C3}: both are in the\n" +
-			"critical section. (C1..C3 are nodes 1..3, P1 and P2 nodes 4 and 5.)",
+			"critical section. (The flags' indices: C1..C3 are 1..3, P1 and P2 are 4 and 5.)",
 		build: func(*cli.Context) (setup, error) {
 			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 2}, cs: 20, names: quorumNames(3),
 				slow:   []sim.Slow{{Node: 3, Extra: 10, From: 0, Until: 1}},
@@ -97,7 +97,7 @@ func scenarios() []scenario {
 			"different participant first, so each participant has one vote and waits for a second that\n" +
 			"never comes. With --retry-timeout T a participant without a quorum after T ticks releases\n" +
 			"its vote and asks again after a backoff of k·T (k = its number): the votes come together.\n" +
-			"(C1..C3 are nodes 1..3, P1..P3 nodes 4..6.)",
+			"(The flags' indices: C1..C3 are 1..3, P1..P3 are 4..6.)",
 		flags: timeoutFlag("retry-timeout", 0, "ticks without a quorum before releasing the votes and retrying (0 = never)"),
 		build: func(c *cli.Context) (setup, error) {
 			rt, err := ticks(c, "retry-timeout")

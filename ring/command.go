@@ -23,7 +23,7 @@ func Command() *cli.Command {
 	return &cli.Command{
 		Name:  "ring",
 		Usage: "pass a message around a ring of goroutines, upper-casing one letter per hop",
-		UsageText: "ringlab ring [--nodes 30] [--length 80] [--delay 1s] [--seed N | --message TEXT] [--impl chan|cond|racy] [--format text|json]\n\n" +
+		UsageText: "ringlab ring [--nodes 30] [--length 80] [--delay 1s] [--seed N | --message TEXT] [--impl chan|cond|racy] [--format text|json|mermaid|svg|shiviz|chrome-trace]\n\n" +
 			"Example (instant, reproducible):\n   ringlab ring --delay 0 --seed 7",
 		Description: "The course's ring exercise: each goroutine prints the message it receives, upper-cases the first\n" +
 			"lower-case letter, waits --delay and passes it to the next; when every letter is upper\n" +
@@ -32,7 +32,7 @@ func Command() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Value: 30, Usage: fmt.Sprintf("goroutines in the ring (1..%d; racy: 1..%d)", MaxNodes, MaxRacyNodes)},
 			&cli.IntFlag{Name: "length", Value: 80, Usage: fmt.Sprintf("length of the random lower-case message (1..%d)", MaxLength)},
 			&cli.DurationFlag{Name: "delay", Value: 1e9, Usage: "wait after each hop that changes a letter (0 allowed)"},
-			&cli.Int64Flag{Name: "seed", Usage: "seed of the random message (default: drawn, and printed on stderr)"},
+			&cli.Int64Flag{Name: "seed", DefaultText: "drawn, and printed on stderr", Usage: "seed of the random message"},
 			&cli.StringFlag{Name: "message", Usage: "circulate this text instead of a random one"},
 			&cli.StringFlag{Name: "impl", Value: ImplChan, Usage: "chan (a channel per goroutine), cond (mutex + sync.Cond), racy (unsynchronized; for the race detector)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (NDJSON: one hop object per line, then a done object), or a picture of the run: mermaid, svg, shiviz or chrome-trace"},

@@ -197,9 +197,9 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 		for _, i := range sortedKeys(m.lastExit) {
 			if i != e.Node && !happensBefore(m.lastExit[i], e.VC) {
 				m.worst = max(m.worst, 2)
-				return fmt.Sprintf("the critical sections of nodes %d and %d are not ordered by happens-before: "+
-					"node %d's exit (vc %v) does not happen before node %d's entry (vc %v, t=%s)",
-					i, e.Node, i, m.lastExit[i], e.Node, e.VC, m.Time(e.T))
+				return fmt.Sprintf("the critical sections of %s and %s are not ordered by happens-before: "+
+					"%s's exit (vc %v) does not happen before %s's entry (vc %v, t=%s)",
+					m.Name(i), m.Name(e.Node), m.Name(i), m.lastExit[i], m.Name(e.Node), e.VC, m.Time(e.T))
 			}
 		}
 	case trace.KindExitCS:

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,13 +101,14 @@ func TestMutualExclusionByHappensBefore(t *testing.T) {
 	}
 	t.Run("unordered", func(t *testing.T) {
 		var m MutualExclusion
+		m.SetNames(func(i int) string { return fmt.Sprintf("P%d", i) })
 		for _, e := range []*trace.Event{ev(1, trace.KindEnterCS, 1, 0), ev(1, trace.KindExitCS, 2, 0)} {
 			if d := m.Observe(e); d != "" {
 				t.Fatalf("node 1 alone: %s", d)
 			}
 		}
 		d := m.Observe(ev(2, trace.KindEnterCS, 0, 1)) // knows nothing of node 1's exit
-		if !strings.Contains(d, "nodes 1 and 2 are not ordered by happens-before") {
+		if !strings.Contains(d, "P1 and P2 are not ordered by happens-before: P1's exit") {
 			t.Fatalf("violation = %q", d)
 		}
 		if v := m.Finish(End{}); v.OK {

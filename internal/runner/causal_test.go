@@ -66,7 +66,7 @@ func TestCausalMutualExclusion(t *testing.T) {
 		if cliutil.Code(err) != cliutil.ExitViolation {
 			t.Fatalf("%s: err = %v (code %d), want a violation (3)", name, err, cliutil.Code(err))
 		}
-		if len(o.Violations) == 0 || !strings.Contains(o.Violations[0].Detail, "nodes 1 and 2 are not ordered by happens-before") {
+		if len(o.Violations) == 0 || !strings.Contains(o.Violations[0].Detail, "node 1 and node 2 are not ordered by happens-before") {
 			t.Fatalf("%s: violations %+v", name, o.Violations)
 		}
 	}

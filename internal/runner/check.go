@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
@@ -32,7 +33,7 @@ func CheckFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
 		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. 'mutual exclusion' (default: any)"},
 		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), mermaid (with --path or a violation: the counterexample's sequence diagram) or none"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 	}
 }
 
@@ -97,6 +98,14 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	case sc.Nodes > statespace.MaxNodes:
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
 	}
+	if checks := sc.Checks; checks != nil && spec.Names != nil {
+		// the terminal verdicts name nodes as the run's text and pictures do
+		sc.Checks = func() []check.Checker {
+			cs := checks()
+			check.NewSet(cs...).SetNames(spec.Names)
+			return cs
+		}
+	}
 	format := c.String("format")
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
@@ -106,6 +115,9 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		base += " --por=false"
 	}
 	if c.IsSet("path") {
+		if strings.TrimSpace(c.String("path")) == "" {
+			return cliutil.Usagef("--path is empty: give the labels of a path a check printed, e.g. --path c2,d2-1")
+		}
 		path, err := statespace.ParsePath(c.String("path"), sc.Nodes)
 		if err != nil {
 			return cliutil.Usagef("--path: %v", err)
@@ -136,11 +148,15 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		fmt.Fprintf(stdout, "%s\n", b)
 	case "text":
 		writeCheck(stdout, rep)
-	default: // none, mermaid: the figures go to stderr, stdout keeps the picture clean
+	default: // none or a picture: the figures go to stderr, stdout keeps the picture clean
 		writeCheck(stderr, rep)
 	}
+	picture := format != "text" && format != "json" && format != "none"
+	if picture && res.Violation == nil {
+		fmt.Fprintf(stderr, "no counterexample, so no %s picture: a check draws the path to a violation (or the path given with --path)\n", format)
+	}
 	if res.Violation != nil {
-		if format == "text" || format == "mermaid" {
+		if format == "text" || picture {
 			if format == "text" {
 				fmt.Fprintln(stdout)
 			}

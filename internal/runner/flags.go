@@ -7,6 +7,8 @@ package runner
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +27,7 @@ func Flags() []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (one goroutine per node) or amqp (every message through a RabbitMQ broker)"},
 		&cli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
-		&cli.Uint64Flag{Name: "seed", Usage: "seed of the simulator's choices (default: drawn and printed on stderr)"},
+		&cli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
 		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
 		&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
@@ -94,6 +96,9 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	}
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {
 		return o, cliutil.Usagef("--format: %v", err)
+	}
+	if SameFile(o.Out, o.Events) {
+		return o, cliutil.Usagef("--out %s and --events %s are the same file: the rendered output and the NDJSON log would overwrite each other; give two files", o.Out, o.Events)
 	}
 	var err error
 	if o.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
@@ -209,6 +214,21 @@ func checkScript(script []node.Action) error {
 		}
 	}
 	return nil
+}
+
+// SameFile reports whether the paths a and b, both given, name one file:
+// the same path once cleaned, or, where both exist, the same file (a link,
+// another spelling).
+func SameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 func parseRange(s string) (sim.Delay, error) {
@@ -336,7 +356,9 @@ func Values(c *cli.Context, name string) []string {
 }
 
 // Replay returns the command line that repeats this run: the command's
-// path, every flag the user set, and the seed.
+// path, every flag the user set, and the seed. A run on goroutines (--runtime
+// live or amqp) follows the Go scheduler, which no seed repeats: its line
+// runs it again, with no --seed (trace.ReplayNote says so where it is shown).
 // Flags named in skip are left out.
 func Replay(c *cli.Context, seed uint64, skip ...string) string {
 	parts := strings.Fields(c.Command.HelpName) // "ringlab election ring"
@@ -359,6 +381,9 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 		default:
 			parts = append(parts, "--"+name, quote(flagText(name, v)))
 		}
+	}
+	if rt := c.String("runtime"); rt == "live" || rt == "amqp" {
+		return strings.Join(parts, " ")
 	}
 	return strings.Join(append(parts, "--seed", strconv.FormatUint(seed, 10)), " ")
 }

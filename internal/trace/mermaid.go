@@ -66,7 +66,7 @@ func (r *mermaidRenderer) draw() error {
 	var out strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&out, format, args...) }
 	w("%%%% ringlab: %s, %s, seed %d\n", mmComment(h.Algorithm), mmComment(h.Runtime), h.Seed)
-	w("%%%% replay: %s\n", mmComment(h.Replay))
+	w("%%%% replay: %s\n", mmComment(h.Replay+ReplayNote(h.Runtime)))
 	w("sequenceDiagram\n")
 	for i := 1; i <= n; i++ {
 		w("    participant n%d as %s\n", i, mmText(h.Label(i), 60))

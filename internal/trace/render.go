@@ -197,8 +197,18 @@ func (r *textRenderer) Summary(s *Summary) error {
 	for _, v := range s.Verdicts {
 		fmt.Fprintln(w, VerdictLine(v))
 	}
-	_, err := fmt.Fprintf(w, "replay: %s\n", OneLine(s.Replay))
+	_, err := fmt.Fprintf(w, "replay: %s%s\n", OneLine(s.Replay), ReplayNote(s.Runtime))
 	return err
+}
+
+// ReplayNote is what follows a run's replay command where it is shown: for a
+// run on goroutines, that the command runs it again but cannot repeat its
+// interleaving, which the Go scheduler chose (and no seed records).
+func ReplayNote(runtime string) string {
+	if runtime == "live" || runtime == "amqp" {
+		return "   (runs it again; the interleaving was the Go scheduler's, which no seed repeats)"
+	}
+	return ""
 }
 
 // VerdictLine is "✓ property" or "✗ property: detail", on one line.

@@ -275,5 +275,5 @@ func (d *svgDiagram) footer(fy float64) {
 			"✂ cut: the diagram shows the first %d of %d events; narrow the run (fewer nodes, requests or initiators) to see it all.", d.shown, len(d.ev)+d.skipped)))
 		fy += 18
 	}
-	d.p(`<text x="24" y="%.1f" font-size="12" fill="#333">replay: <tspan font-family="DejaVu Sans Mono, monospace">%s</tspan></text>`+"\n", fy, xmlText(d.h.Replay))
+	d.p(`<text x="24" y="%.1f" font-size="12" fill="#333">replay: <tspan font-family="DejaVu Sans Mono, monospace">%s</tspan></text>`+"\n", fy, xmlText(d.h.Replay+ReplayNote(d.h.Runtime)))
 }

@@ -42,6 +42,7 @@ package central
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"ringlab/internal/node"
 )
@@ -98,6 +99,18 @@ type Config struct {
 	Index       int   // this node, 1..N (set by Factory)
 	Coordinator int   // the coordinator's index, 1..N; 0 means 1
 	Timeout     int64 // ticks before the coordinator takes the permission back; 0 = never
+	// Name gives node i's display name for the notes that name a node
+	// other than the sender of the message just received (which the trace
+	// names), so that they name it as the trace does; nil: "node i".
+	Name func(i int) string
+}
+
+// name is node i's display name in a note.
+func (c Config) name(i int) string {
+	if c.Name == nil {
+		return "node " + strconv.Itoa(i)
+	}
+	return c.Name(i)
 }
 
 func (c Config) validate() error {
@@ -173,7 +186,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 	case node.InMsg:
 		m, ok := in.Msg.(Msg)
 		if !ok || (m.Kind != MsgRequestAccess && m.Kind != MsgRequestFree) {
-			out.Note("coordinator: unexpected %v from node %d ignored", in.Msg, in.From)
+			out.Note("coordinator: unexpected %v ignored", in.Msg)
 			return
 		}
 		if m.Kind == MsgRequestAccess {
@@ -184,7 +197,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 		n.grant(out)
 	case node.InTick:
 		if in.Timer == timerTimeout && n.busy {
-			out.Note("timeout: permission taken back from node %d", n.holder)
+			out.Note("timeout: permission taken back from %s", n.cfg.name(n.holder))
 			n.free(out)
 			n.grant(out)
 		}
@@ -201,7 +214,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 // permission (a duplicated message) is not queued twice.
 func (n *Node) enqueue(p int, out *node.Output) {
 	if (n.busy && n.holder == p) || slices.Contains(n.queue, p) {
-		out.Note("RequestAccess from node %d ignored: already holding or queued", p)
+		out.Note("RequestAccess ignored: its sender already holds the permission or is queued")
 		return
 	}
 	n.queue = append(n.queue, p)
@@ -215,7 +228,7 @@ func (n *Node) onRequestFree(from int, out *node.Output) {
 		n.free(out)
 		return
 	}
-	out.Note("RequestFree from node %d ignored: it does not hold the permission", from)
+	out.Note("RequestFree ignored: its sender does not hold the permission")
 }
 
 func (n *Node) free(out *node.Output) {

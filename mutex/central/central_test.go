@@ -167,7 +167,7 @@ func TestTimeout(t *testing.T) {
 			if !slices.Contains(d.Trace, "n1 note: timeout: permission taken back from node 2") {
 				t.Errorf("no timeout note: %q", d.Trace)
 			}
-			late := slices.Contains(d.Trace, "n1 note: RequestFree from node 2 ignored: it does not hold the permission")
+			late := slices.Contains(d.Trace, "n1 note: RequestFree ignored: its sender does not hold the permission")
 			if late == tc.crash {
 				t.Errorf("late RequestFree ignored = %v, want %v", late, !tc.crash)
 			}

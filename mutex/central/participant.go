@@ -26,7 +26,7 @@ func (n *Node) stepParticipant(in node.Input, out *node.Output) {
 				n.ask(out)
 			}
 		default:
-			out.Note("participant: %v from node %d ignored in state %s", in.Msg, in.From, n.state)
+			out.Note("participant: %v ignored in state %s", in.Msg, n.state)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func (n *Node) stepParticipant(in node.Input, out *node.Output) {
 	case node.InMsg:
 		m, ok := in.Msg.(Msg)
 		if !ok || m.Kind != MsgResponseOK || in.From < 1 || in.From > n.cfg.Coordinators {
-			out.Note("participant: unexpected %v from node %d ignored", in.Msg, in.From)
+			out.Note("participant: unexpected %v ignored", in.Msg)
 			return
 		}
 		n.onOK(in.From, m, out)
@@ -70,7 +70,7 @@ func (n *Node) onOK(from int, m Msg, out *node.Output) {
 	case current && n.state == StateHeld:
 		n.oks[from] = true // a vote beyond m; released with the others
 	default:
-		out.Note("stale ResponseOK %d.%d from coordinator %d: freeing it", m.Part, m.Seq, from)
+		out.Note("stale ResponseOK %d.%d: freeing its coordinator", m.Part, m.Seq)
 		out.Send(from, Msg{Kind: MsgRequestFree, Part: n.cfg.Index, Seq: m.Seq})
 	}
 }

@@ -209,7 +209,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 		case MsgRequestFree:
 			n.onRequestFree(id, out)
 		default:
-			out.Note("coordinator: unexpected %v from node %d ignored", in.Msg, in.From)
+			out.Note("coordinator: unexpected %v ignored", in.Msg)
 		}
 		n.grant(out)
 	case node.InCmd:

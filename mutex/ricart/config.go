@@ -21,6 +21,17 @@ type Config struct {
 	ReleaseBroadcast bool  // course variant: send RELEASE to all others on exit
 	TimeoutAsReply   bool  // course variant: a peer silent for Timeout ticks counts as a reply (unsafe)
 	Timeout          int64 // ticks, >= 1 when TimeoutAsReply
+	// Name gives node i's display name for the notes that name a peer, so
+	// that they name it as the trace does; nil: "node i".
+	Name func(i int) string
+}
+
+// name is node i's display name in a note.
+func (c Config) name(i int) string {
+	if c.Name == nil {
+		return "node " + strconv.Itoa(i)
+	}
+	return c.Name(i)
 }
 
 // MessagesPerEntry is the theoretical number of messages per CS entry.

@@ -178,7 +178,7 @@ func (n *Node) onTimeout(out *node.Output) {
 	}
 	for j := 1; j <= n.cfg.N; j++ {
 		if j != n.cfg.Index && !n.replied[j] {
-			out.Note("no reply from node %d within %d ticks: counted as a reply", j, n.cfg.Timeout)
+			out.Note("no reply from %s within %d ticks: counted as a reply", n.cfg.name(j), n.cfg.Timeout)
 			n.replied[j] = true
 			n.nReplies++
 		}
