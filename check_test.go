@@ -216,7 +216,7 @@ func TestCheckRefusesBadLogs(t *testing.T) {
 		{"unknown command", []string{"--from", write("unknown.ndjson", `{"v":1,"seq":1,"t":0,"node":1,"kind":"cmd","cmd":"start","lc":1}`+"\n"+
 			`{"v":1,"kind":"summary","algorithm":"x","replay":"ringlab ring --nodes 3"}`+"\n")}, "ringlab can re-check"},
 		{"missing file", []string{"--from", filepath.Join(dir, "nope.ndjson")}, "no such file"},
-		{"unknown property", []string{"--from", ok, "--property", "liveness"}, "it checks termination, uniqueness"},
+		{"unknown property", []string{"--from", ok, "--property", "liveness"}, "want one of: termination, uniqueness"},
 		{"same file twice", []string{"--from", ok, "--from", ok}, "given twice"},
 		{"two runs", []string{"--from", ok, "--from", write("other.ndjson", strings.Replace(strings.Join(lines, "\n"), "--seed 1", "--seed 2", 1))}, "mixed with"},
 	}

@@ -38,30 +38,13 @@ func recordedFrom(ctx context.Context) *Recorded {
 	return rec
 }
 
-// restrict keeps the checkers named in props ("mutual-exclusion" names
-// "mutual exclusion"); an unknown name is a usage error listing the
-// properties this run checks.
+// restrict keeps the checkers named in props (check.Select); an unknown
+// name is a usage error of --property listing the properties this run
+// checks.
 func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
-	if len(props) == 0 {
-		return cs, nil
-	}
-	var names []string
-	for _, c := range cs {
-		names = append(names, strings.ReplaceAll(c.Property(), " ", "-"))
-	}
-	var out []check.Checker
-	for _, p := range props {
-		want := strings.ReplaceAll(strings.TrimSpace(p), " ", "-")
-		found := false
-		for i, c := range cs {
-			if names[i] == want {
-				found = true
-				out = append(out, c)
-			}
-		}
-		if !found {
-			return nil, cliutil.Usagef("--property: this run checks no property %q (it checks %s)", p, strings.Join(names, ", "))
-		}
+	out, err := check.Select(cs, props)
+	if err != nil {
+		return nil, cliutil.Usagef("--property: %v", err)
 	}
 	return out, nil
 }
