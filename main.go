@@ -124,6 +124,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			engine.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
+			&cli.IntFlag{Name: "max-size", Value: engine.DefaultMaxLogMiB, Usage: "refuse logs larger than this many `MiB` in all (reading holds the events in memory, a few times their size on disk)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -133,7 +134,12 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			if !c.IsSet("from") {
 				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
 			}
+			maxMiB := c.Int("max-size")
+			if maxMiB < 1 || maxMiB > 1<<20 {
+				return cliutil.Usagef("--max-size must be between 1 and %d MiB, got %d", 1<<20, maxMiB)
+			}
 			names := engine.Values(c, "from")
+			var size int64
 			for i, name := range names {
 				if slices.Contains(names[:i], name) {
 					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
@@ -147,9 +153,18 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 					return cliutil.Usagef("--from: %v", err)
 				}
 				defer f.Close()
+				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+					if size += st.Size(); size > int64(maxMiB)<<20 {
+						return cliutil.Usagef("--from %s: the logs are larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
+					}
+				}
 				srcs = append(srcs, engine.Source{Name: name, R: f})
 			}
-			log, err := engine.ReadLog(srcs...)
+			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas()}, srcs...)
+			if cliutil.Code(err) == cliutil.ExitInterrupted {
+				fmt.Fprintf(stderr, "check: %v; nothing judged\n", err)
+				return err
+			}
 			if err != nil {
 				return cliutil.Usagef("--from %v", err)
 			}
