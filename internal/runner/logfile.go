@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ type Log struct {
 	Events    []*trace.Event
 	Summary   *trace.Summary // nil when no file has a summary line
 	Nodes     int            // from the headers (or the summary of a log without one)
+	// Origin is the time the run's times count from: 0, or for the logs
+	// of node processes (whose times are the wall clock's) the earliest.
+	Origin int64
 }
 
 // Source is one named log to read.
@@ -360,6 +364,12 @@ func (l *Log) join(files []*logFile) error {
 				first.name, l.Nodes, strings.Join(missing, ", "))
 		}
 		l.Replay = withInitiators(l.Replay, files)
+		l.Origin = math.MaxInt64
+		for _, f := range files {
+			if len(f.evs) > 0 {
+				l.Origin = min(l.Origin, f.evs[0].T)
+			}
+		}
 	}
 	return nil
 }

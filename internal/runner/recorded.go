@@ -79,7 +79,7 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 		case trace.KindDup:
 			st.duplicated++
 		}
-		st.now = max(st.now, e.T)
+		st.now = max(st.now, e.T-rec.Log.Origin)
 		c := *e // the checkers may keep nothing, but the log stays intact
 		sink(&c)
 	}
