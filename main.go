@@ -162,7 +162,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas()}, srcs...)
 			if cliutil.Code(err) == cliutil.ExitInterrupted {
-				fmt.Fprintf(stderr, "check: %v; nothing judged\n", err)
+				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
 				return err
 			}
 			if err != nil {

@@ -28,11 +28,15 @@ type Handlers struct {
 // Interrupted is the error of a read stopped by its Context: how far it
 // got, and the context's error (which it unwraps to).
 type Interrupted struct {
-	Lines int // lines read before it stopped
+	Lines int    // lines read (or events written) before it stopped
+	What  string // "" (lines read) or what Lines counts
 	Err   error
 }
 
 func (e *Interrupted) Error() string {
+	if e.What != "" {
+		return fmt.Sprintf("interrupted after %d %s: %v", e.Lines, e.What, e.Err)
+	}
 	return fmt.Sprintf("interrupted after reading %d lines: %v", e.Lines, e.Err)
 }
 
@@ -219,13 +223,21 @@ func (l *Log) madeUpHeader() *Header {
 }
 
 // Render writes l through r: header, events, summary.
-func (l *Log) Render(r Renderer) error {
+func (l *Log) Render(r Renderer) error { return l.RenderContext(context.Background(), r) }
+
+// RenderContext is Render stopped by ctx (an *Interrupted error, counting
+// the events written) soon after it is done.
+func (l *Log) RenderContext(ctx context.Context, r Renderer) error {
 	if hr, ok := r.(HeaderRenderer); ok {
 		if err := hr.Header(l.Header); err != nil {
 			return err
 		}
 	}
 	for i := range l.Events {
+		if i%4096 == 0 && ctx.Err() != nil {
+			_ = r.Flush()
+			return &Interrupted{Lines: i, Err: ctx.Err(), What: "events written"}
+		}
 		if err := r.Event(&l.Events[i]); err != nil {
 			return err
 		}
