@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,12 +20,30 @@ func bigLog(t *testing.T) string {
 	return f
 }
 
-// check and render refuse a log past --max-size (exit 2, one line naming
-// the flag) instead of holding it in memory, and read it within the bound.
+// headerless writes f's log without its header line (as an older log):
+// check must hold it in memory to learn its run from its summary.
+func headerless(t *testing.T, f string) string {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "\n")
+	p := filepath.Join(t.TempDir(), "headerless.ndjson")
+	if err := os.WriteFile(p, []byte(rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// check and render refuse a log they would hold in memory past --max-size
+// (exit 2, one line naming the flag), and read it within the bound. One
+// log that opens with its header, check judges as it reads it, in memory
+// that does not grow with it: --max-size does not apply.
 func TestCheckAndRenderBoundTheLogSize(t *testing.T) {
 	f := bigLog(t)
 	for _, args := range [][]string{
-		{"check", "--from", f, "--max-size", "1"},
+		{"check", "--from", headerless(t, f), "--max-size", "1"},
 		{"check", "--from", f, "--from", "-", "--max-size", "1"},
 		{"render", "--from", f, "--max-size", "1"},
 	} {
@@ -38,7 +57,11 @@ func TestCheckAndRenderBoundTheLogSize(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
-	for _, args := range [][]string{{"check", "--from", f, "--max-size", "2"}, {"render", "--from", f, "--format", "text", "--max-size", "2"}} {
+	for _, args := range [][]string{
+		{"check", "--from", f, "--max-size", "1"}, // streamed
+		{"check", "--from", headerless(t, f), "--max-size", "2"},
+		{"render", "--from", f, "--format", "text", "--max-size", "2"},
+	} {
 		if code, out, errs := runCLI(t, t.Context(), args...); code != 0 || out == "" {
 			t.Errorf("%v: exit %d\n%s", args, code, errs)
 		}
@@ -46,14 +69,15 @@ func TestCheckAndRenderBoundTheLogSize(t *testing.T) {
 }
 
 // Ctrl-C while a log is read stops check and render at once (exit 130),
-// saying how far they read and writing nothing.
+// saying how far they read: render writes nothing, check the verdicts of
+// what it judged (a streamed log) or nothing (a log it holds).
 func TestCheckAndRenderStopReadingWhenInterrupted(t *testing.T) {
 	f := bigLog(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	out := filepath.Join(t.TempDir(), "out.svg")
 	for _, args := range [][]string{
-		{"check", "--from", f},
+		{"check", "--from", headerless(t, f)},
 		{"render", "--from", f, "--format", "svg"},
 		{"render", "--from", f, "--format", "svg", "--out", out},
 	} {
@@ -64,6 +88,12 @@ func TestCheckAndRenderStopReadingWhenInterrupted(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an interrupted render created --out: %v", err)
+	}
+	code, stdout, errs := runCLI(t, ctx, "check", "--from", f)
+	var n int
+	if _, err := fmt.Sscanf(errs, "checked %d logged events", &n); code != 130 || err != nil || n >= 5000 ||
+		!strings.Contains(stdout, "✗ termination: interrupted") {
+		t.Errorf("check of a streamed log: exit %d, stdout %q, stderr %q; want exit 130, the verdicts so far and how far it read", code, stdout, errs)
 	}
 }
 

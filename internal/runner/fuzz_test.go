@@ -174,6 +174,19 @@ func FuzzReadLog(f *testing.F) {
 		if half < 0 {
 			half = len(b) / 2
 		}
+		// one file, streamed: what Each hands over passes the same checks
+		if l, err := ReadLog(t.Context(), ReadOptions{Stream: true, Areas: areas}, Source{"s", bytes.NewReader(b)}); err == nil {
+			var evs []*trace.Event
+			err := l.Each(t.Context(), func(e *trace.Event) error { evs = append(evs, e); return nil })
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a multi-line error: %q", err)
+			}
+			if err == nil {
+				checkHistory(t, evs, l.Nodes)
+			}
+		} else if strings.Contains(err.Error(), "\n") {
+			t.Fatalf("a multi-line error: %q", err)
+		}
 		l, err := ReadLog(t.Context(), ReadOptions{MaxBytes: 1 << 16, Areas: areas},
 			Source{"a", bytes.NewReader(b[:half])}, Source{"b", bytes.NewReader(b[half:])})
 		if err != nil {
@@ -185,22 +198,29 @@ func FuzzReadLog(f *testing.F) {
 		if len(l.Events) == 0 || l.Replay == "" {
 			t.Fatalf("accepted a log with %d events and replay %q", len(l.Events), l.Replay)
 		}
-		inFlight := map[msgKey]int{}
-		for _, e := range l.Events {
-			if !trace.KnownKind(e.Kind) || e.Node < 1 || (l.Nodes > 0 && e.Node > l.Nodes) {
-				t.Fatalf("accepted an event of kind %q at node %d of %d", e.Kind, e.Node, l.Nodes)
-			}
-			switch e.Kind {
-			case trace.KindSend, trace.KindDup:
-				inFlight[keyOf(e)]++
-			case trace.KindRecv:
-				if inFlight[keyOf(e)] == 0 {
-					t.Fatalf("accepted a receive before its send: %+v", e)
-				}
-				inFlight[keyOf(e)]--
-			}
-		}
+		checkHistory(t, l.Events, l.Nodes)
 	})
+}
+
+// checkHistory fails t unless evs are a history: known kinds, nodes in
+// 1..n (n 0: unknown), each receive after a send of its message.
+func checkHistory(t *testing.T, evs []*trace.Event, n int) {
+	t.Helper()
+	inFlight := map[msgKey]int{}
+	for _, e := range evs {
+		if !trace.KnownKind(e.Kind) || e.Node < 1 || (n > 0 && e.Node > n) {
+			t.Fatalf("accepted an event of kind %q at node %d of %d", e.Kind, e.Node, n)
+		}
+		switch e.Kind {
+		case trace.KindSend, trace.KindDup:
+			inFlight[keyOf(e)]++
+		case trace.KindRecv:
+			if inFlight[keyOf(e)] == 0 {
+				t.Fatalf("accepted a receive before its send: %+v", e)
+			}
+			inFlight[keyOf(e)]--
+		}
+	}
 }
 
 func abs(n int) int {

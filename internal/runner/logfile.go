@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +27,54 @@ type Log struct {
 	// Origin is the time the run's times count from: 0, or for the logs
 	// of node processes (whose times are the wall clock's) the earliest.
 	Origin int64
+
+	stream *Source // the one file Each reads, validates and hands over (Events is nil)
+	ro     ReadOptions
+	read   int // events Each handed over
 }
+
+// Each hands every event of the log to f, in order, stopping at f's first
+// error. A streamed log (ReadOptions.Stream) is read now, once, and
+// validated as it is read: a log that is not a run's history stops it with
+// an error naming the line, and ctx done with a *trace.Interrupted error;
+// its Summary is known after it.
+func (l *Log) Each(ctx context.Context, f func(e *trace.Event) error) error {
+	if l.stream == nil {
+		for k, e := range l.Events {
+			if k%4096 == 0 && ctx.Err() != nil {
+				return &trace.Interrupted{Lines: k, What: "events judged", Err: ctx.Err()}
+			}
+			l.read++
+			if err := f(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	src := l.stream
+	l.stream = nil
+	lf := &logFile{name: src.Name}
+	fl := flight{}
+	var budget int64
+	err := lf.read(ctx, src.R, &budget, ReadOptions{Areas: l.ro.Areas}, func(e *trace.Event) error {
+		if err := fl.step(e); err != nil {
+			return err
+		}
+		l.read++
+		return f(e)
+	})
+	switch {
+	case err != nil:
+		return err
+	case l.read == 0:
+		return fmt.Errorf("%s: no events to check", src.Name)
+	}
+	l.Summary = lf.summary
+	return nil
+}
+
+// Read is the number of events Each handed over.
+func (l *Log) Read() int { return l.read }
 
 // Source is one named log to read.
 type Source struct {
@@ -37,6 +87,9 @@ type ReadOptions struct {
 	// MaxBytes refuses logs longer than this in all (0: no bound). Reading
 	// holds the events in memory, a few times the bytes they take on disk.
 	MaxBytes int64
+	// Stream leaves a single log with a header to Each, which reads it
+	// as it judges it.
+	Stream bool
 	// Areas read the command lines of `ringlab node` processes, whose
 	// per-process logs ReadLog merges into the run they made (nil: such
 	// logs name no run ringlab can re-check).
@@ -57,13 +110,32 @@ const DefaultMaxLogMiB = 256
 // clock, then by node) comes first, and a receive never before the send it
 // receives. Its errors name the file and the line and say what is wrong.
 // A ctx done stops it with a *trace.Interrupted error.
+//
+// With ro.Stream, one file that opens with its header (as every log ringlab
+// writes does) is not read here: Each reads and validates it as it judges
+// it, in memory that does not grow with the log, and --max-size does not
+// bound it.
 func ReadLog(ctx context.Context, ro ReadOptions, srcs ...Source) (*Log, error) {
+	if ro.Stream && len(srcs) == 1 {
+		br := bufio.NewReaderSize(srcs[0].R, 1<<16)
+		first, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %v", srcs[0].Name, err)
+		}
+		src := Source{Name: srcs[0].Name, R: io.MultiReader(bytes.NewReader(first), br)}
+		var h trace.Header
+		if json.Unmarshal(first, &h) == nil && h.Kind == trace.KindHeader && h.V == trace.Version &&
+			h.Replay != "" && !strings.HasPrefix(h.Replay, "ringlab node ") {
+			return &Log{Algorithm: h.Algorithm, Replay: h.Replay, Nodes: h.Nodes, stream: &src, ro: ro}, nil
+		}
+		srcs = []Source{src}
+	}
 	l := &Log{}
 	budget := ro.MaxBytes
 	var files []*logFile
 	for _, src := range srcs {
 		f := &logFile{name: src.Name}
-		if err := f.read(ctx, src.R, &budget, ro); err != nil {
+		if err := f.read(ctx, src.R, &budget, ro, nil); err != nil {
 			return nil, err
 		}
 		files = append(files, f)
@@ -107,6 +179,7 @@ type logFile struct {
 	summary *trace.Summary
 	evs     []*trace.Event
 	lines   []int // of evs
+	seen    bool  // an event was read
 	// a per-process log of `ringlab node`
 	node      int    // its node (0: a log of a whole run)
 	run       string // the one-process command of its run
@@ -137,7 +210,13 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadOptions) error {
+// read reads and validates one file; keep takes each valid event (nil:
+// the file keeps them, with their lines).
+func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadOptions, keep func(e *trace.Event) error) error {
+	keepLines := keep == nil // a streamed file keeps no lines
+	if keep == nil {
+		keep = func(e *trace.Event) error { f.evs = append(f.evs, e); return nil }
+	}
 	lastSeq, seqLine := int64(-1), 0
 	lastLC := map[int]int64{}
 	empty := true
@@ -150,7 +229,7 @@ func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadO
 				return fmt.Errorf("a log of the capitalizing ring (ringlab ring --format json), which has no checkers to run again")
 			case f.header != nil:
 				return fmt.Errorf("a second header: one file holds the log of one run (or of one process)")
-			case len(f.evs) > 0 || f.summary != nil:
+			case f.seen || f.summary != nil:
 				return fmt.Errorf("a header after the first event: a header opens a log")
 			}
 			f.header = h
@@ -181,8 +260,13 @@ func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadO
 				return fmt.Errorf("%s's Lamport clock %d after %d: the events are out of order", f.nodeName(e.Node), e.LC, lc)
 			}
 			lastLC[e.Node] = e.LC
-			f.evs = append(f.evs, e)
-			f.lines = append(f.lines, line)
+			if err := keep(e); err != nil {
+				return err
+			}
+			if keepLines {
+				f.lines = append(f.lines, line)
+			}
+			f.seen = true
 			return nil
 		},
 		Summary: func(s *trace.Summary) error {
@@ -415,45 +499,61 @@ func keyOf(e *trace.Event) msgKey {
 // at is an event's place: its file and its index there.
 type at struct{ file, k int }
 
-// matchMessages checks, in the merged order (nil: the one file's), that
-// every receive comes after a send of its message not yet received (a
-// duplicate counts as one more send) with a lower Lamport clock.
+// flight is the messages sent and not yet received, by link and content:
+// the Lamport clocks of their sends, oldest first.
+type flight map[msgKey][]int64
+
+// step takes the next event of the history: a receive must come after a
+// send of its message not yet received (a duplicate counts as one more
+// send), with a later Lamport clock.
+func (fl flight) step(e *trace.Event) error {
+	switch e.Kind {
+	case trace.KindSend:
+		k := keyOf(e)
+		fl[k] = append(fl[k], e.LC)
+	case trace.KindDup:
+		k := keyOf(e)
+		if q := fl[k]; len(q) > 0 {
+			fl[k] = append(q, q[0])
+		}
+	case trace.KindDrop:
+		k := keyOf(e)
+		if q := fl[k]; len(q) > 0 {
+			fl[k] = q[1:]
+		}
+	case trace.KindRecv:
+		k := keyOf(e)
+		q := fl[k]
+		if len(q) == 0 {
+			return fmt.Errorf("node %d receives %s from node %d, which no log shows sent before: the events are out of order, or the send is in a log not given",
+				e.To, e.Msg.Type(), e.From)
+		}
+		if e.LC <= q[0] {
+			return fmt.Errorf("node %d receives %s at Lamport clock %d, not after its send at %d: the events are out of order",
+				e.To, e.Msg.Type(), e.LC, q[0])
+		}
+		if len(q) == 1 {
+			delete(fl, k)
+		} else {
+			fl[k] = q[1:]
+		}
+	}
+	return nil
+}
+
+// matchMessages checks the messages (flight.step) in the merged order
+// (nil: the one file's).
 func matchMessages(files []*logFile, order []at) error {
 	if order == nil {
 		for k := range files[0].evs {
 			order = append(order, at{0, k})
 		}
 	}
-	inFlight := map[msgKey][]int64{} // the Lamport clocks of sends not yet received
+	fl := flight{}
 	for _, p := range order {
 		f := files[p.file]
-		e := f.evs[p.k]
-		switch e.Kind {
-		case trace.KindSend:
-			k := keyOf(e)
-			inFlight[k] = append(inFlight[k], e.LC)
-		case trace.KindDup:
-			k := keyOf(e)
-			if q := inFlight[k]; len(q) > 0 {
-				inFlight[k] = append(q, q[0])
-			}
-		case trace.KindDrop:
-			k := keyOf(e)
-			if q := inFlight[k]; len(q) > 0 {
-				inFlight[k] = q[1:]
-			}
-		case trace.KindRecv:
-			k := keyOf(e)
-			q := inFlight[k]
-			if len(q) == 0 {
-				return fmt.Errorf("%s: line %d: node %d receives %s from node %d, which no log shows sent before: the events are out of order, or the send is in a log not given",
-					f.name, f.lines[p.k], e.To, e.Msg.Type(), e.From)
-			}
-			if e.LC <= q[0] {
-				return fmt.Errorf("%s: line %d: node %d receives %s at Lamport clock %d, not after its send at %d: the events are out of order",
-					f.name, f.lines[p.k], e.To, e.Msg.Type(), e.LC, q[0])
-			}
-			inFlight[k] = q[1:]
+		if err := fl.step(f.evs[p.k]); err != nil {
+			return fmt.Errorf("%s: line %d: %v", f.name, f.lines[p.k], err)
 		}
 	}
 	return nil

@@ -63,3 +63,32 @@ func TestReadLogStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("trace.LoadContext under a cancelled context: %v", err)
 	}
 }
+
+// With Stream, one log with a header is not read by ReadLog but by Each,
+// which validates it as it hands its events over: none is kept, and
+// --max-size does not bound it.
+func TestReadLogStreamsOneHeadedLog(t *testing.T) {
+	log := genLog(20_000)
+	l, err := ReadLog(t.Context(), ReadOptions{MaxBytes: 1 << 20, Stream: true}, Source{"big.ndjson", bytes.NewReader(log)})
+	if err != nil || l.Events != nil || l.Replay != "ringlab mutex central --nodes 2" || l.Nodes != 2 {
+		t.Fatalf("ReadLog: %v, %d events kept, replay %q", err, len(l.Events), l.Replay)
+	}
+	n := 0
+	if err := l.Each(t.Context(), func(*trace.Event) error { n++; return nil }); err != nil || n != 20_000 || l.Read() != n {
+		t.Fatalf("Each: %v after %d events", err, n)
+	}
+	// an event out of order stops it at its line
+	bad := bytes.Replace(log, []byte(`{"v":1,"seq":100,`), []byte(`{"v":1,"seq":10,`), 1)
+	l, _ = ReadLog(t.Context(), ReadOptions{Stream: true}, Source{"bad.ndjson", bytes.NewReader(bad)})
+	if err := l.Each(t.Context(), func(*trace.Event) error { return nil }); err == nil ||
+		!strings.Contains(err.Error(), "bad.ndjson: line 101: sequence number 10 after 99") {
+		t.Fatalf("Each of a log out of order: %v", err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	l, _ = ReadLog(ctx, ReadOptions{Stream: true}, Source{"big.ndjson", bytes.NewReader(log)})
+	var in *trace.Interrupted
+	if err := l.Each(ctx, func(*trace.Event) error { return nil }); !errors.As(err, &in) || l.Read() >= 20_000 {
+		t.Fatalf("Each under a cancelled context: %v after %d events", err, l.Read())
+	}
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,8 @@ func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
 	return out, nil
 }
 
-// runRecorded feeds the log's events to sink in their merged order and
+// runRecorded feeds the log's events to sink in their merged order (a
+// streamed log as it reads it: an invalid one is a usage error of --from) and
 // returns the figures the log gives: messages and their types are counted
 // from its send events, termination is the logged run's (a log without a
 // summary is taken as a run that ended by itself). A cancelled ctx stops
@@ -60,14 +62,7 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 	}
 	rec.used = true
 	st := stats{terminated: true, byType: map[string]int64{}}
-	for k, e := range rec.Log.Events {
-		if k%4096 == 0 && ctx.Err() != nil { // Ctrl-C: judge what was read so far
-			st.terminated, st.why = false, "interrupted"
-			return st, nil
-		}
-		if e.Kind == trace.KindViolation { // the checkers find their own
-			continue
-		}
+	err := rec.Log.Each(ctx, func(e *trace.Event) error {
 		switch e.Kind {
 		case trace.KindSend:
 			st.messages++
@@ -82,6 +77,15 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 		st.now = max(st.now, e.T-rec.Log.Origin)
 		c := *e // the checkers may keep nothing, but the log stays intact
 		sink(&c)
+		return nil
+	})
+	var in *trace.Interrupted
+	switch {
+	case errors.As(err, &in): // Ctrl-C: judge what was read so far
+		st.terminated, st.why = false, "interrupted"
+		return st, nil
+	case err != nil: // a streamed log that is not a run's history
+		return st, cliutil.Usagef("--from %v", err)
 	}
 	if s := rec.Log.Summary; s != nil {
 		st.steps, st.unapplied = s.Steps, s.Unapplied
