@@ -96,6 +96,10 @@ type ReadOptions struct {
 	Areas []Area
 }
 
+// maxLine is the longest first line ReadLog peeks at (trace reads no
+// longer line).
+const maxLine = 64 << 20
+
 // DefaultMaxLogMiB is the default bound on the size of a log `check` and
 // `render` read (their --max-size).
 const DefaultMaxLogMiB = 256
@@ -117,11 +121,17 @@ const DefaultMaxLogMiB = 256
 // bound it.
 func ReadLog(ctx context.Context, ro ReadOptions, srcs ...Source) (*Log, error) {
 	if ro.Stream && len(srcs) == 1 {
-		br := bufio.NewReaderSize(srcs[0].R, 1<<16)
+		left := int64(maxLine) // the first line is held whole: bounded as trace bounds a line
+		lim := &budgetReader{r: srcs[0].R, budget: &left, max: left}
+		br := bufio.NewReaderSize(lim, 1<<16)
 		first, err := br.ReadBytes('\n')
-		if err != nil && err != io.EOF {
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, fmt.Errorf("%s: line 1: longer than %d MiB: not a ringlab log line", srcs[0].Name, maxLine>>20)
+		case err != nil && err != io.EOF:
 			return nil, fmt.Errorf("%s: %v", srcs[0].Name, err)
 		}
+		lim.max = 0 // the rest is read as it streams, or bounded by MaxBytes below
 		src := Source{Name: srcs[0].Name, R: io.MultiReader(bytes.NewReader(first), br)}
 		var h trace.Header
 		if json.Unmarshal(first, &h) == nil && h.Kind == trace.KindHeader && h.V == trace.Version &&
