@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,7 @@ func TestCheckMergesOneFilePerNode(t *testing.T) {
 		}
 		one := []string{header}
 		for _, l := range lines[:len(lines)-1] {
-			if !strings.Contains(l, `"kind":"violation"`) {
+			if !strings.Contains(l, `"kind":"violation"`) && !strings.Contains(l, `"kind":"header"`) {
 				one = append(one, l)
 			}
 		}
@@ -162,17 +163,30 @@ func TestCheckFindsAnEditedOverlap(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("the run exited %d", code)
 	}
+	// The edit keeps the log well-formed: sequence numbers renumbered,
+	// Lamport clocks tripled so that the inserted events fit between a
+	// node's own.
 	var edited []string
 	done := false
+	seq := int64(0)
+	last := map[int]int64{} // each node's last (tripled) clock
 	for _, l := range lines {
-		edited = append(edited, l)
 		var e trace.Event
-		_ = json.Unmarshal([]byte(l), &e)
+		if json.Unmarshal([]byte(l), &e) != nil || e.Kind == "summary" || e.Kind == trace.KindHeader {
+			edited = append(edited, l)
+			continue
+		}
+		seq++
+		e.Seq, e.LC = seq, 3*e.LC
+		last[e.Node] = e.LC
+		b, _ := json.Marshal(&e)
+		edited = append(edited, string(b))
 		if !done && e.Kind == trace.KindEnterCS {
 			other := e.Node%3 + 1
 			edited = append(edited,
-				fmt.Sprintf(`{"v":1,"seq":0,"t":%d,"node":%d,"kind":"enter_cs","lc":%d}`, e.T, other, e.LC),
-				fmt.Sprintf(`{"v":1,"seq":0,"t":%d,"node":%d,"kind":"exit_cs","lc":%d}`, e.T, other, e.LC+1))
+				fmt.Sprintf(`{"v":1,"seq":%d,"t":%d,"node":%d,"kind":"enter_cs","lc":%d}`, seq+1, e.T, other, last[other]+1),
+				fmt.Sprintf(`{"v":1,"seq":%d,"t":%d,"node":%d,"kind":"exit_cs","lc":%d}`, seq+2, e.T, other, last[other]+2))
+			seq += 2
 			done = true
 		}
 	}
@@ -216,9 +230,9 @@ func TestCheckRefusesBadLogs(t *testing.T) {
 		{"unknown command", []string{"--from", write("unknown.ndjson", `{"v":1,"seq":1,"t":0,"node":1,"kind":"cmd","cmd":"start","lc":1}`+"\n"+
 			`{"v":1,"kind":"summary","algorithm":"x","replay":"ringlab ring --nodes 3"}`+"\n")}, "ringlab can re-check"},
 		{"missing file", []string{"--from", filepath.Join(dir, "nope.ndjson")}, "no such file"},
-		{"unknown property", []string{"--from", ok, "--property", "liveness"}, "it checks termination, uniqueness"},
+		{"unknown property", []string{"--from", ok, "--property", "liveness"}, "want one of: termination, uniqueness"},
 		{"same file twice", []string{"--from", ok, "--from", ok}, "given twice"},
-		{"two runs", []string{"--from", ok, "--from", write("other.ndjson", strings.Replace(strings.Join(lines, "\n"), "--seed 1", "--seed 2", 1))}, "mixed with"},
+		{"two runs", []string{"--from", ok, "--from", write("other.ndjson", strings.ReplaceAll(strings.Join(lines, "\n"), "--seed 1", "--seed 2"))}, "mixed with"},
 	}
 	for _, c := range cases {
 		code, out, errs := runCLI(t, t.Context(), append([]string{"check"}, c.args...)...)
@@ -302,5 +316,86 @@ func TestCheckALogWithoutItsSummary(t *testing.T) {
 	ccode, out, errs := runCLI(t, t.Context(), "check", "--from", writeLog(t, "cut.ndjson", lines[:len(lines)-1]))
 	if want, got := verdictLines(sum.Verdicts), printedVerdicts(out); ccode != code || strings.Join(want, "\n") != strings.Join(got, "\n") {
 		t.Fatalf("exit %d (run %d)\n%s%s", ccode, code, out, errs)
+	}
+}
+
+// A log that is not a run's history is refused (exit 2, one line naming
+// the file, the line and what is wrong) rather than judged: judged, each of
+// these gave every verdict ✓ or a false violation.
+func TestCheckValidatesTheLog(t *testing.T) {
+	code, lines, _ := logOf(t, []string{"mutex", "ricart-agrawala", "--nodes", "3", "--seed", "1"})
+	if code != 0 || !strings.Contains(lines[0], `"kind":"header"`) {
+		t.Fatalf("the run exited %d; first line %s", code, lines[0])
+	}
+	header, events, summary := lines[0], lines[1:len(lines)-1], lines[len(lines)-1]
+	edit := func(f func(e map[string]any)) []string {
+		out := []string{header}
+		for _, l := range events {
+			var e map[string]any
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatal(err)
+			}
+			f(e)
+			b, _ := json.Marshal(e)
+			out = append(out, string(b))
+		}
+		return append(out, summary)
+	}
+	reversed := []string{header}
+	for i := len(events) - 1; i >= 0; i-- {
+		reversed = append(reversed, events[i])
+	}
+	reversed = append(reversed, summary)
+	shuffled := append([]string{header}, events...)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(events), func(i, j int) { shuffled[1+i], shuffled[1+j] = shuffled[1+j], shuffled[1+i] })
+	shuffled = append(shuffled, summary)
+	renumbered := func(ls []string) []string { // sequence numbers in file order: only the clocks tell
+		out := []string{ls[0]}
+		for k, l := range ls[1 : len(ls)-1] {
+			var e map[string]any
+			_ = json.Unmarshal([]byte(l), &e)
+			e["seq"] = k + 1
+			b, _ := json.Marshal(e)
+			out = append(out, string(b))
+		}
+		return append(out, ls[len(ls)-1])
+	}
+	var noSend []string // the first send removed: its receive has none
+	cut := false
+	for _, l := range lines {
+		if !cut && strings.Contains(l, `"kind":"send"`) {
+			cut = true
+			continue
+		}
+		noSend = append(noSend, l)
+	}
+	v2 := append([]string{strings.Replace(header, `"v":1`, `"v":2`, 1)}, lines[1:]...)
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"unknown kinds", edit(func(e map[string]any) { e["kind"] = "frobnicate" }), `line 2: unknown event kind "frobnicate"`},
+		{"node 0", edit(func(e map[string]any) { e["node"], e["from"], e["to"] = 0, 0, 0 }), "line 2: a cmd event with node 0: the run's nodes are 1..3"},
+		{"node beyond the count", edit(func(e map[string]any) {
+			if e["node"].(float64) == 2 {
+				e["node"] = 7
+			}
+		}), "line 2: a cmd event with node 7: the run's nodes are 1..3"},
+		{"receive without a send", noSend, "receives REQUEST from node 2, which no log shows sent before"},
+		{"reversed", reversed, "line 3: sequence number"},
+		{"shuffled", shuffled, "the events are out of order"},
+		{"reversed, renumbered", renumbered(reversed), "the events are out of order"},
+		{"shuffled, renumbered", renumbered(shuffled), "the events are out of order"},
+		{"header of another version", v2, "line 1: event schema version 2, this ringlab reads 1"},
+		{"two headers", append([]string{header}, lines...), "line 2: a second header"},
+		{"header after an event", append([]string{lines[1], header}, lines[2:]...), "line 2: a header after the first event"},
+	}
+	for _, c := range cases {
+		f := writeLog(t, "bad.ndjson", c.lines)
+		code, out, errs := runCLI(t, t.Context(), "check", "--from", f)
+		if code != 2 || out != "" || !strings.Contains(errs, f+": line ") || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.name, code, out, errs, c.want)
+		}
 	}
 }

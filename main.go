@@ -124,6 +124,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			engine.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
+			&cli.IntFlag{Name: "max-size", Value: engine.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -133,7 +134,12 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			if !c.IsSet("from") {
 				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
 			}
+			maxMiB := c.Int("max-size")
+			if maxMiB < 1 || maxMiB > 1<<20 {
+				return cliutil.Usagef("--max-size must be between 1 and %d MiB, got %d", 1<<20, maxMiB)
+			}
 			names := engine.Values(c, "from")
+			var size int64
 			for i, name := range names {
 				if slices.Contains(names[:i], name) {
 					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
@@ -147,9 +153,18 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 					return cliutil.Usagef("--from: %v", err)
 				}
 				defer f.Close()
+				if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && len(names) > 1 { // one file streams
+					if size += st.Size(); size > int64(maxMiB)<<20 {
+						return cliutil.Usagef("--from %s: the logs are larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
+					}
+				}
 				srcs = append(srcs, engine.Source{Name: name, R: f})
 			}
-			log, err := engine.ReadLog(srcs...)
+			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Stream: true}, srcs...)
+			if cliutil.Code(err) == cliutil.ExitInterrupted {
+				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
+				return err
+			}
 			if err != nil {
 				return cliutil.Usagef("--from %v", err)
 			}
@@ -162,14 +177,14 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
 			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
 			switch {
-			case cliutil.Code(err) == cliutil.ExitUsage && strings.HasPrefix(err.Error(), "--property"):
+			case cliutil.Code(err) == cliutil.ExitUsage && (strings.HasPrefix(err.Error(), "--property") || strings.HasPrefix(err.Error(), "--from")):
 				return err
 			case cliutil.Code(err) == cliutil.ExitUsage:
 				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)
 			case err == nil && !rec.Used():
 				return cliutil.Usagef("--from: the log's command %q judges no run", log.Replay)
 			}
-			fmt.Fprintf(stderr, "checked %d logged events from %d file(s)\n", len(log.Events), len(srcs))
+			fmt.Fprintf(stderr, "checked %d logged events from %d file(s)\n", log.Read(), len(srcs))
 			return err
 		},
 	}

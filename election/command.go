@@ -76,6 +76,8 @@ func (a algo) command(explore bool) *cli.Command {
 	}
 	if explore {
 		cmd.Flags = append(runner.HideRunOnly(flags), runner.ExploreFlags()...)
+		cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: "property",
+			Usage: "look for violations of this property only: uniqueness, agreement, correctness, termination (default: any)"})
 		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
 		cmd.UsageText = "ringlab election explore " + a.name + " --schedules N [flags]\n\nExample:\n   " +
 			exploreExample(a.name)

@@ -108,7 +108,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"quorum-probability", "--p", "-0.1"}, "--p must be a probability in [0,1]"},
 		{[]string{"scenario", "no-such"}, `unknown subcommand "no-such"`},
 		{[]string{"explore", "no-such"}, `unknown subcommand "no-such"`},
-		{[]string{"explore", "lamport", "--property", "speed"}, `--property: "speed" is not checked here`},
+		{[]string{"explore", "lamport", "--property", "speed"}, `--property: no property "speed" here; want one of: mutual-exclusion`},
 		{[]string{"compare", "--nodes", "1,3"}, "--nodes: want comma-separated counts, each 2..256"},
 		{[]string{"lamport", "--format", "xml"}, "--format"},
 		{[]string{"lamport", "extra"}, `unexpected argument "extra"`},

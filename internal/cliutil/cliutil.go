@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 )
@@ -140,4 +141,23 @@ func Output(c *cli.Context) (w io.Writer, done func(), err error) {
 		return nil, nil, Usagef("--out: %v", err)
 	}
 	return f, func() { f.Close() }, nil
+}
+
+// SameFile reports whether paths a and b name one file: the same path, or
+// two names (a link, another spelling) of a file that exists. A command
+// that reads one and writes the other refuses it rather than overwrite its
+// input or interleave two outputs.
+func SameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }

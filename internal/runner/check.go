@@ -31,7 +31,7 @@ func CheckFlags() []cli.Flag {
 		&cli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
 		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
 		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
-		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. 'mutual exclusion' (default: any)"},
+		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
 		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 	}
@@ -89,7 +89,11 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
 	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
-	sc.Only = strings.ReplaceAll(c.String("property"), "-", " ")
+	if c.IsSet("property") {
+		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
+			return err
+		}
+	}
 	switch {
 	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
 		return cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
@@ -174,6 +178,21 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		return ctx.Err()
 	}
 	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+}
+
+// onlyProperty is the property --property names among those sc judges (a
+// usage error listing them if it names none): the search then reports
+// violations of it alone.
+func onlyProperty(sc statespace.Config, name string) (string, error) {
+	cs := []check.Checker{check.Termination{}}
+	if sc.Checks != nil {
+		cs = sc.Checks()
+	}
+	sel, err := restrict(cs, []string{name})
+	if err != nil {
+		return "", err
+	}
+	return sel[0].Property(), nil
 }
 
 func writeCheck(w io.Writer, r checkReport) {

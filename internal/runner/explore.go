@@ -59,21 +59,17 @@ func (j judge) Final(res sim.Result) bool {
 // a property or the shrunk violating schedule, replayed in full, with its
 // replay command.
 //
-// A command with a --property flag (mutex explore) may name one property:
-// then only its checker judges the schedules.
+// A command with a --property flag (mutex and election explore) may name
+// one property (as check.Select reads it): then only its checkers judge
+// the schedules.
 func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdout, stderr io.Writer) error {
 	checkers := spec.checkers
-	if only := strings.ReplaceAll(c.String("property"), "-", " "); only != "" {
-		var names []string
-		for _, ch := range spec.checkers() {
-			names = append(names, strings.ReplaceAll(ch.Property(), " ", "-"))
+	if c.IsSet("property") {
+		props := []string{c.String("property")}
+		if _, err := restrict(spec.checkers(), props); err != nil {
+			return err
 		}
-		if !slices.Contains(names, strings.ReplaceAll(only, " ", "-")) {
-			return cliutil.Usagef("--property: %q is not checked here (want one of: %s)", c.String("property"), strings.Join(names, ","))
-		}
-		checkers = func() []check.Checker {
-			return slices.DeleteFunc(spec.checkers(), func(ch check.Checker) bool { return ch.Property() != only })
-		}
+		checkers = func() []check.Checker { cs, _ := check.Select(spec.checkers(), props); return cs }
 	}
 	schedules, first, err := ExploreStart(c, opts, stderr)
 	if err != nil {

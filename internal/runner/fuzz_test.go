@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/trace"
 )
 
 // The parsers of the engine's flag values: whatever the input, no panic;
@@ -152,16 +154,41 @@ func FuzzSplitCommand(f *testing.F) {
 	})
 }
 
-// FuzzReadLog: any bytes as a log give events or a clean error.
+// FuzzReadLog: any bytes as a log (split in two files, so that merging
+// is fuzzed too) give a clean one-line error or a history that passed
+// validation: known kinds, nodes in range, each receive after its send.
 func FuzzReadLog(f *testing.F) {
-	f.Add([]byte(`{"v":1,"kind":"header","algorithm":"election ring","replay":"ringlab election ring --seed 1"}` + "\n" +
+	f.Add([]byte(`{"v":1,"kind":"header","algorithm":"election ring","nodes":2,"replay":"ringlab election ring --seed 1"}` + "\n" +
 		`{"v":1,"seq":1,"t":0,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":1,"vc":[1,0]}` + "\n" +
 		`{"v":1,"seq":2,"t":1,"node":2,"kind":"recv","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":2,"vc":[1,1]}` + "\n"))
 	f.Add([]byte(`{"v":1,"kind":"summary","replay":"x"}`))
 	f.Add([]byte("\n\n"))
+	f.Add([]byte(`{"v":1,"kind":"header","algorithm":"election ring","nodes":2,"replay":"ringlab node --index 1 --initiator"}` + "\n" +
+		`{"v":1,"seq":1,"t":5,"node":1,"kind":"cmd","cmd":"start","lc":1}` + "\n" +
+		`{"v":1,"seq":2,"t":6,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":2}` + "\n" +
+		`{"v":1,"kind":"header","algorithm":"election ring","nodes":2,"replay":"ringlab node --index 2"}` + "\n" +
+		`{"v":1,"seq":1,"t":7,"node":2,"kind":"recv","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":3}` + "\n"))
+	areas := []Area{{Name: "election", Algorithms: []string{"ring"}, Flags: []string{"ids", "nodes", "lang"}}}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		half := len(b) / 2
-		l, err := ReadLog(Source{"a", strings.NewReader(string(b[:half]))}, Source{"b", strings.NewReader(string(b[half:]))})
+		half := bytes.Index(b, []byte("\n{\"v\":1,\"kind\":\"header\""))
+		if half < 0 {
+			half = len(b) / 2
+		}
+		// one file, streamed: what Each hands over passes the same checks
+		if l, err := ReadLog(t.Context(), ReadOptions{Stream: true, Areas: areas}, Source{"s", bytes.NewReader(b)}); err == nil {
+			var evs []*trace.Event
+			err := l.Each(t.Context(), func(e *trace.Event) error { evs = append(evs, e); return nil })
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a multi-line error: %q", err)
+			}
+			if err == nil {
+				checkHistory(t, evs, l.Nodes)
+			}
+		} else if strings.Contains(err.Error(), "\n") {
+			t.Fatalf("a multi-line error: %q", err)
+		}
+		l, err := ReadLog(t.Context(), ReadOptions{MaxBytes: 1 << 16, Areas: areas},
+			Source{"a", bytes.NewReader(b[:half])}, Source{"b", bytes.NewReader(b[half:])})
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("a multi-line error: %q", err)
@@ -171,7 +198,29 @@ func FuzzReadLog(f *testing.F) {
 		if len(l.Events) == 0 || l.Replay == "" {
 			t.Fatalf("accepted a log with %d events and replay %q", len(l.Events), l.Replay)
 		}
+		checkHistory(t, l.Events, l.Nodes)
 	})
+}
+
+// checkHistory fails t unless evs are a history: known kinds, nodes in
+// 1..n (n 0: unknown), each receive after a send of its message.
+func checkHistory(t *testing.T, evs []*trace.Event, n int) {
+	t.Helper()
+	inFlight := map[msgKey]int{}
+	for _, e := range evs {
+		if !trace.KnownKind(e.Kind) || e.Node < 1 || (n > 0 && e.Node > n) {
+			t.Fatalf("accepted an event of kind %q at node %d of %d", e.Kind, e.Node, n)
+		}
+		switch e.Kind {
+		case trace.KindSend, trace.KindDup:
+			inFlight[keyOf(e)]++
+		case trace.KindRecv:
+			if inFlight[keyOf(e)] == 0 {
+				t.Fatalf("accepted a receive before its send: %+v", e)
+			}
+			inFlight[keyOf(e)]--
+		}
+	}
 }
 
 func abs(n int) int {

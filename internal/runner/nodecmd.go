@@ -234,3 +234,50 @@ func nodeReplay(c *cli.Context) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// nodeRun reads the command line of a `ringlab node` process (as its log's
+// header gives it) and returns the one-process command of the run its
+// process was part of — the area's algorithm with the area's flags the
+// processes share, on --runtime amqp, seed 0 as the processes log it — and
+// the node it ran.
+func nodeRun(areas []Area, replay string) (run string, index int, err error) {
+	words, err := SplitCommand(replay)
+	if err != nil {
+		return "", 0, err
+	}
+	if len(words) < 2 || words[0] != "ringlab" || words[1] != "node" {
+		return "", 0, fmt.Errorf("not a ringlab node command")
+	}
+	if len(areas) == 0 {
+		return "", 0, fmt.Errorf("this command does not read node logs")
+	}
+	values := map[string]string{"algo": "ring"}
+	for i := 2; i < len(words); i++ {
+		name, ok := strings.CutPrefix(words[i], "--")
+		if !ok {
+			return "", 0, fmt.Errorf("%q is not a flag", words[i])
+		}
+		if name == "initiator" {
+			continue
+		}
+		if i+1 == len(words) {
+			return "", 0, fmt.Errorf("--%s has no value", name)
+		}
+		i++
+		values[name] = words[i]
+	}
+	area, algo, err := ParseAlgo(areas, values["algo"])
+	if err != nil {
+		return "", 0, err
+	}
+	if _, err := fmt.Sscan(values["index"], &index); err != nil {
+		return "", 0, fmt.Errorf("--index %q is not a node index", values["index"])
+	}
+	parts := []string{"ringlab", area.Name, algo}
+	for _, f := range areaFlags {
+		if v, ok := values[f]; ok && slices.Contains(area.Flags, f) {
+			parts = append(parts, "--"+f, quote(v))
+		}
+	}
+	return strings.Join(append(parts, "--runtime", "amqp", "--seed", "0"), " "), index, nil
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -38,35 +39,19 @@ func recordedFrom(ctx context.Context) *Recorded {
 	return rec
 }
 
-// restrict keeps the checkers named in props ("mutual-exclusion" names
-// "mutual exclusion"); an unknown name is a usage error listing the
-// properties this run checks.
+// restrict keeps the checkers named in props (check.Select); an unknown
+// name is a usage error of --property listing the properties this run
+// checks.
 func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
-	if len(props) == 0 {
-		return cs, nil
-	}
-	var names []string
-	for _, c := range cs {
-		names = append(names, strings.ReplaceAll(c.Property(), " ", "-"))
-	}
-	var out []check.Checker
-	for _, p := range props {
-		want := strings.ReplaceAll(strings.TrimSpace(p), " ", "-")
-		found := false
-		for i, c := range cs {
-			if names[i] == want {
-				found = true
-				out = append(out, c)
-			}
-		}
-		if !found {
-			return nil, cliutil.Usagef("--property: this run checks no property %q (it checks %s)", p, strings.Join(names, ", "))
-		}
+	out, err := check.Select(cs, props)
+	if err != nil {
+		return nil, cliutil.Usagef("--property: %v", err)
 	}
 	return out, nil
 }
 
-// runRecorded feeds the log's events to sink in their merged order and
+// runRecorded feeds the log's events to sink in their merged order (a
+// streamed log as it reads it: an invalid one is a usage error of --from) and
 // returns the figures the log gives: messages and their types are counted
 // from its send events, termination is the logged run's (a log without a
 // summary is taken as a run that ended by itself). A cancelled ctx stops
@@ -77,14 +62,7 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 	}
 	rec.used = true
 	st := stats{terminated: true, byType: map[string]int64{}}
-	for k, e := range rec.Log.Events {
-		if k%4096 == 0 && ctx.Err() != nil { // Ctrl-C: judge what was read so far
-			st.terminated, st.why = false, "interrupted"
-			return st, nil
-		}
-		if e.Kind == trace.KindViolation { // the checkers find their own
-			continue
-		}
+	err := rec.Log.Each(ctx, func(e *trace.Event) error {
 		switch e.Kind {
 		case trace.KindSend:
 			st.messages++
@@ -96,9 +74,18 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 		case trace.KindDup:
 			st.duplicated++
 		}
-		st.now = max(st.now, e.T)
+		st.now = max(st.now, e.T-rec.Log.Origin)
 		c := *e // the checkers may keep nothing, but the log stays intact
 		sink(&c)
+		return nil
+	})
+	var in *trace.Interrupted
+	switch {
+	case errors.As(err, &in): // Ctrl-C: judge what was read so far
+		st.terminated, st.why = false, "interrupted"
+		return st, nil
+	case err != nil: // a streamed log that is not a run's history
+		return st, cliutil.Usagef("--from %v", err)
 	}
 	if s := rec.Log.Summary; s != nil {
 		st.steps, st.unapplied = s.Steps, s.Unapplied

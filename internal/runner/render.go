@@ -27,11 +27,12 @@ func RenderCommand() *cli.Command {
 			"Example:\n   ringlab election ring --format json > run.ndjson\n   ringlab render --from run.ndjson --format svg --out run.svg",
 		Description: "Reads the engine's NDJSON (--format json or --events FILE of any run) and the capitalizing\n" +
 			"ring's (ringlab ring --format json). A log without a header line (older logs) names nodes\n" +
-			"'node I'.",
+			"'node I'. A log larger than --max-size (256 MiB) is refused; Ctrl-C stops the reading.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the NDJSON log to read (`FILE`, or - for standard input)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: renderFormats},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
+			&cli.IntFlag{Name: "max-size", Value: DefaultMaxLogMiB, Usage: "refuse a log larger than this many `MiB` (reading holds its events in memory, a few times its size on disk)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -47,12 +48,19 @@ func RenderCommand() *cli.Command {
 			if _, err := trace.NewRenderer(format, nil); err != nil {
 				return cliutil.Usagef("--format: %v", err)
 			}
+			maxMiB := c.Int("max-size")
+			if maxMiB < 1 || maxMiB > 1<<20 {
+				return cliutil.Usagef("--max-size must be between 1 and %d MiB, got %d", 1<<20, maxMiB)
+			}
 			var in io.Reader = c.App.Reader
 			if in == nil {
 				in = os.Stdin
 			}
 			name := c.String("from")
 			if name != "-" {
+				if out := c.String("out"); out != "" && cliutil.SameFile(name, out) {
+					return cliutil.Usagef("--out %s is the --from log itself: rendering would overwrite its input; write to another file", out)
+				}
 				f, err := os.Open(name)
 				if errors.Is(err, fs.ErrNotExist) {
 					return cliutil.Usagef("--from: no such file %q", name)
@@ -63,9 +71,17 @@ func RenderCommand() *cli.Command {
 				defer f.Close()
 				in = f
 			}
+			budget := int64(maxMiB) << 20
 			// Read everything first so a malformed log writes nothing.
-			log, err := trace.Load(in)
-			if err != nil {
+			log, err := trace.LoadContext(c.Context, &budgetReader{r: in, budget: &budget, max: budget})
+			var stopped *trace.Interrupted
+			switch {
+			case errors.As(err, &stopped):
+				fmt.Fprintf(c.App.ErrWriter, "render: --from %s: %v; nothing written\n", name, err)
+				return stopped.Err
+			case errors.Is(err, errTooLarge):
+				return cliutil.Usagef("--from %s: the log is larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
+			case err != nil:
 				return cliutil.Usagef("--from %s: %v", name, err)
 			}
 			w, done, err := cliutil.Output(c)
@@ -74,7 +90,11 @@ func RenderCommand() *cli.Command {
 			}
 			defer done()
 			r, _ := trace.NewRenderer(format, w)
-			if err := log.Render(r); err != nil {
+			if err := log.RenderContext(c.Context, r); err != nil {
+				if errors.As(err, &stopped) {
+					fmt.Fprintf(c.App.ErrWriter, "render: %v; the output is cut there\n", err)
+					return stopped.Err
+				}
 				return fmt.Errorf("writing: %w", err)
 			}
 			return nil

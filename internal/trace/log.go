@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,12 +11,42 @@ import (
 )
 
 // Handlers receive the lines of a log as ReadLog decodes them. A nil
-// handler skips its lines.
+// handler skips its lines. An error a handler returns stops the read and
+// comes back prefixed with the line it was called for.
 type Handlers struct {
 	Header  func(*Header) error
 	Event   func(*Event) error
 	Summary func(*Summary) error
+	// EventAt, if set, takes the events in place of Event, with the
+	// (1-based) line each was read from.
+	EventAt func(e *Event, line int) error
+	// Context, if set, stops the read with an *Interrupted error soon
+	// (within a few thousand lines) after it is done.
+	Context context.Context
 }
+
+// Interrupted is the error of a read stopped by its Context: how far it
+// got, and the context's error (which it unwraps to).
+type Interrupted struct {
+	Lines int    // lines read (or events written) before it stopped
+	What  string // "" (lines read) or what Lines counts
+	Err   error
+}
+
+func (e *Interrupted) Error() string {
+	if e.What != "" {
+		return fmt.Sprintf("interrupted after %d %s: %v", e.Lines, e.What, e.Err)
+	}
+	return fmt.Sprintf("interrupted after reading %d lines: %v", e.Lines, e.Err)
+}
+
+func (e *Interrupted) Unwrap() error { return e.Err }
+
+// EventKinds lists the kinds of events a run writes.
+func EventKinds() []string { return append(kindNames[:len(kindNames):len(kindNames)], KindViolation) }
+
+// KnownKind reports whether kind is the kind of an event a run writes.
+func KnownKind(kind string) bool { return kindBit(kind) != 0 || kind == KindViolation }
 
 // Read decodes an NDJSON log, calling onEvent for each event line and
 // onSummary for the summary line. A header line is skipped (ReadLog
@@ -39,6 +70,9 @@ func ReadLog(r io.Reader, h Handlers) error {
 	var ring *ringLog
 	for sc.Scan() {
 		line++
+		if h.Context != nil && line%1024 == 0 && h.Context.Err() != nil {
+			return &Interrupted{Lines: line - 1, Err: h.Context.Err()}
+		}
 		b := sc.Bytes()
 		if len(strings.TrimSpace(string(b))) == 0 {
 			continue
@@ -82,7 +116,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 			}
 			if h.Header != nil {
 				if err := h.Header(&hd); err != nil {
-					return err
+					return fmt.Errorf("line %d: %w", line, err)
 				}
 			}
 		case "summary":
@@ -92,7 +126,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 			}
 			if h.Summary != nil {
 				if err := h.Summary(&s); err != nil {
-					return err
+					return fmt.Errorf("line %d: %w", line, err)
 				}
 			}
 		default:
@@ -103,10 +137,15 @@ func ReadLog(r io.Reader, h Handlers) error {
 			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
 				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
 			}
-			if h.Event != nil {
-				if err := h.Event(&e); err != nil {
-					return err
-				}
+			var err error
+			switch {
+			case h.EventAt != nil:
+				err = h.EventAt(&e, line)
+			case h.Event != nil:
+				err = h.Event(&e)
+			}
+			if err != nil {
+				return fmt.Errorf("line %d: %w", line, err)
 			}
 		}
 	}
@@ -136,10 +175,14 @@ const MaxLoad = 5_000_000
 
 // Load reads a whole log (see ReadLog). A log with no events and no header
 // is an error that says what the file held.
-func Load(r io.Reader) (*Log, error) {
+func Load(r io.Reader) (*Log, error) { return LoadContext(context.Background(), r) }
+
+// LoadContext is Load stopped by ctx (an *Interrupted error).
+func LoadContext(ctx context.Context, r io.Reader) (*Log, error) {
 	l := &Log{}
 	err := ReadLog(r, Handlers{
-		Header: func(h *Header) error { l.Header, l.HasHeader = h, true; return nil },
+		Context: ctx,
+		Header:  func(h *Header) error { l.Header, l.HasHeader = h, true; return nil },
 		Event: func(e *Event) error {
 			if len(l.Events) >= MaxLoad {
 				return fmt.Errorf("more than %d events: too many to draw; narrow the run (fewer nodes or requests)", MaxLoad)
@@ -180,13 +223,21 @@ func (l *Log) madeUpHeader() *Header {
 }
 
 // Render writes l through r: header, events, summary.
-func (l *Log) Render(r Renderer) error {
+func (l *Log) Render(r Renderer) error { return l.RenderContext(context.Background(), r) }
+
+// RenderContext is Render stopped by ctx (an *Interrupted error, counting
+// the events written) soon after it is done.
+func (l *Log) RenderContext(ctx context.Context, r Renderer) error {
 	if hr, ok := r.(HeaderRenderer); ok {
 		if err := hr.Header(l.Header); err != nil {
 			return err
 		}
 	}
 	for i := range l.Events {
+		if i%4096 == 0 && ctx.Err() != nil {
+			_ = r.Flush()
+			return &Interrupted{Lines: i, Err: ctx.Err(), What: "events written"}
+		}
 		if err := r.Event(&l.Events[i]); err != nil {
 			return err
 		}

@@ -80,10 +80,13 @@ func (r *ringLog) replay(h Handlers) error {
 	emit := func(e Event) error {
 		seq++
 		e.V, e.Seq = Version, seq
-		if h.Event == nil {
-			return nil
+		switch {
+		case h.EventAt != nil: // the events come from the hop lines, not one line each
+			return h.EventAt(&e, 0)
+		case h.Event != nil:
+			return h.Event(&e)
 		}
-		return h.Event(&e)
+		return nil
 	}
 	sends := int64(0)
 	for k, hp := range r.hops {
