@@ -241,7 +241,7 @@ func lineEvent(e *trace.Event) bool {
 // specification's initiator_index, and each other one says what it waits
 // for. Merged in Lamport order, their lines are the expected Portuguese
 // output; the initiator prints the verdicts; the merged logs pass the
-// checkers; no output and no log shows the broker's password.
+// checkers, and `ringlab check --from` gives the initiator's verdicts; no output and no log shows the broker's password.
 func TestFiveNodeProcessesElectID1(t *testing.T) {
 	url := amqptest.BrokerURL(t)
 	bin := binary(t)
@@ -322,6 +322,9 @@ func TestFiveNodeProcessesElectID1(t *testing.T) {
 			t.Errorf("merged logs: %s violated: %s", v.Property, v.Detail)
 		}
 	}
+	// and the five logs as files, through `ringlab check --from`: the
+	// initiator's verdicts, exactly
+	checkNodeLogs(t, dir, 5, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --lang pt --runtime amqp")
 }
 
 // lineWriter keeps output and signals its first `lines` lines (1 if 0).

@@ -55,7 +55,7 @@ func checkNodeLogs(t *testing.T, dir string, n int, exact bool, wantReplay strin
 		args = append(args, "--from", filepath.Join(dir, fmt.Sprintf("node%d.ndjson", i)))
 	}
 	code, out, errs := runCLI(t, t.Context(), args...)
-	if code != 0 || !strings.Contains(out, "replay: "+wantReplay+"\n") {
+	if code != 0 || !strings.Contains(out, "replay: "+wantReplay+trace.ReplayNote("amqp")+"\n") {
 		t.Fatalf("check of %d node logs: exit %d, want 0 and replay %q\n%s%s", n, code, wantReplay, out, errs)
 	}
 	want, got := verdictLines(summaryOf(t, filepath.Join(dir, "node1.ndjson")).Verdicts), printedVerdicts(out)
@@ -71,8 +71,8 @@ func checkNodeLogs(t *testing.T, dir string, n int, exact bool, wantReplay strin
 // and kept in testdata/nodelogs) are merged by their clocks and judged
 // with the run's verdicts.
 func TestCheckNodeProcessLogs(t *testing.T) {
-	checkNodeLogs(t, "testdata/nodelogs/ring", 5, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --runtime amqp --seed 0")
-	checkNodeLogs(t, "testdata/nodelogs/ricart", 3, false, "ringlab mutex ricart-agrawala --nodes 3 --requests 1 --runtime amqp --seed 0")
+	checkNodeLogs(t, "testdata/nodelogs/ring", 5, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --runtime amqp")
+	checkNodeLogs(t, "testdata/nodelogs/ricart", 3, false, "ringlab mutex ricart-agrawala --nodes 3 --requests 1 --runtime amqp")
 }
 
 // Node logs that are not every process's log of one run are refused,
@@ -128,8 +128,8 @@ func TestCheckLogsOfNodeProcesses(t *testing.T) {
 		exact  bool
 		replay string
 	}{
-		{[]string{"--algo", "ring", "--ids", "5,3,7,1,4"}, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --runtime amqp --seed 0"},
-		{[]string{"--algo", "mutex/ricart-agrawala", "--requests", "2"}, false, "ringlab mutex ricart-agrawala --requests 2 --runtime amqp --seed 0"},
+		{[]string{"--algo", "ring", "--ids", "5,3,7,1,4"}, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --runtime amqp"},
+		{[]string{"--algo", "mutex/ricart-agrawala", "--requests", "2"}, false, "ringlab mutex ricart-agrawala --requests 2 --runtime amqp"},
 	} {
 		// broker names of this test's own: other test processes (of other
 		// checkouts, say) use the node tests' names
