@@ -89,17 +89,27 @@ func TestServeFlagBadAddr(t *testing.T) {
 		{"nowhere", `--serve-addr "nowhere": want HOST:PORT`},
 		{ln.Addr().String(), "--serve-addr " + ln.Addr().String() + ": "},
 	} {
-		events := filepath.Join(t.TempDir(), "run.ndjson")
-		var stdout, stderr bytes.Buffer
-		code := run(t.Context(), []string{"ringlab", "election", "ring", "--seed", "2", "--events", events, "--serve", "--serve-addr", c.addr}, &stdout, &stderr)
-		if code != 2 || !strings.Contains(stderr.String(), c.want) || strings.Contains(stderr.String(), "--addr") {
-			t.Errorf("--serve-addr %s: exit %d, stderr %q; want exit 2 and %q", c.addr, code, stderr.String(), c.want)
+		for _, cmd := range [][]string{{"election", "ring", "--seed", "2"}, {"mutex", "scenario", "central-slow"}} {
+			badServeAddr(t, cmd, c.addr, c.want)
 		}
-		if stdout.Len() != 0 {
-			t.Errorf("--serve-addr %s: the run ran: stdout %q", c.addr, stdout.String())
-		}
-		if _, err := os.Stat(events); !os.IsNotExist(err) {
-			t.Errorf("--serve-addr %s: the events file exists (%v)", c.addr, err)
-		}
+	}
+}
+
+// badServeAddr runs cmd with --serve --serve-addr addr and wants it refused
+// with exit 2 and want on stderr, having printed and written nothing.
+func badServeAddr(t *testing.T, cmd []string, addr, want string) {
+	t.Helper()
+	events := filepath.Join(t.TempDir(), "run.ndjson")
+	var stdout, stderr bytes.Buffer
+	args := append(append([]string{"ringlab"}, cmd...), "--events", events, "--serve", "--serve-addr", addr)
+	code := run(t.Context(), args, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "--addr") {
+		t.Errorf("--serve-addr %s: exit %d, stderr %q; want exit 2 and %q", addr, code, stderr.String(), want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("--serve-addr %s: the run ran: stdout %q", addr, stdout.String())
+	}
+	if _, err := os.Stat(events); !os.IsNotExist(err) {
+		t.Errorf("--serve-addr %s: the events file exists (%v)", addr, err)
 	}
 }

@@ -100,7 +100,7 @@ func (s scenario) action(c *cli.Context) error {
 		Serving: runner.ParseServe(c),
 	}
 	if format == "text" && !c.IsSet("out") {
-		fmt.Fprintf(c.App.Writer, "%s\n\n", s.about)
+		opts.Intro = s.about + "\n\n"
 	}
 	replay := strings.TrimSuffix(runner.Replay(c, 1), " --seed 1")
 	_, err = runner.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)

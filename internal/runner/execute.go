@@ -125,6 +125,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 		return out, err
 	}
 	defer o.close()
+	fmt.Fprint(stdout, opts.Intro)
 	o.rs = opts.Serving.renderers(o.rs)
 	messages := spec.NeedMessages || opts.logged()
 	checkers := spec.checkers()

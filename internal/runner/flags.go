@@ -66,6 +66,7 @@ type Options struct {
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
 	Serving      Serving // --serve: show the run in the browser afterwards
+	Intro        string  // printed on stdout before the run's first line, once its flags have all been accepted
 	Custom       Custom  // runs the spec instead of a runtime (the exhaustive checker's replays)
 }
 
