@@ -7,8 +7,6 @@ package runner
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,7 +96,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {
 		return o, cliutil.Usagef("--format: %v", err)
 	}
-	if SameFile(o.Out, o.Events) {
+	if cliutil.SameFile(o.Out, o.Events) {
 		return o, cliutil.Usagef("--out %s and --events %s are the same file: the rendered output and the NDJSON log would overwrite each other; give two files", o.Out, o.Events)
 	}
 	var err error
@@ -215,21 +213,6 @@ func checkScript(script []node.Action) error {
 		}
 	}
 	return nil
-}
-
-// SameFile reports whether the paths a and b, both given, name one file:
-// the same path once cleaned, or, where both exist, the same file (a link,
-// another spelling).
-func SameFile(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 func parseRange(s string) (sim.Delay, error) {
