@@ -34,6 +34,8 @@ package amqp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -109,7 +111,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.validate(); err != nil {
 		return Result{}, err
 	}
-	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{})}
+	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{}), proc: procID()}
 	return r.run(ctx)
 }
 
@@ -155,6 +157,7 @@ type runner struct {
 	multi   bool // some nodes are in other processes
 	members map[int]*member
 	track   *tracker
+	proc    string // this process's id in its reports
 
 	sinkMu sync.Mutex
 
@@ -309,6 +312,13 @@ func (r *runner) over() bool {
 	}
 }
 
+// procID is a fresh id for this process's reports.
+func procID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
 // now is an event's time.
 func (r *runner) now() int64 {
 	if r.abs {
@@ -339,19 +349,19 @@ func (r *runner) dropped(foreign bool) {
 // report records a local node's status: directly when this process
 // decides the end, else by publishing it to the watcher with the step's
 // events (on the node's own channel, so reports follow its messages).
-func (r *runner) report(s *status) {
+func (r *runner) report(ctx context.Context, s *status) {
 	if !r.multi || r.cfg.Watch {
 		if r.track.update(s) {
-			r.decided()
+			r.decided(ctx)
 		}
 	}
 }
 
 // decided ends a run whose end this process decided, telling the other
 // processes.
-func (r *runner) decided() {
+func (r *runner) decided(ctx context.Context) {
 	if r.multi {
-		if err := r.announce(); err != nil {
+		if err := r.announce(ctx); err != nil {
 			r.finish(err)
 			return
 		}

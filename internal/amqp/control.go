@@ -33,6 +33,11 @@ type endCh struct {
 	d   <-chan amqp.Delivery
 }
 
+// bindEnd listens for the end on a queue of this process's own, which
+// dies with its connection: an end announced while the process had no
+// such queue (between a lost connection and the next bindEnd) went only
+// to the end queue, which bindEnd reads after binding, so the end is
+// never missed.
 func (r *runner) bindEnd(ctx context.Context) error {
 	ch, gen, err := r.sess.channel(ctx, r.endGen())
 	if err != nil {
@@ -46,12 +51,29 @@ func (r *runner) bindEnd(ctx context.Context) error {
 	if err == nil {
 		d, err = ch.Consume(q.Name, "", true, true, false, false, nil)
 	}
+	var over bool
+	if err == nil {
+		over, err = r.endAnnounced(ch)
+	}
 	if err != nil {
 		_ = ch.Close()
 		return fmt.Errorf("listening for the end of the run: %w", err)
 	}
 	r.endc = &endCh{ch: ch, gen: gen, d: d}
+	if over {
+		r.finish(nil)
+	}
 	return nil
+}
+
+// endAnnounced reports whether the end queue holds the end of the run
+// (left there for every other process).
+func (r *runner) endAnnounced(ch *amqp.Channel) (bool, error) {
+	d, ok, err := ch.Get(r.cfg.Names.End(), false)
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, d.Nack(false, true)
 }
 
 func (r *runner) endGen() int {
@@ -82,32 +104,55 @@ func (r *runner) awaitEnd(ctx context.Context) {
 				r.finish(err)
 				return
 			}
+			if r.over() {
+				return
+			}
 		}
 	}
 }
 
-// announce tells every other process the run is over.
-func (r *runner) announce() error {
-	ch, _, err := r.sess.channel(context.Background(), 0)
-	if err != nil {
-		return err
+// announce tells every other process the run is over, and leaves the end
+// in the end queue for a process that is reconnecting; it retries on a
+// fresh channel until the broker confirms it (a lost connection
+// reconnects, bounded by ReconnectWithin).
+func (r *runner) announce(ctx context.Context) error {
+	gen := 0
+	var last error
+	for range maxTries {
+		ch, g, err := r.sess.channel(ctx, gen)
+		if err != nil {
+			return fmt.Errorf("announcing the end: %w", err)
+		}
+		gen = g
+		ok, err := announceOn(ctx, ch, r.cfg.Names.Control())
+		_ = ch.Close()
+		if ok {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		last = err
 	}
-	defer ch.Close()
+	return fmt.Errorf("announcing the end: the broker did not confirm it %d times in a row (%v)", maxTries, last)
+}
+
+func announceOn(ctx context.Context, ch *amqp.Channel, exchange string) (bool, error) {
 	if err := ch.Confirm(false); err != nil {
-		return err
+		return false, err
 	}
-	dc, err := ch.PublishWithDeferredConfirm(r.cfg.Names.Control(), keyEnd, false, false, amqp.Publishing{Body: []byte("end")})
+	dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, exchange, keyEnd, false, false, amqp.Publishing{Body: []byte("end")})
 	if err != nil {
-		return fmt.Errorf("announcing the end: %w", err)
+		return false, err
 	}
-	dc.Wait()
-	return nil
+	return dc.WaitContext(ctx)
 }
 
 // watch reads the other processes' reports: their events go to the sink,
 // their statuses to the tracker, which decides the end.
 func (r *runner) watch(ctx context.Context) {
 	gen := 0
+	seen := reportLog{}
 	for {
 		ch, g, err := r.sess.channel(ctx, gen)
 		if err != nil {
@@ -123,7 +168,7 @@ func (r *runner) watch(ctx context.Context) {
 			r.finish(fmt.Errorf("reading the reports on %s: %w (is another watcher running?)", r.cfg.Names.Monitor(), err))
 			return
 		}
-		if done := r.reports(ctx, d); done {
+		if done := r.reports(ctx, d, seen); done {
 			_ = ch.Close()
 			return
 		}
@@ -132,8 +177,9 @@ func (r *runner) watch(ctx context.Context) {
 }
 
 // reports handles reports until the run is over (true) or the channel
-// fails (false).
-func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery) bool {
+// fails (false). A report seen already is dropped: its events must reach
+// the checkers once, and an old status must not replace a newer one.
+func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery, seen reportLog) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -153,13 +199,18 @@ func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery) bool {
 				_ = m.Ack(false)
 				continue
 			}
+			if !seen.fresh(&rep) {
+				_ = m.Ack(false)
+				r.dropped(false)
+				continue
+			}
 			for k := range rep.Events {
 				r.sink(&rep.Events[k])
 			}
 			over := r.track.update(rep.Status)
 			_ = m.Ack(false)
 			if over {
-				r.decided()
+				r.decided(ctx)
 				return true
 			}
 		}

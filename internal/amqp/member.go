@@ -32,6 +32,7 @@ type member struct {
 	timers  map[int]time.Time
 	out     node.Output
 	events  []trace.Event // this step's, for the report (multi-process)
+	reports int64         // reports published by this process
 
 	ch         *amqp.Channel
 	gen        int

@@ -2,12 +2,14 @@ package amqp
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
+	"ringlab/internal/trace"
 )
 
 // proc is one simulated node process: a Run with one local node.
@@ -129,5 +131,90 @@ func TestKilledNodeProcessResumes(t *testing.T) {
 	}
 	if p3.res.Duplicates < 1 {
 		t.Errorf("node 3 dropped %d duplicates, want the resent message dropped", p3.res.Duplicates)
+	}
+}
+
+// Every connection of a five-process run dies at once, at a point of the
+// run chosen by its progress (the k-th message the watcher learns of), as
+// `rabbitmqctl close_all_connections` does it; the run reconnects, and the
+// watcher must see every event exactly once, every message counted once.
+// Several runs, each cut at another point.
+func TestAllConnectionsDroppedMidRun(t *testing.T) {
+	const n, hops, runs = 5, 120, 6
+	f := nodetest.PassFactory(n, hops)
+	want := simCount(t, n, f, start1())
+	for r := range runs {
+		cut := 1 + (r+1)*hops/(runs+1) // the k-th handled message triggers the cut
+		t.Run(fmt.Sprintf("cut=%d", cut), func(t *testing.T) {
+			cfg := multiConfig(t, n, f)
+			var sev severable
+			cfg.wrap = sev.wrap
+			var mu sync.Mutex
+			seen := map[[2]int64]int{} // (node, lc) -> times the watcher saw the event
+			recvs := 0
+			cw := cfg
+			cw.Sink = func(e *trace.Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				seen[[2]int64{int64(e.Node), e.LC}]++
+				if e.Kind == trace.KindRecv {
+					recvs++
+					if recvs == cut {
+						sev.sever() // every process's connection, as the broker closing them all
+					}
+				}
+			}
+			cw.Messages = true
+			cfg.Messages = true
+			procs := []*proc{startProc(t.Context(), cw, 1, true)}
+			for i := 2; i <= n; i++ {
+				procs = append(procs, startProc(t.Context(), cfg, i, false))
+			}
+			reconnects := 0
+			for k, p := range procs {
+				p.wait()
+				if p.err != nil || !p.res.Quiescent {
+					t.Fatalf("node %d's process ended with %v, quiescent %v", k+1, p.err, p.res.Quiescent)
+				}
+				reconnects += p.res.Reconnects
+			}
+			if reconnects == 0 {
+				t.Fatal("no process reconnected: the cut did not happen")
+			}
+			if got := procs[0].res.Messages; got != want {
+				t.Errorf("the watcher counted %d messages, the simulator sends %d", got, want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for k, c := range seen {
+				if c > 1 {
+					t.Errorf("the watcher saw event lc=%d of node %d %d times", k[1], k[0], c)
+				}
+			}
+			if recvs != int(want) {
+				t.Errorf("the watcher saw %d receipts, the simulator has %d", recvs, want)
+			}
+		})
+	}
+}
+
+// A process that was not listening when the watcher announced the end
+// (here: started after it) finds the end in the end queue and ends, with
+// no message of its own sent.
+func TestProcessListeningAfterTheEndAnnouncedEnds(t *testing.T) {
+	f := nodetest.PassFactory(2, 3)
+	cfg := multiConfig(t, 2, f)
+	p1 := startProc(t.Context(), cfg, 1, true)
+	p2 := startProc(t.Context(), cfg, 2, false)
+	for _, p := range []*proc{p1, p2} {
+		p.wait()
+		if p.err != nil || !p.res.Quiescent {
+			t.Fatalf("a process ended with %v, quiescent %v", p.err, p.res.Quiescent)
+		}
+	}
+	late := startProc(t.Context(), cfg, 2, false)
+	late.wait()
+	if late.err != nil || !late.res.Quiescent || late.res.Exhausted {
+		t.Fatalf("the late process ended with %v, quiescent %v, exhausted %v", late.err, late.res.Quiescent, late.res.Exhausted)
 	}
 }

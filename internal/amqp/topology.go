@@ -49,6 +49,11 @@ func (n Names) State(i int) string { return n.Exchange + ".state." + fmt.Sprint(
 // Control is the exchange of the reports and of the end of a run.
 func (n Names) Control() string { return n.Exchange + ".control" }
 
+// End is the queue that keeps the end of a multi-process run once the
+// watcher has announced it, for a process that was not listening then
+// (it had lost its connection); `ringlab amqp setup` empties it.
+func (n Names) End() string { return n.Exchange + ".end" }
+
 // Monitor is the queue the watching process reads reports from.
 func (n Names) Monitor() string { return n.Exchange + ".monitor" }
 
@@ -126,6 +131,12 @@ func declare(open opener, names Names, n int, control bool) error {
 		}
 		if err := ch.QueueBind(names.Monitor(), keyReport, names.Control(), false, nil); err != nil {
 			return fmt.Errorf("binding queue %s: %w", names.Monitor(), err)
+		}
+		if _, err := ch.QueueDeclare(names.End(), false, false, false, false, amqp.Table{"x-max-length": int32(1)}); err != nil {
+			return fmt.Errorf("declaring queue %s: %w", names.End(), err)
+		}
+		if err := ch.QueueBind(names.End(), keyEnd, names.Control(), false, nil); err != nil {
+			return fmt.Errorf("binding queue %s: %w", names.End(), err)
 		}
 		return nil
 	})
@@ -211,11 +222,15 @@ func Setup(ctx context.Context, url string, names Names, n int) error {
 func purge(open opener, names Names, n int, control bool) error {
 	if control {
 		err := withOne(open, func(ch *amqp.Channel) error {
-			_, err := ch.QueuePurge(names.Monitor(), false)
-			return err
+			for _, q := range []string{names.Monitor(), names.End()} {
+				if _, err := ch.QueuePurge(q, false); err != nil {
+					return fmt.Errorf("emptying queue %s: %w", q, err)
+				}
+			}
+			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("emptying queue %s: %w", names.Monitor(), err)
+			return err
 		}
 	}
 	return inChunks(open, n, func(ch *amqp.Channel, i int) error {
@@ -271,8 +286,10 @@ func teardown(open opener, names Names, n int) error {
 		return err
 	}
 	return withOne(open, func(ch *amqp.Channel) error {
-		if _, err := ch.QueueDelete(names.Monitor(), false, false, false); err != nil {
-			return fmt.Errorf("deleting queue %s: %w", names.Monitor(), err)
+		for _, q := range []string{names.Monitor(), names.End()} {
+			if _, err := ch.QueueDelete(q, false, false, false); err != nil {
+				return fmt.Errorf("deleting queue %s: %w", q, err)
+			}
 		}
 		for _, x := range []string{names.Exchange, names.Control()} {
 			if err := ch.ExchangeDelete(x, false, false); err != nil {
