@@ -163,8 +163,11 @@ func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool
 }
 
 // testEnv gives the node processes broker names of their own: the ring's
-// names are fixed, and other packages' tests use them too.
-func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"=test-main.") }
+// names are fixed, and other packages' tests (or another `go test` of
+// this package, on the same broker) use them too.
+func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"="+testPrefix) }
+
+var testPrefix = fmt.Sprintf("test-main-%d.", os.Getpid())
 
 func setupRing(t *testing.T, bin, url string) {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
 )
@@ -39,7 +40,7 @@ type endCh struct {
 // to the end queue, which bindEnd reads after binding, so the end is
 // never missed.
 func (r *runner) bindEnd(ctx context.Context) error {
-	ch, gen, err := r.sess.channel(ctx, r.endGen())
+	ch, gen, err := r.sess.channel(ctx, 0, r.endGen())
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func (r *runner) announce(ctx context.Context) error {
 	gen := 0
 	var last error
 	for range maxTries {
-		ch, g, err := r.sess.channel(ctx, gen)
+		ch, g, err := r.sess.channel(ctx, 0, gen)
 		if err != nil {
 			return fmt.Errorf("announcing the end: %w", err)
 		}
@@ -154,7 +155,7 @@ func (r *runner) watch(ctx context.Context) {
 	gen := 0
 	seen := reportLog{}
 	for {
-		ch, g, err := r.sess.channel(ctx, gen)
+		ch, g, err := r.sess.channel(ctx, 0, gen)
 		if err != nil {
 			if ctx.Err() == nil {
 				r.finish(err)
@@ -215,4 +216,91 @@ func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery, seen repor
 			}
 		}
 	}
+}
+
+// claimWithin bounds how long a node process waits for Names.Lock, which
+// another node process holds for a moment while it claims the run, and a
+// one-process run holds for its whole run.
+const claimWithin = 3 * time.Second
+
+// claimRun leaves this run's RunKey in Names.Run if no run is there, or
+// checks that the run there is this one; the check and the write happen
+// under Names.Lock, so two runs starting at once cannot both claim the
+// names.
+func (r *runner) claimRun(ctx context.Context) error {
+	names := r.cfg.Names
+	deadline := time.Now().Add(claimWithin)
+	wait := 20 * time.Millisecond
+	for {
+		ch, _, err := r.sess.channel(ctx, 0, 0)
+		if err != nil {
+			return err
+		}
+		_, err = ch.QueueDeclare(names.Lock(), false, false, true, false, nil)
+		if err == nil {
+			err = r.claimLocked(ctx, ch)
+			_, _ = ch.QueueDelete(names.Lock(), false, false, false)
+			_ = ch.Close()
+			return err
+		}
+		_ = ch.Close()
+		if !isCode(err, amqp.ResourceLocked) {
+			return fmt.Errorf("declaring queue %s: %w", names.Lock(), err)
+		}
+		if time.Now().Add(wait).After(deadline) {
+			return fmt.Errorf("%w (%s; %s stayed taken for %v): %s", ErrHeld, names.Exchange, names.Lock(), claimWithin, heldHint)
+		}
+		t := time.NewTimer(wait) // a bounded back-off between attempts, not a synchronisation
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
+}
+
+func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
+	names := r.cfg.Names
+	d, ok, err := ch.Get(names.Run(), false)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", names.Run(), err)
+	}
+	if ok {
+		other := string(d.Body)
+		_ = d.Nack(false, true) // it stays for the run's other processes
+		if other != r.cfg.RunKey {
+			return fmt.Errorf("%w (%s): they belong to a run of %s, this process is of %s; %s, or run `ringlab amqp setup` to start a new run",
+				ErrHeld, names.Exchange, other, r.cfg.RunKey, "wait for that run to end")
+		}
+		return nil
+	}
+	// a new run: the end of the last one is not its end
+	if _, err := ch.QueuePurge(names.End(), false); err != nil {
+		return fmt.Errorf("emptying %s: %w", names.End(), err)
+	}
+	if err := ch.Confirm(false); err != nil {
+		return err
+	}
+	dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", names.Run(), true, false,
+		amqp.Publishing{ContentType: "text/plain", Body: []byte(r.cfg.RunKey)})
+	if err != nil {
+		return fmt.Errorf("claiming the names: %w", err)
+	}
+	if ok, err := dc.WaitContext(ctx); !ok {
+		return fmt.Errorf("claiming the names: the broker did not confirm (%v)", err)
+	}
+	return nil
+}
+
+// releaseRun empties Names.Run at the end of the run: the names are free
+// for the next one.
+func (r *runner) releaseRun() {
+	ch, err := r.sess.tryChannel()
+	if err != nil {
+		return
+	}
+	_, _ = ch.QueuePurge(r.cfg.Names.Run(), false)
+	_ = ch.Close()
 }

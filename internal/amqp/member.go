@@ -34,6 +34,7 @@ type member struct {
 	events  []trace.Event // this step's, for the report (multi-process)
 	reports int64         // reports published by this process
 
+	slot       int // the session's connection its channel is on
 	ch         *amqp.Channel
 	gen        int
 	deliveries <-chan amqp.Delivery
@@ -71,7 +72,7 @@ func (r *runner) newMember(i int) (*member, error) {
 // generation failed, if not 0): confirms on, its queue consumed by this
 // process alone.
 func (m *member) open(ctx context.Context, failed int) error {
-	ch, gen, err := m.r.sess.channel(ctx, failed)
+	ch, gen, err := m.r.sess.channel(ctx, m.slot, failed)
 	if err != nil {
 		return fmt.Errorf("node %d: %w", m.i, err)
 	}
@@ -135,8 +136,10 @@ func (m *member) schedule() {
 }
 
 // loop is the node's goroutine.
+//
+// It leaves its channel open when it returns: the run closes the
+// connection, which closes every channel at once.
 func (m *member) loop(ctx context.Context) {
-	defer m.closeChannel()
 	// the first report says the node exists (and, restarted, where its
 	// counters stand)
 	m.report(ctx)

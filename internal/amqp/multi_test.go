@@ -2,7 +2,9 @@ package amqp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -216,5 +218,53 @@ func TestProcessListeningAfterTheEndAnnouncedEnds(t *testing.T) {
 	late.wait()
 	if late.err != nil || !late.res.Quiescent || late.res.Exhausted {
 		t.Fatalf("the late process ended with %v, quiescent %v, exhausted %v", late.err, late.res.Quiescent, late.res.Exhausted)
+	}
+}
+
+// The processes of a multi-process run hold its names: a process of
+// another run (another RunKey) is refused, as is a second process of a
+// node that has one; once the run is over, a new run may start.
+func TestAnotherMultiProcessRunIsRefused(t *testing.T) {
+	f := nodetest.PassFactory(2, 3)
+	cfg := multiConfig(t, 2, f)
+	cfg.Lock, cfg.RunKey = true, "pass, 2 nodes"
+	claimed := make(chan struct{})
+	var once sync.Once
+	c1 := cfg
+	c1.afterSends = func(int, int, int64) { once.Do(func() { close(claimed) }) } // node 1 sent: its process claimed the names
+	p1 := startProc(t.Context(), c1, 1, true)
+	select {
+	case <-claimed:
+	case <-p1.done:
+		t.Fatalf("node 1's process ended: %v", p1.err)
+	}
+	other := cfg
+	other.RunKey = "pass, 2 nodes, other ids"
+	intruder := startProc(t.Context(), other, 2, false)
+	intruder.wait()
+	if !errors.Is(intruder.err, ErrHeld) || !strings.Contains(intruder.err.Error(), "pass, 2 nodes") {
+		t.Fatalf("a process of another run: %v, want ErrHeld naming the run that holds the names", intruder.err)
+	}
+	twin := startProc(t.Context(), cfg, 1, false)
+	twin.wait()
+	if !errors.Is(twin.err, ErrHeld) {
+		t.Fatalf("a second process of node 1: %v, want ErrHeld", twin.err)
+	}
+	p2 := startProc(t.Context(), cfg, 2, false)
+	for _, p := range []*proc{p1, p2} {
+		p.wait()
+		if p.err != nil || !p.res.Quiescent {
+			t.Fatalf("a process ended with %v, quiescent %v", p.err, p.res.Quiescent)
+		}
+	}
+	// the run is over: its names are free for another (its queues are
+	// empty, so it needs no `ringlab amqp setup`)
+	next := startProc(t.Context(), other, 1, true)
+	next2 := startProc(t.Context(), other, 2, false)
+	for _, p := range []*proc{next, next2} {
+		p.wait()
+		if p.err != nil || !p.res.Quiescent {
+			t.Fatalf("a process of the next run ended with %v, quiescent %v", p.err, p.res.Quiescent)
+		}
 	}
 }

@@ -79,7 +79,7 @@ func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action,
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: opts.URL, Names: names, Nodes: spec.Nodes, Factory: spec.Factory, Codec: codec,
 		Script: script, React: spec.React, Tick: opts.Tick, Timeout: opts.Timeout,
-		Run: id, Purge: true, Teardown: spec.Algorithm != RingAlgorithm,
+		Run: id, Purge: true, Teardown: true, Lock: true,
 		Sink: sink, Messages: messages, Skip: skip,
 	})
 	st := stats{terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
@@ -103,6 +103,9 @@ type NodeOptions struct {
 	Timeout time.Duration
 	Tick    time.Duration
 	Replay  string // the command line, for the summary
+	// RunKey names the run's algorithm and parameters: the processes of
+	// one run give the same, and a process of another run is refused.
+	RunKey string
 }
 
 // RemoteSink is implemented by a renderer that wants, besides the events
@@ -177,6 +180,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		URL: no.URL, Names: BrokerNames(spec.Algorithm, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
 		Codec: codec, Script: script, React: spec.React, Tick: no.Tick, Timeout: no.Timeout,
 		Local: []int{no.Index}, Watch: no.Watch, Sink: sink, Messages: true,
+		Lock: true, RunKey: no.RunKey,
 	})
 	if err != nil && ctx.Err() == nil {
 		return out, amqpFailure(err)
