@@ -1,6 +1,7 @@
 package election
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -81,6 +82,11 @@ func TestRingWireFormat(t *testing.T) {
 	}
 }
 
+// testPrefix prefixes the broker names of this package's runs: the
+// ring's names are fixed, and other packages' tests, or another `go test`
+// of this one on the same broker, run rings too.
+var testPrefix = fmt.Sprintf("test-election-%d.", os.Getpid())
+
 var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 
 // The four test cases of the ring election's assignment, over a real
@@ -88,7 +94,7 @@ var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 // simulator sends for the same ring and initiator.
 func TestRingCasesOverRabbitMQ(t *testing.T) {
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
+	t.Setenv(runner.EnvPrefix, testPrefix) // the ring's names are fixed; other packages' tests use them too
 	for _, c := range []struct {
 		ids, want string
 	}{
@@ -121,7 +127,7 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 func TestElectionsOverRabbitMQ(t *testing.T) {
 	const bullyTick = "500ms"
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, "test-election.")
+	t.Setenv(runner.EnvPrefix, testPrefix)
 	for _, args := range everyElection {
 		if args[0] == "bully" {
 			args = append(slices.Clone(args), "--tick", bullyTick)

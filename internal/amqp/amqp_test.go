@@ -240,8 +240,10 @@ func TestUnreachableBrokerFailsFast(t *testing.T) {
 		if !errors.Is(err, ErrUnreachable) {
 			t.Errorf("%s: err = %v, want ErrUnreachable", addr, err)
 		}
-		if d := time.Since(t0); d > 5*time.Second {
-			t.Errorf("%s: failed after %v, want within 5 s", addr, d)
+		// DialTimeout (4 s) bounds the silent port; the bound here only
+		// tells a hang from a slow machine
+		if d := time.Since(t0); d > 30*time.Second {
+			t.Errorf("%s: failed after %v, want it bounded (DialTimeout is %v)", addr, d, DialTimeout)
 		}
 	}
 	silent.Close()
