@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -425,5 +428,63 @@ func TestNodesStartingAfterTheInitiatorSent(t *testing.T) {
 	if out := w.buf.String(); !strings.Contains(out, "[Node 1] Enviou ELECTION(5) para Node 2\n") ||
 		!strings.Contains(out, "✓ Líder eleito: Node 4 (ID=1)") || !strings.Contains(init.err.String(), "messages: 13 ") {
 		t.Errorf("initiator:\n%s%s", out, init.err.String())
+	}
+}
+
+// A Ricart-Agrawala node process is killed (SIGKILL) once it has printed
+// its first lines, and started again: the new process comes back with the
+// node's state reset, as the simulator's crash and restart, and says so
+// (crash, recover); it does not run its workload a second time. Whatever
+// the moment of the kill, no verdict may call the run unsafe, and no
+// more critical sections are entered than requested.
+func TestKilledMutexNodeProcessRestartsAsACrash(t *testing.T) {
+	url := amqptest.BrokerURL(t)
+	bin := binary(t)
+	setupAlgo(t, bin, url, "mutex/ricart-agrawala")
+	const requests = 10
+	algo := []string{"--algo", "mutex/ricart-agrawala", "--requests", fmt.Sprint(requests)}
+	w := &lineWriter{first: make(chan struct{}), lines: 6}
+	victim := startNodeArgs(t, bin, url, t.TempDir(), 3, false, w, algo...)
+	var procs []*nodeProc
+	for _, i := range []int{2, 4, 5} {
+		procs = append(procs, startNodeArgs(t, bin, url, t.TempDir(), i, false, nil, algo...))
+	}
+	init := startNodeArgs(t, bin, url, t.TempDir(), 1, true, nil, algo...)
+	select {
+	case <-w.first:
+	case <-time.After(30 * time.Second): // a bound on a hang, not a synchronisation
+		t.Fatal("node 3 printed nothing")
+	}
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = victim.cmd.Wait()
+	again := startNodeArgs(t, bin, url, t.TempDir(), 3, false, nil, algo...)
+	for _, p := range append(procs, init, again) {
+		err := p.cmd.Wait()
+		var ee *exec.ExitError
+		if err != nil && !(errors.As(err, &ee) && (ee.ExitCode() == 3 || ee.ExitCode() == 4)) {
+			t.Fatalf("node %d: %v\n%s%s", p.index, err, p.out.String(), p.err.String())
+		}
+	}
+	all := init.out.String() + init.err.String()
+	for _, want := range []string{"✓ mutual exclusion", "✓ grant order"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the initiator's verdicts lack %q:\n%s", want, all)
+		}
+	}
+	m := regexp.MustCompile(`(?m)^entries: (\d+)$`).FindStringSubmatch(all)
+	if m == nil {
+		t.Fatalf("no entries line:\n%s", all)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 5*requests {
+		t.Errorf("%d entries for %d requests: the restarted node ran its workload again", n, 5*requests)
+	}
+	log, err := os.ReadFile(again.events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(log, []byte(`"kind":"crash"`)) || !bytes.Contains(log, []byte(`"kind":"recover"`)) {
+		t.Errorf("the restarted node's log has no crash and recover:\n%s", log)
 	}
 }

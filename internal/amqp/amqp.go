@@ -256,6 +256,23 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		if err := r.recoverStates(ctx); err != nil {
 			return Result{}, err
 		}
+		// A node whose process ran before in this run comes back with its
+		// state reset, as the engine's crash and restart: its events say
+		// so (crash, recover), so the checkers judge what the simulator
+		// judges for the same crash and restart, and its workload does
+		// not start again (the simulator's restarted node does not run it
+		// twice either).
+		for _, m := range r.members {
+			if m.restarted {
+				m.acts = []timed{{due: r.start, cmd: node.CmdCrash}, {due: r.start, cmd: node.CmdRestart}}
+				continue
+			}
+			// the node's first state, saved before it can send anything:
+			// a process killed in its first step is restarted as a crash
+			if err := m.saveState(ctx); err != nil {
+				return Result{}, err
+			}
+		}
 		if r.cfg.Watch {
 			wg.Go(func() { r.watch(ctx) })
 		} else {

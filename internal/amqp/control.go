@@ -276,9 +276,14 @@ func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
 		}
 		return nil
 	}
-	// a new run: the end of the last one is not its end
-	if _, err := ch.QueuePurge(names.End(), false); err != nil {
-		return fmt.Errorf("emptying %s: %w", names.End(), err)
+	// a new run: what the last one left (its end, its nodes' states) is
+	// not this run's, as `ringlab amqp setup` would empty it
+	open := func() (*amqp.Channel, error) {
+		c, _, err := r.sess.channel(ctx, 0, 0)
+		return c, err
+	}
+	if err := purge(ctx, open, names, r.cfg.Nodes, true); err != nil {
+		return err
 	}
 	if err := ch.Confirm(false); err != nil {
 		return err

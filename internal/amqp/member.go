@@ -33,6 +33,9 @@ type member struct {
 	out     node.Output
 	events  []trace.Event // this step's, for the report (multi-process)
 	reports int64         // reports published by this process
+	// restarted: a process of this node ran before in this run (it left
+	// its state); this one starts with the node's state reset
+	restarted bool
 
 	slot       int // the session's connection its channel is on
 	ch         *amqp.Channel

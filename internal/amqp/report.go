@@ -51,6 +51,7 @@ func (m *member) loadState() error {
 		m.byType = s.ByType
 	}
 	m.lc, m.steps = s.LC, s.Steps
+	m.restarted = true
 	return nil
 }
 
