@@ -488,3 +488,47 @@ func TestKilledMutexNodeProcessRestartsAsACrash(t *testing.T) {
 		t.Errorf("the restarted node's log has no crash and recover:\n%s", log)
 	}
 }
+
+// Two multi-process ring runs on the same (fixed) names: once the first
+// has started, a process of a second run, with other ids, is refused in
+// one line naming the run that holds the names, exit 1 (the command is
+// right, the broker is busy), and the first run ends with its own
+// verdicts.
+func TestSecondRingRunOnTheSameNamesIsRefused(t *testing.T) {
+	url := amqptest.BrokerURL(t)
+	bin := binary(t)
+	setupRing(t, bin, url)
+	dir := t.TempDir()
+	w := &lineWriter{first: make(chan struct{}), lines: 2}
+	init := startNode(t, bin, url, dir, 1, true, w)
+	select {
+	case <-w.first: // it has sent its first ELECTION: it holds the names
+	case <-time.After(30 * time.Second): // a bound on a hang, not a synchronisation
+		t.Fatal("the initiator sent nothing")
+	}
+	for _, index := range []int{1, 2} {
+		other := startNodeArgs(t, bin, url, t.TempDir(), index, false, nil, "--algo", "ring", "--ids", "2,4,6,8,10")
+		err := other.cmd.Wait()
+		var ee *exec.ExitError
+		msg := strings.TrimSpace(other.err.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(msg, "another run holds these broker names") ||
+			strings.Count(msg, "\n") != 0 || other.out.Len() != 0 {
+			t.Errorf("node %d of another run: %v, stdout %q, stderr %q; want exit 1 and one line", index, err, other.out.String(), msg)
+		}
+		if index == 2 && !strings.Contains(msg, "N5,N3,N7,N1,N4") {
+			t.Errorf("the refusal does not name the run that holds the names: %s", msg)
+		}
+	}
+	var procs []*nodeProc
+	for i := 2; i <= 5; i++ {
+		procs = append(procs, startNode(t, bin, url, dir, i, false, nil))
+	}
+	for _, p := range append(procs, init) {
+		if err := p.cmd.Wait(); err != nil {
+			t.Fatalf("node %d: %v\n%s%s", p.index, err, p.out.String(), p.err.String())
+		}
+	}
+	if out := w.buf.String(); !strings.Contains(out, "✓ Líder eleito: Node 4 (ID=1)") || strings.Contains(out, "✗") {
+		t.Errorf("the first run's verdicts:\n%s", out)
+	}
+}

@@ -377,3 +377,34 @@ func TestMoreNodesThanChannelsOfAConnection(t *testing.T) {
 		t.Errorf("%d reconnects", res.Reconnects)
 	}
 }
+
+// An interrupted run returns at once with what it did so far: the
+// context's error, and the messages counted until then.
+func TestInterruptedRunReturnsItsPartialResult(t *testing.T) {
+	url := brokerURL(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	const cut = 20
+	var recvs int
+	cfg := Config{URL: url, Nodes: 50, Factory: nodetest.PassFactory(50, 1_000_000), Script: start1(),
+		Purge: true, Teardown: true, Lock: true, Messages: true,
+		Sink: func(e *trace.Event) {
+			if e.Kind == trace.KindRecv {
+				if recvs++; recvs == cut {
+					cancel()
+				}
+			}
+		}}
+	cfg.Names, cfg.Run = testNames(t)
+	t0 := time.Now()
+	res, err := Run(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res.Quiescent || res.Messages < cut {
+		t.Errorf("quiescent %v, %d messages: want the partial count, at least %d", res.Quiescent, res.Messages, cut)
+	}
+	if d := time.Since(t0); d > 30*time.Second { // a hang, not a slow machine
+		t.Errorf("the interrupted run took %v to return", d)
+	}
+}

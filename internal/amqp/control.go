@@ -271,8 +271,8 @@ func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
 		other := string(d.Body)
 		_ = d.Nack(false, true) // it stays for the run's other processes
 		if other != r.cfg.RunKey {
-			return fmt.Errorf("%w (%s): they belong to a run of %s, this process is of %s; %s, or run `ringlab amqp setup` to start a new run",
-				ErrHeld, names.Exchange, other, r.cfg.RunKey, "wait for that run to end")
+			return fmt.Errorf("%w (%s): they belong to a run of %s, this process is of %s; wait for that run to end (if it was abandoned, `ringlab amqp setup` frees them)",
+				ErrHeld, names.Exchange, other, r.cfg.RunKey)
 		}
 		return nil
 	}
