@@ -345,17 +345,19 @@ func (r *runner) teardown(ctx context.Context) {
 		defer close(done)
 		_ = teardown(r.sess.tryChannel, r.cfg.Names, r.cfg.Nodes, r.multi)
 	}()
-	if ctx.Err() != nil {
-		t := time.NewTimer(interruptedTeardown)
-		defer t.Stop()
-		select {
-		case <-done:
-			return
-		case <-t.C:
-			r.sess.closeAll(time.Now().Add(closeWithin)) // the teardown's wait ends with the connection
-		}
+	select {
+	case <-done:
+		return
+	case <-ctx.Done(): // interrupted before, or while, deleting
 	}
-	<-done
+	t := time.NewTimer(interruptedTeardown)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		r.sess.closeAll(time.Now().Add(closeWithin)) // the teardown's wait ends with the connection
+		<-done
+	}
 }
 
 // prepare declares the topology (and empties it, with Purge).

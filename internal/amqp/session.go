@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,6 +47,7 @@ type session struct {
 
 type slot struct {
 	conn *amqp.Connection
+	raw  net.Conn // its network connection, which closeAll cuts if the broker is slow to answer
 	gen  int
 }
 
@@ -53,29 +55,36 @@ type slot struct {
 func newSession(ctx context.Context, url string, n int, wrap func(net.Conn) net.Conn, hello func(*amqp.Connection) error) (*session, error) {
 	s := &session{url: url, wrap: wrap, hello: hello, slots: make([]slot, max(n, 1))}
 	for k := range s.slots {
-		c, err := s.dial(ctx, k)
+		c, raw, err := s.dial(ctx, k)
 		if err != nil {
 			s.closeAll(time.Now().Add(closeWithin))
 			return nil, err
 		}
-		s.slots[k] = slot{conn: c, gen: 1}
+		s.slots[k] = slot{conn: c, raw: raw, gen: 1}
 	}
 	return s, nil
 }
 
 // dial connects slot k; the first slot's connections run hello.
-func (s *session) dial(ctx context.Context, k int) (*amqp.Connection, error) {
-	c, err := dial(ctx, s.url, s.wrap)
+func (s *session) dial(ctx context.Context, k int) (*amqp.Connection, net.Conn, error) {
+	var raw net.Conn
+	c, err := dial(ctx, s.url, func(nc net.Conn) net.Conn {
+		raw = nc
+		if s.wrap != nil {
+			return s.wrap(nc)
+		}
+		return nc
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if k == 0 && s.hello != nil {
 		if err := s.hello(c); err != nil {
 			_ = c.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return c, nil
+	return c, raw, nil
 }
 
 // slotOf is the connection slot of the k-th local node (from 0).
@@ -124,9 +133,9 @@ func (s *session) redial(ctx context.Context, k int) error {
 	deadline := time.Now().Add(ReconnectWithin)
 	wait := 100 * time.Millisecond
 	for {
-		c, err := s.dial(ctx, k)
+		c, raw, err := s.dial(ctx, k)
 		if err == nil {
-			sl.conn, sl.gen = c, sl.gen+1
+			sl.conn, sl.raw, sl.gen = c, raw, sl.gen+1
 			s.reconnects++
 			return nil
 		}
@@ -159,17 +168,37 @@ func (s *session) tryChannel() (*amqp.Channel, error) {
 }
 
 // closeAll ends the session: closing a connection closes its channels,
-// in one round trip. It waits for the broker's answer until deadline at
+// in one round trip. It waits for the broker's answers until deadline at
 // most (closing thousands of channels takes the broker a while; what it
-// received before is carried out all the same).
+// received before is carried out all the same), then cuts the network
+// connections that have not closed.
 func (s *session) closeAll(deadline time.Time) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.closed = true
-	for _, sl := range s.slots {
+	slots := slices.Clone(s.slots)
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sl := range slots {
 		if sl.conn != nil && !sl.conn.IsClosed() {
-			_ = sl.conn.CloseDeadline(deadline)
+			wg.Go(func() { _ = sl.conn.CloseDeadline(deadline) })
 		}
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(time.Until(deadline) + closeWithin/2)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		for _, sl := range slots {
+			if sl.raw != nil {
+				_ = sl.raw.Close()
+			}
+		}
+		<-done
 	}
 }
 
