@@ -1,6 +1,7 @@
 package election
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -81,6 +82,11 @@ func TestRingWireFormat(t *testing.T) {
 	}
 }
 
+// testPrefix prefixes the broker names of this package's runs: the
+// ring's names are fixed, and other packages' tests, or another `go test`
+// of this one on the same broker, run rings too.
+var testPrefix = fmt.Sprintf("test-election-%d.", os.Getpid())
+
 var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 
 // The four test cases of the ring election's assignment, over a real
@@ -88,7 +94,7 @@ var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 // simulator sends for the same ring and initiator.
 func TestRingCasesOverRabbitMQ(t *testing.T) {
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, "test-election.") // the ring's names are fixed; other packages' tests use them too
+	t.Setenv(runner.EnvPrefix, testPrefix) // the ring's names are fixed; other packages' tests use them too
 	for _, c := range []struct {
 		ids, want string
 	}{
@@ -111,17 +117,20 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 	}
 }
 
-// Every other election, once over the broker, with its verdicts. Bully's
-// timeouts are a few ticks: a broker hop takes about a millisecond (more
-// under the race detector), so its runs take a tick of 20 ms, or a
-// reply would time out in flight, which is a run the synchrony Bully
-// assumes does not hold.
+// Every other election, once over the broker, with its verdicts. Bully
+// alone depends on time: its reply timeout is 3 ticks, and a reply slower
+// than that elects a second leader, which is the synchrony Bully assumes
+// failing, not a defect. Its runs take a tick of 500 ms, so a reply would
+// have to take 1.5 s through a local broker to be late, a margin a loaded
+// machine under the race detector does not eat (a hop takes milliseconds
+// there); every verdict then holds whatever the load.
 func TestElectionsOverRabbitMQ(t *testing.T) {
+	const bullyTick = "500ms"
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, "test-election.")
+	t.Setenv(runner.EnvPrefix, testPrefix)
 	for _, args := range everyElection {
 		if args[0] == "bully" {
-			args = append(slices.Clone(args), "--tick", "20ms")
+			args = append(slices.Clone(args), "--tick", bullyTick)
 		}
 		r := runCLI(t, append(args, "--runtime", "amqp", "--url", url, "--format", "none", "--seed", "1")...)
 		r.want(t, 0, "on amqp", "✓ termination", "✓ uniqueness", "✓ agreement", "✓ correctness")

@@ -34,6 +34,8 @@ package amqp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -71,8 +73,19 @@ type Config struct {
 	// processes share no id: `ringlab amqp setup` empties the queues).
 	Run string
 	// Purge empties the run's queues first; Teardown deletes its exchange
-	// and queues at the end (one-process runs with per-run names).
+	// and queues at the end, however it ends (one-process runs).
 	Purge, Teardown bool
+	// Lock holds the names for this run alone, on queues exclusive to
+	// this process's connection (released when it closes, however the
+	// process ends): a one-process run holds Names.Lock, a node process
+	// Names.NodeLock of its node. A run whose names are held fails with
+	// ErrHeld.
+	Lock bool
+	// RunKey describes a multi-process run (its algorithm and
+	// parameters): the first process of a run leaves it in Names.Run,
+	// and a process whose RunKey differs fails with ErrHeld. The watcher
+	// removes it at the end of the run.
+	RunKey string
 
 	// Sink receives every event, one call at a time. A watching process
 	// also receives the events other processes report (without Msg.Value);
@@ -113,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.validate(); err != nil {
 		return Result{}, err
 	}
-	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{})}
+	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{}), proc: procID()}
 	return r.run(ctx)
 }
 
@@ -159,6 +172,7 @@ type runner struct {
 	multi   bool // some nodes are in other processes
 	members map[int]*member
 	track   *tracker
+	proc    string // this process's id in its reports
 
 	sinkMu sync.Mutex
 
@@ -174,26 +188,51 @@ type runner struct {
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
+	parent := ctx // cancelled when the caller interrupts the run
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.multi = len(r.cfg.Local) < r.cfg.Nodes
 	r.abs = r.multi
-	sess, err := newSession(ctx, r.cfg.URL, r.cfg.wrap)
+	var hello func(*amqp.Connection) error
+	if r.cfg.Lock {
+		qs := []string{r.cfg.Names.Lock()}
+		if r.multi {
+			qs = qs[:0]
+			for _, i := range r.cfg.Local {
+				qs = append(qs, r.cfg.Names.NodeLock(i))
+			}
+		}
+		hello = func(c *amqp.Connection) error { return hold(c, r.cfg.Names, qs) }
+	}
+	sess, err := newSession(ctx, r.cfg.URL, slotOf(len(r.cfg.Local)-1)+1, r.cfg.wrap, hello)
 	if err != nil {
 		return Result{}, err
 	}
 	r.sess = sess
-	defer sess.closeAll()
+	// closing the connections closes every channel, in one round trip a
+	// connection
+	defer func() {
+		wait := DialTimeout
+		if parent.Err() != nil {
+			wait = closeWithin
+		}
+		sess.closeAll(time.Now().Add(wait))
+	}()
+	if r.cfg.Teardown {
+		// whatever the end, before the connections close
+		defer r.teardown(parent)
+	}
 	if err := r.prepare(ctx); err != nil {
 		return Result{}, err
 	}
 	var wg sync.WaitGroup
 	r.members = map[int]*member{}
-	for _, i := range r.cfg.Local {
+	for k, i := range r.cfg.Local {
 		m, err := r.newMember(i)
 		if err != nil {
 			return Result{}, err
 		}
+		m.slot = slotOf(k)
 		r.members[i] = m
 	}
 	// every member opens its channel before any starts: a node's first
@@ -203,12 +242,14 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	opens.SetLimit(parallelChannels)
 	for _, i := range r.cfg.Local {
 		m := r.members[i]
-		opens.Go(func() error { return m.open(ctx, 0) })
+		opens.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return m.open(ctx, 0)
+		})
 	}
 	if err := opens.Wait(); err != nil {
-		for _, m := range r.members {
-			m.closeChannel()
-		}
 		return Result{}, err
 	}
 	if r.multi && r.cfg.Watch {
@@ -227,6 +268,23 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	if r.multi {
 		if err := r.recoverStates(ctx); err != nil {
 			return Result{}, err
+		}
+		// A node whose process ran before in this run comes back with its
+		// state reset, as the engine's crash and restart: its events say
+		// so (crash, recover), so the checkers judge what the simulator
+		// judges for the same crash and restart, and its workload does
+		// not start again (the simulator's restarted node does not run it
+		// twice either).
+		for _, m := range r.members {
+			if m.restarted {
+				m.acts = []timed{{due: r.start, cmd: node.CmdCrash}, {due: r.start, cmd: node.CmdRestart}}
+				continue
+			}
+			// the node's first state, saved before it can send anything:
+			// a process killed in its first step is restarted as a crash
+			if err := m.saveState(ctx); err != nil {
+				return Result{}, err
+			}
 		}
 		if r.cfg.Watch {
 			wg.Go(func() { r.watch(ctx) })
@@ -282,23 +340,58 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	res.Duplicates, res.Foreign = r.dups, r.foreign
 	res.Reconnects = sess.reconnected()
-	if r.cfg.Teardown {
-		_ = teardown(sess.tryChannel, r.cfg.Names, r.cfg.Nodes)
+	if r.cfg.Watch && r.cfg.RunKey != "" && res.Quiescent {
+		r.releaseRun() // the names are free for the next run
 	}
 	return res, err
+}
+
+// interruptedTeardown bounds the wait for the broker's deletions after an
+// interruption: the rest of them happen after the process has gone (the
+// broker carries out what it received), and queueExpires deletes the
+// queues the broker did not get to.
+const interruptedTeardown = 300 * time.Millisecond
+
+// teardown deletes what the run declared. An interrupted run waits for
+// the broker at most interruptedTeardown (deleting thousands of queues
+// takes the broker seconds); another waits until it is done.
+func (r *runner) teardown(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = teardown(r.sess.tryChannel, r.cfg.Names, r.cfg.Nodes, r.multi)
+	}()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done(): // interrupted before, or while, deleting
+	}
+	t := time.NewTimer(interruptedTeardown)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		r.sess.closeAll(time.Now().Add(closeWithin)) // the teardown's wait ends with the connection
+		<-done
+	}
 }
 
 // prepare declares the topology (and empties it, with Purge).
 func (r *runner) prepare(ctx context.Context) error {
 	open := func() (*amqp.Channel, error) {
-		ch, _, err := r.sess.channel(ctx, 0)
+		ch, _, err := r.sess.channel(ctx, 0, 0)
 		return ch, err
 	}
-	if err := declare(open, r.cfg.Names, r.cfg.Nodes, r.multi || r.cfg.Teardown); err != nil {
+	if err := declare(ctx, open, r.cfg.Names, r.cfg.Nodes, r.multi); err != nil {
 		return err
 	}
+	if r.multi && r.cfg.RunKey != "" {
+		if err := r.claimRun(ctx); err != nil {
+			return err
+		}
+	}
 	if r.cfg.Purge {
-		return purge(open, r.cfg.Names, r.cfg.Nodes, false)
+		return purge(ctx, open, r.cfg.Names, r.cfg.Nodes, false)
 	}
 	return nil
 }
@@ -323,6 +416,13 @@ func (r *runner) over() bool {
 	default:
 		return false
 	}
+}
+
+// procID is a fresh id for this process's reports.
+func procID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // now is an event's time.
@@ -355,19 +455,19 @@ func (r *runner) dropped(foreign bool) {
 // report records a local node's status: directly when this process
 // decides the end, else by publishing it to the watcher with the step's
 // events (on the node's own channel, so reports follow its messages).
-func (r *runner) report(s *status) {
+func (r *runner) report(ctx context.Context, s *status) {
 	if !r.multi || r.cfg.Watch {
 		if r.track.update(s) {
-			r.decided()
+			r.decided(ctx)
 		}
 	}
 }
 
 // decided ends a run whose end this process decided, telling the other
 // processes.
-func (r *runner) decided() {
+func (r *runner) decided(ctx context.Context) {
 	if r.multi {
-		if err := r.announce(); err != nil {
+		if err := r.announce(ctx); err != nil {
 			r.finish(err)
 			return
 		}

@@ -35,8 +35,13 @@ type endCh struct {
 	d   <-chan amqp.Delivery
 }
 
+// bindEnd listens for the end on a queue of this process's own, which
+// dies with its connection: an end announced while the process had no
+// such queue (between a lost connection and the next bindEnd) went only
+// to the end queue, which bindEnd reads after binding, so the end is
+// never missed.
 func (r *runner) bindEnd(ctx context.Context) error {
-	ch, gen, err := r.sess.channel(ctx, r.endGen())
+	ch, gen, err := r.sess.channel(ctx, 0, r.endGen())
 	if err != nil {
 		return err
 	}
@@ -48,12 +53,29 @@ func (r *runner) bindEnd(ctx context.Context) error {
 	if err == nil {
 		d, err = ch.Consume(q.Name, "", true, true, false, false, nil)
 	}
+	var over bool
+	if err == nil {
+		over, err = r.endAnnounced(ch)
+	}
 	if err != nil {
 		_ = ch.Close()
 		return fmt.Errorf("listening for the end of the run: %w", err)
 	}
 	r.endc = &endCh{ch: ch, gen: gen, d: d}
+	if over {
+		r.finish(nil)
+	}
 	return nil
+}
+
+// endAnnounced reports whether the end queue holds the end of the run
+// (left there for every other process).
+func (r *runner) endAnnounced(ch *amqp.Channel) (bool, error) {
+	d, ok, err := ch.Get(r.cfg.Names.End(), false)
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, d.Nack(false, true)
 }
 
 func (r *runner) endGen() int {
@@ -88,26 +110,48 @@ func (r *runner) awaitEnd(ctx context.Context) {
 				r.finish(err)
 				return
 			}
+			if r.over() {
+				return
+			}
 		}
 	}
 }
 
-// announce tells every other process the run is over.
-func (r *runner) announce() error {
-	ch, _, err := r.sess.channel(context.Background(), 0)
-	if err != nil {
-		return err
+// announce tells every other process the run is over, and leaves the end
+// in the end queue for a process that is reconnecting; it retries on a
+// fresh channel until the broker confirms it (a lost connection
+// reconnects, bounded by ReconnectWithin).
+func (r *runner) announce(ctx context.Context) error {
+	gen := 0
+	var last error
+	for range maxTries {
+		ch, g, err := r.sess.channel(ctx, 0, gen)
+		if err != nil {
+			return fmt.Errorf("announcing the end: %w", err)
+		}
+		gen = g
+		ok, err := announceOn(ctx, ch, r.cfg.Names.Control())
+		_ = ch.Close()
+		if ok {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		last = err
 	}
-	defer ch.Close()
+	return fmt.Errorf("announcing the end: the broker did not confirm it %d times in a row (%v)", maxTries, last)
+}
+
+func announceOn(ctx context.Context, ch *amqp.Channel, exchange string) (bool, error) {
 	if err := ch.Confirm(false); err != nil {
-		return err
+		return false, err
 	}
-	dc, err := ch.PublishWithDeferredConfirm(r.cfg.Names.Control(), keyEnd, false, false, amqp.Publishing{Body: []byte("end")})
+	dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, exchange, keyEnd, false, false, amqp.Publishing{Body: []byte("end")})
 	if err != nil {
-		return fmt.Errorf("announcing the end: %w", err)
+		return false, err
 	}
-	dc.Wait()
-	return nil
+	return dc.WaitContext(ctx)
 }
 
 // ErrSecondWatcher is Run's error in a process that was to watch a run
@@ -150,7 +194,7 @@ func (r *runner) claimWatch(ctx context.Context) error {
 }
 
 func (r *runner) consumeMonitor(ctx context.Context, failed int) (*watcher, error) {
-	ch, gen, err := r.sess.channel(ctx, failed)
+	ch, gen, err := r.sess.channel(ctx, 0, failed)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +210,7 @@ func (r *runner) consumeMonitor(ctx context.Context, failed int) (*watcher, erro
 // node processes (through the end announcement) that the run is
 // abandoned. It is best effort: the process that calls it is failing.
 func (r *runner) abandon() {
-	ch, _, err := r.sess.channel(context.Background(), 0)
+	ch, _, err := r.sess.channel(context.Background(), 0, 0)
 	if err != nil {
 		return
 	}
@@ -194,6 +238,7 @@ const staleAbandon = 5 * time.Second
 // their statuses to the tracker, which decides the end.
 func (r *runner) watch(ctx context.Context) {
 	w := r.watchc
+	seen := reportLog{}
 	for {
 		if w == nil {
 			var err error
@@ -206,7 +251,7 @@ func (r *runner) watch(ctx context.Context) {
 			w.claimed = r.watchc.claimed
 			r.watchc = w
 		}
-		done := r.reports(ctx, w.d)
+		done := r.reports(ctx, w.d, seen)
 		_ = w.ch.Close()
 		if done {
 			return
@@ -216,8 +261,9 @@ func (r *runner) watch(ctx context.Context) {
 }
 
 // reports handles reports until the run is over (true) or the channel
-// fails (false).
-func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery) bool {
+// fails (false). A report seen already is dropped: its events must reach
+// the checkers once, and an old status must not replace a newer one.
+func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery, seen reportLog) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -246,15 +292,112 @@ func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery) bool {
 				_ = m.Ack(false)
 				continue
 			}
+			if !seen.fresh(&rep) {
+				_ = m.Ack(false)
+				r.dropped(false)
+				continue
+			}
 			for k := range rep.Events {
 				r.sink(&rep.Events[k])
 			}
 			over := r.track.update(rep.Status)
 			_ = m.Ack(false)
 			if over {
-				r.decided()
+				r.decided(ctx)
 				return true
 			}
 		}
 	}
+}
+
+// claimWithin bounds how long a node process waits for Names.Lock, which
+// another node process holds for a moment while it claims the run, and a
+// one-process run holds for its whole run.
+const claimWithin = 3 * time.Second
+
+// claimRun leaves this run's RunKey in Names.Run if no run is there, or
+// checks that the run there is this one; the check and the write happen
+// under Names.Lock, so two runs starting at once cannot both claim the
+// names.
+func (r *runner) claimRun(ctx context.Context) error {
+	names := r.cfg.Names
+	deadline := time.Now().Add(claimWithin)
+	wait := 20 * time.Millisecond
+	for {
+		ch, _, err := r.sess.channel(ctx, 0, 0)
+		if err != nil {
+			return err
+		}
+		_, err = ch.QueueDeclare(names.Lock(), false, false, true, false, nil)
+		if err == nil {
+			err = r.claimLocked(ctx, ch)
+			_, _ = ch.QueueDelete(names.Lock(), false, false, false)
+			_ = ch.Close()
+			return err
+		}
+		_ = ch.Close()
+		if !isCode(err, amqp.ResourceLocked) {
+			return fmt.Errorf("declaring queue %s: %w", names.Lock(), err)
+		}
+		if time.Now().Add(wait).After(deadline) {
+			return fmt.Errorf("%w (%s; %s stayed taken for %v): %s", ErrHeld, names.Exchange, names.Lock(), claimWithin, heldHint)
+		}
+		t := time.NewTimer(wait) // a bounded back-off between attempts, not a synchronisation
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 500*time.Millisecond)
+	}
+}
+
+func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
+	names := r.cfg.Names
+	d, ok, err := ch.Get(names.Run(), false)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", names.Run(), err)
+	}
+	if ok {
+		other := string(d.Body)
+		_ = d.Nack(false, true) // it stays for the run's other processes
+		if other != r.cfg.RunKey {
+			return fmt.Errorf("%w (%s): they belong to a run of %s, this process is of %s; wait for that run to end (if it was abandoned, `ringlab amqp setup` frees them)",
+				ErrHeld, names.Exchange, other, r.cfg.RunKey)
+		}
+		return nil
+	}
+	// a new run: what the last one left (its end, its nodes' states) is
+	// not this run's, as `ringlab amqp setup` would empty it
+	open := func() (*amqp.Channel, error) {
+		c, _, err := r.sess.channel(ctx, 0, 0)
+		return c, err
+	}
+	if err := purge(ctx, open, names, r.cfg.Nodes, true); err != nil {
+		return err
+	}
+	if err := ch.Confirm(false); err != nil {
+		return err
+	}
+	dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", names.Run(), true, false,
+		amqp.Publishing{ContentType: "text/plain", Body: []byte(r.cfg.RunKey)})
+	if err != nil {
+		return fmt.Errorf("claiming the names: %w", err)
+	}
+	if ok, err := dc.WaitContext(ctx); !ok {
+		return fmt.Errorf("claiming the names: the broker did not confirm (%v)", err)
+	}
+	return nil
+}
+
+// releaseRun empties Names.Run at the end of the run: the names are free
+// for the next one.
+func (r *runner) releaseRun() {
+	ch, err := r.sess.tryChannel()
+	if err != nil {
+		return
+	}
+	_, _ = ch.QueuePurge(r.cfg.Names.Run(), false)
+	_ = ch.Close()
 }

@@ -32,7 +32,12 @@ type member struct {
 	timers  map[int]time.Time
 	out     node.Output
 	events  []trace.Event // this step's, for the report (multi-process)
+	reports int64         // reports published by this process
+	// restarted: a process of this node ran before in this run (it left
+	// its state); this one starts with the node's state reset
+	restarted bool
 
+	slot       int // the session's connection its channel is on
 	ch         *amqp.Channel
 	gen        int
 	deliveries <-chan amqp.Delivery
@@ -70,7 +75,7 @@ func (r *runner) newMember(i int) (*member, error) {
 // generation failed, if not 0): confirms on, its queue consumed by this
 // process alone.
 func (m *member) open(ctx context.Context, failed int) error {
-	ch, gen, err := m.r.sess.channel(ctx, failed)
+	ch, gen, err := m.r.sess.channel(ctx, m.slot, failed)
 	if err != nil {
 		return fmt.Errorf("node %d: %w", m.i, err)
 	}
@@ -134,8 +139,10 @@ func (m *member) schedule() {
 }
 
 // loop is the node's goroutine.
+//
+// It leaves its channel open when it returns: the run closes the
+// connection, which closes every channel at once.
 func (m *member) loop(ctx context.Context) {
-	defer m.closeChannel()
 	// the first report says the node exists (and, restarted, where its
 	// counters stand)
 	m.report(ctx)

@@ -51,6 +51,7 @@ func (m *member) loadState() error {
 		m.byType = s.ByType
 	}
 	m.lc, m.steps = s.LC, s.Steps
+	m.restarted = true
 	return nil
 }
 
@@ -62,10 +63,11 @@ func (m *member) report(ctx context.Context) {
 	evs := m.events
 	m.events = nil
 	if !m.r.multi || m.r.cfg.Watch {
-		m.r.report(s)
+		m.r.report(ctx, s)
 		return
 	}
-	b, _ := json.Marshal(reportMsg{Status: s, Events: evs})
+	m.reports++
+	b, _ := json.Marshal(reportMsg{Proc: m.r.proc, Seq: m.reports, Status: s, Events: evs})
 	err := m.publish(ctx, []outgoing{{exchange: m.r.cfg.Names.Control(), key: keyReport, mandatory: true,
 		pub: amqp.Publishing{ContentType: "application/json", Body: b}}})
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -112,11 +114,34 @@ func (m *member) emitNode(ev node.Event) {
 	m.emit(e)
 }
 
-// reportMsg is a report on the control exchange.
+// reportMsg is a report on the control exchange. Proc and Seq identify
+// it: a report can reach the watcher twice (published again after a lost
+// confirm, or delivered again after a lost ack), and the watcher handles
+// each (Proc, Seq) of a node once.
 type reportMsg struct {
+	Proc   string        `json:"proc"` // the reporting process's id, fresh for every process
+	Seq    int64         `json:"seq"`  // the node's reports in that process, from 1
 	Status *status       `json:"status"`
 	Events []trace.Event `json:"events,omitempty"`
 	// Abandon, the Unix ns time it was sent, says the run is abandoned
 	// (a second watcher was refused); such a report has no status.
 	Abandon int64 `json:"abandon,omitempty"`
+}
+
+// reportLog remembers, per node and reporting process, the last report the
+// watcher handled. Only the watcher's goroutine uses it.
+type reportLog map[int]map[string]int64
+
+// fresh reports whether rep is new, and records it.
+func (l reportLog) fresh(rep *reportMsg) bool {
+	byProc := l[rep.Status.Node]
+	if byProc == nil {
+		byProc = map[string]int64{}
+		l[rep.Status.Node] = byProc
+	}
+	if last, ok := byProc[rep.Proc]; ok && rep.Seq <= last {
+		return false
+	}
+	byProc[rep.Proc] = rep.Seq
+	return true
 }

@@ -49,11 +49,74 @@ func (n Names) State(i int) string { return n.Exchange + ".state." + fmt.Sprint(
 // Control is the exchange of the reports and of the end of a run.
 func (n Names) Control() string { return n.Exchange + ".control" }
 
+// End is the queue that keeps the end of a multi-process run once the
+// watcher has announced it, for a process that was not listening then
+// (it had lost its connection); `ringlab amqp setup` empties it.
+func (n Names) End() string { return n.Exchange + ".end" }
+
+// Lock is the queue a one-process run holds exclusively for its whole
+// run; node processes hold it for a moment while they check Run.
+func (n Names) Lock() string { return n.Exchange + ".lock" }
+
+// NodeLock is the queue node i's process holds exclusively for its
+// whole run: one process per node.
+func (n Names) NodeLock(i int) string { return n.Exchange + ".lock." + fmt.Sprint(i) }
+
+// Run is the queue that holds the description of the multi-process run
+// that uses these names, from its first process until the watcher ends
+// the run (or `ringlab amqp setup` empties it).
+func (n Names) Run() string { return n.Exchange + ".run" }
+
 // Monitor is the queue the watching process reads reports from.
 func (n Names) Monitor() string { return n.Exchange + ".monitor" }
 
 // ErrUnreachable wraps every failure to reach the broker.
 var ErrUnreachable = errors.New("RabbitMQ broker unreachable")
+
+// ErrHeld wraps the refusal of a run whose broker names another run holds.
+var ErrHeld = errors.New("another run holds these broker names")
+
+// heldHint is what a refused run can do.
+const heldHint = "wait for it to end, or run this one in a virtual host of its own (--url amqp://HOST/VHOST)"
+
+// hold declares the queues qs exclusive to connection c: they are the
+// run's hold on its names, released when c closes, however the process
+// ends.
+func hold(c *amqp.Connection, names Names, qs []string) error {
+	ch, err := c.Channel()
+	if err != nil {
+		return fmt.Errorf("opening a channel: %w", err)
+	}
+	for _, q := range qs {
+		if _, err := ch.QueueDeclare(q, false, false, true, false, nil); err != nil {
+			if isCode(err, amqp.ResourceLocked) {
+				return fmt.Errorf("%w (%s; %s is taken): %s", ErrHeld, names.Exchange, q, heldHint)
+			}
+			return fmt.Errorf("declaring queue %s: %w", q, err)
+		}
+	}
+	return ch.Close()
+}
+
+func isCode(err error, code int) bool {
+	var ae *amqp.Error
+	return errors.As(err, &ae) && ae.Code == code
+}
+
+// inequivalent maps the refusal of a declaration whose settings differ
+// from those of an existing queue or exchange: another kind of run (one
+// process, or node processes after `ringlab amqp setup`) declared it.
+func inequivalent(err error, what string) error {
+	if isCode(err, amqp.PreconditionFailed) {
+		return fmt.Errorf("%w: %s exists with other settings (%v): %s, or delete it with `ringlab amqp teardown`", ErrHeld, what, err, heldHint)
+	}
+	return err
+}
+
+// queueExpires bounds how long the broker keeps a one-process run's
+// queue once nothing consumes it (after a killed process): longer than
+// ReconnectWithin, so a run that reconnects finds its queues.
+const queueExpires = 60 * time.Second
 
 // DialTimeout bounds connecting to the broker, the AMQP handshake included.
 const DialTimeout = 4 * time.Second
@@ -98,10 +161,19 @@ func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.
 // declares all of it: a message to a node whose process has not started
 // yet waits in its queue. The queues are declared on several channels at
 // once (a broker round trip each, a thousand of them took seconds).
-func declare(open opener, names Names, n int, control bool) error {
+//
+// With control, the topology is a multi-process run's, which outlives its
+// processes; without, it is one process's, and its queues expire
+// (queueExpires) once nothing consumes them, should the process die
+// before deleting them. ctx stops declaring between two queues.
+func declare(ctx context.Context, open opener, names Names, n int, control bool) error {
+	var args amqp.Table
+	if !control {
+		args = amqp.Table{"x-expires": int32(queueExpires / time.Millisecond)}
+	}
 	err := withOne(open, func(ch *amqp.Channel) error {
 		if err := ch.ExchangeDeclare(names.Exchange, amqp.ExchangeDirect, false, false, false, false, nil); err != nil {
-			return fmt.Errorf("declaring exchange %s: %w", names.Exchange, err)
+			return inequivalent(fmt.Errorf("declaring exchange %s: %w", names.Exchange, err), "exchange "+names.Exchange)
 		}
 		if !control {
 			return nil
@@ -115,15 +187,27 @@ func declare(open opener, names Names, n int, control bool) error {
 		if err := ch.QueueBind(names.Monitor(), keyReport, names.Control(), false, nil); err != nil {
 			return fmt.Errorf("binding queue %s: %w", names.Monitor(), err)
 		}
+		if _, err := ch.QueueDeclare(names.End(), false, false, false, false, amqp.Table{"x-max-length": int32(1)}); err != nil {
+			return fmt.Errorf("declaring queue %s: %w", names.End(), err)
+		}
+		if err := ch.QueueBind(names.End(), keyEnd, names.Control(), false, nil); err != nil {
+			return fmt.Errorf("binding queue %s: %w", names.End(), err)
+		}
+		if _, err := ch.QueueDeclare(names.Run(), false, false, false, false, amqp.Table{"x-max-length": int32(1)}); err != nil {
+			return fmt.Errorf("declaring queue %s: %w", names.Run(), err)
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return inChunks(open, n, func(ch *amqp.Channel, i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		q := names.Queue(i)
-		if _, err := ch.QueueDeclare(q, false, false, false, false, nil); err != nil {
-			return fmt.Errorf("declaring queue %s: %w", q, err)
+		if _, err := ch.QueueDeclare(q, false, false, false, false, args); err != nil {
+			return inequivalent(fmt.Errorf("declaring queue %s: %w", q, err), "queue "+q)
 		}
 		if err := ch.QueueBind(q, q, names.Exchange, false, nil); err != nil {
 			return fmt.Errorf("binding queue %s: %w", q, err)
@@ -188,25 +272,32 @@ func Setup(ctx context.Context, url string, names Names, n int) error {
 		return err
 	}
 	defer conn.Close()
-	if err := declare(conn.Channel, names, n, true); err != nil {
+	if err := declare(ctx, conn.Channel, names, n, true); err != nil {
 		return err
 	}
-	return purge(conn.Channel, names, n, true)
+	return purge(ctx, conn.Channel, names, n, true)
 }
 
 // purge empties the queues of n nodes (with control, also their state
 // queues and the monitor queue).
-func purge(open opener, names Names, n int, control bool) error {
+func purge(ctx context.Context, open opener, names Names, n int, control bool) error {
 	if control {
 		err := withOne(open, func(ch *amqp.Channel) error {
-			_, err := ch.QueuePurge(names.Monitor(), false)
-			return err
+			for _, q := range []string{names.Monitor(), names.End(), names.Run()} {
+				if _, err := ch.QueuePurge(q, false); err != nil {
+					return fmt.Errorf("emptying queue %s: %w", q, err)
+				}
+			}
+			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("emptying queue %s: %w", names.Monitor(), err)
+			return err
 		}
 	}
 	return inChunks(open, n, func(ch *amqp.Channel, i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		qs := []string{names.Queue(i)}
 		if control {
 			qs = append(qs, names.State(i))
@@ -243,29 +334,38 @@ func Teardown(ctx context.Context, url string, names Names, n int) (int, error) 
 			n++
 		}
 	}
-	return n, teardown(conn.Channel, names, n)
+	return n, teardown(conn.Channel, names, n, true)
 }
 
-func teardown(open opener, names Names, n int) error {
-	err := inChunks(open, n, func(ch *amqp.Channel, i int) error {
-		for _, q := range []string{names.Queue(i), names.State(i)} {
-			if _, err := ch.QueueDelete(q, false, false, false); err != nil {
-				return fmt.Errorf("deleting queue %s: %w", q, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
+// teardown deletes the topology of n nodes (with control, also its
+// control objects). The deletions do not wait for the broker's answer
+// one by one: a channel's commands are carried out in order, so once the
+// last one (which waits) is answered, all are done, in one round trip.
+func teardown(open opener, names Names, n int, control bool) error {
 	return withOne(open, func(ch *amqp.Channel) error {
-		if _, err := ch.QueueDelete(names.Monitor(), false, false, false); err != nil {
-			return fmt.Errorf("deleting queue %s: %w", names.Monitor(), err)
-		}
-		for _, x := range []string{names.Exchange, names.Control()} {
-			if err := ch.ExchangeDelete(x, false, false); err != nil {
-				return fmt.Errorf("deleting exchange %s: %w", x, err)
+		for i := 1; i <= n; i++ {
+			qs := []string{names.Queue(i)}
+			if control {
+				qs = append(qs, names.State(i))
 			}
+			for _, q := range qs {
+				if _, err := ch.QueueDelete(q, false, false, true); err != nil {
+					return fmt.Errorf("deleting queue %s: %w", q, err)
+				}
+			}
+		}
+		if control {
+			for _, q := range []string{names.Monitor(), names.End(), names.Run()} {
+				if _, err := ch.QueueDelete(q, false, false, true); err != nil {
+					return fmt.Errorf("deleting queue %s: %w", q, err)
+				}
+			}
+			if err := ch.ExchangeDelete(names.Control(), false, true); err != nil {
+				return fmt.Errorf("deleting exchange %s: %w", names.Control(), err)
+			}
+		}
+		if err := ch.ExchangeDelete(names.Exchange, false, false); err != nil {
+			return fmt.Errorf("deleting exchange %s: %w", names.Exchange, err)
 		}
 		return nil
 	})

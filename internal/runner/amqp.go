@@ -105,7 +105,7 @@ func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action,
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: opts.URL, Names: names, Nodes: spec.Nodes, Factory: spec.Factory, Codec: codec,
 		Script: script, React: spec.React, Tick: opts.Tick, Timeout: opts.Timeout,
-		Run: id, Purge: true, Teardown: spec.Algorithm != RingAlgorithm,
+		Run: id, Purge: true, Teardown: true, Lock: true,
 		Sink: sink, Messages: messages, Skip: skip,
 	})
 	st := stats{terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
@@ -129,6 +129,9 @@ type NodeOptions struct {
 	Timeout time.Duration
 	Tick    time.Duration
 	Replay  string // the command line, for the summary
+	// RunKey names the run's algorithm and parameters: the processes of
+	// one run give the same, and a process of another run is refused.
+	RunKey string
 }
 
 // RemoteSink is implemented by a renderer that wants, besides the events
@@ -224,6 +227,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 				fmt.Fprintf(stderr, "node %d: %s\n", no.Index, waiting)
 			}
 		},
+		Lock: true, RunKey: no.RunKey,
 	})
 	switch {
 	case errors.Is(err, amqp.ErrSecondWatcher):

@@ -207,6 +207,7 @@ func NodeCommand(areas []Area) *cli.Command {
 			_, err = ExecuteNode(c.Context, spec, NodeOptions{
 				Index: index, Watch: initiator, URL: c.String("url"), Events: c.String("events"),
 				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
+				RunKey: runKey(area, name, spec, c.IsSet("requests"), c.Int("requests")),
 			}, c.App.Writer, c.App.ErrWriter)
 			if area.Exit != nil {
 				err = area.Exit(err)
@@ -214,6 +215,26 @@ func NodeCommand(areas []Area) *cli.Command {
 			return err
 		},
 	}
+}
+
+// runKey describes the run a node process belongs to: its algorithm,
+// its number of nodes, each node's name (the ids of an election) and
+// --requests, so that the processes of one run agree and those of another
+// do not (--lang, which changes only the text, may differ).
+func runKey(area Area, name string, spec Spec, setReq bool, requests int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%s, %d nodes", area.Name, name, spec.Nodes)
+	if setReq {
+		fmt.Fprintf(&b, ", %d requests", requests)
+	}
+	if spec.Names != nil {
+		ns := make([]string, spec.Nodes)
+		for i := range ns {
+			ns[i] = spec.Names(i + 1)
+		}
+		fmt.Fprintf(&b, " (%s)", strings.Join(ns, ","))
+	}
+	return b.String()
 }
 
 // nodeReplay is the node command line as given (the flags that were set).
