@@ -169,6 +169,12 @@ func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { // a test that failed early leaves no process behind
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Kill()
+			_ = p.cmd.Wait()
+		}
+	})
 	return p
 }
 

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"ringlab/internal/amqp/amqptest"
-	engine "ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -131,38 +129,11 @@ func TestCheckLogsOfNodeProcesses(t *testing.T) {
 		{[]string{"--algo", "ring", "--ids", "5,3,7,1,4"}, true, "ringlab election ring --ids 5,3,7,1,4 --initiators 1 --runtime amqp"},
 		{[]string{"--algo", "mutex/ricart-agrawala", "--requests", "2"}, false, "ringlab mutex ricart-agrawala --requests 2 --runtime amqp"},
 	} {
-		// broker names of this test's own: other test processes (of other
-		// checkouts, say) use the node tests' names
-		env := append(os.Environ(), fmt.Sprintf("%s=test-check-%d.", engine.EnvPrefix, os.Getpid()))
-		amqpCmd := func(verb string) {
-			cmd := exec.Command(bin, "amqp", verb, "--nodes", "5", "--url", url, "--algo", run.algo[1])
-			cmd.Env = env
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("amqp %s: %v\n%s", verb, err, out)
-			}
-		}
-		amqpCmd("setup")
-		t.Cleanup(func() { amqpCmd("teardown") })
+		setupAlgo(t, bin, url, run.algo[1])
 		dir := t.TempDir()
-		start := func(i int) *nodeProc {
-			p := &nodeProc{index: i, events: filepath.Join(dir, fmt.Sprintf("node%d.ndjson", i))}
-			args := append([]string{"node", "--index", fmt.Sprint(i), "--url", url, "--events", p.events, "--timeout", "1m"}, run.algo...)
-			if i == 1 { // explicit: the initiator's default is not this test's subject
-				args = append(args, "--initiator")
-			}
-			p.cmd = exec.Command(bin, args...)
-			p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, &p.out, &p.err
-			if err := p.cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { // a test that failed early leaves no process behind
-				if p.cmd.ProcessState == nil {
-					_ = p.cmd.Process.Kill()
-					_ = p.cmd.Wait()
-				}
-			})
-			return p
-		}
+		// node 1's process is made the initiator explicitly: its default is
+		// not this test's subject
+		start := func(i int) *nodeProc { return startNodeArgs(t, bin, url, dir, i, i == 1, nil, run.algo...) }
 		var procs []*nodeProc
 		for i := 2; i <= 5; i++ {
 			procs = append(procs, start(i))
