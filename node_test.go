@@ -155,27 +155,11 @@ func startNode(t *testing.T, bin, url, dir string, index int, initiator bool, st
 
 func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool, stdout io.Writer, algo ...string) *nodeProc {
 	t.Helper()
-	p := &nodeProc{index: index, events: filepath.Join(dir, fmt.Sprintf("node%d.ndjson", index))}
-	args := append([]string{"node", "--index", fmt.Sprint(index), "--url", url, "--events", p.events, "--timeout", "1m"}, algo...)
+	args := append([]string{"--timeout", "1m"}, algo...)
 	if initiator {
 		args = append(args, "--initiator")
 	}
-	p.cmd = exec.Command(bin, args...)
-	p.cmd.Env = testEnv()
-	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.err
-	if stdout != nil {
-		p.cmd.Stdout = stdout
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { // a test that failed early leaves no process behind
-		if p.cmd.ProcessState == nil {
-			_ = p.cmd.Process.Kill()
-			_ = p.cmd.Wait()
-		}
-	})
-	return p
+	return startNodeW(t, bin, url, dir, index, stdout, nil, args...)
 }
 
 // testEnv gives the node processes broker names of their own: the ring's

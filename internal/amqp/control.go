@@ -342,12 +342,8 @@ func (r *runner) claimRun(ctx context.Context) error {
 		if time.Now().Add(wait).After(deadline) {
 			return fmt.Errorf("%w (%s; %s stayed taken for %v): %s", ErrHeld, names.Exchange, names.Lock(), claimWithin, heldHint)
 		}
-		t := time.NewTimer(wait) // a bounded back-off between attempts, not a synchronisation
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := backOff(ctx, wait); err != nil {
+			return err
 		}
 		wait = min(2*wait, 500*time.Millisecond)
 	}

@@ -145,12 +145,8 @@ func (s *session) redial(ctx context.Context, k int) error {
 		if time.Now().Add(wait).After(deadline) {
 			return fmt.Errorf("the connection was lost and did not come back within %v: %w", ReconnectWithin, err)
 		}
-		t := time.NewTimer(wait) // a bounded back-off between attempts, not a synchronisation
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := backOff(ctx, wait); err != nil {
+			return err
 		}
 		wait = min(2*wait, 2*time.Second)
 	}
@@ -213,4 +209,17 @@ func (s *session) reconnected() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reconnects
+}
+
+// backOff waits d between two attempts at something the broker refused (a
+// bounded back-off, not a synchronisation), or until ctx is done.
+func backOff(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
