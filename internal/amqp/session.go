@@ -198,13 +198,6 @@ func (s *session) closeAll(deadline time.Time) {
 	}
 }
 
-// isClosed reports whether closeAll was called.
-func (s *session) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
 func (s *session) reconnected() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
