@@ -211,3 +211,23 @@ func TestExploreFindsAndShrinksReordering(t *testing.T) {
 		t.Fatalf("the shrunk schedule does not replay the violation (err %v)", err)
 	}
 }
+
+// Closing Cancel stops a sweep before its next schedule, even when every
+// schedule ends long before the run's own poll of Cancel (Ctrl-C during
+// `explore`): here it is closed once the third schedule has been tried.
+func TestExploreStopsAtCancel(t *testing.T) {
+	cancel := make(chan struct{})
+	cfg := sim.Config{Nodes: 2, Factory: burstFactory, Policy: sim.PolicyFIFO, Cancel: cancel,
+		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
+	x := sim.Explore{Config: cfg, Schedules: 1_000_000, FirstSeed: 1,
+		NewJudge: func() sim.Judge { return &overtaken{} },
+		Progress: func(runs int) {
+			if runs == 3 {
+				close(cancel)
+			}
+		}}
+	f, err := x.Run()
+	if err != nil || !f.Interrupted || f.Runs != 3 {
+		t.Fatalf("found %+v (err %v), want interrupted after 3 schedules", f, err)
+	}
+}
