@@ -231,3 +231,40 @@ func TestExploreStopsAtCancel(t *testing.T) {
 		t.Fatalf("found %+v (err %v), want interrupted after 3 schedules", f, err)
 	}
 }
+
+// broadcast sends one token to every other node at its start command.
+type broadcast struct{ self, n int }
+
+func (b broadcast) Step(in node.Input, out *node.Output) {
+	if in.Kind == node.InCmd {
+		for to := 1; to <= b.n; to++ {
+			if to != b.self {
+				out.Send(to, nodetest.Token{Hop: to})
+			}
+		}
+	}
+}
+
+// A run polls Cancel by the events it reports too, not only by items and
+// steps: 300 nodes starting at once report 89,700 sends before the first
+// delivery, and a cancel at the first of them is seen within a poll's
+// worth of events (plus the step under way).
+func TestCancelSeenWithinAPollOfEvents(t *testing.T) {
+	const n = 300
+	cancel := make(chan struct{})
+	var script []node.Action
+	for i := 1; i <= n; i++ {
+		script = append(script, node.Action{At: 0, Node: i, Cmd: node.CmdStart})
+	}
+	events := 0
+	res, err := sim.Run(sim.Config{Nodes: n, Script: script, Cancel: cancel, Messages: true, MaxSteps: 1 << 40,
+		Factory: func(i int) (node.Node, error) { return broadcast{i, n}, nil },
+		Sink: func(*trace.Event) {
+			if events++; events == 1 {
+				close(cancel)
+			}
+		}})
+	if err != nil || !res.Interrupted || events > 4096+2*n {
+		t.Fatalf("interrupted %v after %d events (err %v), want at most %d", res.Interrupted, events, err, 4096+2*n)
+	}
+}
