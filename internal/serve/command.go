@@ -42,7 +42,10 @@ func Command() *cli.Command {
 					return cliutil.Usagef("--from: %v", err)
 				}
 			}
-			return Run(c.Context, &s, c.String("addr"), "", c.App.ErrWriter)
+			if err := Run(c.Context, &s, c.String("addr"), "", c.App.ErrWriter); err != nil {
+				return err
+			}
+			return c.Context.Err() // Ctrl-C is how serving ends: exit 130, as every command interrupted
 		},
 	}
 }
