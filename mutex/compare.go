@@ -73,12 +73,23 @@ func compareAction(c *cli.Context) error {
 	if format != "text" && format != "json" {
 		return cliutil.Usagef("--format: unknown format %q (want text or json)", format)
 	}
+	// JSON rows go out as they are measured (NDJSON streams); the text
+	// table waits for every row, to align its columns.
 	var rows []row
+	printed := 0
+	flush := func() error {
+		if format == "json" {
+			err := printRows(c.App.Writer, rows[printed:], format)
+			printed = len(rows)
+			return err
+		}
+		return printRows(c.App.Writer, rows, format)
+	}
 	for _, a := range algoNames {
 		for _, n := range ns {
 			r, err := compareOne(c.Context, a, n, req, cs, think)
 			if err != nil && c.Context.Err() != nil { // Ctrl-C: the rows measured so far, then exit 130
-				if perr := printRows(c.App.Writer, rows, format); perr != nil {
+				if perr := flush(); perr != nil {
 					return perr
 				}
 				return c.Context.Err()
@@ -87,10 +98,17 @@ func compareAction(c *cli.Context) error {
 				return err
 			}
 			rows = append(rows, r)
+			if format == "json" {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	if err := printRows(c.App.Writer, rows, format); err != nil {
-		return err
+	if format == "text" {
+		if err := flush(); err != nil {
+			return err
+		}
 	}
 	for _, r := range rows { // a row whose run failed a check fails the command, as a run would
 		if r.Problem != "" {

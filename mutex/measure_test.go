@@ -1,10 +1,16 @@
 package mutex
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/clitest"
+	"ringlab/internal/cliutil"
 
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
@@ -104,11 +110,35 @@ func TestQuorumProbability(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	// No violation is possible when fewer than 2m-n coordinators can forget.
-	if bad, err := monteCarlo(5, 3, 0, 200, 1); err != nil || bad != 0 {
+	if bad, _, err := monteCarlo(t.Context(), 5, 3, 0, 200, 1); err != nil || bad != 0 {
 		t.Fatalf("P=0: %d violations, %v", bad, err)
 	}
-	if bad, err := monteCarlo(5, 3, 1, 50, 1); err != nil || bad != 50 {
+	if bad, _, err := monteCarlo(t.Context(), 5, 3, 1, 50, 1); err != nil || bad != 50 {
 		t.Fatalf("P=1: %d of 50 violations, %v", bad, err)
+	}
+}
+
+// Ctrl-C stops the Monte Carlo trials: the command prints the estimate over
+// the trials run so far, says it was interrupted, and exits 130.
+func TestQuorumProbabilityStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	var out, errb bytes.Buffer
+	err := clitest.Run(ctx, []*cli.Command{Command()}, &out, &errb,
+		[]string{"ringlab", "mutex", "quorum-probability", "--n", "5", "--m", "3", "--p", "0.3", "--monte-carlo", "1000000"})
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out.String(), "Monte Carlo: interrupted after 0 of 1000000 trials") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out.String())
+	}
+	// Stopped part-way, the estimate covers the trials run in full.
+	ctx, cancel = context.WithCancel(t.Context())
+	defer cancel()
+	bad, done, err := monteCarlo(ctx, 5, 3, 1, 50, 1)
+	if err != nil || done != 50 || bad != 50 {
+		t.Fatalf("uncancelled: %d of %d, %v", bad, done, err)
+	}
+	cancel()
+	if bad, done, err = monteCarlo(ctx, 5, 3, 1, 50, 1); err != nil || done != 0 || bad != 0 {
+		t.Fatalf("cancelled: %d of %d, %v", bad, done, err)
 	}
 }
 

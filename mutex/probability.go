@@ -1,6 +1,7 @@
 package mutex
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -62,19 +63,32 @@ func probabilityAction(c *cli.Context) error {
 	if trials == 0 {
 		return nil
 	}
-	bad, err := monteCarlo(n, m, p, trials, c.Uint64("seed"))
+	bad, done, err := monteCarlo(c.Context, n, m, p, trials, c.Uint64("seed"))
 	if err != nil {
 		return err
 	}
+	if done < trials { // interrupted: the estimate over the trials run so far
+		if done == 0 {
+			fmt.Fprintf(w, "Monte Carlo: interrupted after 0 of %d trials: no estimate\n", trials)
+			return c.Context.Err()
+		}
+		lo, hi := wilson(bad, done)
+		fmt.Fprintf(w, "Monte Carlo: interrupted after %d of %d trials: %d violated mutual exclusion (seed %d): %.4f, Wilson 95%% interval [%.4f, %.4f]; formula inside: %s\n",
+			done, trials, bad, c.Uint64("seed"), float64(bad)/float64(done), lo, hi, inside(pv, lo, hi))
+		return c.Context.Err()
+	}
 	est := float64(bad) / float64(trials)
 	lo, hi := wilson(bad, trials)
-	inside := "yes"
-	if pv < lo || pv > hi {
-		inside = "no"
-	}
 	fmt.Fprintf(w, "Monte Carlo: %d of %d simulated runs violated mutual exclusion (seed %d): %.4f, Wilson 95%% interval [%.4f, %.4f]; formula inside: %s\n",
-		bad, trials, c.Uint64("seed"), est, lo, hi, inside)
+		bad, trials, c.Uint64("seed"), est, lo, hi, inside(pv, lo, hi))
 	return nil
+}
+
+func inside(pv, lo, hi float64) string {
+	if pv < lo || pv > hi {
+		return "no"
+	}
+	return "yes"
 }
 
 // wilson is the Wilson score 95% interval for k successes in n trials.
@@ -99,17 +113,22 @@ func wilson(k, n int) (lo, hi float64) {
 // the n-m slow ones vote for it at once, the others are busy. So P2
 // enters while P1 is inside exactly when k >= 2m-n coordinators forgot:
 // the event whose probability is P_v.
-func monteCarlo(n, m int, p float64, trials int, seed uint64) (int, error) {
+//
+// It stops before the next trial once ctx is done, and returns how many
+// trials it ran in full.
+func monteCarlo(ctx context.Context, n, m int, p float64, trials int, seed uint64) (bad, done int, err error) {
 	pl, err := params{algo: algoQuorum, coordinators: n, quorum: m, nodes: 2}.build()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var slow []sim.Slow
 	for c := m + 1; c <= n; c++ {
 		slow = append(slow, sim.Slow{Node: c, Extra: 100, From: 0, Until: 1})
 	}
-	bad := 0
 	for t := range trials {
+		if ctx.Err() != nil {
+			return bad, t, nil
+		}
 		rng := rand.New(rand.NewPCG(seed, uint64(t)))
 		script := []node.Action{req(0, n+1), req(5, n+2)}
 		for c := 1; c <= m; c++ {
@@ -125,11 +144,11 @@ func monteCarlo(n, m int, p float64, trials int, seed uint64) (int, error) {
 			Faults: sim.Faults{Slow: slow}, Sink: func(e *trace.Event) { set.Observe(e) }, Stop: set.Violated,
 		})
 		if err != nil {
-			return 0, err
+			return 0, t, err
 		}
 		if set.Violated() {
 			bad++
 		}
 	}
-	return bad, nil
+	return bad, trials, nil
 }

@@ -136,19 +136,19 @@ func New(cfg Config) (*Node, error) {
 	if err := cfg.validateGroup(); err != nil {
 		return nil, err
 	}
-	return build(cfg)
+	return build(cfg, slices.Max(cfg.Ids))
 }
 
 // build makes node cfg.Index of a group already validated: Factory checks
 // the ids once, not once per node.
-func build(cfg Config) (*Node, error) {
+// build makes node cfg.Index of a group whose highest id is highest
+// (computed once per group: a Factory builds every node of a large group).
+func build(cfg Config, highest int) (*Node, error) {
 	if cfg.Index < 1 || cfg.Index > len(cfg.Ids) {
 		return nil, fmt.Errorf("bully: node index %d is outside the group 1..%d", cfg.Index, len(cfg.Ids))
 	}
 	n := &Node{cfg: cfg, id: cfg.Ids[cfg.Index-1], index: cfg.Index, state: StateIdle}
-	for _, id := range cfg.Ids {
-		n.hasHigher = n.hasHigher || id > n.id
-	}
+	n.hasHigher = n.id < highest
 	return n, nil
 }
 
@@ -158,10 +158,11 @@ func Factory(cfg Config) (node.Factory, error) {
 		return nil, err
 	}
 	cfg.Ids = slices.Clone(cfg.Ids)
+	highest := slices.Max(cfg.Ids)
 	return func(i int) (node.Node, error) {
 		c := cfg
 		c.Index = i
-		return build(c)
+		return build(c, highest)
 	}, nil
 }
 

@@ -73,9 +73,10 @@ type Config struct {
 
 // Result is one round's outcome.
 type Result struct {
-	Taken    []int  // items each consumer took
-	Sum      int64  // sum of the items taken
-	Deadlock string // the queue's state if it deadlocked
+	Taken       []int  // items each consumer took
+	Sum         int64  // sum of the items taken
+	Deadlock    string // the queue's state if it deadlocked
+	Interrupted bool   // ctx ended before every item was taken
 }
 
 // Command returns the `exercises blocking-queue` command.
@@ -106,6 +107,14 @@ func action(c *cli.Context) error {
 	want := expectedSum(cfg)
 	for round := 1; round <= cfg.Rounds; round++ {
 		res := Run(c.Context, cfg)
+		if res.Interrupted {
+			taken := 0
+			for _, n := range res.Taken {
+				taken += n
+			}
+			fmt.Fprintf(c.App.Writer, "interrupted in round %d: %d of %d items taken; taken per consumer %v\n", round, taken, cfg.Producers*cfg.Items, res.Taken)
+			return c.Context.Err()
+		}
 		if res.Deadlock != "" {
 			fmt.Fprintf(c.App.Writer, "round %d: deadlock: %s\n", round, res.Deadlock)
 			return cliutil.NoTerminationf("blocking-queue: every producer and consumer is waiting on the cond (round %d): a Signal woke the wrong side. Fix: drop --notify-one (Broadcast) or use --impl two-conds", round)
@@ -188,7 +197,8 @@ type Queue interface {
 }
 
 // Run moves every item once through a fresh queue, joins every goroutine and
-// returns what the consumers took.
+// returns what the consumers took. Once ctx is done every Put and Take gives
+// up, and the result is Interrupted unless every item was taken already.
 func Run(ctx context.Context, cfg Config) Result {
 	total := cfg.Producers * cfg.Items
 	var q Queue
@@ -199,6 +209,10 @@ func Run(ctx context.Context, cfg Config) Result {
 		shared := cfg.Impl == ImplCond
 		cq = NewCondQueue(cfg.Capacity, cfg.Producers, cfg.Consumers, total, shared, !cfg.NotifyOne)
 		q = cq
+		if ctx.Err() != nil {
+			cq.Interrupt()
+		}
+		defer context.AfterFunc(ctx, cq.Interrupt)()
 	}
 	res := Result{Taken: make([]int, cfg.Consumers)}
 	sums := make([]int64, cfg.Consumers) // indexed slots: no lock needed
@@ -233,6 +247,11 @@ func Run(ctx context.Context, cfg Config) Result {
 	if cq != nil {
 		res.Deadlock = cq.Report()
 	}
+	taken := 0
+	for _, n := range res.Taken {
+		taken += n
+	}
+	res.Interrupted = ctx.Err() != nil && taken < total
 	return res
 }
 

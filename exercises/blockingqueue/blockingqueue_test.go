@@ -59,3 +59,20 @@ func TestBadInput(t *testing.T) {
 		[]string{"--items", "1000000", "--rounds", "1000"},
 	)
 }
+
+// Ctrl-C makes every Put and Take give up, on every queue, so every
+// goroutine is joined (goleak) and the lesson exits 130 with the count.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, impl := range []string{ImplCond, ImplTwoConds, ImplChan} {
+		res := Run(ctx, Config{Impl: impl, Producers: 4, Consumers: 4, Capacity: 1, Items: 100_000, Rounds: 1})
+		if !res.Interrupted || res.Deadlock != "" {
+			t.Errorf("%s: %+v", impl, res)
+		}
+	}
+	out, err := lessontest.RunContext(t, ctx, Command())
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ninterrupted in round 1: 0 of 2000 items taken") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
+}

@@ -10,6 +10,9 @@ import (
 // deadlock check found all of them asleep with nobody left to wake them.
 var ErrDeadlock = errors.New("deadlock: every producer and consumer is waiting")
 
+// ErrInterrupted is returned by Put and Take once Interrupt was called.
+var ErrInterrupted = errors.New("interrupted")
+
 // Roles, as indexes.
 const (
 	producer = 0 // waits for room
@@ -40,11 +43,24 @@ type CondQueue struct {
 	total       int // items to be moved in all
 	taken       int
 
-	live       int                // producers and consumers not yet done
-	asleep     map[*sync.Cond]int // asleep on each cond, wake-ups already sent subtracted
-	waiting    [2]int             // by role, inside a wait (for the report)
-	deadlocked bool
-	report     string // the state when the deadlock was found
+	live        int                // producers and consumers not yet done
+	asleep      map[*sync.Cond]int // asleep on each cond, wake-ups already sent subtracted
+	waiting     [2]int             // by role, inside a wait (for the report)
+	deadlocked  bool
+	report      string // the state when the deadlock was found
+	interrupted bool   // Interrupt was called: every Put and Take gives up
+}
+
+// Interrupt makes every Put and Take, waiting or to come, return
+// ErrInterrupted (Ctrl-C): the goroutines unwind and can be joined.
+func (q *CondQueue) Interrupt() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.interrupted = true
+	for _, c := range q.conds {
+		q.asleep[c] = 0
+		c.Broadcast()
+	}
 }
 
 // NewCondQueue returns a queue of capacity for producers+consumers
@@ -64,6 +80,9 @@ func NewCondQueue(capacity, producers, consumers, total int, shared, broadcast b
 func (q *CondQueue) Put(v int) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.interrupted {
+		return ErrInterrupted
+	}
 	for q.count == len(q.buf) {
 		if err := q.wait(producer); err != nil {
 			return err
@@ -80,6 +99,9 @@ func (q *CondQueue) Put(v int) error {
 func (q *CondQueue) Take() (v int, ok bool, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.interrupted {
+		return 0, false, ErrInterrupted
+	}
 	for q.count == 0 {
 		if q.taken == q.total {
 			return 0, false, nil
@@ -124,8 +146,11 @@ func (q *CondQueue) wait(role int) error {
 		return ErrDeadlock
 	}
 	c.Wait()
-	if q.deadlocked {
+	switch {
+	case q.deadlocked:
 		return ErrDeadlock
+	case q.interrupted:
+		return ErrInterrupted
 	}
 	return nil
 }
@@ -150,6 +175,9 @@ func (q *CondQueue) wake(role int) {
 func (q *CondQueue) checkDeadlock() bool {
 	if q.deadlocked {
 		return true
+	}
+	if q.interrupted { // the goroutines are unwinding, not stuck
+		return false
 	}
 	asleep := 0
 	for _, n := range q.asleep {

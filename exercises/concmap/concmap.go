@@ -124,6 +124,10 @@ func New(impl string) Map {
 type Result struct {
 	Believers int // goroutines told "you inserted it"
 	Stored    int // the id stored under Key at the end
+	// Started goroutines were started (all n unless Interrupted: ctx ended
+	// before the gate opened, and none of them called PutIfAbsent).
+	Started     int
+	Interrupted bool
 }
 
 // Command returns the `exercises concurrent-map` command.
@@ -149,8 +153,12 @@ func action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res := Run(c.Context, impl, n)
 	fmt.Fprintf(c.App.Writer, "%d goroutines called PutIfAbsent(%q, id) at once (--impl %s)\n", n, Key, impl)
+	res := Run(c.Context, impl, n)
+	if res.Interrupted {
+		fmt.Fprintf(c.App.Writer, "interrupted: %d of %d goroutines were started and joined; the start gate never opened, so none called PutIfAbsent\n", res.Started, n)
+		return c.Context.Err()
+	}
 	fmt.Fprintf(c.App.Writer, "%d believed they inserted it first (want exactly 1); the map holds %s=%d\n", res.Believers, Key, res.Stored)
 	if res.Believers == 1 || impl == ImplRacy {
 		return nil // several winners is what the racy variant demonstrates
@@ -159,13 +167,17 @@ func action(c *cli.Context) error {
 }
 
 // Run lines up n goroutines at a start gate, lets them all PutIfAbsent(Key,
-// id) at once, joins them and counts the winners.
+// id) at once, joins them and counts the winners. If ctx ends before the
+// gate opens, no more goroutines start, the gate stays shut, the ones
+// started are joined, and the result is Interrupted.
 func Run(ctx context.Context, impl string, n int) Result {
 	m := New(impl)
 	start := make(chan struct{})
 	var believers atomic.Int64
 	var wg sync.WaitGroup
-	for id := 1; id <= n; id++ {
+	started := 0
+	for id := 1; id <= n && ctx.Err() == nil; id++ {
+		started++
 		wg.Go(func() {
 			select {
 			case <-start:
@@ -177,8 +189,11 @@ func Run(ctx context.Context, impl string, n int) Result {
 			}
 		})
 	}
-	close(start) // the start gate: all of them go at once
+	interrupted := ctx.Err() != nil
+	if !interrupted {
+		close(start) // the start gate: all of them go at once
+	}
 	wg.Wait()
 	stored, _ := m.Get(Key)
-	return Result{Believers: int(believers.Load()), Stored: stored}
+	return Result{Believers: int(believers.Load()), Stored: stored, Started: started, Interrupted: interrupted}
 }

@@ -2,11 +2,13 @@ package concmap
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
 )
 
@@ -43,4 +45,18 @@ func TestBadInput(t *testing.T) {
 		[]string{"--goroutines", "0"},
 		[]string{"--goroutines", "10000000"},
 	)
+}
+
+// Ctrl-C before the start gate opens: no goroutine calls PutIfAbsent, the
+// ones started are joined (goleak), and the lesson exits 130 saying so.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out, err := lessontest.RunContext(t, ctx, Command(), "--goroutines", "1000")
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ninterrupted: 0 of 1000 goroutines were started") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
+	if res := Run(ctx, ImplMutex, 1000); !res.Interrupted || res.Believers != 0 || res.Started != 0 {
+		t.Fatalf("cancelled run: %+v", res)
+	}
 }

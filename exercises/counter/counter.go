@@ -12,6 +12,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,6 +69,9 @@ type Result struct {
 	Expected, Got int64
 	Lines         int // lines printed
 	OutOfOrder    int // lines printed after a larger value
+	// Interrupted: ctx ended first; Expected counts the increments made.
+	Interrupted bool
+	Planned     int64 // goroutines × increments
 }
 
 // Command returns the `exercises counter` command.
@@ -110,6 +114,11 @@ func action(c *cli.Context) error {
 	if cfg.Quiet {
 		shown = "not printed (--quiet)"
 	}
+	if res.Interrupted {
+		fmt.Fprintf(c.App.Writer, "interrupted after %d of %d increments: %d values %s; %d came after a larger value; the counter holds %d (lost %d updates)\n",
+			res.Expected, res.Planned, res.Lines, shown, res.OutOfOrder, res.Got, res.Expected-res.Got)
+		return c.Context.Err()
+	}
 	fmt.Fprintf(c.App.Writer, "%d values %s; %d came after a larger value (out of order)\n", res.Lines, shown, res.OutOfOrder)
 	if res.Got == res.Expected {
 		fmt.Fprintf(c.App.Writer, "expected %d, got %d: no update lost\n", res.Expected, res.Got)
@@ -144,28 +153,48 @@ func New(ctx context.Context, impl string) (Counter, func()) {
 
 // Run starts cfg.Goroutines goroutines that share one counter, joins them
 // and returns the counts. Lines go to w (several goroutines print, so each
-// line is written whole under a lock).
+// line is written whole under a lock). Once ctx is done no goroutine starts
+// and each stops before its next increment: the result is Interrupted and
+// Expected counts the increments made.
 func Run(ctx context.Context, cfg Config, w io.Writer) Result {
-	ctr, release := New(ctx, cfg.Impl)
+	// The counter lives until release, not until ctx: a channel counter's
+	// owner must outlive every goroutine that may still call Inc.
+	ctr, release := New(context.WithoutCancel(ctx), cfg.Impl)
+	var stop atomic.Bool
+	stop.Store(ctx.Err() != nil)
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	p := &printer{w: w, quiet: cfg.Quiet}
 	width := len(fmt.Sprint(cfg.Goroutines))
+	done := make([]int64, cfg.Goroutines) // increments made, one slot per goroutine
 	var wg sync.WaitGroup
 	for i := range cfg.Goroutines {
+		if stop.Load() {
+			break
+		}
 		name := fmt.Sprintf("g%0*d", width, i+1)
 		print := func(v int64) { p.line(name, v) }
 		wg.Go(func() {
 			for range cfg.Increments {
+				if stop.Load() {
+					return
+				}
 				if cfg.PrintInside {
 					ctr.Inc(print)
 				} else {
 					print(ctr.Inc(nil))
 				}
+				done[i]++
 			}
 		})
 	}
 	wg.Wait() // main waits for all, as in the exercise
 	release()
-	return Result{Expected: int64(cfg.Goroutines) * int64(cfg.Increments), Got: ctr.Value(), Lines: p.lines, OutOfOrder: p.late}
+	res := Result{Got: ctr.Value(), Lines: p.lines, OutOfOrder: p.late, Planned: int64(cfg.Goroutines) * int64(cfg.Increments)}
+	for _, d := range done {
+		res.Expected += d
+	}
+	res.Interrupted = res.Expected < res.Planned
+	return res
 }
 
 // printer writes "name: value" lines whole and counts the ones that come

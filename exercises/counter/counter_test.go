@@ -9,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
 )
 
@@ -64,4 +65,44 @@ func TestBadInput(t *testing.T) {
 		[]string{"--impl", "unsafe", "--print-inside"},
 		[]string{"--goroutines", "many"},
 	)
+}
+
+// cancelWriter cancels its context at its n-th write.
+type cancelWriter struct {
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelWriter) Write(b []byte) (int, error) {
+	if w.n--; w.n == 0 {
+		w.cancel()
+	}
+	return len(b), nil
+}
+
+// Ctrl-C (here: the tenth printed line) stops every goroutine before its
+// next increment, on every implementation (the channel counter's owner
+// outlives the goroutines, so none blocks on it): the counts cover the
+// increments made, a safe counter lost none, and all are joined (goleak).
+func TestInterrupted(t *testing.T) {
+	for _, impl := range []string{ImplMutex, ImplAtomic, ImplChannel} {
+		for _, inside := range []bool{false, true} {
+			if inside && !SupportsInside(impl) {
+				continue
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			cfg := Config{Impl: impl, Goroutines: 50, Increments: 10_000, PrintInside: inside}
+			res := Run(ctx, cfg, &cancelWriter{n: 10, cancel: cancel})
+			cancel()
+			if !res.Interrupted || res.Expected < 10 || res.Expected >= res.Planned || res.Got != res.Expected {
+				t.Errorf("%s (inside %v): %+v", impl, inside, res)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out, err := lessontest.RunContext(t, ctx, Command(), "--impl", "channel")
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "interrupted after 0 of 200 increments") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
 }

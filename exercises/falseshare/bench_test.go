@@ -17,7 +17,7 @@ func BenchmarkFalseSharing(b *testing.B) {
 		b.Run("impl="+impl, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(impl, benchIncrements); err != nil {
+				if _, err := Run(b.Context(), impl, benchIncrements); err != nil {
 					b.Fatal(err)
 				}
 			}

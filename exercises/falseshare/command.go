@@ -60,19 +60,26 @@ func action(c *cli.Context) error {
 	fmt.Fprintf(w, "2 goroutines x %d increments each (atomic add), median of %d rounds, on %d CPUs:\n", n, rounds, runtime.GOMAXPROCS(0))
 	medians := map[string]time.Duration{}
 	for _, impl := range []string{ImplPacked, ImplPadded} {
-		times := make([]time.Duration, rounds)
-		for i := range times {
-			if err := c.Context.Err(); err != nil {
-				return err
-			}
-			res, err := Run(impl, n)
+		times := make([]time.Duration, 0, rounds)
+		for range rounds {
+			res, err := Run(c.Context, impl, n)
 			if err != nil {
 				return err
+			}
+			if res.Interrupted || c.Context.Err() != nil {
+				if len(times) > 0 {
+					slices.Sort(times)
+					med := times[len(times)/2]
+					fmt.Fprintf(w, "  %-6s %-40s %12v  %6.2f ns/increment (median of the %d of %d rounds finished)\n",
+						impl, layout(impl), med.Round(time.Microsecond), float64(med.Nanoseconds())/float64(n), len(times), rounds)
+				}
+				fmt.Fprintf(w, "interrupted in round %d of %s, after %d and %d of %d increments\n", len(times)+1, impl, res.A, res.B, n)
+				return c.Context.Err()
 			}
 			if res.A != uint64(n) || res.B != uint64(n) {
 				return fmt.Errorf("%s: counters ended at %d and %d, want %d", impl, res.A, res.B, n)
 			}
-			times[i] = res.Elapsed
+			times = append(times, res.Elapsed)
 		}
 		slices.Sort(times)
 		med := times[len(times)/2]

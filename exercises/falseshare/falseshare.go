@@ -15,6 +15,7 @@
 package falseshare
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -53,14 +54,19 @@ type Padded struct {
 
 // Result is one run: the wall time and the final counters.
 type Result struct {
-	Elapsed time.Duration
-	A, B    uint64
+	Elapsed     time.Duration
+	A, B        uint64
+	Interrupted bool // ctx ended first: the counters fall short of n
 }
 
 // Run starts two goroutines that increment A and B n times each, on the
 // layout impl, waits for both, and returns the time the pair took on the
 // monotonic clock.
-func Run(impl string, n int) (Result, error) {
+//
+// Once ctx is done both goroutines stop within a chunk of increments (they
+// look at a stop flag between chunks, never inside the measured loop) and
+// the result is Interrupted.
+func Run(ctx context.Context, impl string, n int) (Result, error) {
 	var a, b *uint64
 	switch impl {
 	case ImplPacked:
@@ -72,17 +78,28 @@ func Run(impl string, n int) (Result, error) {
 	default:
 		return Result{}, fmt.Errorf("unknown implementation %q (want packed or padded)", impl)
 	}
+	var stop atomic.Bool         // written once, at the interrupt: read-only while measuring
+	stop.Store(ctx.Err() != nil) // AfterFunc runs f on a goroutine of its own, even for a done ctx
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	var wg sync.WaitGroup
 	start := time.Now()
-	wg.Go(func() { increment(a, n) })
-	wg.Go(func() { increment(b, n) })
+	wg.Go(func() { increment(a, n, &stop) })
+	wg.Go(func() { increment(b, n, &stop) })
 	wg.Wait()
-	return Result{Elapsed: time.Since(start), A: *a, B: *b}, nil
+	elapsed := time.Since(start)
+	return Result{Elapsed: elapsed, A: *a, B: *b, Interrupted: *a < uint64(n) || *b < uint64(n)}, nil
 }
 
-// increment adds 1 to *p n times, atomically.
-func increment(p *uint64, n int) {
-	for range n {
-		atomic.AddUint64(p, 1)
+// chunk is how many increments run between two looks at the stop flag:
+// enough that the look costs nothing, few enough (well under a
+// millisecond) that an interrupt is seen at once.
+const chunk = 1 << 14
+
+// increment adds 1 to *p n times, atomically, unless stop is set first.
+func increment(p *uint64, n int, stop *atomic.Bool) {
+	for left := n; left > 0 && !stop.Load(); left -= chunk {
+		for range min(chunk, left) {
+			atomic.AddUint64(p, 1)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package falseshare
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unsafe"
@@ -8,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -25,12 +27,12 @@ func TestLayout(t *testing.T) {
 
 func TestRunCounts(t *testing.T) {
 	for _, impl := range []string{ImplPacked, ImplPadded} {
-		res, err := Run(impl, 10_000)
+		res, err := Run(t.Context(), impl, 10_000)
 		if err != nil || res.A != 10_000 || res.B != 10_000 {
 			t.Errorf("Run(%s) = %+v, %v; want both counters at 10000", impl, res, err)
 		}
 	}
-	if _, err := Run("striped", 1); err == nil {
+	if _, err := Run(t.Context(), "striped", 1); err == nil {
 		t.Error("Run accepted an unknown implementation")
 	}
 }
@@ -51,4 +53,19 @@ func TestCommonAndBadInput(t *testing.T) {
 	lessontest.CheckCommon(t, Command,
 		[]string{"--n", "0"}, []string{"--n", "-5"}, []string{"--n", "99999999999"}, []string{"--rounds", "0"}, []string{"--rounds", "21"},
 	)
+}
+
+// Ctrl-C stops both goroutines within a chunk of increments: the lesson
+// prints where it was and exits 130; goleak checks they were joined.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, err := Run(ctx, ImplPacked, 1_000_000_000)
+	if err != nil || !res.Interrupted || res.A != 0 || res.B != 0 {
+		t.Fatalf("cancelled run: %+v, %v", res, err)
+	}
+	out, err := lessontest.RunContext(t, ctx, Command(), "-n", "10000000000")
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ninterrupted in round 1 of packed, after 0 and 0 of 10000000000 increments") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
 }

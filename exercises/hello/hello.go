@@ -7,6 +7,7 @@
 package hello
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -57,15 +58,21 @@ func action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := c.Context
 	var order []int
 	if c.Bool("ordered") {
-		order = Ordered(n, func(line string) { fmt.Fprint(c.App.Writer, line) })
+		order = Ordered(ctx, n, func(line string) { fmt.Fprint(c.App.Writer, line) })
 	} else {
 		w := lesson.NewSyncWriter(c.App.Writer)
-		order = Unordered(n, func(line string) { w.Printf("%s", line) })
+		order = Unordered(ctx, n, func(line string) { w.Printf("%s", line) })
 		if err := w.Err(); err != nil {
 			return err
 		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(c.App.Writer, "interrupted: %d of %d goroutines said hello (every goroutine started was joined); %d lines came right after a larger number\n",
+			len(order), n, OutOfOrder(order))
+		return ctx.Err()
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "%d goroutines joined; %d lines came right after a larger number (out of order)\n", n, OutOfOrder(order))
 	return err
@@ -76,17 +83,21 @@ func Line(i, n int) string { return fmt.Sprintf("hello from %d of %d\n", i, n) }
 
 // Unordered starts n goroutines that each call emit with their line, and
 // joins them. emit must be safe for concurrent use. It returns the numbers in
-// the order the lines were emitted.
-func Unordered(n int, emit func(line string)) []int {
+// the order the lines were emitted. Once ctx is done no goroutine is
+// started and those started but not yet through say nothing.
+func Unordered(ctx context.Context, n int, emit func(line string)) []int {
 	var (
 		mu    sync.Mutex
 		order = make([]int, 0, n)
 		wg    sync.WaitGroup
 	)
-	for i := 1; i <= n; i++ {
+	for i := 1; i <= n && ctx.Err() == nil; i++ {
 		wg.Go(func() {
 			mu.Lock() // record the order and emit as one step, so the record is true
 			defer mu.Unlock()
+			if ctx.Err() != nil {
+				return
+			}
 			order = append(order, i)
 			emit(Line(i, n))
 		})
@@ -97,18 +108,22 @@ func Unordered(n int, emit func(line string)) []int {
 
 // Ordered starts n goroutines that each fill their own slot, joins them, then
 // emits the slots in order from the calling goroutine. No two goroutines
-// touch the same slot, so no lock is needed.
-func Ordered(n int, emit func(line string)) []int {
+// touch the same slot, so no lock is needed. Once ctx is done no goroutine
+// is started and no more slots are emitted.
+func Ordered(ctx context.Context, n int, emit func(line string)) []int {
 	slots := make([]string, n)
 	var wg sync.WaitGroup
-	for i := 1; i <= n; i++ {
+	for i := 1; i <= n && ctx.Err() == nil; i++ {
 		wg.Go(func() { slots[i-1] = Line(i, n) })
 	}
 	wg.Wait() // the join: every slot write happens before this returns
-	order := make([]int, n)
+	order := make([]int, 0, n)
 	for i, s := range slots {
+		if s == "" || ctx.Err() != nil {
+			break
+		}
 		emit(s)
-		order[i] = i + 1
+		order = append(order, i+1)
 	}
 	return order
 }

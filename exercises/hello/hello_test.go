@@ -1,6 +1,7 @@
 package hello
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -19,7 +21,7 @@ func TestDefaults(t *testing.T) {
 // Every goroutine says hello exactly once, whatever the order.
 func TestUnorderedSaysEveryHelloOnce(t *testing.T) {
 	var lines []string
-	order := Unordered(1000, func(l string) { lines = append(lines, l) }) // emit runs under Unordered's lock
+	order := Unordered(t.Context(), 1000, func(l string) { lines = append(lines, l) }) // emit runs under Unordered's lock
 	slices.Sort(order)
 	for i, v := range order {
 		if v != i+1 {
@@ -60,4 +62,29 @@ func TestBadInput(t *testing.T) {
 		[]string{"--goroutines", "-1"},
 		[]string{"--goroutines", "1000001"},
 	)
+}
+
+// Ctrl-C stops the greetings: no goroutine is started after it, none says
+// hello after it, every one started is joined (goleak), and the lesson
+// exits 130 with the count so far. Here the tenth line cancels.
+func TestInterrupted(t *testing.T) {
+	for _, run := range []func(context.Context, int, func(string)) []int{Unordered, Ordered} {
+		ctx, cancel := context.WithCancel(t.Context())
+		lines := 0
+		order := run(ctx, 1000, func(string) {
+			if lines++; lines == 10 {
+				cancel()
+			}
+		})
+		cancel()
+		if len(order) != 10 || lines != 10 {
+			t.Errorf("%d lines, order of %d after a cancel at the tenth", lines, len(order))
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out, err := lessontest.RunContext(t, ctx, Command(), "--goroutines", "100")
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "interrupted: 0 of 100 goroutines said hello") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
 }

@@ -90,19 +90,28 @@ func action(c *cli.Context) error {
 	return Run(c.Context, cfg, c.App.Writer)
 }
 
-// Run runs the three parts and prints what happened to w.
+// Run runs the three parts and prints what happened to w. When ctx ends
+// (Ctrl-C) it stops the part under way, says so, and returns ctx's error.
 func Run(ctx context.Context, cfg Config, w io.Writer) error {
-	r := JoinWithTimeout(ctx, cfg.Work, cfg.Timeout)
 	fmt.Fprintf(w, "1. join with a timeout: the worker needs %v, main waits at most %v\n", cfg.Work, cfg.Timeout)
-	if r.Finished {
+	r := JoinWithTimeout(ctx, cfg.Work, cfg.Timeout)
+	switch {
+	case r.Interrupted:
+		fmt.Fprintf(w, "   interrupted after %v: cancelled the worker and joined it: it stopped after %v of its %v\n", ms(r.Waited), ms(r.WorkerRan), cfg.Work)
+		return ctx.Err()
+	case r.Finished:
 		fmt.Fprintf(w, "   joined: the worker finished after %v, within the timeout\n", ms(r.WorkerRan))
-	} else {
+	default:
 		fmt.Fprintf(w, "   got tired of waiting after %v; the worker is still running\n", ms(r.Waited))
 		fmt.Fprintf(w, "   cancelled it and joined it: it stopped after %v of its %v (goroutines are asked to stop, never killed)\n", ms(r.WorkerRan), cfg.Work)
 	}
 	fmt.Fprintf(w, "2. sleeping %v, cancelled after %v:\n", cfg.Sleep, cfg.CancelAfter)
 	for _, s := range Sleepers(cfg.Slice) {
-		late := SleepUntilCancelled(ctx, s.Sleep, cfg.Sleep, cfg.CancelAfter)
+		late, err := SleepUntilCancelled(ctx, s, cfg.Sleep, cfg.CancelAfter)
+		if err != nil {
+			fmt.Fprintf(w, "   %-46s interrupted: %v\n", s.Name, err)
+			return ctx.Err()
+		}
 		fmt.Fprintf(w, "   %-46s noticed the cancel %v late\n", s.Name, ms(late))
 	}
 	_, err := fmt.Fprintln(w, "3. daemon goroutines: Go has none; when main returns every goroutine dies mid-work, so this lesson joined all of its own")
@@ -114,13 +123,15 @@ func ms(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
 // JoinResult is what main saw while joining the worker.
 type JoinResult struct {
-	Finished  bool          // the worker finished before the timeout
-	Waited    time.Duration // how long main waited before giving up
-	WorkerRan time.Duration // how long the worker ran in all
+	Finished    bool          // the worker finished before the timeout
+	Interrupted bool          // ctx ended first; the worker was cancelled and joined
+	Waited      time.Duration // how long main waited before giving up
+	WorkerRan   time.Duration // how long the worker ran in all
 }
 
 // JoinWithTimeout starts a worker that needs work, waits for it at most
-// timeout, and if it is not done by then cancels it and joins it.
+// timeout, and if it is not done by then (or ctx ends first) cancels it and
+// joins it.
 func JoinWithTimeout(ctx context.Context, work, timeout time.Duration) JoinResult {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -137,20 +148,24 @@ func JoinWithTimeout(ctx context.Context, work, timeout time.Duration) JoinResul
 	}()
 	giveUp := time.NewTimer(timeout)
 	defer giveUp.Stop()
+	interrupted := false
 	select {
 	case ran := <-done:
 		return JoinResult{Finished: true, Waited: ran, WorkerRan: ran}
 	case <-giveUp.C:
+	case <-ctx.Done():
+		interrupted = true
 	}
 	waited := time.Since(start)
 	cancel()
-	return JoinResult{Waited: waited, WorkerRan: <-done} // the join
+	return JoinResult{Interrupted: interrupted, Waited: waited, WorkerRan: <-done} // the join
 }
 
 // Sleeper sleeps for d unless ctx is cancelled first (if it can notice).
 type Sleeper struct {
 	Name  string
 	Sleep func(ctx context.Context, d time.Duration)
+	Deaf  bool // it cannot notice a cancel: it sleeps its whole d
 }
 
 // Sleepers returns the three ways to sleep, the sliced one with slice.
@@ -158,13 +173,13 @@ func Sleepers(slice time.Duration) []Sleeper {
 	return []Sleeper{
 		{"one long time.Sleep:", func(_ context.Context, d time.Duration) {
 			time.Sleep(d) // sleeping IS the lesson: nothing can cut it short
-		}},
+		}, true},
 		{fmt.Sprintf("time.Sleep in %v slices until the deadline:", slice), func(ctx context.Context, d time.Duration) {
 			deadline := time.Now().Add(d)
 			for left := time.Until(deadline); left > 0 && ctx.Err() == nil; left = time.Until(deadline) {
 				time.Sleep(min(slice, left))
 			}
-		}},
+		}, false},
 		{"select on a timer and ctx.Done():", func(ctx context.Context, d time.Duration) {
 			t := time.NewTimer(d)
 			defer t.Stop()
@@ -172,16 +187,37 @@ func Sleepers(slice time.Duration) []Sleeper {
 			case <-t.C:
 			case <-ctx.Done():
 			}
-		}},
+		}, false},
 	}
 }
 
-// SleepUntilCancelled runs sleep for d with a context cancelled after
+// SleepUntilCancelled runs s for d with a context cancelled after
 // cancelAfter, and returns how long after the cancel the sleeper returned.
-func SleepUntilCancelled(ctx context.Context, sleep func(context.Context, time.Duration), d, cancelAfter time.Duration) time.Duration {
-	ctx, cancel := context.WithTimeout(ctx, cancelAfter)
+//
+// If ctx ends first (Ctrl-C), it returns an error: a sleeper that can
+// notice is woken by it and joined; a Deaf one (one long time.Sleep) is
+// left asleep on its goroutine, the one goroutine the lesson cannot join,
+// which dies when the process exits.
+func SleepUntilCancelled(ctx context.Context, s Sleeper, d, cancelAfter time.Duration) (time.Duration, error) {
+	sctx, cancel := context.WithTimeout(ctx, cancelAfter)
 	defer cancel()
 	start := time.Now()
-	sleep(ctx, d)
-	return max(0, time.Since(start)-cancelAfter)
+	done := make(chan time.Duration, 1) // buffered: a sleeper left behind never blocks
+	go func() {
+		s.Sleep(sctx, d)
+		done <- time.Since(start)
+	}()
+	interrupt := ctx.Done()
+	if !s.Deaf {
+		interrupt = nil // it wakes at the interrupt: join it
+	}
+	select {
+	case slept := <-done:
+		if ctx.Err() != nil && slept < cancelAfter { // Ctrl-C, not the lesson's cancel, woke it
+			return 0, fmt.Errorf("woken after %v by the interrupt", ms(slept))
+		}
+		return max(0, slept-cancelAfter), nil
+	case <-interrupt:
+		return 0, fmt.Errorf("after %v, still asleep: nothing can wake a time.Sleep, so it is left behind and dies with the process", ms(time.Since(start)))
+	}
 }

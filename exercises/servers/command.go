@@ -109,6 +109,10 @@ type row struct {
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, cfg config) error {
+	// The table's first line goes out before the measurements: it says at
+	// once what is being measured.
+	fmt.Fprintf(stdout, "%d requests per architecture from %d concurrent clients over loopback TCP; each request reads a file for %v\n\n",
+		cfg.requests, cfg.clients, cfg.server.ReadTime)
 	var rows []row
 	for i, arch := range cfg.archs {
 		sc := cfg.server
@@ -137,8 +141,6 @@ func run(ctx context.Context, stdout, stderr io.Writer, cfg config) error {
 }
 
 func printTable(w io.Writer, cfg config, rows []row) error {
-	fmt.Fprintf(w, "%d requests per architecture from %d concurrent clients over loopback TCP; each request reads a file for %v\n\n",
-		cfg.requests, cfg.clients, cfg.server.ReadTime)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%-12s\thandlers\tok\tfailed\twall\treq/s\tp50\tp90\tp99\tmax\tpeak reads\tqueue full\t\n", "architecture")
 	for _, r := range rows {

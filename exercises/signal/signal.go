@@ -51,10 +51,12 @@ Benchmark: go test -run '^$' -bench Signal ./exercises/signal (the latency of on
 
 // Result is one variant's run.
 type Result struct {
-	Impl     string
-	Wall     time.Duration
-	CPU      time.Duration
-	Measured bool // CPU was measured (unix)
+	Impl        string
+	Wall        time.Duration
+	CPU         time.Duration
+	Measured    bool          // CPU was measured (unix)
+	Interrupted bool          // ctx ended before the signal was due: Wall is how long it waited
+	Wait        time.Duration // when the signal was due
 }
 
 // Command returns the `exercises signal` command.
@@ -86,31 +88,45 @@ func action(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "waiting %v for the signal (cpu = user+sys of the whole process, getrusage RUSAGE_SELF)\n", wait)
 	for _, impl := range impls {
-		if err := Print(c.App.Writer, Run(c.Context, impl, wait)); err != nil {
+		r := Run(c.Context, impl, wait)
+		if err := Print(c.App.Writer, r); err != nil {
 			return err
+		}
+		if r.Interrupted { // the variants not run yet are left out
+			return c.Context.Err()
 		}
 	}
 	return nil
 }
 
-// Print writes one result line.
+// Print writes one result line; an interrupted wait is said to be so,
+// with what it burned over the time it did wait.
 func Print(w io.Writer, r Result) error {
+	wall := fmt.Sprintf("wall %8v", r.Wall.Round(time.Millisecond))
+	if r.Interrupted {
+		wall = fmt.Sprintf("interrupted after %v of %v", r.Wall.Round(time.Millisecond), r.Wait)
+	}
 	if !r.Measured {
-		_, err := fmt.Fprintf(w, "%-5s wall %8v  cpu not measured on this platform\n", r.Impl, r.Wall.Round(time.Millisecond))
+		_, err := fmt.Fprintf(w, "%-5s %s  cpu not measured on this platform\n", r.Impl, wall)
 		return err
 	}
-	pct := 100 * float64(r.CPU) / float64(max(r.Wall, 1))
-	_, err := fmt.Fprintf(w, "%-5s wall %8v  cpu %8v  (%3.0f%% of one core)\n", r.Impl, r.Wall.Round(time.Millisecond), r.CPU.Round(time.Millisecond), pct)
+	pct := 100 * float64(r.CPU) / float64(max(r.Wall, time.Millisecond))
+	_, err := fmt.Fprintf(w, "%-5s %s  cpu %8v  (%3.0f%% of one core)\n", r.Impl, wall, r.CPU.Round(time.Millisecond), pct)
 	return err
 }
 
-// Run makes a setter goroutine signal after wait (or at once when ctx ends),
-// waits for the signal the impl way, joins the setter and measures.
+// Run makes a setter goroutine signal after wait (or at once when ctx ends:
+// then the result is Interrupted), waits for the signal the impl way, joins
+// the setter and measures. A context already done runs nothing.
 func Run(ctx context.Context, impl string, wait time.Duration) Result {
+	if ctx.Err() != nil {
+		return Result{Impl: impl, Wait: wait, Interrupted: true, Measured: true} // nothing ran: no CPU burned
+	}
 	signal, waitFor := New(impl)
 	cpu0, ok0 := CPUTime()
 	start := time.Now()
 	setter := make(chan struct{})
+	interrupted := false // written by the setter before it closes setter
 	go func() {
 		defer close(setter)
 		t := time.NewTimer(wait)
@@ -118,6 +134,7 @@ func Run(ctx context.Context, impl string, wait time.Duration) Result {
 		select {
 		case <-t.C:
 		case <-ctx.Done():
+			interrupted = true
 		}
 		signal()
 	}()
@@ -125,7 +142,7 @@ func Run(ctx context.Context, impl string, wait time.Duration) Result {
 	wall := time.Since(start)
 	<-setter
 	cpu1, ok1 := CPUTime()
-	return Result{Impl: impl, Wall: wall, CPU: cpu1 - cpu0, Measured: ok0 && ok1}
+	return Result{Impl: impl, Wall: wall, CPU: cpu1 - cpu0, Measured: ok0 && ok1 && wall > 0, Interrupted: interrupted, Wait: wait}
 }
 
 // New returns a one-shot signal of impl: signal may be called once, and

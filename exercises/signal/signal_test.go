@@ -1,6 +1,8 @@
 package signal
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -42,4 +45,26 @@ func TestBadInput(t *testing.T) {
 		[]string{"--wait", "1m"},
 		[]string{"--impl", "poll"},
 	)
+}
+
+// Ctrl-C during a wait (fake clock: at 3s of a 10s wait) ends the lesson:
+// the waiting variant is reported as interrupted with the time it did wait,
+// the variants after it are not run, and the exit code is 130.
+func TestInterruptedWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		stop := time.AfterFunc(3*time.Second, cancel)
+		defer stop.Stop()
+		out, err := lessontest.RunContext(t, ctx, Command(), "--wait", "10s", "--impl", ImplCond)
+		if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ncond  interrupted after 3s of 10s  cpu") {
+			t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+		}
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out, err := lessontest.RunContext(t, ctx, Command(), "--wait", "10s")
+	if cliutil.Code(err) != cliutil.ExitInterrupted || strings.Contains(out, "cond") || !strings.Contains(out, "spin  interrupted after 0s of 10s") {
+		t.Fatalf("cancelled before the first variant: exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
 }

@@ -100,9 +100,12 @@ type pager func(ctx context.Context) (Page, error)
 
 // Paginate runs clients at once; client i pages through customer
 // i % customers until the query is exhausted, or stops after its first
-// page if i < vanish. newPager builds each client's session.
+// page if i < vanish. newPager builds each client's session. When ctx
+// ends, every client stops before its next page and the tally of the pages
+// fetched so far (without Results) comes back with ctx's error.
 func Paginate(ctx context.Context, clients, customers, vanish int, newPager func(customer int) pager) (Tally, error) {
 	perClient := make([]Tally, clients)
+	parent := ctx
 	g, ctx := errgroup.WithContext(ctx)
 	for i := range clients {
 		g.Go(func() error {
@@ -118,26 +121,30 @@ func Paginate(ctx context.Context, clients, customers, vanish int, newPager func
 				}
 				t.Pages++
 				t.Scanned += p.Scanned
+				t.Returned += len(p.Rows)
 				rows = append(rows, p.Rows...)
 				if p.Done || i < vanish {
 					break
 				}
 			}
-			t.Returned, t.Results = len(rows), [][]Row{rows}
+			t.Results = [][]Row{rows}
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return Tally{}, err
-	}
+	err := g.Wait()
 	var sum Tally
 	for _, t := range perClient {
 		sum.Pages += t.Pages
 		sum.Returned += t.Returned
 		sum.Scanned += t.Scanned
-		sum.Results = append(sum.Results, t.Results...)
+		if err == nil {
+			sum.Results = append(sum.Results, t.Results...)
+		}
 	}
-	return sum, nil
+	if err != nil && parent.Err() == nil {
+		return Tally{}, err
+	}
+	return sum, err
 }
 
 // Stateless returns a pager factory for the stateless server.
@@ -162,10 +169,20 @@ func Stateful(s *Cursors, size int, now func() time.Time) func(int) pager {
 }
 
 func run(ctx context.Context, w io.Writer, cfg config) error {
+	fmt.Fprintf(w, "%d clients at once each page through one customer's rows (%d rows, %d customers), page size %d; %d clients vanish after their first page\n\n",
+		cfg.clients, cfg.rows, cfg.customers, cfg.page, cfg.vanish)
+	interrupted := func(server string, t Tally, took time.Duration) error {
+		fmt.Fprintf(w, "interrupted during the %s run after %v: %d pages, %d rows returned, %d rows scanned so far\n",
+			server, took.Round(time.Millisecond), t.Pages, t.Returned, t.Scanned)
+		return ctx.Err()
+	}
 	table := NewTable(cfg.rows, cfg.customers)
 	start := time.Now()
 	less, err := Paginate(ctx, cfg.clients, cfg.customers, cfg.vanish, Stateless(table, cfg.page))
 	lessTime := time.Since(start)
+	if err != nil && ctx.Err() != nil {
+		return interrupted("stateless (offset)", less, lessTime)
+	}
 	if err != nil {
 		return err
 	}
@@ -173,13 +190,16 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 	start = time.Now()
 	ful, err := Paginate(ctx, cfg.clients, cfg.customers, cfg.vanish, Stateful(srv, cfg.page, time.Now))
 	fulTime := time.Since(start)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(w, "the stateless (offset) run: %d pages, %d rows returned, %d rows scanned, in %v\n",
+			less.Pages, less.Returned, less.Scanned, lessTime.Round(time.Microsecond))
+		return interrupted("stateful (cursor)", ful, fulTime)
+	}
 	if err != nil {
 		return err
 	}
 	open, peak := srv.Stats()
 
-	fmt.Fprintf(w, "%d clients at once each page through one customer's rows (%d rows, %d customers), page size %d; %d clients vanish after their first page\n\n",
-		cfg.clients, cfg.rows, cfg.customers, cfg.page, cfg.vanish)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%-18s\tpages\trows returned\trows scanned\tscanned per row returned\twall time\tstate held on the server\t\n", "server")
 	fmt.Fprintf(tw, "%-18s\t%d\t%d\t%d\t%.1f\t%v\tnone\t\n", "stateless (offset)", less.Pages, less.Returned, less.Scanned, ratio(less), lessTime.Round(time.Microsecond))

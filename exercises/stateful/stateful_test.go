@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/exercises/internal/lessontest"
+	"ringlab/internal/cliutil"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -145,4 +146,30 @@ func TestCommonAndBadInput(t *testing.T) {
 		[]string{"--rows", "0"}, []string{"--rows", "-1"}, []string{"--page", "0"}, []string{"--clients", "0"}, []string{"--customers", "0"},
 		[]string{"--vanish", "-1"}, []string{"--vanish", "9"}, []string{"--ttl", "0s"}, []string{"--rows", "10000000", "--page", "1"},
 	)
+}
+
+// Ctrl-C stops every client before its next page: Paginate returns the
+// pages fetched so far with the context's error, and the lesson prints them
+// and exits 130. Here the fifth page cancels.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	table := NewTable(1000, 1)
+	pages := 0
+	tally, err := Paginate(ctx, 1, 1, 0, func(int) pager {
+		next := Stateless(table, 10)(0)
+		return func(ctx context.Context) (Page, error) {
+			if pages++; pages == 5 {
+				cancel()
+			}
+			return next(ctx)
+		}
+	})
+	if !errors.Is(err, context.Canceled) || tally.Pages != 5 || tally.Returned != 50 {
+		t.Fatalf("tally %+v, err %v; want 5 pages of 10 rows and the cancel", tally, err)
+	}
+	out, err := lessontest.RunContext(t, ctx, Command())
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ninterrupted during the stateless (offset) run after") {
+		t.Fatalf("exit %d (%v):\n%s", cliutil.Code(err), err, out)
+	}
 }

@@ -9,6 +9,8 @@
 package twolocks
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -55,9 +57,14 @@ type Config struct {
 
 // Result is what the goroutines saw.
 type Result struct {
-	C1, C2 int
-	Seen   [2]string // what T1 and T2 printed at their end
+	C1, C2      int
+	Seen        [2]string // what T1 and T2 printed at their end
+	Loops       [2]int    // loops T1 and T2 finished
+	Interrupted bool      // the context ended first: the counts are partial
 }
+
+// errInterrupted ends a goroutine's loop when the context is done.
+var errInterrupted = errors.New("interrupted")
 
 // Command returns the `exercises two-locks` command.
 func Command() *cli.Command {
@@ -83,13 +90,26 @@ func action(c *cli.Context) error {
 	if cfg.Ordered && !cfg.Nested {
 		return cliutil.Usagef("--ordered-locks only matters with --nested: without nesting no goroutine holds one lock while taking the other")
 	}
-	res, deadlock := Run(cfg)
+	how := "inc1 and inc2, each under its own lock"
+	if cfg.Nested {
+		how = "each holds its first lock while it takes the second, in opposite orders"
+		if cfg.Ordered {
+			how = "each holds lock1 while it takes lock2 (one order for both)"
+		}
+	}
+	fmt.Fprintf(c.App.Writer, "T1 and T2 loop %d times each: %s\n", cfg.Loops, how)
+	res, deadlock := Run(c.Context, cfg)
 	if deadlock != "" {
 		fmt.Fprintf(c.App.Writer, "watchdog: deadlock: %s\n", deadlock)
 		return cliutil.NoTerminationf("two-locks --nested: deadlock (lock ordering); the watchdog aborted both waits. Fix: --ordered-locks")
 	}
 	for _, s := range res.Seen {
 		fmt.Fprintln(c.App.Writer, s)
+	}
+	if res.Interrupted {
+		fmt.Fprintf(c.App.Writer, "interrupted: T1 ran %d and T2 %d of their %d loops; c1=%d c2=%d (want %d each)\n",
+			res.Loops[0], res.Loops[1], cfg.Loops, res.C1, res.C2, res.Loops[0]+res.Loops[1])
+		return c.Context.Err()
 	}
 	_, err = fmt.Fprintf(c.App.Writer, "final c1=%d c2=%d (want %d each)\n", res.C1, res.C2, 2*cfg.Loops)
 	return err
@@ -102,8 +122,9 @@ type lunch struct {
 }
 
 // Run runs T1 and T2 and the watchdog, joins all three, and returns the
-// counters, or the watchdog's description of the deadlock.
-func Run(cfg Config) (Result, string) {
+// counters, or the watchdog's description of the deadlock. Once ctx is done
+// each goroutine stops before its next loop: the counters are partial.
+func Run(ctx context.Context, cfg Config) (Result, string) {
 	m := NewMonitor()
 	l := &lunch{lock1: m.NewLock("lock1"), lock2: m.NewLock("lock2")}
 	stop := make(chan struct{})
@@ -123,12 +144,15 @@ func Run(cfg Config) (Result, string) {
 			me := fmt.Sprintf("T%d", i+1)
 			var err error
 			if cfg.Nested {
-				err = l.nested(me, cfg.Loops, orders[i], arrived[i], arrived[1-i], m.abort)
+				res.Loops[i], err = l.nested(ctx, me, cfg.Loops, orders[i], arrived[i], arrived[1-i], m.abort)
 			} else {
-				err = l.separate(me, cfg.Loops, orders[i])
+				res.Loops[i], err = l.separate(ctx, me, cfg.Loops, orders[i])
 			}
-			if err == nil {
+			switch err {
+			case nil:
 				res.Seen[i] = l.snapshot(me)
+			case errInterrupted:
+				res.Seen[i] = l.snapshot(me) + fmt.Sprintf(" (interrupted after %d loops)", res.Loops[i])
 			}
 		})
 	}
@@ -138,36 +162,43 @@ func Run(cfg Config) (Result, string) {
 		return Result{}, r
 	}
 	res.C1, res.C2 = l.c1, l.c2
+	res.Interrupted = res.Loops != [2]int{cfg.Loops, cfg.Loops}
 	return res, ""
 }
 
 // separate is the unnested loop: inc on the first counter, then on the second,
-// each under its own lock only.
-func (l *lunch) separate(me string, loops int, order [2]*Lock) error {
-	for range loops {
+// each under its own lock only. It returns the loops it finished.
+func (l *lunch) separate(ctx context.Context, me string, loops int, order [2]*Lock) (int, error) {
+	for i := range loops {
+		if ctx.Err() != nil {
+			return i, errInterrupted
+		}
 		for _, lk := range order {
 			if err := lk.Lock(me, nil); err != nil {
-				return err
+				return i, err
 			}
 			l.inc(lk)
 			lk.Unlock()
 		}
 	}
-	return nil
+	return loops, nil
 }
 
 // nested holds the first lock while taking the second. On the first loop it
 // closes mine once it reached its first lock, and waits for the other
 // goroutine's arrival before going on: this lines the two up so that the
 // opposite-order deadlock happens every time.
-func (l *lunch) nested(me string, loops int, order [2]*Lock, mine, other chan struct{}, abort <-chan struct{}) error {
+func (l *lunch) nested(ctx context.Context, me string, loops int, order [2]*Lock, mine, other chan struct{}, abort <-chan struct{}) (int, error) {
 	for i := range loops {
+		if i > 0 && ctx.Err() != nil { // the first loop always runs: the other goroutine waits for this one's arrival
+			return i, errInterrupted
+		}
 		var arrived func()
 		if i == 0 {
 			arrived = func() { close(mine) }
 		}
 		if err := order[0].Lock(me, arrived); err != nil {
-			return err
+			return i, err
 		}
 		if i == 0 {
 			select {
@@ -177,14 +208,14 @@ func (l *lunch) nested(me string, loops int, order [2]*Lock, mine, other chan st
 		}
 		if err := order[1].Lock(me, nil); err != nil {
 			order[0].Unlock()
-			return err
+			return i, err
 		}
 		l.inc(order[0])
 		l.inc(order[1])
 		order[1].Unlock()
 		order[0].Unlock()
 	}
-	return nil
+	return loops, nil
 }
 
 // inc increments the counter that lk guards; the caller holds lk.

@@ -1,6 +1,7 @@
 package twolocks
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestNestedOppositeOrderDeadlocks(t *testing.T) {
 
 func TestOrderedLocksFix(t *testing.T) {
 	for range 20 {
-		res, deadlock := Run(Config{Loops: 500, Nested: true, Ordered: true})
+		res, deadlock := Run(t.Context(), Config{Loops: 500, Nested: true, Ordered: true})
 		if deadlock != "" || res.C1 != 1000 || res.C2 != 1000 {
 			t.Fatalf("ordered: %+v, deadlock %q; want 1000/1000 and none", res, deadlock)
 		}
@@ -69,4 +70,29 @@ func TestBadInput(t *testing.T) {
 		[]string{"--loops", "100000000"},
 		[]string{"--ordered-locks"},
 	)
+}
+
+// Ctrl-C stops both goroutines before their next loop: the lesson prints
+// what each saw and the partial counts, and exits 130 (goleak checks that
+// the goroutines and the watchdog were joined).
+func TestInterrupted(t *testing.T) {
+	for _, args := range [][]string{{"--loops", "10000000"}, {"--loops", "10000000", "--nested", "--ordered-locks"}} {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		out, err := lessontest.RunContext(t, ctx, Command(), args...)
+		if cliutil.Code(err) != cliutil.ExitInterrupted || !strings.Contains(out, "\ninterrupted: T1 ran ") {
+			t.Fatalf("%v: exit %d (%v):\n%s", args, cliutil.Code(err), err, out)
+		}
+	}
+	// Part-way: the counts add up to the loops the goroutines finished.
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	res, deadlock := Run(ctx, Config{Loops: 1000})
+	if deadlock != "" || res.Interrupted || res.C1 != 2000 {
+		t.Fatalf("uncancelled: %+v %q", res, deadlock)
+	}
+	cancel()
+	if res, _ = Run(ctx, Config{Loops: 1000, Nested: true, Ordered: true}); !res.Interrupted || res.C1 != res.Loops[0]+res.Loops[1] || res.C1 != res.C2 {
+		t.Fatalf("cancelled: %+v", res)
+	}
 }

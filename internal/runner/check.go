@@ -129,18 +129,27 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		return replayPath(ctx, spec, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
 
+	rep := checkReport{
+		Algorithm: spec.Algorithm, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
+		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
+	}
+	// The text report's first line says what is searched: it goes out
+	// before the search, so a search of minutes shows at once what it does.
+	notes := stdout
+	if format != "text" {
+		notes = stderr
+	}
+	if format != "json" {
+		writeCheckHead(notes, rep)
+	}
 	res, err := statespace.Search(ctx, sc)
 	if err != nil {
 		return err
 	}
-	rep := checkReport{
-		Algorithm: spec.Algorithm, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
-		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
-		Explored: res.Explored, Distinct: res.Distinct, Transitions: res.Transitions, Terminal: res.Terminal,
-		Depth: res.Depth, Seconds: res.Elapsed.Seconds(), PerSecond: res.StatesPerSecond(), MemBytes: res.MemBytes,
-		Reduced: res.Reduced, Shortest: res.ShortestStates, Bound: sc.Bound, Beyond: res.Beyond,
-		Exhausted: res.Exhausted, Stop: res.Stop,
-	}
+	rep.Explored, rep.Distinct, rep.Transitions, rep.Terminal = res.Explored, res.Distinct, res.Transitions, res.Terminal
+	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
+	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
+	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
 	if v := res.Violation; v != nil {
 		rep.Property, rep.Detail, rep.Steps = v.Property, v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
@@ -150,10 +159,8 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	case "json":
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
-	case "text":
-		writeCheck(stdout, rep)
-	default: // none or a picture: the figures go to stderr, stdout keeps the picture clean
-		writeCheck(stderr, rep)
+	default: // text to stdout; none, mermaid: the figures go to stderr, stdout keeps the picture clean
+		writeCheck(notes, rep)
 	}
 	picture := format != "text" && format != "json" && format != "none"
 	if picture && res.Violation == nil {
@@ -195,7 +202,8 @@ func onlyProperty(sc statespace.Config, name string) (string, error) {
 	return sel[0].Property(), nil
 }
 
-func writeCheck(w io.Writer, r checkReport) {
+// writeCheckHead writes the first line of the text report: what is checked.
+func writeCheckHead(w io.Writer, r checkReport) {
 	faults := "none"
 	if r.Crashes+r.Restarts+r.Drops > 0 {
 		faults = fmt.Sprintf("up to %d crashes, %d restarts, %d drops", r.Crashes, r.Restarts, r.Drops)
@@ -206,6 +214,10 @@ func writeCheck(w io.Writer, r checkReport) {
 	}
 	fmt.Fprintf(w, "exhaustive check of %s: %d nodes, policy %s, timers %s, partial-order reduction %s, faults: %s\n",
 		r.Algorithm, r.Nodes, r.Policy, r.Timers, por, faults)
+}
+
+// writeCheck writes the rest of the text report: the figures and the result.
+func writeCheck(w io.Writer, r checkReport) {
 	fmt.Fprintf(w, "states: %d distinct, %d explored (%d by an ample set), %d transitions, %d terminal; depth %d\n",
 		r.Distinct, r.Explored, r.Reduced, r.Transitions, r.Terminal, r.Depth)
 	if r.Bound != "" {

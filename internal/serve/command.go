@@ -52,7 +52,10 @@ func Command() *cli.Command {
 					return err
 				}
 			}
-			return Run(c.Context, &s, ln, "", c.App.ErrWriter)
+			if err := Run(c.Context, &s, ln, "", c.App.ErrWriter); err != nil {
+				return err
+			}
+			return c.Context.Err() // Ctrl-C is how serving ends: exit 130, as every command interrupted
 		},
 	}
 }

@@ -103,8 +103,8 @@ func TestCommandServesUntilCancelled(t *testing.T) {
 		t.Errorf("stderr: %q", out)
 	}
 	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("after Ctrl-C: %v, want a clean exit", err)
+	if err := <-done; cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Errorf("after Ctrl-C: %v (exit %d), want the interrupt's exit 130 after a clean shutdown", err, cliutil.Code(err))
 	}
 }
 

@@ -154,12 +154,15 @@ const pollEvery = 4096
 
 // loop handles items until the run ends, and says why in s.res.
 func (s *sim) loop() error {
-	nextPoll := int64(pollEvery)
+	nextPoll, nextEvPoll := int64(pollEvery), s.evSeq+pollEvery
 	for items := 0; s.res.Steps < s.cfg.MaxSteps; items++ {
 		// deliverRun handles up to a chunk of messages per item: count
-		// steps too, so that a poll is never more than a chunk late.
-		if items == pollEvery || s.res.Steps >= nextPoll {
-			items, nextPoll = 0, s.res.Steps+pollEvery
+		// steps too, so that a poll is never more than a chunk late. And
+		// count the events reported: a thousand nodes asking at once for
+		// the critical section report a million sends before the first
+		// step, each written by the sink (to a slow pipe, perhaps).
+		if items == pollEvery || s.res.Steps >= nextPoll || s.evSeq >= nextEvPoll {
+			items, nextPoll, nextEvPoll = 0, s.res.Steps+pollEvery, s.evSeq+pollEvery
 			if s.interrupted() {
 				return nil
 			}

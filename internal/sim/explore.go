@@ -45,6 +45,10 @@ type Found struct {
 func (x Explore) Run() (Found, error) {
 	var f Found
 	for k := 0; k < x.Schedules; k++ {
+		if x.cancelled() { // a schedule is often shorter than the run's own poll interval
+			f.Interrupted = true
+			return f, nil
+		}
 		seed := x.FirstSeed + uint64(k)
 		cfg := x.Config
 		cfg.Seed, cfg.Choices, cfg.RecordChoices = seed, nil, true
@@ -67,6 +71,18 @@ func (x Explore) Run() (Found, error) {
 		}
 	}
 	return f, nil
+}
+
+// cancelled reports whether Config.Cancel is closed. Run and shrink look
+// before every schedule: a run polls Cancel only every few thousand steps,
+// and an explored schedule may end well before its first poll.
+func (x Explore) cancelled() bool {
+	select {
+	case <-x.Config.Cancel:
+		return true
+	default:
+		return false
+	}
 }
 
 func (x Explore) try(cfg Config) (bool, Result, error) {
@@ -94,7 +110,7 @@ func (x Explore) shrink(f Found) (Found, error) {
 	}
 	best := append([]int64(nil), f.Choices...)
 	for i := 0; i < len(best); i++ { // best may shrink as runs stop earlier
-		if budget == 0 {
+		if budget == 0 || x.cancelled() {
 			break
 		}
 		if best[i] == 0 {

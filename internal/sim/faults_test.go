@@ -211,3 +211,60 @@ func TestExploreFindsAndShrinksReordering(t *testing.T) {
 		t.Fatalf("the shrunk schedule does not replay the violation (err %v)", err)
 	}
 }
+
+// Closing Cancel stops a sweep before its next schedule, even when every
+// schedule ends long before the run's own poll of Cancel (Ctrl-C during
+// `explore`): here it is closed once the third schedule has been tried.
+func TestExploreStopsAtCancel(t *testing.T) {
+	cancel := make(chan struct{})
+	cfg := sim.Config{Nodes: 2, Factory: burstFactory, Policy: sim.PolicyFIFO, Cancel: cancel,
+		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
+	x := sim.Explore{Config: cfg, Schedules: 1_000_000, FirstSeed: 1,
+		NewJudge: func() sim.Judge { return &overtaken{} },
+		Progress: func(runs int) {
+			if runs == 3 {
+				close(cancel)
+			}
+		}}
+	f, err := x.Run()
+	if err != nil || !f.Interrupted || f.Runs != 3 {
+		t.Fatalf("found %+v (err %v), want interrupted after 3 schedules", f, err)
+	}
+}
+
+// broadcast sends one token to every other node at its start command.
+type broadcast struct{ self, n int }
+
+func (b broadcast) Step(in node.Input, out *node.Output) {
+	if in.Kind == node.InCmd {
+		for to := 1; to <= b.n; to++ {
+			if to != b.self {
+				out.Send(to, nodetest.Token{Hop: to})
+			}
+		}
+	}
+}
+
+// A run polls Cancel by the events it reports too, not only by items and
+// steps: 300 nodes starting at once report 89,700 sends before the first
+// delivery, and a cancel at the first of them is seen within a poll's
+// worth of events (plus the step under way).
+func TestCancelSeenWithinAPollOfEvents(t *testing.T) {
+	const n = 300
+	cancel := make(chan struct{})
+	var script []node.Action
+	for i := 1; i <= n; i++ {
+		script = append(script, node.Action{At: 0, Node: i, Cmd: node.CmdStart})
+	}
+	events := 0
+	res, err := sim.Run(sim.Config{Nodes: n, Script: script, Cancel: cancel, Messages: true, MaxSteps: 1 << 40,
+		Factory: func(i int) (node.Node, error) { return broadcast{i, n}, nil },
+		Sink: func(*trace.Event) {
+			if events++; events == 1 {
+				close(cancel)
+			}
+		}})
+	if err != nil || !res.Interrupted || events > 4096+2*n {
+		t.Fatalf("interrupted %v after %d events (err %v), want at most %d", res.Interrupted, events, err, 4096+2*n)
+	}
+}

@@ -18,6 +18,12 @@ import (
 // with cliutil.Code).
 func Run(t testing.TB, cmd *cli.Command, args ...string) (string, error) {
 	t.Helper()
+	return RunContext(t, context.Background(), cmd, args...)
+}
+
+// RunContext is Run under ctx: cancelling ctx is Ctrl-C.
+func RunContext(t testing.TB, ctx context.Context, cmd *cli.Command, args ...string) (string, error) {
+	t.Helper()
 	var buf bytes.Buffer
 	cliutil.Prepare([]*cli.Command{cmd})
 	app := &cli.App{
@@ -27,7 +33,7 @@ func Run(t testing.TB, cmd *cli.Command, args ...string) (string, error) {
 		ErrWriter:      &buf,
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
-	err := app.RunContext(context.Background(), append([]string{"x", cmd.Name}, args...))
+	err := app.RunContext(ctx, append([]string{"x", cmd.Name}, args...))
 	return buf.String(), err
 }
 
