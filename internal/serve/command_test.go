@@ -139,8 +139,8 @@ func TestCommandServesStdin(t *testing.T) {
 		t.Errorf("GET /log/1: %d %v %q", resp.StatusCode, err, body)
 	}
 	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("after Ctrl-C: %v", err)
+	if err := <-done; cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Errorf("after Ctrl-C: %v (exit %d), want the interrupt's exit 130", err, cliutil.Code(err))
 	}
 }
 
