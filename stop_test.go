@@ -21,7 +21,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -59,10 +58,6 @@ type stopRow struct {
 }
 
 var re = regexp.MustCompile
-
-// interruptedSummary is the summary every run command prints when it is
-// cut short.
-var interruptedSummary = re(`termination: interrupted|interrupted`)
 
 // runRow is a run of an algorithm on the simulator, large enough to last
 // seconds: the drawn seed's line on stderr is the handshake.
@@ -232,18 +227,11 @@ func ringlabBinary(tb testing.TB) string {
 	if racebuild.Enabled {
 		args = append(args, "-race")
 	}
-	out, err := exec.Command(goTool(), append(args, ".")...).CombinedOutput()
+	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
 	if err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
-}
-
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }
 
 // bigRunLog returns a function that makes, once, a large NDJSON log of a real
