@@ -1,0 +1,45 @@
+package changroberts_test
+
+import (
+	"fmt"
+
+	"ringlab/election/changroberts"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// Five nodes on a ring, every one starting an election: each id travels
+// until a larger one swallows it, the largest comes home, and its
+// announcement goes once round the ring. The counts are those of this
+// arrangement, whatever the schedule.
+func Example() {
+	ids := []int{3, 1, 4, 5, 2}
+	factory, err := changroberts.Factory(ids)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var script []node.Action
+	for i := range ids {
+		script = append(script, node.Action{Node: i + 1, Cmd: node.CmdStart})
+	}
+	leaders := map[int]int{}
+	res, err := sim.Run(sim.Config{
+		Nodes: len(ids), Factory: factory, Seed: 1, Script: script,
+		Sink: func(e *trace.Event) {
+			if e.Kind == trace.KindLeader {
+				leaders[e.Node] = e.LeaderID()
+			}
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("leaders by node:", leaders)
+	fmt.Println("messages:", res.ByType)
+	// Output:
+	// leaders by node: map[1:5 2:5 3:5 4:5 5:5]
+	// messages: map[ELECTED:5 ELECTION:10]
+}
