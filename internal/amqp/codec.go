@@ -85,7 +85,7 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 	}
 	var typ string
 	if err := json.Unmarshal(obj["type"], &typ); err != nil || typ == "" {
-		return nil, fmt.Errorf("a message without a \"type\": %.80s", b)
+		return nil, fmt.Errorf("a message without a \"type\": %.80q", b)
 	}
 	c.mu.RLock()
 	p, ok := c.protos[typ]
