@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Algorithm describes one algorithm once. Every command (run, scenario,
+// compare, explore, check, node, the browser page) is made from a list of
+// these values: adding an algorithm is its package plus one entry in its
+// area's list.
+type Algorithm struct {
+	Name        string // the subcommand: "ricart-agrawala"
+	Usage       string // one line for the command list
+	Description string // a paragraph for --help
+	Example     string // a command line that shows it off
+	// Params are the algorithm's typed parameters, with their defaults;
+	// the command line offers each as a flag.
+	Params []Param
+	// Build makes a fresh System from the parameters (every Param present,
+	// each of its Default's type). An error is the user's: a bad
+	// combination of parameters, reported as bad input.
+	Build func(p Params) (System, error)
+}
+
+// Param is one typed parameter: its Default's type (int, int64, bool,
+// string) is the parameter's type.
+type Param struct {
+	Name    string // the flag's name: "nodes", "grant-timeout"
+	Usage   string
+	Default any
+	// DefaultText shows the default in --help when it is computed ("n/2+1").
+	DefaultText string
+	// Check, if set, validates a value the user gave; its error names no
+	// flag (the caller adds it).
+	Check func(v any) error
+}
+
+// Params are the values of an Algorithm's parameters by name.
+type Params map[string]any
+
+// Defaults returns the parameters' default values.
+func (a Algorithm) Defaults() Params {
+	p := Params{}
+	for _, q := range a.Params {
+		p[q.Name] = q.Default
+	}
+	return p
+}
+
+// Param returns the parameter named name.
+func (a Algorithm) Param(name string) (Param, bool) {
+	i := slices.IndexFunc(a.Params, func(q Param) bool { return q.Name == name })
+	if i < 0 {
+		return Param{}, false
+	}
+	return a.Params[i], true
+}
+
+// Int returns the int parameter name; it panics if there is none, which is
+// a mistake in the Algorithm, not in the input.
+func (p Params) Int(name string) int { return get[int](p, name) }
+
+// Int64 returns the int64 parameter name.
+func (p Params) Int64(name string) int64 { return get[int64](p, name) }
+
+// Bool returns the bool parameter name.
+func (p Params) Bool(name string) bool { return get[bool](p, name) }
+
+// String returns the string parameter name.
+func (p Params) String(name string) string { return get[string](p, name) }
+
+func get[T any](p Params, name string) T {
+	v, ok := p[name].(T)
+	if !ok {
+		var zero T
+		panic(fmt.Sprintf("engine: parameter %q is %T, not %T", name, p[name], zero))
+	}
+	return v
+}
+
+// Find returns the algorithm named name in list.
+func Find(list []Algorithm, name string) (Algorithm, bool) {
+	i := slices.IndexFunc(list, func(a Algorithm) bool { return a.Name == name })
+	if i < 0 {
+		return Algorithm{}, false
+	}
+	return list[i], true
+}
