@@ -18,13 +18,26 @@ type Algorithm struct {
 	// the command line offers each as a flag.
 	Params []Param
 	// Build makes a fresh System from the parameters (every Param present,
-	// each of its Default's type). An error is the user's: a bad
-	// combination of parameters, reported as bad input.
-	Build func(p Params) (System, error)
+	// each of its Default's type) for a run in env. An error is the
+	// user's: a bad combination of parameters, reported as bad input.
+	Build func(p Params, env Env) (System, error)
 }
 
-// Param is one typed parameter: its Default's type (int, int64, bool,
-// string) is the parameter's type.
+// Env is what Build may know of the run it builds for.
+type Env struct {
+	// Seed is the run's seed: a random layout of ids draws from it, so
+	// that --seed repeats the whole run.
+	Seed uint64
+	// Runtime names the runtime: "sim", "live" or "amqp".
+	Runtime string
+	// MaxDelay is the longest a message may take on the simulator, in
+	// ticks: an algorithm whose timeouts must outwait a round trip scales
+	// them by it.
+	MaxDelay int64
+}
+
+// Param is one typed parameter: its Default's type (int, int64, uint64,
+// bool, string) is the parameter's type.
 type Param struct {
 	Name    string // the flag's name: "nodes", "grant-timeout"
 	Usage   string
@@ -36,17 +49,39 @@ type Param struct {
 	Check func(v any) error
 }
 
-// Params are the values of an Algorithm's parameters by name.
-type Params map[string]any
+// Params are the values of an Algorithm's parameters, and which of them
+// the user gave.
+type Params struct {
+	values map[string]any
+	given  map[string]bool
+}
 
-// Defaults returns the parameters' default values.
+// Defaults returns the parameters at their default values, none given.
 func (a Algorithm) Defaults() Params {
-	p := Params{}
+	p := Params{values: map[string]any{}, given: map[string]bool{}}
 	for _, q := range a.Params {
-		p[q.Name] = q.Default
+		p.values[q.Name] = q.Default
 	}
 	return p
 }
+
+// Give sets parameter name to v, as the user gave it. v must have the
+// type of the parameter's Default.
+func (p Params) Give(name string, v any) error {
+	old, ok := p.values[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("no parameter %q", name)
+	case fmt.Sprintf("%T", old) != fmt.Sprintf("%T", v):
+		return fmt.Errorf("parameter %q is %T, not %T", name, old, v)
+	}
+	p.values[name], p.given[name] = v, true
+	return nil
+}
+
+// Given reports whether the user gave parameter name (rather than leaving
+// its default): an algorithm whose parameters exclude each other asks.
+func (p Params) Given(name string) bool { return p.given[name] }
 
 // Param returns the parameter named name.
 func (a Algorithm) Param(name string) (Param, bool) {
@@ -64,6 +99,9 @@ func (p Params) Int(name string) int { return get[int](p, name) }
 // Int64 returns the int64 parameter name.
 func (p Params) Int64(name string) int64 { return get[int64](p, name) }
 
+// Uint64 returns the uint64 parameter name.
+func (p Params) Uint64(name string) uint64 { return get[uint64](p, name) }
+
 // Bool returns the bool parameter name.
 func (p Params) Bool(name string) bool { return get[bool](p, name) }
 
@@ -71,10 +109,10 @@ func (p Params) Bool(name string) bool { return get[bool](p, name) }
 func (p Params) String(name string) string { return get[string](p, name) }
 
 func get[T any](p Params, name string) T {
-	v, ok := p[name].(T)
+	v, ok := p.values[name].(T)
 	if !ok {
 		var zero T
-		panic(fmt.Sprintf("engine: parameter %q is %T, not %T", name, p[name], zero))
+		panic(fmt.Sprintf("engine: parameter %q is %T, not %T", name, p.values[name], zero))
 	}
 	return v
 }
