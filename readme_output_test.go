@@ -31,6 +31,8 @@ import (
 // between two "…" follow each other in the output, and a block that does
 // not start (end) with "…" starts (ends) as the output does.
 //
+// Output of the race detector is compared by readme_race_test.go instead.
+//
 // go test -run TestREADME -update rewrites each block that differs from
 // the output (an elided block keeps its shape: each run of lines is
 // replaced by the lines of the output it stands for) and prints the diff.
