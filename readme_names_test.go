@@ -154,3 +154,36 @@ func TestREADMEIdentifiersExist(t *testing.T) {
 		t.Errorf("checked only %d identifiers; is the extraction broken?", checked)
 	}
 }
+
+// readmeTest is a test, benchmark, fuzz target or example in backticks.
+var readmeTest = regexp.MustCompile("`((?:Test|Benchmark|Fuzz|Example)[A-Za-z0-9_]*)")
+
+// TestREADMETestNamesExist: every test, benchmark, fuzz target or example a
+// README names is a function of the repository's tests.
+func TestREADMETestNamesExist(t *testing.T) {
+	names := packageNames(t, repoPaths(t))
+	declared := map[string]bool{}
+	for _, set := range names {
+		for n := range set {
+			declared[n] = true
+		}
+	}
+	checked := 0
+	for _, file := range allREADMEs(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range readmeTest.FindAllStringSubmatch(line, -1) {
+				checked++
+				if !declared[m[1]] {
+					t.Errorf("%s:%d: %s is no function of the repository", file, i+1, m[1])
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked only %d test names; is the extraction broken?", checked)
+	}
+}
