@@ -31,6 +31,8 @@ import (
 // between two "…" follow each other in the output, and a block that does
 // not start (end) with "…" starts (ends) as the output does.
 //
+// Output of the race detector is compared by readme_race_test.go instead.
+//
 // go test -run TestREADME -update rewrites each block that differs from
 // the output (an elided block keeps its shape: each run of lines is
 // replaced by the lines of the output it stands for) and prints the diff.
@@ -414,24 +416,4 @@ func blockDiff(a, b []string) string {
 		}
 	}
 	return d.String()
-}
-
-// machinePath finds an absolute path of a machine in a README: a home or
-// work directory, a temporary directory, a module cache.
-var machinePath = regexp.MustCompile(`(^|[\s(="'])/(home|root|Users|work|tmp|private|var/folders|go/pkg|usr/local|usr/lib|opt|mnt)/[^\s)]*`)
-
-// TestREADMEHasNoMachinePaths: no README carries a path of the machine its
-// output was made on.
-func TestREADMEHasNoMachinePaths(t *testing.T) {
-	for _, file := range allREADMEs(t) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			if m := machinePath.FindString(line); m != "" {
-				t.Errorf("%s:%d: a machine path %q: %s", file, i+1, strings.TrimSpace(m), line)
-			}
-		}
-	}
 }

@@ -1,0 +1,44 @@
+package bully_test
+
+import (
+	"fmt"
+
+	"ringlab/election/bully"
+	"ringlab/internal/node"
+	"ringlab/internal/sim"
+	"ringlab/internal/trace"
+)
+
+// Five processes, all alive, every message taking one tick; the lowest id
+// starts an election. Each ELECTION goes to every higher id and is answered
+// OK: n(n-1)/2 of each. The highest id hears no OK and sends COORD to the
+// n-1 others; an ELECTION that reaches it after that is answered with a
+// COORD too (three here). Every process follows the highest id.
+func Example() {
+	ids := []int{1, 2, 3, 4, 5}
+	reply, coord := bully.SafeTimeouts(1)
+	factory, err := bully.Factory(bully.Config{Ids: ids, ReplyTimeout: reply, CoordTimeout: coord})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	leaders := map[int]int{}
+	res, err := sim.Run(sim.Config{
+		Nodes: len(ids), Factory: factory, Seed: 1,
+		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}},
+		Sink: func(e *trace.Event) {
+			if e.Kind == trace.KindLeader {
+				leaders[e.Node] = e.LeaderID()
+			}
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("leaders by node:", leaders)
+	fmt.Println("messages:", res.ByType)
+	// Output:
+	// leaders by node: map[1:5 2:5 3:5 4:5 5:5]
+	// messages: map[COORD:7 ELECTION:10 OK:10]
+}
