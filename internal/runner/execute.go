@@ -46,6 +46,14 @@ type Spec struct {
 	// TopoGraph; Edges lists a graph's undirected edges by node index.
 	Topology string
 	Edges    [][2]int
+	// RingNames makes a run over RabbitMQ use the ring election's own
+	// broker names (exchange leader.election.ring, queues node.1..node.N)
+	// in place of names prefixed by the algorithm and run id, so that
+	// processes written to that specification can join it.
+	RingNames bool
+	// WireTimestamp puts a timestamp in every message sent over
+	// RabbitMQ, as the ring election's specification asks.
+	WireTimestamp bool
 }
 
 // Header is the log header of a run of spec under opts.
