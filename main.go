@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -176,8 +176,9 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
 			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
+			var flagErr *cliutil.UsageError
 			switch {
-			case cliutil.Code(err) == cliutil.ExitUsage && (strings.HasPrefix(err.Error(), "--property") || strings.HasPrefix(err.Error(), "--from")):
+			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
 				return err
 			case cliutil.Code(err) == cliutil.ExitUsage:
 				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)

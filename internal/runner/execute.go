@@ -262,7 +262,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts { // in the checkers' order: safety first
 		if !v.OK && slices.ContainsFunc(out.Violations, func(e trace.Event) bool { return e.Property == v.Property }) {
-			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	if !terminated {
@@ -270,7 +270,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts {
 		if !v.OK {
-			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	return nil
