@@ -37,6 +37,7 @@ type record struct {
 	text     string // the state of a state event, the command of a cmd event
 	note     string
 	leader   int // a leader event's leader
+	round    int // and its rounds
 }
 
 // collector is the sink's goroutine: it delivers every record put before
@@ -54,7 +55,7 @@ func (rt *runtime) collector() {
 		case trace.KindCmd:
 			ev.Cmd = r.text
 		case trace.KindLeader:
-			ev.Leader = &r.leader
+			ev.Leader, ev.Round = &r.leader, r.round
 		case trace.KindSend, trace.KindRecv, trace.KindDrop:
 			ev.From, ev.To, ev.Msg = r.from, r.to, trace.WrapMsg(r.msg)
 		}
@@ -119,7 +120,7 @@ func (rt *runtime) emitNode(p *peer, e node.Event) {
 	case node.EvState:
 		r.text = e.State
 	case node.EvLeader:
-		r.leader = e.Leader
+		r.leader, r.round = e.Leader, e.Round
 	}
 	rt.evq <- r
 }

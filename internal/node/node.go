@@ -95,7 +95,11 @@ type Event struct {
 	Kind   EventKind
 	State  string // EvState
 	Leader int    // EvLeader: the leader's algorithm id
-	Note   string // EvNote (and an optional detail for the others)
+	// Round is, in an EvLeader of an algorithm that runs in rounds, the
+	// rounds the election took (0: the algorithm counts none), a figure
+	// the tools read without parsing a note.
+	Round int
+	Note  string // EvNote (and an optional detail for the others)
 }
 
 // Output collects what one Step produced. The runtime owns it and resets it
@@ -134,6 +138,12 @@ func (o *Output) State(s string) { o.Events = append(o.Events, Event{Kind: EvSta
 
 // Leader records that the node now takes the node with algorithm id `id` as leader.
 func (o *Output) Leader(id int) { o.Events = append(o.Events, Event{Kind: EvLeader, Leader: id}) }
+
+// LeaderAfter records that the node takes `id` as leader after `rounds`
+// rounds of an algorithm that runs in rounds.
+func (o *Output) LeaderAfter(id, rounds int) {
+	o.Events = append(o.Events, Event{Kind: EvLeader, Leader: id, Round: rounds})
+}
 
 // EnterCS records entry to the critical section.
 func (o *Output) EnterCS() { o.Events = append(o.Events, Event{Kind: EvEnterCS}) }

@@ -405,7 +405,7 @@ func (m *machine) emitNode(i int, ev node.Event) {
 		m.ev.State = ev.State
 	case node.EvLeader:
 		l := ev.Leader
-		m.ev.Leader = &l
+		m.ev.Leader, m.ev.Round = &l, ev.Round
 	}
 	m.ev.Note = ev.Note
 	m.sink(&m.ev)

@@ -53,6 +53,7 @@ type Event struct {
 	Cmd      string   `json:"cmd,omitempty"`
 	State    string   `json:"state,omitempty"`
 	Leader   *int     `json:"leader,omitempty"`
+	Round    int      `json:"round,omitempty"` // a leader event's rounds (node.Event.Round)
 	Note     string   `json:"note,omitempty"`
 	Property string   `json:"property,omitempty"`
 	Detail   string   `json:"detail,omitempty"`
