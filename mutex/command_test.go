@@ -209,3 +209,23 @@ func TestProgressTyped(t *testing.T) {
 		t.Error("progress changed the violation it was given")
 	}
 }
+
+// TestTimedRequestTyped: the worked example's timed requests are
+// CmdRequest actions with their timestamp in Arg: the log carries it as
+// "arg", the text shows request@115, and Ricart-Agrawala's REQUEST
+// messages carry T = 115 and 110.
+func TestTimedRequestTyped(t *testing.T) {
+	out, errs, code := runCLI(t, "scenario", "ra-seed001", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`"node":4,"kind":"cmd","cmd":"request","arg":115,`, `"node":6,"kind":"cmd","cmd":"request","arg":110,`,
+		`"from":4,"to":1,"msg":{"type":"REQUEST","id":12,"kind":"REQUEST","t":115}`, `"from":6,"to":1,"msg":{"type":"REQUEST","id":80,"kind":"REQUEST","t":110}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log has no %s", want)
+		}
+	}
+	if strings.Contains(out, "request@") {
+		t.Error("the log carries a command's parameter inside its name")
+	}
+}

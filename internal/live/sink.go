@@ -38,6 +38,7 @@ type record struct {
 	note     string
 	leader   int // a leader event's leader
 	round    int // and its rounds
+	arg      int // a cmd event's parameter
 }
 
 // collector is the sink's goroutine: it delivers every record put before
@@ -53,7 +54,7 @@ func (rt *runtime) collector() {
 		case trace.KindState:
 			ev.State = r.text
 		case trace.KindCmd:
-			ev.Cmd = r.text
+			ev.Cmd, ev.Arg = r.text, r.arg
 		case trace.KindLeader:
 			ev.Leader, ev.Round = &r.leader, r.round
 		case trace.KindSend, trace.KindRecv, trace.KindDrop:
@@ -91,12 +92,12 @@ func (rt *runtime) emit(p *peer, kind, note string) {
 }
 
 // emitCmd records the event of a scripted or reactive command.
-func (rt *runtime) emitCmd(p *peer, c node.Cmd, note string) {
+func (rt *runtime) emitCmd(p *peer, c node.Cmd, arg int, note string) {
 	if rt.cfg.Sink == nil || rt.cfg.Skip.Has(trace.KindCmd) {
 		return
 	}
 	r := rt.newRecord(p, trace.KindCmd, p.lc)
-	r.text, r.note = string(c), note
+	r.text, r.arg, r.note = string(c), arg, note
 	rt.evq <- r
 }
 

@@ -54,6 +54,7 @@ type Input struct {
 	From  int   // InMsg: sender's index
 	Msg   Msg   // InMsg
 	Cmd   Cmd   // InCmd
+	Arg   int   // InCmd: the action's Arg
 	Timer int   // InTick: the id the node gave the timer
 }
 
@@ -167,6 +168,9 @@ type Action struct {
 	At   int64 // ticks (absolute in a script, relative to now in a React)
 	Node int
 	Cmd  Cmd // a command for the node, or CmdCrash / CmdRestart
+	// Arg is a parameter of Cmd the node reads in Input.Arg (0: none):
+	// the timestamp a Ricart-Agrawala request carries at least, say.
+	Arg int
 }
 
 // Runtime-level commands in an Action; nodes never see them.

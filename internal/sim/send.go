@@ -173,7 +173,7 @@ func (s *sim) fill(kind string, i int) {
 	// block-copied in, twice the stores, for millions of events a run.
 	e := &s.ev
 	e.V, e.Seq, e.T, e.Node, e.Kind = trace.Version, s.evSeq, s.q.now, i, kind
-	e.From, e.To, e.Msg, e.Cmd, e.State, e.Leader = 0, 0, nil, "", "", nil
+	e.From, e.To, e.Msg, e.Cmd, e.Arg, e.State, e.Leader = 0, 0, nil, "", 0, "", nil
 	e.Round, e.Note, e.Property, e.Detail, e.LC, e.VC = 0, "", "", "", s.nodes[i].lc, nil
 	if s.vc != nil {
 		e.VC = s.vc[i]

@@ -189,6 +189,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
 				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
 			}
+			e.splitCommand()
 			var err error
 			switch {
 			case h.EventAt != nil:

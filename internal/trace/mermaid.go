@@ -120,7 +120,7 @@ func (r *mermaidRenderer) draw() error {
 		case KindSend:
 			// drawn at delivery
 		case KindCmd:
-			note(e.Node, e.Cmd)
+			note(e.Node, e.Command())
 		case KindState:
 			note(e.Node, e.State)
 		case KindNote:
