@@ -225,7 +225,7 @@ func TestCheckRefusesBadLogs(t *testing.T) {
 		{"empty", []string{"--from", write("empty.ndjson", "\n")}, "the log is empty"},
 		{"corrupt", []string{"--from", write("corrupt.ndjson", "{\"v\":1,\"kind\":\"send\"\nnot json\n")}, "line 1"},
 		{"wrong version", []string{"--from", write("v2.ndjson", `{"v":2,"kind":"send"}`+"\n")}, "schema version 2"},
-		{"ring's log", []string{"--from", write("ring.ndjson", ringOut)}, "a log of the capitalizing ring"},
+		{"ring's log", []string{"--from", write("ring.ndjson", ringOut)}, "line 1: a log of the ring's --format json, which has no checkers to run again"},
 		{"no command", []string{"--from", write("anon.ndjson", `{"v":1,"seq":1,"t":0,"node":1,"kind":"cmd","cmd":"start","lc":1}`+"\n")}, "names no command"},
 		{"unknown command", []string{"--from", write("unknown.ndjson", `{"v":1,"seq":1,"t":0,"node":1,"kind":"cmd","cmd":"start","lc":1}`+"\n"+
 			`{"v":1,"kind":"summary","algorithm":"x","replay":"ringlab ring --nodes 3"}`+"\n")}, "ringlab can re-check"},

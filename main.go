@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -25,6 +25,7 @@ import (
 	"ringlab/internal/cliutil"
 	engine "ringlab/internal/runner"
 	"ringlab/internal/serve"
+	"ringlab/internal/trace"
 	"ringlab/mutex"
 	"ringlab/ring"
 )
@@ -57,7 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		election.Command(),
 		exercises.Command(),
 		engine.AMQPCommand(nodeAreas()), engine.NodeCommand(nodeAreas()),
-		engine.RenderCommand(),
+		engine.RenderCommand(ring.LogDialect()),
 		checkCommand(stdout, stderr),
 		serve.Command(),
 		versionCommand(),
@@ -160,7 +161,7 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 				}
 				srcs = append(srcs, engine.Source{Name: name, R: f})
 			}
-			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Stream: true}, srcs...)
+			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Dialects: []trace.Dialect{ring.LogDialect()}, Stream: true}, srcs...)
 			if cliutil.Code(err) == cliutil.ExitInterrupted {
 				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
 				return err
@@ -176,8 +177,9 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
 			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
+			var flagErr *cliutil.UsageError
 			switch {
-			case cliutil.Code(err) == cliutil.ExitUsage && (strings.HasPrefix(err.Error(), "--property") || strings.HasPrefix(err.Error(), "--from")):
+			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
 				return err
 			case cliutil.Code(err) == cliutil.ExitUsage:
 				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)

@@ -72,6 +72,9 @@ func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) 
 		},
 		ObserveKinds: trace.KindsOf(trace.KindNote),
 		Text:         func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
+		// the specification fixes the broker names and a timestamp in
+		// every message, so that other programs written to it interoperate
+		RingNames: true, WireTimestamp: true,
 	}
 	spec.Extra = func(runner.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
 	return spec, nil

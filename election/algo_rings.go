@@ -135,16 +135,10 @@ func franklinAlgo() algo {
 			rounds := 0
 			return runner.Spec{
 				Factory: f, Script: starts(s),
-				Checks:       verdicts(s.ids, maxID(s.ids), "the largest id"),
-				ObserveKinds: trace.KindsOf(trace.KindNote),
-				Observe: func(e *trace.Event) {
-					var r int
-					if e.Kind == trace.KindNote {
-						if _, err := fmt.Sscanf(e.Note, "leader after %d rounds", &r); err == nil {
-							rounds = r
-						}
-					}
-				},
+				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				// the leader's own leader event carries the rounds it took
+				ObserveKinds: trace.KindsOf(trace.KindLeader),
+				Observe:      func(e *trace.Event) { rounds = max(rounds, e.Round) },
 				Extra: func(runner.Outcome) map[string]any {
 					n := s.n()
 					return map[string]any{

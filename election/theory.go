@@ -56,11 +56,7 @@ func theorySpec(name string, s setup) (theory, error) {
 		t.factory, err = franklin.Factory(franklin.Config{Ids: ids})
 		t.checks = verdicts(ids, maxID(ids), "the largest id")
 		rounds := 0
-		t.observe = func(e *trace.Event) {
-			if e.Kind == trace.KindNote {
-				fmt.Sscanf(e.Note, "leader after %d rounds", &rounds)
-			}
-		}
+		t.observe = func(e *trace.Event) { rounds = max(rounds, e.Round) }
 		bound := int64(franklin.MaxMessages(n))
 		t.judge = func(res sim.Result) (string, string, bool, string) {
 			ok := res.Messages == int64(franklin.Messages(n, rounds)) && res.Messages <= bound

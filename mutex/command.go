@@ -10,8 +10,8 @@
 package mutex
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -155,12 +155,11 @@ func ticks(c *cli.Context, name string) (int64, error) {
 // verdict, and the checkers list safety first, so a run with a safety
 // violation keeps exit 3.
 func progress(err error) error {
-	if cliutil.Code(err) != cliutil.ExitViolation {
+	var v *cliutil.Violation
+	if !errors.As(err, &v) || !mutexcheck.Liveness(v.Property) {
 		return err
 	}
-	prop, _, _ := strings.Cut(err.Error(), " violated:")
-	if mutexcheck.Liveness(prop) {
-		return cliutil.NoTerminationf("no progress: %v", err)
-	}
-	return err
+	l := *v
+	l.Liveness = true
+	return &l
 }

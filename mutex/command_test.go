@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -177,5 +178,54 @@ func TestCompareInterrupted(t *testing.T) {
 	err := clitest.Run(ctx, []*cli.Command{Command()}, &out, &errb, []string{"ringlab", "mutex", "compare", "--nodes", "3,9"})
 	if cliutil.Code(err) != cliutil.ExitInterrupted {
 		t.Fatalf("err = %v (code %d), want 130", err, cliutil.Code(err))
+	}
+}
+
+// TestProgressTyped: a liveness verdict turns into exit 4 through any
+// wrapping of the violation, and a safety one stays exit 3 whatever its
+// detail says.
+func TestProgressTyped(t *testing.T) {
+	dead := &cliutil.Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central"}
+	safe := &cliutil.Violation{Property: "mutual exclusion", Detail: "no deadlock violated: a detail that quotes another verdict", Replay: "r"}
+	for _, c := range []struct {
+		err  error
+		code int
+	}{
+		{dead, cliutil.ExitNoTermination},
+		{fmt.Errorf("node 3: %w", dead), cliutil.ExitNoTermination},
+		{safe, cliutil.ExitViolation},
+		{fmt.Errorf("node 3: %w", safe), cliutil.ExitViolation},
+		{cliutil.Usagef("--nodes"), cliutil.ExitUsage},
+		{nil, cliutil.ExitOK},
+	} {
+		if got := cliutil.Code(progress(c.err)); got != c.code {
+			t.Errorf("progress(%v): exit %d, want %d", c.err, got, c.code)
+		}
+	}
+	if got := progress(dead).Error(); got != "no progress: no deadlock violated: node 2 waits (replay: ringlab mutex central)" {
+		t.Errorf("message %q", got)
+	}
+	if dead.Liveness {
+		t.Error("progress changed the violation it was given")
+	}
+}
+
+// TestTimedRequestTyped: the worked example's timed requests are
+// CmdRequest actions with their timestamp in Arg: the log carries it as
+// "arg", the text shows request@115, and Ricart-Agrawala's REQUEST
+// messages carry T = 115 and 110.
+func TestTimedRequestTyped(t *testing.T) {
+	out, errs, code := runCLI(t, "scenario", "ra-seed001", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`"node":4,"kind":"cmd","cmd":"request","arg":115,`, `"node":6,"kind":"cmd","cmd":"request","arg":110,`,
+		`"from":4,"to":1,"msg":{"type":"REQUEST","id":12,"kind":"REQUEST","t":115}`, `"from":6,"to":1,"msg":{"type":"REQUEST","id":80,"kind":"REQUEST","t":110}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log has no %s", want)
+		}
+	}
+	if strings.Contains(out, "request@") {
+		t.Error("the log carries a command's parameter inside its name")
 	}
 }

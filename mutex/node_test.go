@@ -18,9 +18,9 @@ func TestNodeAreaExitsAsTheCommand(t *testing.T) {
 		err  error
 		want int
 	}{
-		{cliutil.Violationf("no deadlock violated: P5 still waiting"), cliutil.ExitNoTermination},
-		{cliutil.Violationf("no starvation violated: 1 request(s) of P2 never granted"), cliutil.ExitNoTermination},
-		{cliutil.Violationf("mutual exclusion violated: P1 and P2 are in the critical section at once"), cliutil.ExitViolation},
+		{&cliutil.Violation{Property: "no deadlock", Detail: "P5 still waiting"}, cliutil.ExitNoTermination},
+		{&cliutil.Violation{Property: "no starvation", Detail: "1 request(s) of P2 never granted"}, cliutil.ExitNoTermination},
+		{&cliutil.Violation{Property: "mutual exclusion", Detail: "P1 and P2 are in the critical section at once"}, cliutil.ExitViolation},
 		{cliutil.NoTerminationf("no termination: still running after --timeout 1s"), cliutil.ExitNoTermination},
 		{nil, cliutil.ExitOK},
 	} {

@@ -115,9 +115,8 @@ func scenarios() []scenario {
 		build: func(*cli.Context) (setup, error) {
 			ids := []int{3, 5, 6, 12, 32, 80}
 			return setup{p: params{algo: algoRicart, nodes: 6, ids: ids}, cs: 5,
-				names: func(i int) string { return fmt.Sprintf("N%d", ids[i-1]) },
-				script: []node.Action{req(0, 5), {At: 3, Node: 4, Cmd: ricart.RequestAt(115)},
-					{At: 3, Node: 6, Cmd: ricart.RequestAt(110)}}}, nil
+				names:  func(i int) string { return fmt.Sprintf("N%d", ids[i-1]) },
+				script: []node.Action{req(0, 5), ricart.RequestAt(3, 4, 115), ricart.RequestAt(3, 6, 110)}}, nil
 		},
 	}, {
 		name: "ra-seed000", usage: "Ricart-Agrawala's A, B, C example: A enters; B requests; A defers, C replies; A exits; B enters", want: 0,

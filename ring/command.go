@@ -88,7 +88,7 @@ func action(c *cli.Context) error {
 	// A picture: the ring's own NDJSON, read back as engine events.
 	var log bytes.Buffer
 	runErr := runAndPrint(c.Context, cfg, "json", &log)
-	l, err := trace.Load(&log)
+	l, err := trace.Load(&log, LogDialect())
 	if err != nil {
 		return errors.Join(runErr, err)
 	}

@@ -205,7 +205,7 @@ func (n *Node) compare(out *node.Output) {
 		default:
 			n.state = StateLeader
 			out.State(string(StateLeader))
-			out.Leader(n.id)
+			out.LeaderAfter(n.id, n.round)
 			out.Note("leader after %d rounds", n.round)
 			n.leader = n.id
 			out.Send(n.next, Msg{Kind: MsgElected, Id: n.id})

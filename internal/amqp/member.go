@@ -52,6 +52,7 @@ type member struct {
 type timed struct {
 	due time.Time
 	cmd node.Cmd
+	arg int // the command's parameter (node.Action.Arg)
 }
 
 // outgoing is a message ready to publish.
@@ -133,7 +134,7 @@ func (m *member) closeChannel() {
 func (m *member) schedule() {
 	for _, a := range m.r.cfg.Script {
 		if a.Node == m.i {
-			m.acts = append(m.acts, timed{due: m.r.start.Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd})
+			m.acts = append(m.acts, timed{due: m.r.start.Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd, arg: a.Arg})
 		}
 	}
 }
@@ -244,13 +245,13 @@ func (m *member) dueActions(ctx context.Context) error {
 		if k < 0 {
 			return nil
 		}
-		if err := m.act(ctx, a.cmd); err != nil {
+		if err := m.act(ctx, a.cmd, a.arg); err != nil {
 			return err
 		}
 	}
 }
 
-func (m *member) act(ctx context.Context, c node.Cmd) error {
+func (m *member) act(ctx context.Context, c node.Cmd, arg int) error {
 	switch {
 	case c == node.CmdCrash:
 		if m.crashed {
@@ -279,13 +280,13 @@ func (m *member) act(ctx context.Context, c node.Cmd) error {
 		}
 		m.lc++
 		m.emit(trace.Event{Kind: trace.KindRecover})
-		c = node.CmdRecover
+		c, arg = node.CmdRecover, 0
 	case m.crashed:
 		return nil
 	}
 	m.lc++
-	m.emit(trace.Event{Kind: trace.KindCmd, Cmd: string(c)})
-	return m.step(ctx, node.Input{Kind: node.InCmd, Now: m.ticks(), Cmd: c}, nil, 0, 0)
+	m.emit(trace.Event{Kind: trace.KindCmd, Cmd: string(c), Arg: arg})
+	return m.step(ctx, node.Input{Kind: node.InCmd, Now: m.ticks(), Cmd: c, Arg: arg}, nil, 0, 0)
 }
 
 func (m *member) fireTimers(ctx context.Context) error {

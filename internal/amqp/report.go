@@ -109,7 +109,7 @@ func (m *member) emitNode(ev node.Event) {
 		e.State = ev.State
 	case node.EvLeader:
 		l := ev.Leader
-		e.Leader = &l
+		e.Leader, e.Round = &l, ev.Round
 	}
 	m.emit(e)
 }

@@ -137,7 +137,7 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 		_ = ack(d)
 	}
 	for _, a := range acts {
-		m.r.members[a.Node].enqueue(timed{due: time.Now().Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd})
+		m.r.members[a.Node].enqueue(timed{due: time.Now().Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd, arg: a.Arg})
 	}
 	m.report(ctx)
 	return nil

@@ -35,6 +35,55 @@ type ExitError struct {
 func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
+// ExitCode is e's exit code.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// UsageError is bad input to one flag: exit code 2. Its message names the
+// flag as the user wrote it; Flag lets a caller tell which flag it was
+// without reading the message.
+type UsageError struct {
+	Flag string // the flag's name without dashes: "from", "property"
+	Err  error
+}
+
+// FlagUsagef reports bad input to --flag: exit code 2. The message should
+// name the flag ("--from %s: ...").
+func FlagUsagef(flag, format string, args ...any) error {
+	return &UsageError{Flag: flag, Err: fmt.Errorf(format, args...)}
+}
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ExitCode is 2.
+func (e *UsageError) ExitCode() int { return ExitUsage }
+
+// Violation is a checked property found broken. Its exit code is 3, or 4
+// for a liveness property (no deadlock, no starvation): the run stopped
+// short of its work, which is no safety violation.
+type Violation struct {
+	Property string // as the verdicts name it: "mutual exclusion"
+	Detail   string
+	Replay   string // the command line that repeats the run
+	Liveness bool
+}
+
+func (v *Violation) Error() string {
+	msg := fmt.Sprintf("%s violated: %s (replay: %s)", v.Property, v.Detail, v.Replay)
+	if v.Liveness {
+		return "no progress: " + msg
+	}
+	return msg
+}
+
+// ExitCode is 4 for a liveness property, else 3.
+func (v *Violation) ExitCode() int {
+	if v.Liveness {
+		return ExitNoTermination
+	}
+	return ExitViolation
+}
+
 // Usagef reports bad input: exit code 2.
 func Usagef(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
@@ -55,9 +104,9 @@ func Code(err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ee *ExitError
+	var ee interface{ ExitCode() int }
 	if errors.As(err, &ee) {
-		return ee.Code
+		return ee.ExitCode()
 	}
 	if errors.Is(err, context.Canceled) {
 		return ExitInterrupted

@@ -20,6 +20,7 @@ type envelope struct {
 // restart (cmd), or the tick of a timer (tm). Nodes never see it.
 type action struct {
 	cmd  node.Cmd
+	arg  int    // the command's parameter (node.Action.Arg)
 	tm   *timer // a timer's tick when not nil (schedule.go)
 	note string // why it came early: "time skipped ..." (schedule.go)
 }

@@ -133,8 +133,8 @@ func (p *peer) act(rt *runtime, a *action) {
 		return
 	}
 	p.tick()
-	rt.emitCmd(p, a.cmd, a.note)
-	p.step(rt, node.Input{Kind: node.InCmd, Now: p.now(rt), Cmd: a.cmd}, used)
+	rt.emitCmd(p, a.cmd, a.arg, a.note)
+	p.step(rt, node.Input{Kind: node.InCmd, Now: p.now(rt), Cmd: a.cmd, Arg: a.arg}, used)
 }
 
 // fire handles the tick of timer tm, unless the timer was cancelled (or
@@ -220,7 +220,7 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 	}
 
 	for _, a := range now {
-		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd}}, true)
+		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd, arg: a.Arg}}, true)
 	}
 	for _, s := range out.Sends {
 		p.send(rt, s)

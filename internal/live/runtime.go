@@ -99,7 +99,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 			rt.scheduleAction(time.Duration(a.At)*rt.cfg.Tick, a)
 			continue
 		}
-		starts[k].cmd = a.Cmd
+		starts[k].cmd, starts[k].arg = a.Cmd, a.Arg
 		p := &rt.peers[a.Node]
 		p.push(envelope{msg: &starts[k]})
 		p.state = ready

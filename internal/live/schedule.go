@@ -117,7 +117,7 @@ func (rt *runtime) scheduler() {
 			if e.tm != nil {
 				rt.peers[e.tm.node].put(rt, envelope{msg: &action{tm: e.tm}}, false)
 			} else {
-				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, note: e.note}}, false)
+				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, arg: e.a.Arg, note: e.note}}, false)
 			}
 		}
 		var tc <-chan time.Time

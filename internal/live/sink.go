@@ -37,6 +37,8 @@ type record struct {
 	text     string // the state of a state event, the command of a cmd event
 	note     string
 	leader   int // a leader event's leader
+	round    int // and its rounds
+	arg      int // a cmd event's parameter
 }
 
 // collector is the sink's goroutine: it delivers every record put before
@@ -52,9 +54,9 @@ func (rt *runtime) collector() {
 		case trace.KindState:
 			ev.State = r.text
 		case trace.KindCmd:
-			ev.Cmd = r.text
+			ev.Cmd, ev.Arg = r.text, r.arg
 		case trace.KindLeader:
-			ev.Leader = &r.leader
+			ev.Leader, ev.Round = &r.leader, r.round
 		case trace.KindSend, trace.KindRecv, trace.KindDrop:
 			ev.From, ev.To, ev.Msg = r.from, r.to, trace.WrapMsg(r.msg)
 		}
@@ -90,12 +92,12 @@ func (rt *runtime) emit(p *peer, kind, note string) {
 }
 
 // emitCmd records the event of a scripted or reactive command.
-func (rt *runtime) emitCmd(p *peer, c node.Cmd, note string) {
+func (rt *runtime) emitCmd(p *peer, c node.Cmd, arg int, note string) {
 	if rt.cfg.Sink == nil || rt.cfg.Skip.Has(trace.KindCmd) {
 		return
 	}
 	r := rt.newRecord(p, trace.KindCmd, p.lc)
-	r.text, r.note = string(c), note
+	r.text, r.arg, r.note = string(c), arg, note
 	rt.evq <- r
 }
 
@@ -119,7 +121,7 @@ func (rt *runtime) emitNode(p *peer, e node.Event) {
 	case node.EvState:
 		r.text = e.State
 	case node.EvLeader:
-		r.leader = e.Leader
+		r.leader, r.round = e.Leader, e.Round
 	}
 	rt.evq <- r
 }

@@ -54,6 +54,7 @@ type Input struct {
 	From  int   // InMsg: sender's index
 	Msg   Msg   // InMsg
 	Cmd   Cmd   // InCmd
+	Arg   int   // InCmd: the action's Arg
 	Timer int   // InTick: the id the node gave the timer
 }
 
@@ -95,7 +96,11 @@ type Event struct {
 	Kind   EventKind
 	State  string // EvState
 	Leader int    // EvLeader: the leader's algorithm id
-	Note   string // EvNote (and an optional detail for the others)
+	// Round is, in an EvLeader of an algorithm that runs in rounds, the
+	// rounds the election took (0: the algorithm counts none), a figure
+	// the tools read without parsing a note.
+	Round int
+	Note  string // EvNote (and an optional detail for the others)
 }
 
 // Output collects what one Step produced. The runtime owns it and resets it
@@ -135,6 +140,12 @@ func (o *Output) State(s string) { o.Events = append(o.Events, Event{Kind: EvSta
 // Leader records that the node now takes the node with algorithm id `id` as leader.
 func (o *Output) Leader(id int) { o.Events = append(o.Events, Event{Kind: EvLeader, Leader: id}) }
 
+// LeaderAfter records that the node takes `id` as leader after `rounds`
+// rounds of an algorithm that runs in rounds.
+func (o *Output) LeaderAfter(id, rounds int) {
+	o.Events = append(o.Events, Event{Kind: EvLeader, Leader: id, Round: rounds})
+}
+
 // EnterCS records entry to the critical section.
 func (o *Output) EnterCS() { o.Events = append(o.Events, Event{Kind: EvEnterCS}) }
 
@@ -157,6 +168,9 @@ type Action struct {
 	At   int64 // ticks (absolute in a script, relative to now in a React)
 	Node int
 	Cmd  Cmd // a command for the node, or CmdCrash / CmdRestart
+	// Arg is a parameter of Cmd the node reads in Input.Arg (0: none):
+	// the timestamp a Ricart-Agrawala request carries at least, say.
+	Arg int
 }
 
 // Runtime-level commands in an Action; nodes never see them.

@@ -28,11 +28,6 @@ import (
 // rabbitmq-server starts it.
 const amqpURL = amqp.DefaultURL
 
-// RingAlgorithm is the algorithm whose runs use the ring election's own
-// broker names and message format (exchange leader.election.ring, queues
-// node.1..node.N, a timestamp in every message).
-const RingAlgorithm = "election ring"
-
 // checkAMQP rejects --url without --runtime amqp, and a --url that is
 // not an AMQP URI (before any connection is tried).
 func checkAMQP(c *cli.Context, o Options) error {
@@ -65,12 +60,13 @@ func flagText(name string, v any) string {
 }
 
 // BrokerNames are the broker objects a run of algorithm uses: the ring
-// election's own names, or names prefixed by the algorithm and run id.
-// The environment variable RINGLAB_AMQP_PREFIX, if set, prefixes them all,
-// so that several users (or test packages) can share one broker.
-func BrokerNames(algorithm, runID string) amqp.Names {
+// election's own names when ring is set (Spec.RingNames), else names
+// prefixed by the algorithm and run id. The environment variable
+// RINGLAB_AMQP_PREFIX, if set, prefixes them all, so that several users
+// (or test packages) can share one broker.
+func BrokerNames(algorithm string, ring bool, runID string) amqp.Names {
 	n := amqp.RunNames(algorithm, runID)
-	if algorithm == RingAlgorithm {
+	if ring {
 		n = amqp.RingNames()
 	}
 	if p := os.Getenv(EnvPrefix); p != "" {
@@ -99,9 +95,9 @@ func amqpFailure(err error) error {
 
 func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, stderr io.Writer) (stats, error) {
 	id := newRunID()
-	names := BrokerNames(spec.Algorithm, id)
+	names := BrokerNames(spec.Algorithm, spec.RingNames, id)
 	codec := amqp.NewCodec()
-	codec.Timestamp = spec.Algorithm == RingAlgorithm
+	codec.Timestamp = spec.WireTimestamp
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: opts.URL, Names: names, Nodes: spec.Nodes, Factory: spec.Factory, Codec: codec,
 		Script: script, React: spec.React, Tick: opts.Tick, Timeout: opts.Timeout,
@@ -154,7 +150,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	if err != nil {
 		return out, err
 	}
-	codec.Timestamp = spec.Algorithm == RingAlgorithm
+	codec.Timestamp = spec.WireTimestamp
 	o, err := spec.openOutputs("text", no.Events, stdout, stderr)
 	if err != nil {
 		return out, err
@@ -218,7 +214,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		waiting = waitingFor(spec, no.Index, firstRecv)
 	}
 	res, err := amqp.Run(ctx, amqp.Config{
-		URL: no.URL, Names: BrokerNames(spec.Algorithm, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
+		URL: no.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
 		Codec: codec, Script: script, React: spec.React, Tick: no.Tick, Timeout: no.Timeout,
 		Local: []int{no.Index}, Watch: no.Watch, Sink: sink, Messages: true,
 		Started: func() {

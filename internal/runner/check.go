@@ -176,7 +176,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 				return err
 			}
 		}
-		return cliutil.Violationf("%s violated: %s (replay: %s)", rep.Property, rep.Detail, rep.Replay)
+		return &cliutil.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
 	}
 	switch res.Stop {
 	case "":

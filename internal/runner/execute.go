@@ -46,6 +46,14 @@ type Spec struct {
 	// TopoGraph; Edges lists a graph's undirected edges by node index.
 	Topology string
 	Edges    [][2]int
+	// RingNames makes a run over RabbitMQ use the ring election's own
+	// broker names (exchange leader.election.ring, queues node.1..node.N)
+	// in place of names prefixed by the algorithm and run id, so that
+	// processes written to that specification can join it.
+	RingNames bool
+	// WireTimestamp puts a timestamp in every message sent over
+	// RabbitMQ, as the ring election's specification asks.
+	WireTimestamp bool
 }
 
 // Header is the log header of a run of spec under opts.
@@ -254,7 +262,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts { // in the checkers' order: safety first
 		if !v.OK && slices.ContainsFunc(out.Violations, func(e trace.Event) bool { return e.Property == v.Property }) {
-			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	if !terminated {
@@ -262,7 +270,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts {
 		if !v.OK {
-			return cliutil.Violationf("%s violated: %s (replay: %s)", v.Property, v.Detail, replay)
+			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	return nil

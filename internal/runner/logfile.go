@@ -94,6 +94,9 @@ type ReadOptions struct {
 	// per-process logs ReadLog merges into the run they made (nil: such
 	// logs name no run ringlab can re-check).
 	Areas []Area
+	// Dialects are other programs' logs (trace.Dialect) it knows, to
+	// refuse them by name: they carry no run to judge again.
+	Dialects []trace.Dialect
 }
 
 // maxLine is the longest first line ReadLog peeks at (trace reads no
@@ -231,12 +234,14 @@ func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadO
 	lastLC := map[int]int64{}
 	empty := true
 	err := trace.ReadLog(&budgetReader{r: r, budget: budget, max: ro.MaxBytes}, trace.Handlers{
-		Context: ctx,
+		Context:  ctx,
+		Dialects: ro.Dialects,
+		InDialect: func(d *trace.Dialect) error {
+			return fmt.Errorf("a log of %s, which has no checkers to run again", d.Source)
+		},
 		Header: func(h *trace.Header) error {
 			empty = false
 			switch {
-			case h.Algorithm == "ring (capitalizing)":
-				return fmt.Errorf("a log of the capitalizing ring (ringlab ring --format json), which has no checkers to run again")
 			case f.header != nil:
 				return fmt.Errorf("a second header: one file holds the log of one run (or of one process)")
 			case f.seen || f.summary != nil:

@@ -106,7 +106,13 @@ func topologyOf(c *cli.Context, areas []Area) (amqp.Names, int, error) {
 	if err != nil {
 		return amqp.Names{}, 0, err
 	}
-	return BrokerNames(area.Name+" "+name, "nodes"), n, nil
+	// the algorithm's default run says whether it uses the ring
+	// election's broker names
+	spec, err := area.Spec(name, nil, 1, true)
+	if err != nil {
+		return amqp.Names{}, 0, err
+	}
+	return BrokerNames(area.Name+" "+name, spec.RingNames, "nodes"), n, nil
 }
 
 // ParseAlgo reads --algo: an algorithm of the first area (the elections:

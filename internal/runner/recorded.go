@@ -45,7 +45,7 @@ func recordedFrom(ctx context.Context) *Recorded {
 func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
 	out, err := check.Select(cs, props)
 	if err != nil {
-		return nil, cliutil.Usagef("--property: %v", err)
+		return nil, cliutil.FlagUsagef("property", "--property: %v", err)
 	}
 	return out, nil
 }
@@ -85,7 +85,7 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 		st.terminated, st.why = false, "interrupted"
 		return st, nil
 	case err != nil: // a streamed log that is not a run's history
-		return st, cliutil.Usagef("--from %v", err)
+		return st, cliutil.FlagUsagef("from", "--from %v", err)
 	}
 	if s := rec.Log.Summary; s != nil {
 		st.steps, st.unapplied = s.Steps, s.Unapplied

@@ -18,16 +18,21 @@ import (
 var renderFormats = strings.Join(trace.Formats[:len(trace.Formats)-1], ", ")
 
 // RenderCommand is `ringlab render`: it redraws a saved NDJSON event log
-// in another format.
-func RenderCommand() *cli.Command {
+// in another format. It reads the engine's logs and those of dialects
+// (the capitalizing ring's, which the ring area provides).
+func RenderCommand(dialects ...trace.Dialect) *cli.Command {
+	also := ""
+	for _, d := range dialects {
+		also += ", and " + d.Source
+	}
 	return &cli.Command{
 		Name:  "render",
 		Usage: "redraw a saved run log as text, NDJSON, a Mermaid sequence diagram, an SVG space-time diagram, a ShiViz log or a Chrome trace",
 		UsageText: "ringlab render --from FILE [--format " + strings.ReplaceAll(renderFormats, ", ", "|") + "] [--out FILE]\n\n" +
 			"Example:\n   ringlab election ring --format json > run.ndjson\n   ringlab render --from run.ndjson --format svg --out run.svg",
-		Description: "Reads the engine's NDJSON (--format json or --events FILE of any run) and the capitalizing\n" +
-			"ring's (ringlab ring --format json). A log without a header line (older logs) names nodes\n" +
-			"'node I'. A log larger than --max-size (256 MiB) is refused; Ctrl-C stops the reading.",
+		Description: "Reads the engine's NDJSON (--format json or --events FILE of any run)" + also + ".\n" +
+			"A log without a header line (older logs) names nodes 'node I'. A log larger than\n" +
+			"--max-size (256 MiB) is refused; Ctrl-C stops the reading.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the NDJSON log to read (`FILE`, or - for standard input)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: renderFormats},
@@ -73,7 +78,7 @@ func RenderCommand() *cli.Command {
 			}
 			budget := int64(maxMiB) << 20
 			// Read everything first so a malformed log writes nothing.
-			log, err := trace.LoadContext(c.Context, &budgetReader{r: in, budget: &budget, max: budget})
+			log, err := trace.LoadContext(c.Context, &budgetReader{r: in, budget: &budget, max: budget}, dialects...)
 			var stopped *trace.Interrupted
 			switch {
 			case errors.As(err, &stopped):

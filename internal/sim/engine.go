@@ -51,9 +51,9 @@ type sim struct {
 	ndBase, ndStride uintptr
 	nChoice          int // decisions taken so far (replay position)
 	res              Result
-	cmds             []node.Cmd // commands of pending actions pushed during the run (slot.aux)
-	vcs              [][]uint32 // vector clocks of messages in flight (slot.aux)
-	leaders          []int      // storage for the Leader of leader events, handed out one by one
+	cmds             []node.Action // pending actions pushed during the run (slot.aux)
+	vcs              [][]uint32    // vector clocks of messages in flight (slot.aux)
+	leaders          []int         // storage for the Leader of leader events, handed out one by one
 	// message counts by type; the last type is cached to skip the map
 	typeIdx    map[string]int
 	typeNames  []string
@@ -248,7 +248,7 @@ func (s *sim) control(it *slot) error {
 	case slotAction:
 		return s.act(int(it.to), s.cmds[it.aux])
 	}
-	return s.act(int(it.to), s.q.script[it.aux].Cmd)
+	return s.act(int(it.to), s.q.script[it.aux])
 }
 
 // deliver hands a message to its receiver.
@@ -295,13 +295,13 @@ func (s *sim) fire(it *slot) error {
 }
 
 func (s *sim) pushAction(at int64, a node.Action) {
-	s.cmds = append(s.cmds, a.Cmd)
+	s.cmds = append(s.cmds, a)
 	s.q.push(at, &slot{from: slotAction, to: int32(a.Node), aux: int64(len(s.cmds) - 1)})
 }
 
-func (s *sim) act(i int, cmd node.Cmd) error {
+func (s *sim) act(i int, a node.Action) error {
 	ns := &s.nodes[i]
-	switch cmd {
+	switch a.Cmd {
 	case node.CmdCrash:
 		if ns.crashed {
 			return nil
@@ -329,23 +329,23 @@ func (s *sim) act(i int, cmd node.Cmd) error {
 		s.nLive++
 		s.tickClock(i)
 		s.emit(trace.KindRecover, i)
-		return s.command(i, node.CmdRecover)
+		return s.command(i, node.CmdRecover, 0)
 	}
 	if ns.crashed {
 		return nil
 	}
-	return s.command(i, cmd)
+	return s.command(i, a.Cmd, a.Arg)
 }
 
-func (s *sim) command(i int, c node.Cmd) error {
+func (s *sim) command(i int, c node.Cmd, arg int) error {
 	s.tickClock(i)
 	if s.cmdEvents {
 		s.fill(trace.KindCmd, i)
-		s.ev.Cmd = string(c)
+		s.ev.Cmd, s.ev.Arg = string(c), arg
 		s.cfg.Sink(&s.ev)
 	}
 	s.begin()
-	s.nodes[i].nd.Step(node.Input{Kind: node.InCmd, Now: s.q.now, Cmd: c}, &s.out)
+	s.nodes[i].nd.Step(node.Input{Kind: node.InCmd, Now: s.q.now, Cmd: c, Arg: arg}, &s.out)
 	return s.carryOut(i)
 }
 

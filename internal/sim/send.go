@@ -173,8 +173,8 @@ func (s *sim) fill(kind string, i int) {
 	// block-copied in, twice the stores, for millions of events a run.
 	e := &s.ev
 	e.V, e.Seq, e.T, e.Node, e.Kind = trace.Version, s.evSeq, s.q.now, i, kind
-	e.From, e.To, e.Msg, e.Cmd, e.State, e.Leader = 0, 0, nil, "", "", nil
-	e.Note, e.Property, e.Detail, e.LC, e.VC = "", "", "", s.nodes[i].lc, nil
+	e.From, e.To, e.Msg, e.Cmd, e.Arg, e.State, e.Leader = 0, 0, nil, "", 0, "", nil
+	e.Round, e.Note, e.Property, e.Detail, e.LC, e.VC = 0, "", "", "", s.nodes[i].lc, nil
 	if s.vc != nil {
 		e.VC = s.vc[i]
 	}
@@ -207,7 +207,7 @@ func (s *sim) emitNode(i int, ev node.Event) {
 	case node.EvState:
 		s.ev.State = ev.State
 	case node.EvLeader:
-		s.ev.Leader = s.leader(ev.Leader)
+		s.ev.Leader, s.ev.Round = s.leader(ev.Leader), ev.Round
 	}
 	s.ev.Note = ev.Note
 	s.cfg.Sink(&s.ev)

@@ -86,7 +86,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		case node.CmdRestart:
 			return nil, nil, fmt.Errorf("statespace: scripted restarts are not modelled (use the restart budget)")
 		default:
-			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
+			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(command{a.Cmd, a.Arg}))})
 		}
 	}
 	if w != nil {

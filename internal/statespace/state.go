@@ -80,8 +80,8 @@ type interner struct {
 	byStr map[string]uint32   // the others, by their printed value
 	rank  []string            // id -> printed value
 	msgs  []node.Msg          // id -> the message
-	cmdID map[node.Cmd]int
-	cmds  []node.Cmd // interned number -> command
+	cmdID map[command]int
+	cmds  []command // interned number -> command
 	// nodeID numbers the distinct node states by node index and key;
 	// nodeObj holds each one's object, never stepped again (a step clones
 	// it first), and nodeKey the key it was interned under.
@@ -99,7 +99,7 @@ type interner struct {
 }
 
 func newInterner() *interner {
-	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[node.Cmd]int{},
+	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[command]int{},
 		nodeID: map[string]uint32{}, worldID: map[string]uint32{}}
 }
 
@@ -158,7 +158,13 @@ func (in *interner) id(m node.Msg) uint32 {
 	return id
 }
 
-func (in *interner) cmd(c node.Cmd) int {
+// command is a pending command and its parameter (node.Action.Arg).
+type command struct {
+	cmd node.Cmd
+	arg int
+}
+
+func (in *interner) cmd(c command) int {
 	id, ok := in.cmdID[c]
 	if !ok {
 		id = len(in.cmdID)

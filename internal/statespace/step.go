@@ -190,7 +190,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		lo, _ := c.pendOf(i)
 		cmd := m.in.cmds[c.pend[lo].val]
 		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
-		return m.command(c, i, cmd)
+		return m.command(c, i, cmd.cmd, cmd.arg)
 	case Crash:
 		c.crashes++
 		c.crashed |= 1 << (i - 1)
@@ -228,7 +228,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			w.Restart(i)
 			c.world = m.in.world(w, nil)
 		}
-		return m.command(c, i, node.CmdRecover)
+		return m.command(c, i, node.CmdRecover, 0)
 	}
 	return nil, nil, fmt.Errorf("statespace: unknown transition %v", t)
 }
@@ -256,16 +256,16 @@ func (m *machine) purge(c *state, i int) {
 	c.net = slices.DeleteFunc(slices.Clone(c.net), into)
 }
 
-func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, error) {
+func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Violation, error) {
 	m.tick(i)
 	if m.sink != nil {
 		m.fill(trace.KindCmd, i)
-		m.ev.Cmd = string(cmd)
+		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
 	}
 	nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 	m.out.Reset()
-	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd}, &m.out)
+	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd, Arg: arg}, &m.out)
 	c.nodes[i-1] = m.in.node(i, nd)
 	return m.carryOut(c, i, nil)
 }
@@ -293,7 +293,7 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 				}
 				add := make([]pend, len(cmds))
 				for k, cmd := range cmds {
-					add[k] = pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(cmd))}
+					add[k] = pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(command{cmd: cmd}))}
 				}
 				c.pend = slices.Insert(slices.Clone(c.pend), at, add...)
 			}
@@ -405,7 +405,7 @@ func (m *machine) emitNode(i int, ev node.Event) {
 		m.ev.State = ev.State
 	case node.EvLeader:
 		l := ev.Leader
-		m.ev.Leader = &l
+		m.ev.Leader, m.ev.Round = &l, ev.Round
 	}
 	m.ev.Note = ev.Note
 	m.sink(&m.ev)

@@ -16,6 +16,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"ringlab/internal/node"
 )
@@ -51,13 +53,37 @@ type Event struct {
 	To       int      `json:"to,omitempty"`
 	Msg      *Msg     `json:"msg,omitempty"`
 	Cmd      string   `json:"cmd,omitempty"`
+	Arg      int      `json:"arg,omitempty"` // the command's parameter (node.Action.Arg)
 	State    string   `json:"state,omitempty"`
 	Leader   *int     `json:"leader,omitempty"`
+	Round    int      `json:"round,omitempty"` // a leader event's rounds (node.Event.Round)
 	Note     string   `json:"note,omitempty"`
 	Property string   `json:"property,omitempty"`
 	Detail   string   `json:"detail,omitempty"`
 	LC       int64    `json:"lc"`
 	VC       []uint32 `json:"vc,omitempty"`
+}
+
+// Command is a cmd event's command as traces show it: "request", or
+// "request@115" with its parameter.
+func (e *Event) Command() string {
+	if e.Arg == 0 {
+		return e.Cmd
+	}
+	return e.Cmd + "@" + strconv.Itoa(e.Arg)
+}
+
+// splitCommand reads a v1 log's cmd event that carries its parameter
+// inside the command, as Command writes it ("request@115"), into Cmd and
+// Arg, so that it reads as the same event with its Arg.
+func (e *Event) splitCommand() {
+	if e.Kind != KindCmd || e.Arg != 0 {
+		return
+	}
+	c, a, ok := strings.Cut(e.Cmd, "@")
+	if n, err := strconv.Atoi(a); ok && err == nil && n > 0 && c != "" && strconv.Itoa(n) == a {
+		e.Cmd, e.Arg = c, n
+	}
 }
 
 // LeaderID returns the event's leader id, or 0 if it carries none.

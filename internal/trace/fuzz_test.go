@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzRead: whatever the bytes, Read gives events and summaries or an
@@ -41,6 +42,34 @@ func FuzzRead(f *testing.F) {
 			if !bytes.Equal(line, line2) {
 				t.Fatalf("round trip changed the line:\n%s\n%s", line, line2)
 			}
+		}
+	})
+}
+
+// FuzzCommand: a cmd event read from a log shows the command it was
+// written with, whether or not it carried a parameter inside it
+// ("request@115" reads as Cmd "request", Arg 115), and one written with
+// an Arg reads back with it.
+func FuzzCommand(f *testing.F) {
+	for _, s := range []string{"request", "request@115", "a@0", "a@007", "a@+5", "@3", "x@1@2", "start"} {
+		f.Add(s, 0)
+	}
+	f.Add("request", 110)
+	f.Fuzz(func(t *testing.T, cmd string, arg int) {
+		b, err := json.Marshal(Event{V: Version, Node: 1, Kind: KindCmd, Cmd: cmd, Arg: arg})
+		if err != nil {
+			return
+		}
+		var got *Event
+		err = Read(bytes.NewReader(b), func(e *Event) error { got = e; return nil }, nil)
+		if err != nil || got == nil || !utf8.ValidString(cmd) {
+			return // not a command this log holds as written (bad UTF-8 is replaced)
+		}
+		if arg != 0 && (got.Cmd != cmd || got.Arg != arg) {
+			t.Fatalf("written %q with Arg %d, read %q with Arg %d", cmd, arg, got.Cmd, got.Arg)
+		}
+		if arg == 0 && got.Command() != cmd {
+			t.Fatalf("written %q, shown %q (Cmd %q, Arg %d)", cmd, got.Command(), got.Cmd, got.Arg)
 		}
 	})
 }

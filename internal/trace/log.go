@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +24,53 @@ type Handlers struct {
 	// Context, if set, stops the read with an *Interrupted error soon
 	// (within a few thousand lines) after it is done.
 	Context context.Context
+	// Dialects are the other programs' logs the read accepts besides the
+	// engine's NDJSON (nil: the engine's alone). InDialect, if set, is
+	// told at the first line of a dialect's log; an error it returns
+	// refuses the log.
+	Dialects  []Dialect
+	InDialect func(d *Dialect) error
+}
+
+// A Dialect is a program's own NDJSON log that ReadLog hands over as an
+// engine log: its lines carry no schema version "v" and one of Kinds as
+// their "kind". The program that writes it provides it (the capitalizing
+// ring's is ring.LogDialect); a command that reads logs is given the
+// dialects it accepts.
+type Dialect struct {
+	Name   string   // names the log in errors: "capitalizing-ring"
+	Source string   // what writes it, for a reader who holds another file: "the ring's --format json"
+	Kinds  []string // the kinds of its lines
+	// New returns the reader of one log.
+	New func() DialectLog
+}
+
+// DialectLog reads one log of a Dialect. ReadLog calls Add for each line
+// in order, with the line's kind and bytes; once every line is read it
+// calls Replay, which hands the log over to h as a header, events
+// (through h.EventAt with line 0, or h.Event) and a summary.
+type DialectLog interface {
+	Add(kind string, line []byte) error
+	Replay(h Handlers) error
+}
+
+// sources lists what writes the dialects' logs: ", and X, and Y".
+func sources(ds []Dialect) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(", and " + d.Source)
+	}
+	return b.String()
+}
+
+// dialectOf is the dialect whose line kind is kind, if any.
+func dialectOf(ds []Dialect, kind string) *Dialect {
+	for i := range ds {
+		if slices.Contains(ds[i].Kinds, kind) {
+			return &ds[i]
+		}
+	}
+	return nil
 }
 
 // Interrupted is the error of a read stopped by its Context: how far it
@@ -55,19 +103,16 @@ func Read(r io.Reader, onEvent func(*Event) error, onSummary func(*Summary) erro
 	return ReadLog(r, Handlers{Event: onEvent, Summary: onSummary})
 }
 
-// ringKinds are the line kinds of the capitalizing ring's own log
-// (`ringlab ring --format json`), which ReadLog turns into events.
-var ringKinds = map[string]bool{"hop": true, "done": true, "interrupted": true}
-
 // ReadLog decodes a ringlab log: the engine's NDJSON (a header, events, a
-// summary; older logs have no header) or the capitalizing ring's hop
-// lines, which it hands over as a header, send/recv events and a summary.
-// Its errors name the line and say what kind of line it found.
+// summary; older logs have no header) or a log of one of h.Dialects, which
+// the dialect hands over as a header, events and a summary. Its errors
+// name the line and say what kind of line it found.
 func ReadLog(r io.Reader, h Handlers) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
-	var ring *ringLog
+	var dialect *Dialect // of the log being read, if it is a dialect's
+	var dl DialectLog
 	for sc.Scan() {
 		line++
 		if h.Context != nil && line%1024 == 0 && h.Context.Err() != nil {
@@ -84,24 +129,31 @@ func ReadLog(r io.Reader, h Handlers) error {
 		if err := json.Unmarshal(b, &head); err != nil {
 			return fmt.Errorf("line %d: not a ringlab log line (not a JSON object: %v)", line, err)
 		}
-		if head.V == 0 && ringKinds[head.Kind] {
-			if ring == nil {
-				if line > 1 {
-					return fmt.Errorf("line %d: a capitalizing-ring %q line inside an engine log", line, head.Kind)
+		if d := dialectOf(h.Dialects, head.Kind); head.V == 0 && d != nil {
+			switch {
+			case dl == nil && line > 1:
+				return fmt.Errorf("line %d: a %s %q line inside an engine log", line, d.Name, head.Kind)
+			case dl == nil:
+				if h.InDialect != nil {
+					if err := h.InDialect(d); err != nil {
+						return fmt.Errorf("line %d: %w", line, err)
+					}
 				}
-				ring = &ringLog{}
+				dialect, dl = d, d.New()
+			case d != dialect:
+				return fmt.Errorf("line %d: a %s %q line inside a %s log", line, d.Name, head.Kind, dialect.Name)
 			}
-			if err := ring.add(head.Kind, b); err != nil {
-				return fmt.Errorf("line %d: capitalizing-ring log: %v", line, err)
+			if err := dl.Add(head.Kind, b); err != nil {
+				return fmt.Errorf("line %d: %s log: %v", line, dialect.Name, err)
 			}
 			continue
 		}
-		if ring != nil {
-			return fmt.Errorf("line %d: a %q line inside a capitalizing-ring log", line, head.Kind)
+		if dl != nil {
+			return fmt.Errorf("line %d: a %q line inside a %s log", line, head.Kind, dialect.Name)
 		}
 		if head.V != Version {
 			if head.V == 0 {
-				return fmt.Errorf("line %d: not a ringlab log line: kind %q and no schema version \"v\" (ringlab reads the NDJSON of --format json or --events, and the ring's --format json)", line, head.Kind)
+				return fmt.Errorf("line %d: not a ringlab log line: kind %q and no schema version \"v\" (ringlab reads the NDJSON of --format json or --events%s)", line, head.Kind, sources(h.Dialects))
 			}
 			return fmt.Errorf("line %d: event schema version %d, this ringlab reads %d", line, head.V, Version)
 		}
@@ -137,6 +189,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
 				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
 			}
+			e.splitCommand()
 			var err error
 			switch {
 			case h.EventAt != nil:
@@ -152,8 +205,8 @@ func ReadLog(r io.Reader, h Handlers) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if ring != nil {
-		return ring.replay(h)
+	if dl != nil {
+		return dl.Replay(h)
 	}
 	return nil
 }
@@ -175,14 +228,18 @@ const MaxLoad = 5_000_000
 
 // Load reads a whole log (see ReadLog). A log with no events and no header
 // is an error that says what the file held.
-func Load(r io.Reader) (*Log, error) { return LoadContext(context.Background(), r) }
+// Dialects are the other logs it accepts besides the engine's.
+func Load(r io.Reader, dialects ...Dialect) (*Log, error) {
+	return LoadContext(context.Background(), r, dialects...)
+}
 
 // LoadContext is Load stopped by ctx (an *Interrupted error).
-func LoadContext(ctx context.Context, r io.Reader) (*Log, error) {
+func LoadContext(ctx context.Context, r io.Reader, dialects ...Dialect) (*Log, error) {
 	l := &Log{}
 	err := ReadLog(r, Handlers{
-		Context: ctx,
-		Header:  func(h *Header) error { l.Header, l.HasHeader = h, true; return nil },
+		Context:  ctx,
+		Dialects: dialects,
+		Header:   func(h *Header) error { l.Header, l.HasHeader = h, true; return nil },
 		Event: func(e *Event) error {
 			if len(l.Events) >= MaxLoad {
 				return fmt.Errorf("more than %d events: too many to draw; narrow the run (fewer nodes or requests)", MaxLoad)

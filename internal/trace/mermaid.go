@@ -190,7 +190,7 @@ func (b *mermaidBody) event(e *Event) {
 		b.note(e.Node, "network duplicated "+Short(e.Msg))
 	case KindSend: // drawn at delivery, as KindRecv
 	case KindCmd:
-		b.note(e.Node, e.Cmd)
+		b.note(e.Node, e.Command())
 	case KindState:
 		b.note(e.Node, e.State)
 	case KindNote:

@@ -131,7 +131,7 @@ func DescribeWith(e *Event, name func(int) string) string {
 	case KindRecover:
 		return "RECOVER (state lost)"
 	case KindCmd:
-		return "cmd   " + OneLine(e.Cmd)
+		return "cmd   " + OneLine(e.Command())
 	case KindState:
 		return "state " + OneLine(e.State) + noteSuffix(e.Note)
 	case KindEnterCS:

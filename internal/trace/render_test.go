@@ -339,9 +339,7 @@ func TestLoadSaysWhatItGot(t *testing.T) {
 		"hello\n":                            "not a JSON object",
 		`{"kind":"weird"}`:                   `kind "weird" and no schema version`,
 		`{"v":3,"kind":"send"}`:              "schema version 3",
-		`{"kind":"hop","hop":1,"node":0}`:    "goroutines are numbered from 1",
 		`{"v":1,"kind":"header","nodes":-1}`: "out of range",
-		"{\"kind\":\"hop\",\"hop\":1,\"node\":1}\n{\"v\":1,\"kind\":\"send\"}": "inside a capitalizing-ring log",
 	} {
 		_, err := trace.Load(strings.NewReader(in))
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -350,25 +348,61 @@ func TestLoadSaysWhatItGot(t *testing.T) {
 	}
 }
 
-// TestRingLog: the capitalizing ring's hop lines read as a ring of
-// goroutines passing one message.
-func TestRingLog(t *testing.T) {
-	in := `{"kind":"hop","hop":1,"node":1,"received":"ab","sent":"Ab","changed":0}
-{"kind":"hop","hop":2,"node":2,"received":"Ab","sent":"AB","changed":1}
-{"kind":"hop","hop":3,"node":1,"received":"AB","sent":"AB","changed":-1}
-{"kind":"done","hops":3,"message":"AB"}
-`
-	l, err := trace.Load(strings.NewReader(in))
+// tally is a dialect defined here: each "tick" line is a note at node 1,
+// and its "end" line the summary. It stands for any program's own log.
+type tally struct{ ticks []string }
+
+var tallyDialect = trace.Dialect{Name: "tally", Source: "the tally's log", Kinds: []string{"tick", "end"},
+	New: func() trace.DialectLog { return &tally{} }}
+
+func (d *tally) Add(kind string, b []byte) error {
+	var l struct{ Text string }
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	if kind == "tick" && l.Text == "" {
+		return fmt.Errorf("a tick without text")
+	}
+	d.ticks = append(d.ticks, l.Text)
+	return nil
+}
+
+func (d *tally) Replay(h trace.Handlers) error {
+	if err := h.Header(&trace.Header{V: trace.Version, Kind: trace.KindHeader, Algorithm: "tally", Nodes: 1}); err != nil {
+		return err
+	}
+	for i, s := range d.ticks {
+		if err := h.Event(&trace.Event{V: trace.Version, Seq: int64(i + 1), Node: 1, Kind: trace.KindNote, Note: s}); err != nil {
+			return err
+		}
+	}
+	return h.Summary(&trace.Summary{V: trace.Version, Kind: "summary", Algorithm: "tally", Nodes: 1})
+}
+
+// TestDialect: a log of a dialect the reader is given reads as its
+// events; without the dialect, and mixed with engine lines, it is refused
+// with the line and the dialect named.
+func TestDialect(t *testing.T) {
+	in := "{\"kind\":\"tick\",\"text\":\"a\"}\n{\"kind\":\"tick\",\"text\":\"b\"}\n{\"kind\":\"end\"}\n"
+	l, err := trace.Load(strings.NewReader(in), tallyDialect)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kinds []string
-	for _, e := range l.Events {
-		kinds = append(kinds, fmt.Sprintf("%d:%s", e.Node, e.Kind))
+	if len(l.Events) != 3 || l.Events[1].Note != "b" || l.Header.Algorithm != "tally" || l.Summary == nil {
+		t.Errorf("events %+v, header %+v, summary %+v", l.Events, l.Header, l.Summary)
 	}
-	want := "1:cmd 1:note 1:send 2:recv 2:note 2:send 1:recv"
-	if got := strings.Join(kinds, " "); got != want || l.Header.Nodes != 2 || l.Header.Topology != "ring" || l.Summary.Messages != 2 || !l.Summary.Verdicts[0].OK {
-		t.Errorf("events %s (want %s), header %+v, summary %+v", got, want, l.Header, l.Summary)
+	for in, want := range map[string]string{
+		"{\"kind\":\"tick\",\"text\":\"a\"}\n{\"v\":1,\"kind\":\"send\"}":            `line 2: a "send" line inside a tally log`,
+		"{\"v\":1,\"kind\":\"send\",\"node\":1}\n{\"kind\":\"tick\",\"text\":\"a\"}": `line 2: a tally "tick" line inside an engine log`,
+		"{\"kind\":\"tick\"}":  "line 1: tally log: a tick without text",
+		"{\"kind\":\"weird\"}": `kind "weird" and no schema version "v" (ringlab reads the NDJSON of --format json or --events, and the tally's log)`,
+	} {
+		if _, err := trace.Load(strings.NewReader(in), tallyDialect); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load(%q) = %v, want an error with %q", in, err, want)
+		}
+	}
+	if _, err := trace.Load(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), `kind "tick" and no schema version`) {
+		t.Errorf("without the dialect: %v", err)
 	}
 }
 
@@ -493,10 +527,10 @@ func FuzzRenderers(f *testing.F) {
 // FuzzLoad: no input makes the log reader panic.
 func FuzzLoad(f *testing.F) {
 	f.Add(floodLog(f, false))
-	f.Add([]byte(`{"kind":"hop","hop":1,"node":1,"received":"a","sent":"A","changed":0}`))
+	f.Add([]byte(`{"kind":"tick","text":"a"}` + "\n" + `{"kind":"end"}`))
 	f.Add([]byte(`{"v":1,"kind":"summary"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		l, err := trace.Load(bytes.NewReader(b))
+		l, err := trace.Load(bytes.NewReader(b), tallyDialect)
 		if err != nil {
 			return
 		}

@@ -106,7 +106,7 @@ func (d *svgDiagram) eventLabels() {
 		case KindState:
 			pt = part{e.State, "#555"}
 		case KindCmd:
-			pt = part{e.Cmd, "#7d3c98"}
+			pt = part{e.Command(), "#7d3c98"}
 		case KindNote:
 			if d.byEvent[i] >= 0 {
 				continue

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"ringlab/mutex/internal/ids"
 	"strconv"
-	"strings"
 
 	"ringlab/internal/node"
 )
@@ -42,22 +41,11 @@ func MessagesPerEntry(n int, releaseBroadcast bool) int {
 	return 2 * (n - 1)
 }
 
-// RequestAt is the request command for a scenario that needs the request to
-// carry timestamp t (in the example with N32, N12 and N80: N12 requests with 115, N80
-// with 110).
-func RequestAt(t int) node.Cmd { return node.Cmd(fmt.Sprintf("%s@%d", node.CmdRequest, t)) }
-
-// requestFloor parses CmdRequest (floor 0) and RequestAt(t) (floor t).
-func requestFloor(c node.Cmd) (int, bool) {
-	if c == node.CmdRequest {
-		return 0, true
-	}
-	s, ok := strings.CutPrefix(string(c), string(node.CmdRequest)+"@")
-	if !ok {
-		return 0, false
-	}
-	t, err := strconv.Atoi(s)
-	return t, err == nil && t >= 1
+// RequestAt is the action of a scenario that needs node i's request, at
+// time at, to carry timestamp t (in the example with N32, N12 and N80: N12
+// requests with 115, N80 with 110): a CmdRequest whose Arg is t.
+func RequestAt(at int64, i, t int) node.Action {
+	return node.Action{At: at, Node: i, Cmd: node.CmdRequest, Arg: t}
 }
 
 func (c Config) validate() error {

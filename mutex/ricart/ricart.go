@@ -20,9 +20,10 @@
 // time; a CmdRequest while WANTED or HELD is remembered and issued, in order,
 // right after the next release. A CmdRelease when not HELD is ignored (with a
 // note). A Reply names the request it answers (ReqT), so that a late reply
-// after a timeout is never counted for a later request. RequestAt(T) is the
-// request command of scenarios that need a given timestamp (115 and 110 in
-// the Ricart-Agrawala example with N32, N12 and N80): the clock jumps forward so the request gets timestamp T, or
+// after a timeout is never counted for a later request. A CmdRequest with
+// Arg T (RequestAt) is the request of scenarios that need a given timestamp
+// (115 and 110 in the Ricart-Agrawala example with N32, N12 and N80): the
+// clock jumps forward so the request gets timestamp T, or
 // clock+1 if the clock is already at T or beyond (a Lamport clock never goes
 // back).
 //
@@ -92,7 +93,7 @@ type pending struct{ from, t int }
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:
-		n.command(in.Cmd, out)
+		n.command(in.Cmd, in.Arg, out)
 	case node.InMsg:
 		m, ok := in.Msg.(Msg)
 		switch {
@@ -111,12 +112,11 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 	}
 }
 
-func (n *Node) command(c node.Cmd, out *node.Output) {
-	if floor, ok := requestFloor(c); ok {
-		n.request(floor, out)
-		return
-	}
+// command carries out c; a request's arg is its timestamp floor (0: none).
+func (n *Node) command(c node.Cmd, arg int, out *node.Output) {
 	switch c {
+	case node.CmdRequest:
+		n.request(max(arg, 0), out)
 	case node.CmdRelease:
 		n.release(out)
 	case node.CmdRecover:

@@ -61,8 +61,9 @@ func TestExampleN32N12N80(t *testing.T) {
 		t.Fatalf("N32 alone: %+v, want HELD with N-1 = 5 replies", st)
 	}
 
-	h.Cmd(n12, RequestAt(115))
-	h.Cmd(n80, RequestAt(110))
+	for _, a := range []node.Action{RequestAt(0, n12, 115), RequestAt(0, n80, 110)} {
+		h.Step(a.Node, node.Input{Kind: node.InCmd, Cmd: a.Cmd, Arg: a.Arg})
+	}
 	if a, b := h.Nodes[n12].Status().RequestT, h.Nodes[n80].Status().RequestT; a != 115 || b != 110 {
 		t.Fatalf("request timestamps N12 %d, N80 %d; want 115, 110", a, b)
 	}

@@ -230,7 +230,7 @@ function describe(e) {
     case "dup": return "the network duplicates " + msgText(e.msg) + " from " + short(e.from) + " to " + short(e.to);
     case "crash": return who + " crashes";
     case "recover": return who + " restarts with its state lost";
-    case "cmd": return who + " is told: " + e.cmd;
+    case "cmd": return who + " is told: " + e.cmd + (e.arg ? "@" + e.arg : "");
     case "state": return who + " is now " + e.state;
     case "enter_cs": return who + " enters the critical section";
     case "exit_cs": return who + " leaves the critical section";

@@ -4,8 +4,8 @@
 // implementations over the engine's event stream. Mutual exclusion itself
 // is check.MutualExclusion.
 //
-// A request is a "cmd" event whose command is "request" or "request@T" (the
-// workload's and the scenarios' requests); a grant is an "enter_cs" event of
+// A request is a "cmd" event whose command is node.CmdRequest, whatever its
+// Arg (the workload's and the scenarios' requests); a grant is an "enter_cs" event of
 // the same node. A node that crashes forgets its outstanding requests: a
 // dead node is not starved.
 package mutexcheck
@@ -13,14 +13,14 @@ package mutexcheck
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"ringlab/internal/check"
+	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
 
 // IsRequest reports whether a command asks for the critical section.
-func IsRequest(cmd string) bool { return cmd == "request" || strings.HasPrefix(cmd, "request@") }
+func IsRequest(cmd string) bool { return cmd == string(node.CmdRequest) }
 
 // waits follows the outstanding requests of every node.
 type waits struct {

@@ -57,17 +57,19 @@ func TestLiveness(t *testing.T) {
 
 // Ricart-Agrawala grants in (T, id) order; an entry while an
 // earlier request waits is a violation under Strict and a count otherwise.
+// Node 2's request carries its timestamp as a v1 log may write it,
+// "request@115": it reads as a request with Arg 115.
 func TestGrantOrder(t *testing.T) {
 	key := func(e *trace.Event) (int, Key, bool) {
 		if e.Kind != trace.KindCmd {
 			return 0, Key{}, false
 		}
-		return e.Node, Key{int64(len(e.Cmd)), int64(e.Node)}, true
+		return e.Node, Key{int64(e.Arg), int64(e.Node)}, true
 	}
 	lines := ev(`"t":0,"node":1,"kind":"cmd","cmd":"request"`) + ev(`"t":0,"node":2,"kind":"cmd","cmd":"request@115"`) +
 		ev(`"t":1,"node":2,"kind":"enter_cs"`)
 	set, vs := log(t, lines, &GrantOrder{Key: key, Strict: true, Promise: "(timestamp, id) order"})
-	if !set.Violated() || vs[0].OK || !strings.Contains(set.Violations[0].Detail, "node 2 entered with request (11, 2) while node 1 waited with the earlier (7, 1)") {
+	if !set.Violated() || vs[0].OK || !strings.Contains(set.Violations[0].Detail, "node 2 entered with request (115, 2) while node 1 waited with the earlier (0, 1)") {
 		t.Fatalf("violations %v, verdicts %v", set.Violations, vs)
 	}
 	set, vs = log(t, lines, &GrantOrder{Key: RequestTime(), Promise: "ring order"})

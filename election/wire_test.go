@@ -1,0 +1,29 @@
+package election
+
+import (
+	"testing"
+
+	"ringlab/internal/amqp"
+	"ringlab/internal/runner"
+)
+
+// TestRingWire: the ring election, and it alone, asks for the ring
+// specification's broker names and timestamped messages; the engine
+// learns them from the spec, not from the algorithm's name.
+func TestRingWire(t *testing.T) {
+	for _, name := range Algorithms() {
+		spec, err := NodeArea().Spec(name, nil, 1, true)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ring := name == "ring"
+		if spec.RingNames != ring || spec.WireTimestamp != ring {
+			t.Errorf("%s: RingNames %v, WireTimestamp %v, want %v", name, spec.RingNames, spec.WireTimestamp, ring)
+		}
+		t.Setenv(runner.EnvPrefix, "")
+		got := runner.BrokerNames("election "+name, spec.RingNames, "nodes")
+		if want := amqp.RingNames(); (got == want) != ring {
+			t.Errorf("%s: broker names %+v (ring names %+v)", name, got, want)
+		}
+	}
+}

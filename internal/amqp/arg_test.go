@@ -1,0 +1,31 @@
+package amqp
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"ringlab/internal/nodetest"
+	"ringlab/internal/trace"
+)
+
+// TestActionArg: a scripted or reacted Action's Arg reaches the node's
+// Input and its cmd event, as the node's command parameter.
+func TestActionArg(t *testing.T) {
+	a := nodetest.NewArgs(3)
+	var mu sync.Mutex
+	var cmds []string
+	oneProcess(t, Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
+		Sink: func(e *trace.Event) {
+			if e.Kind == trace.KindCmd {
+				mu.Lock()
+				cmds = append(cmds, fmt.Sprintf("%d:%s", e.Node, e.Command()))
+				mu.Unlock()
+			}
+		}})
+	slices.Sort(cmds)
+	if want := []string{"1:go@115", "2:go@110", "3:go@7"}; !slices.Equal(cmds, want) || fmt.Sprint(a.Got) != fmt.Sprint(nodetest.ArgWant()) {
+		t.Errorf("cmd events %v (want %v), nodes got %v (want %v)", cmds, want, a.Got, nodetest.ArgWant())
+	}
+}
