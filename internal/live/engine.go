@@ -53,7 +53,7 @@ type Runtime struct {
 	Skip         trace.Kinds
 	VectorClocks bool
 	Stop         func() bool
-	// Progress, if set, is called about five times a second (Turns only).
+	// Progress, if set, is called about five times a second.
 	Progress func(Progress)
 }
 

@@ -128,11 +128,27 @@ func RunPlain(ctx context.Context, cfg Config) (Result, error) {
 	r.change(count{}) // a run with nothing to do ends here
 	var res Result
 	var err error
-	select {
-	case <-r.end:
-	case <-runCtx.Done():
-		res.Exhausted = context.Cause(runCtx) == errTimedOut
-		err = ctx.Err()
+	var progress <-chan time.Time
+	if cfg.Progress != nil {
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		progress = t.C
+	}
+wait:
+	for {
+		select {
+		case <-r.end:
+			break wait
+		case <-runCtx.Done():
+			res.Exhausted = context.Cause(runCtx) == errTimedOut
+			err = ctx.Err()
+			break wait
+		case <-progress:
+			r.mu.Lock()
+			p := Progress{Elapsed: r.since(), InFlight: r.pending, NotDone: r.notDone}
+			r.mu.Unlock()
+			cfg.Progress(p)
+		}
 	}
 	cancel()
 	wg.Wait()

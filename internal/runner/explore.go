@@ -11,6 +11,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -79,7 +80,7 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 	x := sim.Explore{
 		Config: sim.Config{
 			Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
-			Faults: opts.Faults, Script: script, React: spec.React, MaxSteps: opts.MaxSteps,
+			Faults: opts.Faults, Script: script, Workload: engine.WorkloadOf(spec.Workload, spec.React), MaxSteps: opts.MaxSteps,
 			Messages: true, Cancel: ctx.Done(),
 		},
 		Schedules: schedules,
