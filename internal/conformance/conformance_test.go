@@ -15,6 +15,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -40,6 +41,8 @@ type scenario struct {
 	factory node.Factory
 	script  []node.Action
 	skip    trace.Kinds // kinds the sink does not want
+	// workload, if set, makes each run's fresh workload.
+	workload func() engine.Workload
 }
 
 // outcome is what the checks compare between runtimes.
@@ -94,6 +97,9 @@ func run(t *testing.T, rc runtimeCase, sc scenario, cancelAfter int) (outcome, e
 	var o outcome
 	var err error
 	sys := engine.System{Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: messages}
+	if sc.workload != nil {
+		sys.Workload = sc.workload()
+	}
 	do := func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
@@ -348,5 +354,72 @@ func TestInterrupted(t *testing.T) {
 				t.Errorf("%d messages, %d events: want the partial figures of a run cancelled at event %d", o.messages, len(o.events), at)
 			}
 		})
+	}
+}
+
+// recorder is a workload that starts node 1 once more a tick after its
+// first state event, and records the crashes and restarts it hears of.
+// The runtimes call it from several goroutines: it locks.
+type recorder struct {
+	mu                sync.Mutex
+	again             bool
+	crashes, restarts []int
+}
+
+func (w *recorder) React(i int, ev node.Event, now int64) []node.Action {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if i != 1 || ev.Kind != node.EvState || w.again {
+		return nil
+	}
+	w.again = true
+	return []node.Action{{At: 1, Node: 1, Cmd: node.CmdStart}}
+}
+
+func (w *recorder) Crash(i int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.crashes = append(w.crashes, i)
+}
+
+func (w *recorder) Restart(i int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.restarts = append(w.restarts, i)
+}
+
+func (w *recorder) Clone() engine.Workload    { panic("not cloned in a run") }
+func (w *recorder) AppendKey(b []byte) []byte { return b }
+
+// Every runtime carries out the workload's actions (a second start of a
+// flood, which node 1 ignores), and tells it of every crash and restart.
+func TestWorkload(t *testing.T) {
+	const n, hops = 5, 7
+	var made []*recorder
+	fresh := func() engine.Workload {
+		w := &recorder{}
+		made = append(made, w)
+		return w
+	}
+	got := runAll(t, scenario{nodes: n, factory: nodetest.FloodFactory(node.Ring(n)), script: start1(), workload: fresh}, n+1)
+	for name, o := range got {
+		if c := nodeEvents(o.events)["node 1: cmd   start"]; c != 2 {
+			t.Errorf("%s: node 1 was started %d times, want 2 (the script's and the workload's)", name, c)
+		}
+	}
+	made = nil
+	script := []node.Action{
+		{At: 0, Node: 3, Cmd: node.CmdCrash},
+		{At: 10, Node: 3, Cmd: node.CmdRestart},
+		{At: 15, Node: 1, Cmd: node.CmdStart},
+	}
+	runAll(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script, workload: fresh}, hops)
+	for _, w := range made {
+		if !slices.Equal(w.crashes, []int{3}) || !slices.Equal(w.restarts, []int{3}) {
+			t.Errorf("the workload heard of crashes %v and restarts %v, want [3] and [3]", w.crashes, w.restarts)
+		}
+	}
+	if len(made) < 3 {
+		t.Errorf("%d runs with the crash, want one per runtime with a fake clock and the simulator's", len(made))
 	}
 }
