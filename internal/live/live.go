@@ -1,5 +1,8 @@
 // Package live is ringlab's goroutine runtime: every node has an inbox and
-// runs its steps on a goroutine of its own, in real time. It runs the same
+// runs its steps on a goroutine of its own, in real time. It has two
+// schedulers: the plain one (plain.go, RunPlain), one goroutine and one
+// inbox channel per node, the code to read first; and the turn scheduler
+// (Run), described below, for huge runs. It runs the same
 // node.Node state machines as internal/sim and reports the same events, so
 // an algorithm that passes in the simulator can be watched on real
 // goroutines, and the conformance suite (internal/conformance) checks that

@@ -218,7 +218,7 @@ func (r *plainRun) handle(n *plainNode, l letter) {
 	case l.from == 0:
 		r.act(n, l.cmd, count{pending: -1})
 	case n.crashed:
-		r.emit(n, trace.Event{Kind: trace.KindDrop, From: l.from, To: n.id, Msg: trace.WrapMsg(l.msg), Note: "the receiver has crashed"})
+		r.emit(n, trace.Event{Kind: trace.KindDrop, From: l.from, To: n.id, Note: "the receiver has crashed"}, l.msg)
 		r.change(count{pending: -1})
 	default:
 		n.lc = max(n.lc, l.lc) + 1
@@ -228,7 +228,7 @@ func (r *plainRun) handle(n *plainNode, l letter) {
 			}
 			n.vc[n.id-1]++
 		}
-		r.emit(n, trace.Event{Kind: trace.KindRecv, From: l.from, To: n.id, Msg: trace.WrapMsg(l.msg)})
+		r.emit(n, trace.Event{Kind: trace.KindRecv, From: l.from, To: n.id}, l.msg)
 		r.step(n, node.Input{Kind: node.InMsg, Now: r.ticks(n), From: l.from, Msg: l.msg}, count{pending: -1})
 	}
 }
@@ -242,7 +242,7 @@ func (r *plainRun) act(n *plainNode, cmd node.Cmd, used count) {
 			r.cfg.Workload.Crash(n.id)
 		}
 		n.tick()
-		r.emit(n, trace.Event{Kind: trace.KindCrash})
+		r.emit(n, trace.Event{Kind: trace.KindCrash}, nil)
 		if !n.done {
 			used.notDone = -1 // no longer live: it no longer holds the run up
 		}
@@ -266,7 +266,7 @@ func (r *plainRun) act(n *plainNode, cmd node.Cmd, used count) {
 		}
 		used.notDone = +1
 		n.tick()
-		r.emit(n, trace.Event{Kind: trace.KindRecover})
+		r.emit(n, trace.Event{Kind: trace.KindRecover}, nil)
 		cmd = node.CmdRecover
 	case n.crashed || cmd == node.CmdCrash || cmd == node.CmdRestart:
 		r.change(used) // nothing to do
@@ -274,7 +274,7 @@ func (r *plainRun) act(n *plainNode, cmd node.Cmd, used count) {
 	}
 	n.tick()
 	if !r.cfg.Skip.Has(trace.KindCmd) {
-		r.emit(n, trace.Event{Kind: trace.KindCmd, Cmd: string(cmd)})
+		r.emit(n, trace.Event{Kind: trace.KindCmd, Cmd: string(cmd)}, nil)
 	}
 	r.step(n, node.Input{Kind: node.InCmd, Now: r.ticks(n), Cmd: cmd}, used)
 }
@@ -295,7 +295,7 @@ func (r *plainRun) step(n *plainNode, in node.Input, used count) {
 			e.Leader = &ev.Leader
 		}
 		if !r.cfg.Skip.HasNode(ev.Kind) {
-			r.emit(n, e)
+			r.emit(n, e, nil)
 		}
 		if r.cfg.Workload != nil {
 			acts = append(acts, r.cfg.Workload.React(n.id, ev, in.Now)...)
@@ -343,7 +343,7 @@ func (r *plainRun) step(n *plainNode, in node.Input, used count) {
 	for _, s := range out.Sends {
 		n.tick()
 		n.sent[s.Msg.Type()]++
-		r.emit(n, trace.Event{Kind: trace.KindSend, From: n.id, To: s.To, Msg: trace.WrapMsg(s.Msg)})
+		r.emit(n, trace.Event{Kind: trace.KindSend, From: n.id, To: s.To}, s.Msg)
 		r.post(n, s.To, letter{from: n.id, lc: n.lc, vc: slices.Clone(n.vc), msg: s.Msg})
 	}
 	clear(out.Sends) // keep no message alive
@@ -368,18 +368,23 @@ func (r *plainRun) post(n *plainNode, to int, l letter) {
 	}
 }
 
-// emit reports an event at node n to the Sink, numbered, at n's clocks.
-func (r *plainRun) emit(n *plainNode, e trace.Event) {
+// emit reports an event at node n to the Sink, numbered, at n's clocks;
+// m is a message event's message.
+func (r *plainRun) emit(n *plainNode, e trace.Event, m node.Msg) {
 	if r.cfg.Sink == nil || r.cfg.Skip.Has(e.Kind) || (e.From > 0 && !r.cfg.Messages) {
 		return
 	}
-	e.V, e.Node, e.LC, e.VC = trace.Version, n.id, n.lc, slices.Clone(n.vc)
+	ev := e // on the heap only when reported: the Sink takes its address
+	if m != nil {
+		ev.Msg = trace.WrapMsg(m)
+	}
+	ev.V, ev.Node, ev.LC, ev.VC = trace.Version, n.id, n.lc, slices.Clone(n.vc)
 	r.sinkMu.Lock()
 	defer r.sinkMu.Unlock()
 	r.seq++
 	r.t = max(r.t, int64(n.at)) // events of several nodes may come slightly out of time order
-	e.Seq, e.T = r.seq, r.t
-	r.cfg.Sink(&e)
+	ev.Seq, ev.T = r.seq, r.t
+	r.cfg.Sink(&ev)
 }
 
 // change applies c to the counters, and ends the run if nothing is left.
