@@ -195,7 +195,7 @@ func TestCancelStopsABigRunAtOnce(t *testing.T) {
 		}
 		return false
 	}
-	res, err := live.Run(ctx, cfg)
+	res, err := runLive(ctx, cfg)
 	stopped := time.Since(start) - time.Duration(sentAt.Load())
 	if !errors.Is(err, context.Canceled) || res.Quiescent || res.Steps < int64(10*n) || res.Messages == 0 {
 		t.Fatalf("err %v, %+v: want cancelled with a partial result", err, res)
