@@ -25,14 +25,14 @@ func ExploreFlags() []cli.Flag {
 }
 
 // HideRunOnly hides, in an explore command's help, the run flags explore
-// refuses: it runs on the simulator only (--runtime, --url, --tick) and
-// writes its own --schedule into the replay it prints. They stay defined,
-// for that replay and for the refusal that names them.
+// refuses: it runs on the simulator only (--runtime, --scheduler, --url,
+// --tick) and writes its own --schedule into the replay it prints. They
+// stay defined, for that replay and for the refusal that names them.
 func HideRunOnly(flags []cli.Flag) []cli.Flag {
 	for _, f := range flags {
 		switch f := f.(type) {
 		case *cli.StringFlag:
-			f.Hidden = f.Hidden || slices.Contains([]string{"runtime", "url", "schedule"}, f.Name)
+			f.Hidden = f.Hidden || slices.Contains([]string{"runtime", "scheduler", "url", "schedule"}, f.Name)
 		case *cli.DurationFlag:
 			f.Hidden = f.Hidden || f.Name == "tick"
 		}
