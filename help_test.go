@@ -87,7 +87,7 @@ var flagSamples = map[string]string{
 // flagContext gives the flags a flag applies with; an error naming one of
 // them refuses the flag as much as one naming the flag itself.
 var flagContext = map[string][]string{
-	"tick": {"--runtime", "live"}, "url": {"--runtime", "amqp"}, "restart": {"--crash", "1@5"},
+	"tick": {"--runtime", "live"}, "scheduler": {"--runtime", "live"}, "url": {"--runtime", "amqp"}, "restart": {"--crash", "1@5"},
 	"layout-seed": {"--layout", "random"},
 }
 

@@ -51,7 +51,7 @@ func BenchmarkElection(b *testing.B) {
 					switch impl {
 					case "baseline":
 						msgs, _ = baseline(ids)
-					case "live":
+					case "live": // live.Run: the turn scheduler, the one for a million nodes
 						res, err := live.Run(b.Context(), live.Config{Nodes: n, Factory: f, Script: script})
 						if err != nil || !res.Quiescent {
 							b.Fatalf("%v: %+v", err, res)

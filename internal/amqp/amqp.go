@@ -45,6 +45,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 	"golang.org/x/sync/errgroup"
 
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -58,8 +59,12 @@ type Config struct {
 	Codec   *Codec       // nil: a codec that learns from what this process sends
 	Script  []node.Action
 	React   node.React // its actions must be for nodes of this process
-	Tick    time.Duration
-	Timeout time.Duration // zero: no bound
+	// Workload answers node events with actions (for nodes of this
+	// process) and hears of crashes and restarts; React is its
+	// plain-function form (engine.ReactFunc). Set one of them, or neither.
+	Workload engine.Workload
+	Tick     time.Duration
+	Timeout  time.Duration // zero: no bound
 
 	// Local lists the nodes this process runs; nil means all of them, in
 	// one process. With some nodes elsewhere, Watch makes this process the
@@ -142,6 +147,7 @@ func (c *Config) validate() error {
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond
 	}
+	c.Workload = engine.WorkloadOf(c.Workload, c.React)
 	if c.Codec == nil {
 		c.Codec = NewCodec()
 	}

@@ -258,6 +258,9 @@ func (m *member) act(ctx context.Context, c node.Cmd, arg int) error {
 			return nil
 		}
 		m.crashed, m.timers = true, map[int]time.Time{}
+		if m.r.cfg.Workload != nil {
+			m.r.cfg.Workload.Crash(m.i)
+		}
 		m.lc++
 		m.emit(trace.Event{Kind: trace.KindCrash})
 		// its queue keeps what comes meanwhile
@@ -275,6 +278,9 @@ func (m *member) act(ctx context.Context, c node.Cmd, arg int) error {
 			return err
 		}
 		m.nd, m.crashed, m.done = nd, false, false
+		if m.r.cfg.Workload != nil {
+			m.r.cfg.Workload.Restart(m.i)
+		}
 		if err := m.renew(ctx); err != nil {
 			return err
 		}

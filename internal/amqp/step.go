@@ -75,8 +75,8 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 	for _, ev := range out.Events {
 		m.lc++
 		m.emitNode(ev)
-		if m.r.cfg.React != nil {
-			acts = append(acts, m.r.cfg.React(m.i, ev, in.Now)...)
+		if m.r.cfg.Workload != nil {
+			acts = append(acts, m.r.cfg.Workload.React(m.i, ev, in.Now)...)
 		}
 	}
 	for _, a := range acts {

@@ -45,6 +45,7 @@ func read(t *testing.T, args ...string) (engine.System, engine.Params, error) {
 	var sys engine.System
 	var ps engine.Params
 	app := &ucli.App{Name: "t", Writer: io.Discard, ErrWriter: io.Discard, Flags: ParamFlags(a),
+		ExitErrHandler: func(*ucli.Context, error) {},
 		Action: func(c *ucli.Context) (err error) {
 			if ps, err = ReadParams(c, a); err != nil {
 				return err

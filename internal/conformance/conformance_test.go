@@ -1,20 +1,31 @@
-// Package conformance runs the same algorithms on both runtimes — the
-// deterministic simulator (internal/sim) and the goroutine runtime
-// (internal/live, under testing/synctest's fake clock) — and checks that
-// they agree: exact message counts, every node reached, termination, the
-// same node events as a multiset, crash and restart, and the Lamport clock
-// condition on every delivered message.
+// Package conformance runs the same algorithms on every runtime, each
+// through engine.Runtime — the deterministic simulator (internal/sim), the
+// live runtime's two schedulers, plain and turns (internal/live, under
+// testing/synctest's fake clock), and RabbitMQ (internal/amqp, skipped when
+// no broker answers) — and checks that they agree: exact message counts,
+// every node reached, termination, the same node events as a multiset,
+// crash and restart, the Lamport clock condition on every delivered
+// message, and the interruption contract (a cancelled run ends
+// Interrupted, with a nil error and its partial figures).
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"go.uber.org/goleak"
 
+	"ringlab/internal/amqp"
+	"ringlab/internal/amqp/amqptest"
+	"ringlab/internal/engine"
 	"ringlab/internal/live"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
@@ -30,68 +41,121 @@ type scenario struct {
 	factory node.Factory
 	script  []node.Action
 	skip    trace.Kinds // kinds the sink does not want
+	// workload, if set, makes each run's fresh workload.
+	workload func() engine.Workload
 }
 
 // outcome is what the checks compare between runtimes.
 type outcome struct {
-	messages  int64
-	byType    map[string]int64
-	quiescent bool
-	events    []trace.Event // every event, in sink order
+	messages int64
+	byType   map[string]int64
+	end      engine.End
+	events   []trace.Event // every event, in sink order
 }
 
-// runtimes are the runtimes under test, by name.
-var runtimes = map[string]func(t *testing.T, sc scenario) outcome{
-	"sim": func(t *testing.T, sc scenario) outcome {
-		var o outcome
-		res, err := sim.Run(sim.Config{
-			Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: true, Skip: sc.skip,
-			Sink: func(e *trace.Event) { o.events = append(o.events, *e) },
+// runtimeCase is one runtime under test.
+type runtimeCase struct {
+	name string
+	// make returns the runtime for one run with skip (it may skip t).
+	make func(t *testing.T, skip trace.Kinds) engine.Runtime
+	// fake runs it in a synctest bubble: its clock is fake, and a
+	// scenario's times cost no wall time and depend on no machine's speed.
+	fake bool
+}
+
+var runtimes = []runtimeCase{
+	{name: "sim", make: func(t *testing.T, skip trace.Kinds) engine.Runtime {
+		return sim.Runtime{Messages: true, Skip: skip}
+	}},
+	{name: "live-plain", fake: true, make: func(t *testing.T, skip trace.Kinds) engine.Runtime {
+		return live.Runtime{Scheduler: live.Plain, Messages: true, Skip: skip}
+	}},
+	{name: "live-turns", fake: true, make: func(t *testing.T, skip trace.Kinds) engine.Runtime {
+		return live.Runtime{Scheduler: live.Turns, Messages: true, Skip: skip}
+	}},
+	{name: "amqp", make: func(t *testing.T, skip trace.Kinds) engine.Runtime {
+		url := amqptest.BrokerURL(t)
+		id := fmt.Sprint(runID.Add(1))
+		names := amqp.RunNames("conformance", id)
+		p := fmt.Sprintf("test-conformance-%d.", os.Getpid()) // this process's, on a shared broker
+		names.Exchange, names.Prefix = p+names.Exchange, p+names.Prefix
+		return amqp.Runtime{URL: url, Names: names, RunID: id, Purge: true, Teardown: true, Lock: true,
+			Messages: true, Skip: skip, Timeout: time.Minute}
+	}},
+}
+
+var runID atomic.Int64
+
+// messages are the message types of the test algorithms (the registry an
+// amqp codec decodes by).
+var messages = []node.Msg{nodetest.Token{}, nodetest.Wave{}}
+
+// run runs sc on rc; cancelAfter > 0 cancels the run's context at that
+// event.
+func run(t *testing.T, rc runtimeCase, sc scenario, cancelAfter int) (outcome, error) {
+	t.Helper()
+	var o outcome
+	var err error
+	sys := engine.System{Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: messages}
+	if sc.workload != nil {
+		sys.Workload = sc.workload()
+	}
+	do := func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		var res engine.Result
+		res, err = rc.make(t, sc.skip).Run(ctx, sys, func(e *trace.Event) { // serialized by every runtime
+			o.events = append(o.events, *e)
+			if len(o.events) == cancelAfter {
+				cancel()
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
+		o.messages, o.byType, o.end = res.Messages, res.ByType, res.End
+	}
+	if rc.fake {
+		synctest.Test(t, do)
+	} else {
+		do(t)
+	}
+	return o, err
+}
+
+// runAll runs sc on every runtime, checks each outcome on its own, and
+// checks that they agree with the simulator. A runtime whose clock is
+// the wall clock (amqp) skips a scenario whose script has times: what
+// happens between them would depend on the machine's speed.
+func runAll(t *testing.T, sc scenario, wantMsgs int64) map[string]outcome {
+	t.Helper()
+	got := map[string]outcome{}
+	timed := slices.ContainsFunc(sc.script, func(a node.Action) bool { return a.At > 0 })
+	for _, rc := range runtimes {
+		if timed && !rc.fake && rc.name != "sim" {
+			continue
 		}
-		o.messages, o.byType, o.quiescent = res.Messages, res.ByType, res.Quiescent
-		return o
-	},
-	"live": func(t *testing.T, sc scenario) outcome {
-		var o outcome
-		synctest.Test(t, func(t *testing.T) {
-			res, err := live.Run(t.Context(), live.Config{
-				Nodes: sc.nodes, Factory: sc.factory, Script: sc.script, Messages: true, Skip: sc.skip,
-				Sink: func(e *trace.Event) { o.events = append(o.events, *e) }, // serialized by live
-			})
+		t.Run(rc.name, func(t *testing.T) {
+			o, err := run(t, rc, sc, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.messages, o.byType, o.quiescent = res.Messages, res.ByType, res.Quiescent
+			if o.messages != wantMsgs {
+				t.Errorf("%d messages (%v), want %d", o.messages, o.byType, wantMsgs)
+			}
+			if o.end != engine.Quiescent {
+				t.Errorf("the run ended %v, want quiescent", o.end)
+			}
+			if sc.skip == 0 { // the clock condition pairs sends with receives
+				checkLamport(t, rc.name, o.events)
+			}
+			got[rc.name] = o
 		})
-		return o
-	},
-}
-
-// runBoth runs sc on every runtime, checks each outcome on its own, and
-// checks that they agree.
-func runBoth(t *testing.T, sc scenario, wantMsgs int64) map[string]outcome {
-	t.Helper()
-	got := map[string]outcome{}
-	for _, name := range slices.Sorted(maps.Keys(runtimes)) {
-		o := runtimes[name](t, sc)
-		if o.messages != wantMsgs {
-			t.Errorf("%s: %d messages (%v), want %d", name, o.messages, o.byType, wantMsgs)
-		}
-		if !o.quiescent {
-			t.Errorf("%s: the run did not end quiescent", name)
-		}
-		if sc.skip == 0 { // the clock condition pairs sends with receives
-			checkLamport(t, name, o.events)
-		}
-		got[name] = o
 	}
-	if s, l := got["sim"], got["live"]; !maps.Equal(s.byType, l.byType) {
-		t.Errorf("messages by type: sim %v, live %v", s.byType, l.byType)
-	} else if sn, ln := nodeEvents(s.events), nodeEvents(l.events); !maps.Equal(sn, ln) {
-		t.Errorf("node events differ:\nsim  %v\nlive %v", sn, ln)
+	s := got["sim"]
+	for name, o := range got {
+		if !maps.Equal(s.byType, o.byType) {
+			t.Errorf("messages by type: sim %v, %s %v", s.byType, name, o.byType)
+		} else if sn, on := nodeEvents(s.events), nodeEvents(o.events); !maps.Equal(sn, on) {
+			t.Errorf("node events differ:\nsim  %v\n%-4s %v", sn, name, on)
+		}
 	}
 	return got
 }
@@ -157,7 +221,7 @@ func TestPass(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 30} {
 		hops := 3*n + 1
 		t.Run(fmt.Sprintf("nodes=%d", n), func(t *testing.T) {
-			got := runBoth(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: start1()}, int64(hops))
+			got := runAll(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: start1()}, int64(hops))
 			for name, o := range got {
 				if r := reached(o.events, trace.KindRecv); len(r) != n {
 					t.Errorf("%s: %d of %d nodes got the token", name, len(r), n)
@@ -189,7 +253,7 @@ func TestFlood(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.topo.N
-			got := runBoth(t, scenario{nodes: n, factory: nodetest.FloodFactory(tc.topo), script: start1()}, int64(2*tc.m-(n-1)))
+			got := runAll(t, scenario{nodes: n, factory: nodetest.FloodFactory(tc.topo), script: start1()}, int64(2*tc.m-(n-1)))
 			for name, o := range got {
 				if r := reached(o.events, trace.KindState); len(r) != n {
 					t.Errorf("%s: %d of %d nodes reached", name, len(r), n)
@@ -208,7 +272,7 @@ func TestCrashAndRestart(t *testing.T) {
 		{At: 10, Node: 3, Cmd: node.CmdRestart},
 		{At: 15, Node: 1, Cmd: node.CmdStart}, // all 20 hops
 	}
-	got := runBoth(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script}, 2+hops)
+	got := runAll(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script}, 2+hops)
 	for name, o := range got {
 		var drops, crashes, recovers int
 		for _, e := range o.events {
@@ -245,9 +309,9 @@ func TestSkippedKinds(t *testing.T) {
 		trace.KindsOf(trace.KindSend, trace.KindDrop),
 		0,
 	} {
-		full := runBoth(t, sc, 2+hops)
+		full := runAll(t, sc, 2+hops)
 		sc.skip = trace.AllKinds &^ keep
-		for name, o := range runBoth(t, sc, 2+hops) {
+		for name, o := range runAll(t, sc, 2+hops) {
 			var want []string
 			for _, e := range full[name].events {
 				if keep.Has(e.Kind) {
@@ -268,5 +332,94 @@ func TestSkippedKinds(t *testing.T) {
 			}
 		}
 		sc.skip = 0
+	}
+}
+
+// A cancelled run ends Interrupted with a nil error and the figures so
+// far: the token of a run that would take a billion hops is cancelled at
+// its 100th event.
+func TestInterrupted(t *testing.T) {
+	const n, hops, at = 5, 1_000_000_000, 100
+	sc := scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: start1()}
+	for _, rc := range runtimes {
+		t.Run(rc.name, func(t *testing.T) {
+			o, err := run(t, rc, sc, at)
+			if err != nil {
+				t.Fatalf("err %v, want nil", err)
+			}
+			if o.end != engine.Interrupted {
+				t.Errorf("the run ended %v, want interrupted", o.end)
+			}
+			if o.messages < at/4 || o.messages >= hops || len(o.events) < at {
+				t.Errorf("%d messages, %d events: want the partial figures of a run cancelled at event %d", o.messages, len(o.events), at)
+			}
+		})
+	}
+}
+
+// recorder is a workload that starts node 1 once more a tick after its
+// first state event, and records the crashes and restarts it hears of.
+// The runtimes call it from several goroutines: it locks.
+type recorder struct {
+	mu                sync.Mutex
+	again             bool
+	crashes, restarts []int
+}
+
+func (w *recorder) React(i int, ev node.Event, now int64) []node.Action {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if i != 1 || ev.Kind != node.EvState || w.again {
+		return nil
+	}
+	w.again = true
+	return []node.Action{{At: 1, Node: 1, Cmd: node.CmdStart}}
+}
+
+func (w *recorder) Crash(i int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.crashes = append(w.crashes, i)
+}
+
+func (w *recorder) Restart(i int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.restarts = append(w.restarts, i)
+}
+
+func (w *recorder) Clone() engine.Workload    { panic("not cloned in a run") }
+func (w *recorder) AppendKey(b []byte) []byte { return b }
+
+// Every runtime carries out the workload's actions (a second start of a
+// flood, which node 1 ignores), and tells it of every crash and restart.
+func TestWorkload(t *testing.T) {
+	const n, hops = 5, 7
+	var made []*recorder
+	fresh := func() engine.Workload {
+		w := &recorder{}
+		made = append(made, w)
+		return w
+	}
+	got := runAll(t, scenario{nodes: n, factory: nodetest.FloodFactory(node.Ring(n)), script: start1(), workload: fresh}, n+1)
+	for name, o := range got {
+		if c := nodeEvents(o.events)["node 1: cmd   start"]; c != 2 {
+			t.Errorf("%s: node 1 was started %d times, want 2 (the script's and the workload's)", name, c)
+		}
+	}
+	made = nil
+	script := []node.Action{
+		{At: 0, Node: 3, Cmd: node.CmdCrash},
+		{At: 10, Node: 3, Cmd: node.CmdRestart},
+		{At: 15, Node: 1, Cmd: node.CmdStart},
+	}
+	runAll(t, scenario{nodes: n, factory: nodetest.PassFactory(n, hops), script: script, workload: fresh}, hops)
+	for _, w := range made {
+		if !slices.Equal(w.crashes, []int{3}) || !slices.Equal(w.restarts, []int{3}) {
+			t.Errorf("the workload heard of crashes %v and restarts %v, want [3] and [3]", w.crashes, w.restarts)
+		}
+	}
+	if len(made) < 3 {
+		t.Errorf("%d runs with the crash, want one per runtime with a fake clock and the simulator's", len(made))
 	}
 }

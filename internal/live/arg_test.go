@@ -17,7 +17,7 @@ func TestActionArg(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := nodetest.NewArgs(3)
 		var cmds []string
-		_, err := live.Run(t.Context(), live.Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
+		_, err := runLive(t.Context(), live.Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
 			Sink: func(e *trace.Event) {
 				if e.Kind == trace.KindCmd {
 					cmds = append(cmds, fmt.Sprintf("%d:%s", e.Node, e.Command()))

@@ -3,7 +3,8 @@
 //          benchstat old.txt new.txt        (before and after a change)
 //
 // BenchmarkLive passes one token around a ring of nodetest.Pass node machines
-// on the live runtime; impl=baseline is a bare hand-written ring of
+// on the live runtime: impl=live on the turn scheduler (Run), impl=plain on
+// the plain one (RunPlain), the same workload; impl=baseline is a bare hand-written ring of
 // goroutines and 1-buffered int channels doing the same hops: a plain
 // receive and a plain send per hop, no select, no context, and the ring
 // stopped by closing its channels once the last hop is in. Each op is a
@@ -27,6 +28,19 @@ func BenchmarkLive(b *testing.B) {
 	}, func(b *testing.B, hops int) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
 	})
+	for _, n := range []int{30, 503, 100_000} { // BenchPass's rings and hops
+		hops := max(10*n, 100_000)
+		b.Run(fmt.Sprintf("impl=plain/nodes=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := live.RunPlain(b.Context(), passConfig(n, hops))
+				if err != nil || res.Messages != int64(hops) {
+					b.Fatalf("plain: %d messages, want %d: %v", res.Messages, hops, err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
+		})
+	}
 }
 
 // baselineRing passes an int token `hops` hops around a ring of n

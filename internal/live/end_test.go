@@ -102,10 +102,13 @@ func TestScriptedActionsAfterQuiescenceRunAtOnce(t *testing.T) {
 				node.Action{At: far + 9, Node: 3, Cmd: node.CmdStart}),
 			Sink: func(e *trace.Event) { evs = append(evs, *e) },
 		})
-		if wall := time.Since(start); wall > 10*time.Second {
+		// Only the time the run really spent is not skipped: however slow
+		// the machine, far ticks minus that wall time are.
+		wall := time.Since(start)
+		if wall > time.Minute {
 			t.Errorf("done %v: the run took %v of wall time", done, wall)
 		}
-		if !res.Quiescent || res.Now < far+9 || res.Skipped < far*time.Millisecond {
+		if !res.Quiescent || res.Now < far+9 || res.Skipped < far*time.Millisecond-wall {
 			t.Errorf("done %v: %+v, want quiescent at t >= %d, most of it skipped", done, res, far+9)
 		}
 		var got []string
@@ -195,7 +198,7 @@ func TestCancelStopsABigRunAtOnce(t *testing.T) {
 		}
 		return false
 	}
-	res, err := live.Run(ctx, cfg)
+	res, err := runLive(ctx, cfg)
 	stopped := time.Since(start) - time.Duration(sentAt.Load())
 	if !errors.Is(err, context.Canceled) || res.Quiescent || res.Steps < int64(10*n) || res.Messages == 0 {
 		t.Fatalf("err %v, %+v: want cancelled with a partial result", err, res)

@@ -1,5 +1,8 @@
 // Package live is ringlab's goroutine runtime: every node has an inbox and
-// runs its steps on a goroutine of its own, in real time. It runs the same
+// runs its steps on a goroutine of its own, in real time. It has two
+// schedulers: the plain one (plain.go, RunPlain), one goroutine and one
+// inbox channel per node, the code to read first; and the turn scheduler
+// (Run), described below, for huge runs. It runs the same
 // node.Node state machines as internal/sim and reports the same events, so
 // an algorithm that passes in the simulator can be watched on real
 // goroutines, and the conformance suite (internal/conformance) checks that
@@ -55,6 +58,7 @@ import (
 	"fmt"
 	"time"
 
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -67,7 +71,11 @@ type Config struct {
 	// the node's goroutine. Both must be safe for concurrent use.
 	Factory node.Factory
 	Script  []node.Action // commands, crashes and restarts at absolute times (ticks)
-	React   node.React
+	// Workload answers node events with actions and hears of crashes and
+	// restarts, from the node's goroutine; React is its plain-function form
+	// (engine.ReactFunc). Set one of them, or neither.
+	Workload engine.Workload
+	React    node.React
 
 	// Tick is the wall duration of one tick (timers, Script and React
 	// times, Input.Now). Zero means DefaultTick.
@@ -131,7 +139,8 @@ type Result struct {
 	Stopped   bool // ended because Config.Stop said so
 }
 
-// Run executes one live run and returns when it has ended and every
+// Run executes one live run on the turn scheduler (turns.go), the
+// runtime for huge runs, and returns when it has ended and every
 // goroutine it started has returned. If ctx is cancelled first, Run returns
 // ctx.Err() with the partial Result.
 func Run(ctx context.Context, cfg Config) (Result, error) {
@@ -157,6 +166,7 @@ func (c *Config) validate() error {
 	if c.Tick == 0 {
 		c.Tick = DefaultTick
 	}
+	c.Workload = engine.WorkloadOf(c.Workload, c.React)
 	for _, a := range c.Script {
 		if a.Node < 1 || a.Node > c.Nodes || a.At < 0 {
 			return fmt.Errorf("live: scripted %s for node %d at t=%d is out of range", a.Cmd, a.Node, a.At)

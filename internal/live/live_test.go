@@ -29,9 +29,13 @@ func passConfig(n, hops int) live.Config {
 	}
 }
 
+// runLive is the scheduler the tests run on: the turn scheduler, or the
+// plain one under TestPlain.
+var runLive = live.Run
+
 func run(t *testing.T, cfg live.Config) live.Result {
 	t.Helper()
-	res, err := live.Run(t.Context(), cfg)
+	res, err := runLive(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +191,7 @@ func TestCancelReturnsPartialResult(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 55*time.Millisecond)
 		defer cancel()
-		res, err := live.Run(ctx, live.Config{Nodes: 2, Factory: tickerFactory(10, 0), Script: startAll(2)})
+		res, err := runLive(ctx, live.Config{Nodes: 2, Factory: tickerFactory(10, 0), Script: startAll(2)})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v, want the context's", err)
 		}
@@ -208,7 +212,7 @@ func TestCancelBusyRing(t *testing.T) {
 		}
 		return false
 	}
-	res, err := live.Run(ctx, cfg)
+	res, err := runLive(ctx, cfg)
 	if !errors.Is(err, context.Canceled) || res.Steps < 10_000 || res.Quiescent {
 		t.Errorf("err %v, %+v: want canceled after at least 10000 steps", err, res)
 	}
@@ -224,7 +228,7 @@ func TestErrors(t *testing.T) {
 		"send out of range": {Nodes: 2, Factory: func(i int) (node.Node, error) { return sendTo(7), nil },
 			Script: startAll(2)},
 	} {
-		if _, err := live.Run(t.Context(), cfg); err == nil {
+		if _, err := runLive(t.Context(), cfg); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -314,7 +318,7 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 func TestSinkStops(t *testing.T) {
 	{
 		var seen atomic.Bool
-		res, err := live.Run(t.Context(), live.Config{
+		res, err := runLive(t.Context(), live.Config{
 			Nodes:   2,
 			Factory: func(i int) (node.Node, error) { return &pinger{self: i}, nil },
 			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},

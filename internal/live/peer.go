@@ -103,6 +103,9 @@ func (p *peer) act(rt *runtime, a *action) {
 			return
 		}
 		p.crashed = true
+		if rt.cfg.Workload != nil {
+			rt.cfg.Workload.Crash(p.self)
+		}
 		p.tick()
 		rt.emit(p, trace.KindCrash, a.note)
 		if !p.done {
@@ -124,6 +127,9 @@ func (p *peer) act(rt *runtime, a *action) {
 			return
 		}
 		p.nd, p.crashed, p.done = nd, false, false
+		if rt.cfg.Workload != nil {
+			rt.cfg.Workload.Restart(p.self)
+		}
 		used.notDone = +1 // live again, and not done
 		p.tick()
 		rt.emit(p, trace.KindRecover, a.note)
@@ -175,8 +181,8 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 	for _, ev := range out.Events {
 		p.tick()
 		rt.emitNode(p, ev)
-		if rt.cfg.React != nil {
-			acts = append(acts, rt.cfg.React(p.self, ev, in.Now)...)
+		if rt.cfg.Workload != nil {
+			acts = append(acts, rt.cfg.Workload.React(p.self, ev, in.Now)...)
 		}
 	}
 	for _, a := range acts {

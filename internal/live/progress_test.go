@@ -28,7 +28,7 @@ func (n *timerNode) Step(in node.Input, out *node.Output) {
 func TestProgressIsReported(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var seen []live.Progress
-		res, err := live.Run(t.Context(), live.Config{
+		res, err := runLive(t.Context(), live.Config{
 			Nodes:    2,
 			Factory:  func(int) (node.Node, error) { return &timerNode{left: 1000}, nil },
 			Script:   []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},

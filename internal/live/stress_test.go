@@ -265,7 +265,7 @@ func TestRunsEndedFromOutsideWithParkedNodes(t *testing.T) {
 			want = "exhausted"
 			cfg.Timeout = time.Duration(1+rep%4) * time.Millisecond
 		}
-		res, err := live.Run(ctx, cfg)
+		res, err := runLive(ctx, cfg)
 		cancel()
 		got := ""
 		switch {

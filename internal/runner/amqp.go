@@ -19,6 +19,7 @@ import (
 	"ringlab/internal/amqp"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -95,23 +96,21 @@ func amqpFailure(err error) error {
 
 func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, stderr io.Writer) (stats, error) {
 	id := newRunID()
-	names := BrokerNames(spec.Algorithm, spec.RingNames, id)
 	codec := amqp.NewCodec()
 	codec.Timestamp = spec.WireTimestamp
-	res, err := amqp.Run(ctx, amqp.Config{
-		URL: opts.URL, Names: names, Nodes: spec.Nodes, Factory: spec.Factory, Codec: codec,
-		Script: script, React: spec.React, Tick: opts.Tick, Timeout: opts.Timeout,
-		Run: id, Purge: true, Teardown: true, Lock: true,
-		Sink: sink, Messages: messages, Skip: skip,
-	})
-	st := stats{terminated: res.Quiescent, now: res.Elapsed.Nanoseconds(), steps: res.Steps,
-		messages: res.Messages, byType: res.ByType}
-	if res.Exhausted {
+	var c amqp.Counters
+	rt := amqp.Runtime{
+		URL: opts.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, id), Codec: codec, Tick: opts.Tick, Timeout: opts.Timeout,
+		RunID: id, Purge: true, Teardown: true, Lock: true, Messages: messages, Skip: skip, Counters: &c,
+	}
+	res, err := rt.Run(ctx, spec.system(script), sink)
+	st := statsOf(res, res.Elapsed.Nanoseconds())
+	if res.End == engine.TimedOut {
 		st.why = fmt.Sprintf("still running after --timeout %v", opts.Timeout)
 	}
-	if res.Duplicates+res.Foreign > 0 || res.Reconnects > 0 {
+	if c.Duplicates+c.Foreign > 0 || c.Reconnects > 0 {
 		fmt.Fprintf(stderr, "amqp: %d reconnect(s), %d duplicate deliveries dropped, %d of another run dropped\n",
-			res.Reconnects, res.Duplicates, res.Foreign)
+			c.Reconnects, c.Duplicates, c.Foreign)
 	}
 	return st, amqpFailure(err)
 }
@@ -215,7 +214,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	}
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: no.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
-		Codec: codec, Script: script, React: spec.React, Tick: no.Tick, Timeout: no.Timeout,
+		Codec: codec, Script: script, Workload: engine.WorkloadOf(spec.Workload, spec.React), Tick: no.Tick, Timeout: no.Timeout,
 		Local: []int{no.Index}, Watch: no.Watch, Sink: sink, Messages: true,
 		Started: func() {
 			origin.Store(time.Now().UnixNano())
@@ -317,7 +316,7 @@ func primedCodec(spec Spec) (*amqp.Codec, map[int]*trace.Event, error) {
 	c := amqp.NewCodec()
 	first := map[int]*trace.Event{}
 	_, err := sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script,
-		React: spec.React, MaxSteps: 10_000_000, Messages: true,
+		Workload: engine.WorkloadOf(spec.Workload, spec.React), MaxSteps: 10_000_000, Messages: true,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindSend && e.Msg != nil && e.Msg.Value != nil {
 				c.Learn(e.Msg.Value)

@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 	"slices"
-	"time"
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -22,8 +22,11 @@ type Spec struct {
 	Nodes     int
 	Factory   node.Factory
 	Script    []node.Action // the workload's commands (faults from flags are added)
-	React     node.React
-	Checks    func() []check.Checker // fresh checkers for one run
+	// Workload answers the nodes' events; React is its plain-function
+	// form (engine.ReactFunc). Set one of them, or neither.
+	Workload engine.Workload
+	React    node.React
+	Checks   func() []check.Checker // fresh checkers for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
 	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
@@ -311,31 +314,40 @@ type stats struct {
 	unapplied            []string // scripted faults that never happened
 }
 
-func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, bar *progress) (stats, error) {
-	cfg := sim.Config{
-		Nodes: spec.Nodes, Factory: spec.Factory, Seed: opts.Seed, Policy: opts.Policy,
-		Delay: opts.Latency, Faults: opts.Faults, Script: script, React: spec.React,
-		MaxSteps: opts.MaxSteps, Sink: sink, Messages: messages, Skip: skip, VectorClocks: opts.VectorClocks,
-		Choices: opts.Schedule, Cancel: ctx.Done(),
+// system is the engine's description of spec's run with script.
+func (s Spec) system(script []node.Action) engine.System {
+	return engine.System{
+		Name: s.Algorithm, Nodes: s.Nodes, Factory: s.Factory, Script: script,
+		Workload: engine.WorkloadOf(s.Workload, s.React), Names: s.Names, Topology: s.Topology, Edges: s.Edges,
 	}
-	if opts.Timeout > 0 { // zero: no wall-clock bound (a caller that builds Options itself)
-		cfg.Deadline = time.Now().Add(opts.Timeout)
+}
+
+// statsOf is what a runtime's Result says, in the summary's shape; now is
+// the summary's time (ticks in the simulator, nanoseconds on goroutines).
+func statsOf(res engine.Result, now int64) stats {
+	return stats{
+		terminated: res.End == engine.Quiescent, why: res.Why, now: now, steps: res.Steps, messages: res.Messages,
+		dropped: res.Dropped, duplicated: res.Duplicated, byType: res.ByType, unapplied: res.Unapplied,
+	}
+}
+
+func runSim(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, bar *progress) (stats, error) {
+	rt := sim.Runtime{
+		Seed: opts.Seed, Policy: opts.Policy, Delay: opts.Latency, Faults: opts.Faults, MaxSteps: opts.MaxSteps,
+		Timeout: opts.Timeout, Messages: messages, Skip: skip, VectorClocks: opts.VectorClocks, Choices: opts.Schedule,
 	}
 	if bar != nil {
-		cfg.Progress = func(r sim.Result) {
+		rt.Progress = func(r engine.Result) {
 			bar.describe(fmt.Sprintf("t=%d", r.Now))
 			bar.set(r.Steps)
 		}
 	}
-	res, err := sim.Run(cfg)
-	st := stats{
-		terminated: res.Quiescent, now: res.Now, steps: res.Steps, messages: res.Messages,
-		dropped: res.Dropped, duplicated: res.Duplicated, byType: res.ByType, unapplied: res.Unapplied,
-	}
-	switch {
-	case res.Exhausted:
+	res, err := rt.Run(ctx, spec.system(script), sink)
+	st := statsOf(res, res.Now)
+	switch res.End {
+	case engine.Exhausted:
 		st.why = fmt.Sprintf("still running after the step budget of %d steps", opts.MaxSteps)
-	case res.TimedOut:
+	case engine.TimedOut:
 		st.why = fmt.Sprintf("still running after --timeout %v of wall time (t=%d, %d steps)", opts.Timeout, res.Now, res.Steps)
 	}
 	return st, err

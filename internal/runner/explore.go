@@ -11,6 +11,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -24,14 +25,14 @@ func ExploreFlags() []cli.Flag {
 }
 
 // HideRunOnly hides, in an explore command's help, the run flags explore
-// refuses: it runs on the simulator only (--runtime, --url, --tick) and
-// writes its own --schedule into the replay it prints. They stay defined,
-// for that replay and for the refusal that names them.
+// refuses: it runs on the simulator only (--runtime, --scheduler, --url,
+// --tick) and writes its own --schedule into the replay it prints. They
+// stay defined, for that replay and for the refusal that names them.
 func HideRunOnly(flags []cli.Flag) []cli.Flag {
 	for _, f := range flags {
 		switch f := f.(type) {
 		case *cli.StringFlag:
-			f.Hidden = f.Hidden || slices.Contains([]string{"runtime", "url", "schedule"}, f.Name)
+			f.Hidden = f.Hidden || slices.Contains([]string{"runtime", "scheduler", "url", "schedule"}, f.Name)
 		case *cli.DurationFlag:
 			f.Hidden = f.Hidden || f.Name == "tick"
 		}
@@ -79,7 +80,7 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 	x := sim.Explore{
 		Config: sim.Config{
 			Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
-			Faults: opts.Faults, Script: script, React: spec.React, MaxSteps: opts.MaxSteps,
+			Faults: opts.Faults, Script: script, Workload: engine.WorkloadOf(spec.Workload, spec.React), MaxSteps: opts.MaxSteps,
 			Messages: true, Cancel: ctx.Done(),
 		},
 		Schedules: schedules,

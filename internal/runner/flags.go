@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/live"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -23,7 +24,8 @@ import (
 // Flags returns the engine flags shared by every algorithm command.
 func Flags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (one goroutine per node) or amqp (every message through a RabbitMQ broker)"},
+		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (goroutines in real time; see --scheduler) or amqp (every message through a RabbitMQ broker)"},
+		&cli.StringFlag{Name: "scheduler", Value: "plain", Usage: "live: plain (one goroutine and one inbox channel per node, the code to read first) or turns (a node runs only while it has work, on one of a few goroutines: for huge runs, a million nodes)"},
 		&cli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
 		&cli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
@@ -60,6 +62,7 @@ type Options struct {
 	Script       []node.Action // crashes and restarts
 	MaxSteps     int64
 	Tick         time.Duration
+	Scheduler    live.Scheduler // --runtime live: plain or turns
 	Timeout      time.Duration
 	VectorClocks bool
 	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
@@ -92,6 +95,14 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	}
 	if err := checkAMQP(c, o); err != nil {
 		return o, err
+	}
+	if c.IsSet("scheduler") && o.Runtime != "live" {
+		return o, cliutil.Usagef("--scheduler only applies to --runtime live")
+	}
+	if s, err := live.ParseScheduler(c.String("scheduler")); err != nil {
+		return o, cliutil.Usagef("--scheduler: %v", err)
+	} else {
+		o.Scheduler = s
 	}
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {
 		return o, cliutil.Usagef("--format: %v", err)

@@ -314,6 +314,9 @@ func (s *sim) act(i int, a node.Action) error {
 		if s.timers != nil {
 			s.timers[i] = nil // pending timers die with the node
 		}
+		if s.cfg.Workload != nil {
+			s.cfg.Workload.Crash(i)
+		}
 		s.tickClock(i)
 		s.emit(trace.KindCrash, i)
 		return nil
@@ -327,6 +330,9 @@ func (s *sim) act(i int, a node.Action) error {
 		}
 		ns.nd, ns.crashed, ns.done = nd, false, false
 		s.nLive++
+		if s.cfg.Workload != nil {
+			s.cfg.Workload.Restart(i)
+		}
 		s.tickClock(i)
 		s.emit(trace.KindRecover, i)
 		return s.command(i, node.CmdRecover, 0)
@@ -363,8 +369,8 @@ func (s *sim) carryOut(i int) error {
 	for _, ev := range s.out.Events {
 		s.tickClock(i)
 		s.emitNode(i, ev)
-		if s.cfg.React != nil {
-			for _, a := range s.cfg.React(i, ev, s.q.now) {
+		if s.cfg.Workload != nil {
+			for _, a := range s.cfg.Workload.React(i, ev, s.q.now) {
 				s.pushAction(s.q.now+a.At, a)
 			}
 		}

@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -79,6 +80,11 @@ type Config struct {
 	Script   []node.Action // commands, crashes and restarts at absolute times
 	React    node.React
 	MaxSteps int64 // step budget; zero means DefaultMaxSteps
+
+	// Workload answers node events with actions and hears of crashes and
+	// restarts; React is its plain-function form (engine.ReactFunc). Set
+	// one of them, or neither.
+	Workload engine.Workload
 
 	// Sink receives every event. The *Event is reused: copy it to keep it.
 	// Messages adds send/recv/drop/dup events (off for huge silent runs).
@@ -162,6 +168,7 @@ func (c *Config) validate() error {
 	if c.Delay.Min < 1 || c.Delay.Max < c.Delay.Min {
 		return fmt.Errorf("sim: delay range [%d,%d] must satisfy 1 <= min <= max", c.Delay.Min, c.Delay.Max)
 	}
+	c.Workload = engine.WorkloadOf(c.Workload, c.React)
 	if c.MaxSteps <= 0 {
 		c.MaxSteps = DefaultMaxSteps
 	}
