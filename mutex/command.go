@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
 	"ringlab/internal/runner"
 	"ringlab/mutex/internal/mutexcheck"
 )
@@ -155,7 +156,7 @@ func ticks(c *cli.Context, name string) (int64, error) {
 // verdict, and the checkers list safety first, so a run with a safety
 // violation keeps exit 3.
 func progress(err error) error {
-	var v *cliutil.Violation
+	var v *run.Violation
 	if !errors.As(err, &v) || !mutexcheck.Liveness(v.Property) {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/golden"
+	"ringlab/internal/run"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -185,8 +186,8 @@ func TestCompareInterrupted(t *testing.T) {
 // wrapping of the violation, and a safety one stays exit 3 whatever its
 // detail says.
 func TestProgressTyped(t *testing.T) {
-	dead := &cliutil.Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central"}
-	safe := &cliutil.Violation{Property: "mutual exclusion", Detail: "no deadlock violated: a detail that quotes another verdict", Replay: "r"}
+	dead := &run.Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central"}
+	safe := &run.Violation{Property: "mutual exclusion", Detail: "no deadlock violated: a detail that quotes another verdict", Replay: "r"}
 	for _, c := range []struct {
 		err  error
 		code int

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
 )
 
 // A node process's run exits as the mutex command's own run does for the
@@ -18,9 +19,9 @@ func TestNodeAreaExitsAsTheCommand(t *testing.T) {
 		err  error
 		want int
 	}{
-		{&cliutil.Violation{Property: "no deadlock", Detail: "P5 still waiting"}, cliutil.ExitNoTermination},
-		{&cliutil.Violation{Property: "no starvation", Detail: "1 request(s) of P2 never granted"}, cliutil.ExitNoTermination},
-		{&cliutil.Violation{Property: "mutual exclusion", Detail: "P1 and P2 are in the critical section at once"}, cliutil.ExitViolation},
+		{&run.Violation{Property: "no deadlock", Detail: "P5 still waiting"}, cliutil.ExitNoTermination},
+		{&run.Violation{Property: "no starvation", Detail: "1 request(s) of P2 never granted"}, cliutil.ExitNoTermination},
+		{&run.Violation{Property: "mutual exclusion", Detail: "P1 and P2 are in the critical section at once"}, cliutil.ExitViolation},
 		{cliutil.NoTerminationf("no termination: still running after --timeout 1s"), cliutil.ExitNoTermination},
 		{nil, cliutil.ExitOK},
 	} {

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
+
+	"ringlab/internal/run"
 )
 
 // Exit codes, as documented in the README.
@@ -58,32 +60,6 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // ExitCode is 2.
 func (e *UsageError) ExitCode() int { return ExitUsage }
 
-// Violation is a checked property found broken. Its exit code is 3, or 4
-// for a liveness property (no deadlock, no starvation): the run stopped
-// short of its work, which is no safety violation.
-type Violation struct {
-	Property string // as the verdicts name it: "mutual exclusion"
-	Detail   string
-	Replay   string // the command line that repeats the run
-	Liveness bool
-}
-
-func (v *Violation) Error() string {
-	msg := fmt.Sprintf("%s violated: %s (replay: %s)", v.Property, v.Detail, v.Replay)
-	if v.Liveness {
-		return "no progress: " + msg
-	}
-	return msg
-}
-
-// ExitCode is 4 for a liveness property, else 3.
-func (v *Violation) ExitCode() int {
-	if v.Liveness {
-		return ExitNoTermination
-	}
-	return ExitViolation
-}
-
 // Usagef reports bad input: exit code 2.
 func Usagef(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
@@ -105,8 +81,17 @@ func Code(err error) int {
 		return ExitOK
 	}
 	var ee interface{ ExitCode() int }
-	if errors.As(err, &ee) {
+	var v *run.Violation
+	var nt *run.NoTermination
+	switch {
+	case errors.As(err, &ee):
 		return ee.ExitCode()
+	case errors.As(err, &v) && v.Liveness: // the run stopped short of its work: no safety violation
+		return ExitNoTermination
+	case errors.As(err, &v):
+		return ExitViolation
+	case errors.As(err, &nt):
+		return ExitNoTermination
 	}
 	if errors.Is(err, context.Canceled) {
 		return ExitInterrupted

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"ringlab/internal/run"
 )
 
 // TestCode: each typed error gives its exit code through any wrapping,
 // and keeps the message the user reads.
 func TestCode(t *testing.T) {
-	safety := &Violation{Property: "mutual exclusion", Detail: "node 1 and node 2 in the CS", Replay: "ringlab mutex central"}
-	live := &Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central", Liveness: true}
+	safety := &run.Violation{Property: "mutual exclusion", Detail: "node 1 and node 2 in the CS", Replay: "ringlab mutex central"}
+	live := &run.Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central", Liveness: true}
 	for _, c := range []struct {
 		err  error
 		code int
@@ -27,6 +29,7 @@ func TestCode(t *testing.T) {
 		{live, ExitNoTermination, "no progress: no deadlock violated: node 2 waits (replay: ringlab mutex central)"},
 		{fmt.Errorf("node 3: %w", live), ExitNoTermination, "node 3: no progress: no deadlock violated: node 2 waits (replay: ringlab mutex central)"},
 		{NoTerminationf("no termination"), ExitNoTermination, "no termination"},
+		{&run.NoTermination{Why: "step budget", Replay: "r"}, ExitNoTermination, "no termination: step budget (replay: r)"},
 	} {
 		if got := Code(c.err); got != c.code {
 			t.Errorf("Code(%v) = %d, want %d", c.err, got, c.code)

@@ -11,6 +11,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
 	"ringlab/internal/trace"
@@ -176,7 +177,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 				return err
 			}
 		}
-		return &cliutil.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
+		return &run.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
 	}
 	switch res.Stop {
 	case "":

@@ -11,6 +11,7 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
+	"ringlab/internal/run"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -265,7 +266,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts { // in the checkers' order: safety first
 		if !v.OK && slices.ContainsFunc(out.Violations, func(e trace.Event) bool { return e.Property == v.Property }) {
-			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
+			return &run.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	if !terminated {
@@ -273,7 +274,7 @@ func exitError(ctx context.Context, out Outcome, terminated bool, why, replay st
 	}
 	for _, v := range out.Summary.Verdicts {
 		if !v.OK {
-			return &cliutil.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
+			return &run.Violation{Property: v.Property, Detail: v.Detail, Replay: replay}
 		}
 	}
 	return nil
