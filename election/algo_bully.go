@@ -101,7 +101,7 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 	return runner.Spec{
 		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
 		Checks: func() []check.Checker {
-			return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(n, ids), check.NewHighestLive(ids)}
+			return []check.Checker{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)}
 		},
 		Extra: func(runner.Outcome) map[string]any {
 			return map[string]any{

@@ -38,8 +38,8 @@ func anonymousAlgo() algo {
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
 				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, newUniqueness(nil), &anonAgreement{n: s.n()},
-						check.NewCorrectness(nil, first, "the candidate (named by its index)")}
+					return []check.Checker{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
+						NewCorrectness(nil, first, "the candidate (named by its index)")}
 				},
 				Extra: func(runner.Outcome) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
@@ -68,8 +68,8 @@ func idlistAlgo() algo {
 			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, newUniqueness(s.ids),
-						&agreementAmong{nodes: s.starters, ids: s.ids}, check.NewCorrectness(s.ids, want, "the smallest id")}
+					return []check.Checker{check.Termination{}, NewUniqueness(s.ids),
+						&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")}
 				},
 				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {

@@ -156,8 +156,8 @@ func starts(s setup) []node.Action {
 // and correctness (the leader is want, by rule).
 func verdicts(ids []int, want int, rule string) func() []check.Checker {
 	return func() []check.Checker {
-		return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(len(ids), ids),
-			check.NewCorrectness(ids, want, rule)}
+		return []check.Checker{check.Termination{}, NewUniqueness(ids), NewAgreement(len(ids), ids),
+			NewCorrectness(ids, want, rule)}
 	}
 }
 

@@ -69,8 +69,8 @@ func theorySpec(name string, s setup) (theory, error) {
 	case "idlist":
 		t.factory, err = idlist.Factory(ids)
 		t.checks = func() []check.Checker {
-			return []check.Checker{check.Termination{}, newUniqueness(ids), &agreementAmong{nodes: s.starters, ids: ids},
-				check.NewCorrectness(ids, minID(ids), "the smallest id")}
+			return []check.Checker{check.Termination{}, NewUniqueness(ids), &agreementAmong{nodes: s.starters, ids: ids},
+				NewCorrectness(ids, minID(ids), "the smallest id")}
 		}
 		t.messages = true
 		carried := 0

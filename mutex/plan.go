@@ -197,7 +197,7 @@ func (n notDone) Step(in node.Input, out *node.Output) {
 // safety first, so that a run's exit code names a safety violation before
 // a liveness failure.
 func (pl plan) checkers() []check.Checker {
-	cs := []check.Checker{&mutexcheck.Exclusion{}}
+	cs := []check.Checker{&check.MutualExclusion{}}
 	if pl.token {
 		cs = append(cs, &mutexcheck.OneToken{Type: tokenring.Msg{}.Type()})
 	}

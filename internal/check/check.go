@@ -5,6 +5,7 @@
 package check
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -161,11 +162,16 @@ func Log(r io.Reader, cs ...Checker) (*Set, []trace.Verdict, *trace.Summary, err
 // happens-before) the last exit of every other node, so two critical
 // sections not ordered by messages are flagged even when, on this run's
 // clock, one ended before the other began: on another run they overlap.
+//
+// Its state is the set of nodes inside (a sorted small slice) and, only
+// for runs whose events carry clocks, each node's last exit clock: a
+// Snapshot the exhaustive checker carries in every state.
 type MutualExclusion struct {
 	Names
 	Times
-	in       map[int]bool
+	in       NodeSet
 	worst    int
+	first    string           // the first violation, for the verdict
 	lastExit map[int][]uint32 // each node's last exit_cs clock, while it is alive
 	causal   bool             // the events carried vector clocks
 }
@@ -180,15 +186,20 @@ func (*MutualExclusion) Wants() trace.Kinds {
 func (*MutualExclusion) WantsClocks() bool { return true }
 
 func (m *MutualExclusion) Observe(e *trace.Event) string {
-	if m.in == nil {
-		m.in, m.lastExit = map[int]bool{}, map[int][]uint32{}
+	d := m.observe(e)
+	if d != "" && m.first == "" {
+		m.first = d
 	}
+	return d
+}
+
+func (m *MutualExclusion) observe(e *trace.Event) string {
 	switch e.Kind {
 	case trace.KindEnterCS:
-		m.in[e.Node] = true
+		m.in.Add(e.Node)
 		if len(m.in) > 1 {
 			m.worst = max(m.worst, len(m.in))
-			return fmt.Sprintf("%s are in the critical section at once (t=%s)", m.ListSet(m.in), m.Time(e.T))
+			return fmt.Sprintf("%s are in the critical section at once (t=%s)", m.List(m.in), m.Time(e.T))
 		}
 		if e.VC == nil {
 			return ""
@@ -203,16 +214,46 @@ func (m *MutualExclusion) Observe(e *trace.Event) string {
 			}
 		}
 	case trace.KindExitCS:
-		delete(m.in, e.Node)
+		m.in.Remove(e.Node)
 		if e.VC != nil {
+			if m.lastExit == nil {
+				m.lastExit = map[int][]uint32{}
+			}
 			m.lastExit[e.Node] = slices.Clone(e.VC)
 		}
 	case trace.KindCrash, trace.KindRecover:
 		// A dead node holds nothing, and nothing can be ordered after it.
-		delete(m.in, e.Node)
+		m.in.Remove(e.Node)
 		delete(m.lastExit, e.Node)
 	}
 	return ""
+}
+
+// Clone returns an independent copy (the exhaustive checker's snapshot).
+func (m *MutualExclusion) Clone() Snapshot {
+	c := *m
+	c.in = slices.Clone(m.in)
+	if m.lastExit != nil {
+		c.lastExit = make(map[int][]uint32, len(m.lastExit))
+		for i, vc := range m.lastExit {
+			c.lastExit[i] = slices.Clone(vc)
+		}
+	}
+	return &c
+}
+
+// AppendKey encodes what Observe depends on: the nodes inside and the last
+// exit clocks (none in the exhaustive checker, whose events carry no
+// clocks). worst only shapes the verdict, which is judged where a path ends.
+func (m *MutualExclusion) AppendKey(b []byte) []byte {
+	b = binary.AppendUvarint(m.in.AppendKey(b), uint64(len(m.lastExit)))
+	for _, i := range sortedKeys(m.lastExit) {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(i)), uint64(len(m.lastExit[i])))
+		for _, c := range m.lastExit[i] {
+			b = binary.AppendUvarint(b, uint64(c))
+		}
+	}
+	return b
 }
 
 // happensBefore reports whether the event with clock a happens before (or
@@ -236,6 +277,8 @@ func (m *MutualExclusion) Finish(End) trace.Verdict {
 		v.Detail = "every two critical sections ordered by happens-before (vector clocks)"
 	case v.OK:
 		v.Detail = "never two nodes inside at once, in the order the events happened"
+	default:
+		v.Detail = m.first
 	}
 	return v
 }

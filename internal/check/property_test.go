@@ -23,13 +23,13 @@ func TestPropertyName(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	cs := []Checker{NewUniqueness(nil), Termination{}, &MutualExclusion{}}
+	cs := []Checker{MessageBound{}, Termination{}, &MutualExclusion{}}
 	got, err := Select(cs, []string{"Mutual_Exclusion", "termination"})
 	if err != nil || len(got) != 2 || got[0].Property() != "termination" || got[1].Property() != "mutual exclusion" {
 		t.Fatalf("Select = %v, %v", got, err)
 	}
 	_, err = Select(cs, []string{"termination", "agreemnt"})
-	if err == nil || !strings.Contains(err.Error(), `"agreemnt"`) || !strings.HasSuffix(err.Error(), "want one of: uniqueness, termination, mutual-exclusion") {
+	if err == nil || !strings.Contains(err.Error(), `"agreemnt"`) || !strings.HasSuffix(err.Error(), "want one of: message-bound, termination, mutual-exclusion") {
 		t.Fatalf("an unknown name: %v", err)
 	}
 	if all, err := Select(cs, nil); err != nil || len(all) != 3 {

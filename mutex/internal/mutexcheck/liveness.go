@@ -143,28 +143,3 @@ func (s *Starvation) Finish(end check.End) trace.Verdict {
 func Liveness(property string) bool {
 	return property == "no deadlock" || property == "no starvation" || property == "termination"
 }
-
-// Exclusion is check.MutualExclusion with the first violation's detail in
-// its verdict (the engine's leaves it empty).
-type Exclusion struct {
-	check.MutualExclusion
-	first string
-}
-
-// Observe reports two nodes in the critical section at once.
-func (x *Exclusion) Observe(e *trace.Event) string {
-	d := x.MutualExclusion.Observe(e)
-	if d != "" && x.first == "" {
-		x.first = d
-	}
-	return d
-}
-
-// Finish gives the verdict with the first violation.
-func (x *Exclusion) Finish(end check.End) trace.Verdict {
-	v := x.MutualExclusion.Finish(end)
-	if !v.OK {
-		v.Detail = x.first
-	}
-	return v
-}
