@@ -37,8 +37,8 @@ func anonymousAlgo() algo {
 			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
-				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
+				Checks: func() []check.Property {
+					return []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
 						NewCorrectness(nil, first, "the candidate (named by its index)")}
 				},
 				Extra: func(runner.Outcome) map[string]any {
@@ -67,8 +67,8 @@ func idlistAlgo() algo {
 			want := minID(s.ids)
 			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
-				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, NewUniqueness(s.ids),
+				Checks: func() []check.Property {
+					return []check.Property{check.Termination{}, NewUniqueness(s.ids),
 						&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")}
 				},
 				ObserveKinds: trace.KindsOf(trace.KindSend),

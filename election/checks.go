@@ -20,7 +20,7 @@ type agreementAmong struct {
 	crashed map[int]bool
 }
 
-func (*agreementAmong) Property() string { return "agreement" }
+func (*agreementAmong) ID() check.ID { return IDAgreement }
 
 func (*agreementAmong) Wants() trace.Kinds {
 	return trace.KindsOf(trace.KindLeader, trace.KindCrash, trace.KindRecover)
@@ -43,7 +43,7 @@ func (a *agreementAmong) Observe(e *trace.Event) string {
 }
 
 func (a *agreementAmong) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	seen := map[int][]int{} // leader -> nodes
 	for _, i := range a.nodes {
 		if a.crashed[i] {
@@ -88,7 +88,7 @@ type anonAgreement struct {
 	crashed   map[int]bool
 }
 
-func (*anonAgreement) Property() string { return "agreement" }
+func (*anonAgreement) ID() check.ID { return IDAgreement }
 
 func (*anonAgreement) Wants() trace.Kinds {
 	return trace.KindsOf(trace.KindLeader, trace.KindSend, trace.KindCrash)
@@ -112,7 +112,7 @@ func (a *anonAgreement) Observe(e *trace.Event) string {
 }
 
 func (a *anonAgreement) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	var unaware, leaders []int
 	for i := 1; i <= a.n; i++ {
 		switch {

@@ -9,6 +9,13 @@ import (
 	"ringlab/internal/trace"
 )
 
+// The IDs of the election's properties.
+const (
+	IDUniqueness  check.ID = "uniqueness"
+	IDAgreement   check.ID = "agreement"
+	IDCorrectness check.ID = "correctness"
+)
+
 // leaders tracks, per node, the leader it takes and whether it is alive,
 // in slices indexed by node (a million-node run sends a million leader
 // events), and keeps the set of live self-declared leaders as it goes.
@@ -87,7 +94,7 @@ func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{ids: ids} }
 
 func (*Uniqueness) Wants() trace.Kinds { return leaderKinds }
 
-func (*Uniqueness) Property() string { return "uniqueness" }
+func (*Uniqueness) ID() check.ID { return IDUniqueness }
 
 // Observe reports the event that makes more live nodes take themselves as
 // leader than ever before, when they are two or more.
@@ -114,7 +121,7 @@ func (u *Uniqueness) Observe(e *trace.Event) string {
 }
 
 func (u *Uniqueness) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: u.Property(), OK: u.worst < 2 && len(u.self) <= 1}
+	v := trace.Verdict{Property: string(u.ID()), OK: u.worst < 2 && len(u.self) <= 1}
 	switch {
 	case len(u.self) > 1:
 		v.Detail = fmt.Sprintf("%s end as leaders", u.List(u.self))
@@ -150,12 +157,12 @@ func NewAgreement(n int, ids []int) *Agreement { return &Agreement{l: leaders{id
 
 func (*Agreement) Wants() trace.Kinds { return leaderKinds }
 
-func (*Agreement) Property() string { return "agreement" }
+func (*Agreement) ID() check.ID { return IDAgreement }
 
 func (a *Agreement) Observe(e *trace.Event) string { a.l.observe(e); return "" }
 
 func (a *Agreement) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	seen := map[int]int{} // leader -> how many nodes take it
 	none, firstNone := 0, 0
 	last, lastCount := 0, 0 // a run of nodes taking the same leader, not yet in seen
@@ -219,7 +226,7 @@ func NewHighestLive(ids []int) *Correctness {
 
 func (*Correctness) Wants() trace.Kinds { return leaderKinds }
 
-func (*Correctness) Property() string { return "correctness" }
+func (*Correctness) ID() check.ID { return IDCorrectness }
 
 func (c *Correctness) Observe(e *trace.Event) string { c.l.observe(e); return "" }
 
@@ -232,7 +239,7 @@ func (c *Correctness) Finish(check.End) trace.Verdict {
 			}
 		}
 	}
-	v := trace.Verdict{Property: c.Property(), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
+	v := trace.Verdict{Property: string(c.ID()), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
 	found := false
 	for nd := range c.l.current {
 		lead, ok := c.l.known(nd)

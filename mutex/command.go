@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/runner"
 	"ringlab/mutex/internal/mutexcheck"
@@ -159,7 +160,7 @@ func progress(err error) error {
 		return err
 	}
 	prop, _, _ := strings.Cut(err.Error(), " violated:")
-	if mutexcheck.Liveness(prop) {
+	if mutexcheck.Liveness(check.ID(prop)) {
 		return cliutil.NoTerminationf("no progress: %v", err)
 	}
 	return err

@@ -129,7 +129,7 @@ func newSpec(name string, pl plan, w workload) (spec runner.Spec, last func() *s
 		Factory:   pl.factory,
 		Script:    w.actions(pl),
 		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.React(i, ev, now) },
-		Checks: func() []check.Checker {
+		Checks: func() []check.Property {
 			cur = &runState{react: w.newReactor(pl.nodes), stats: newStats()}
 			return pl.checkers()
 		},

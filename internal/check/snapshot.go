@@ -16,7 +16,7 @@ import (
 //
 // A property that is not a Snapshot is judged where a run or a path ends.
 type Snapshot interface {
-	Checker
+	Property
 	Clone() Snapshot
 	AppendKey(b []byte) []byte
 }

@@ -23,7 +23,7 @@ type Spec struct {
 	Factory   node.Factory
 	Script    []node.Action // the workload's commands (faults from flags are added)
 	React     node.React
-	Checks    func() []check.Checker // fresh checkers for one run
+	Checks    func() []check.Property // fresh checkers for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
 	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
@@ -70,9 +70,9 @@ func (s Spec) wants(set *check.Set, opts Options) trace.Kinds {
 	return k
 }
 
-func (s Spec) checkers() []check.Checker {
+func (s Spec) checkers() []check.Property {
 	if s.Checks == nil {
-		return []check.Checker{check.Termination{}}
+		return []check.Property{check.Termination{}}
 	}
 	return s.Checks()
 }

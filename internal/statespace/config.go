@@ -55,7 +55,7 @@ type Config struct {
 	// are carried in every state and judged at every step, shown the same
 	// trace.Event a run shows them (without clocks); every property is
 	// judged at every terminal state, by replaying the path that reached it.
-	Checks func() []check.Checker
+	Checks func() []check.Property
 
 	Policy                   sim.Policy
 	Timers                   TimerModel
@@ -76,7 +76,7 @@ type Config struct {
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // partial-order reduction: ample sets and sleep sets
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
-	Only      string        // look for violations of this property only ("": any)
+	Only      check.ID      // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key

@@ -32,7 +32,7 @@ type env struct {
 // newEnv is the initial environment: a clone of the workload w (nil:
 // none) and the Snapshot properties among cs. It is nil when it has
 // neither.
-func newEnv(w engine.Workload, cs []check.Checker) *env {
+func newEnv(w engine.Workload, cs []check.Property) *env {
 	e := &env{}
 	if w != nil {
 		e.work = w.Clone()
@@ -98,7 +98,7 @@ func (e *env) appendKey(b []byte) []byte {
 // observe shows te to every property that wants its kind and returns the
 // violation it reports: the first of property only, if only is not "" and
 // one is of it, else the first.
-func (e *env) observe(te *trace.Event, only string) *Violation {
+func (e *env) observe(te *trace.Event, only check.ID) *Violation {
 	var v *Violation
 	for k, p := range e.props {
 		if !e.wants[k].Has(te.Kind) {
@@ -108,8 +108,8 @@ func (e *env) observe(te *trace.Event, only string) *Violation {
 		if d == "" {
 			continue
 		}
-		if v == nil || only != "" && v.Property != only && p.Property() == only {
-			v = &Violation{Property: p.Property(), Detail: d}
+		if v == nil || only != "" && v.Property != only && p.ID() == only {
+			v = &Violation{Property: p.ID(), Detail: d}
 		}
 	}
 	return v
@@ -119,7 +119,7 @@ func (e *env) observe(te *trace.Event, only string) *Violation {
 // the properties: the actions the workload answers with, all for node i (a
 // workload that answers for another node breaks the independence of steps
 // at two nodes, and is an error), and the violation reported.
-func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only string) ([]node.Action, *Violation, error) {
+func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only check.ID) ([]node.Action, *Violation, error) {
 	var acts []node.Action
 	if e.work != nil {
 		acts = e.work.React(i, ev, now)
@@ -137,7 +137,7 @@ func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only strin
 
 // fault tells the environment that node i crashed (kind trace.KindCrash)
 // or came back with amnesia (trace.KindRecover).
-func (e *env) fault(i int, kind string, now int64, only string) *Violation {
+func (e *env) fault(i int, kind string, now int64, only check.ID) *Violation {
 	if e.work != nil {
 		if kind == trace.KindCrash {
 			e.work.Crash(i)

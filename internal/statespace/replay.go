@@ -69,7 +69,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 	// that judge a search's terminal states share the search's.
 	var w *env
 	if !m.in.env0Set {
-		var cs []check.Checker
+		var cs []check.Property
 		if cfg.Checks != nil {
 			cs = cfg.Checks()
 		}

@@ -399,8 +399,8 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 		return nil, err
 	}
 	for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
-		if !v.OK && (s.cfg.Only == "" || v.Property == s.cfg.Only) {
-			return &Violation{Property: v.Property, Detail: v.Detail}, nil
+		if id := check.ID(v.Property); !v.OK && (s.cfg.Only == "" || id == s.cfg.Only) {
+			return &Violation{Property: id, Detail: v.Detail}, nil
 		}
 	}
 	return nil, nil

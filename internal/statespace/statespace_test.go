@@ -188,7 +188,7 @@ func (g *greeter) Clone() node.Node { return &greeter{*g.collector.Clone().(*col
 // violation.
 type flag struct{ on bool }
 
-func (*flag) Property() string                 { return "flag" }
+func (*flag) ID() check.ID                     { return "flag" }
 func (f *flag) Finish(check.End) trace.Verdict { return trace.Verdict{Property: "flag", OK: !f.on} }
 func (f *flag) Clone() check.Snapshot          { c := *f; return &c }
 func (f *flag) AppendKey(b []byte) []byte      { return node.AppendBool(b, f.on) }
@@ -200,7 +200,7 @@ func (f *flag) Observe(e *trace.Event) string {
 	return "node 3 before node 2"
 }
 
-func flagged() []check.Checker { return []check.Checker{&flag{}} }
+func flagged() []check.Property { return []check.Property{&flag{}} }
 
 func greeters(n int, world bool) Config {
 	cfg := Config{

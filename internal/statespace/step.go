@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"ringlab/internal/check"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -138,7 +139,8 @@ func (m *machine) find(s *state, t Trans) (Trans, bool) {
 
 // Violation is a property broken in a state.
 type Violation struct {
-	Property, Detail string
+	Property check.ID
+	Detail   string
 }
 
 // step returns the successor of s by t (enabled in s) and the safety
