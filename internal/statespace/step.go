@@ -286,64 +286,12 @@ func (m *machine) command(c *state, i int, cmd node.Cmd) (*state, *Violation, er
 // which may queue commands and report a violation), timers, sends, Done.
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
-	var w *env // a clone of the environment, when it hears events
-	if len(o.Events) > 0 && c.env != 0 {
-		if orig := m.in.envObj[c.env-1]; orig.hearsAny(o.Events) {
-			m.kb = orig.appendKey(m.kb[:0])
-			w = orig.clone()
-		}
-	}
-	for _, ev := range o.Events {
-		m.tick(i)
-		m.emitNode(i, ev)
-		if w != nil {
-			acts, v, err := w.event(i, ev, m.now, m.nodeEvent(i, ev), m.cfg.Only)
-			if err != nil {
-				return nil, nil, err
-			}
-			if len(acts) > 0 {
-				lo, hi := c.pendOf(i)
-				at := lo
-				for at < hi && c.pend[at].kind == pendCmd {
-					at++
-				}
-				// the node's commands, after those it has pending
-				ps := make([]pend, 0, len(c.pend)+len(acts))
-				ps = append(ps, c.pend[:at]...)
-				for _, a := range acts {
-					ps = append(ps, pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
-				}
-				c.pend = append(ps, c.pend[at:]...)
-			}
-			if v != nil && viol == nil {
-				viol = v
-			}
-		}
-	}
-	if w != nil {
-		m.ka = w.appendKey(m.ka[:0])
-		same := bytes.Equal(m.ka, m.kb)
-		m.vis = m.vis || viol != nil || !same
-		if !same {
-			c.env = m.in.env(w, m.ka)
-		}
+	viol, err := m.hear(c, i, viol)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(o.Timers) > 0 {
-		ps := slices.Clone(c.pend)
-		for _, t := range o.Timers {
-			ps = slices.DeleteFunc(ps, func(p pend) bool {
-				return int(p.node) == i && p.kind == pendTimer && p.val == int32(t.ID)
-			})
-			if t.After >= 0 {
-				at := 0
-				for at < len(ps) && (int(ps[at].node) < i || int(ps[at].node) == i &&
-					(ps[at].kind == pendCmd || ps[at].val < int32(t.ID))) {
-					at++
-				}
-				ps = slices.Insert(ps, at, pend{node: uint8(i), kind: pendTimer, val: int32(t.ID)})
-			}
-		}
-		c.pend = ps
+		m.setTimers(c, i)
 	}
 	owned := false
 	for _, snd := range o.Sends {
@@ -384,6 +332,79 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		c.done |= 1 << (i - 1)
 	}
 	return c, viol, nil
+}
+
+// hear emits node i's events and gives them to c's environment: the
+// commands its workload answers with join the node's pending commands,
+// and the first violation its properties report is returned (viol, if
+// set, comes first). The step is visible if it changed the environment's
+// key or reported a violation.
+func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
+	o := &m.out
+	var w *env // a clone of the environment, when it hears events
+	if len(o.Events) > 0 && c.env != 0 {
+		if orig := m.in.envObj[c.env-1]; orig.hearsAny(o.Events) {
+			m.kb = orig.appendKey(m.kb[:0])
+			w = orig.clone()
+		}
+	}
+	for _, ev := range o.Events {
+		m.tick(i)
+		m.emitNode(i, ev)
+		if w == nil {
+			continue
+		}
+		acts, v, err := w.event(i, ev, m.now, m.nodeEvent(i, ev), m.cfg.Only)
+		if err != nil {
+			return nil, err
+		}
+		if len(acts) > 0 {
+			lo, hi := c.pendOf(i)
+			at := lo
+			for at < hi && c.pend[at].kind == pendCmd {
+				at++
+			}
+			// the node's commands, after those it has pending
+			ps := make([]pend, 0, len(c.pend)+len(acts))
+			ps = append(ps, c.pend[:at]...)
+			for _, a := range acts {
+				ps = append(ps, pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(a.Cmd))})
+			}
+			c.pend = append(ps, c.pend[at:]...)
+		}
+		if v != nil && viol == nil {
+			viol = v
+		}
+	}
+	if w != nil {
+		m.ka = w.appendKey(m.ka[:0])
+		same := bytes.Equal(m.ka, m.kb)
+		m.vis = m.vis || viol != nil || !same
+		if !same {
+			c.env = m.in.env(w, m.ka)
+		}
+	}
+	return viol, nil
+}
+
+// setTimers applies node i's timer output to c's pending timers: a timer
+// set again replaces the pending one, a negative After cancels it.
+func (m *machine) setTimers(c *state, i int) {
+	ps := slices.Clone(c.pend)
+	for _, t := range m.out.Timers {
+		ps = slices.DeleteFunc(ps, func(p pend) bool {
+			return int(p.node) == i && p.kind == pendTimer && p.val == int32(t.ID)
+		})
+		if t.After >= 0 {
+			at := 0
+			for at < len(ps) && (int(ps[at].node) < i || int(ps[at].node) == i &&
+				(ps[at].kind == pendCmd || ps[at].val < int32(t.ID))) {
+				at++
+			}
+			ps = slices.Insert(ps, at, pend{node: uint8(i), kind: pendTimer, val: int32(t.ID)})
+		}
+	}
+	c.pend = ps
 }
 
 // tick advances node i's Lamport clock for an event (trace only).
