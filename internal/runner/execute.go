@@ -23,7 +23,7 @@ type Spec struct {
 	Factory   node.Factory
 	Script    []node.Action // the workload's commands (faults from flags are added)
 	React     node.React
-	Checks    func() []check.Property // fresh checkers for one run
+	Checks    func() []check.Property // fresh properties for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
 	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
