@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"ringlab/election"
 	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/check"
 	engine "ringlab/internal/runner"
@@ -307,7 +308,7 @@ func TestFiveNodeProcessesElectID1(t *testing.T) {
 		buf.WriteByte('\n')
 	}
 	ids := []int{5, 3, 7, 1, 4}
-	_, vs, _, err := check.Log(&buf, check.NewUniqueness(ids), check.NewAgreement(5, ids), check.NewCorrectness(ids, 1, "the smallest id"))
+	_, vs, _, err := check.Log(&buf, election.NewUniqueness(ids), election.NewAgreement(5, ids), election.NewCorrectness(ids, 1, "the smallest id"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,8 +100,8 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 	n := len(cfg.Ids)
 	return runner.Spec{
 		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
-		Checks: func() []check.Checker {
-			return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(n, ids), check.NewHighestLive(ids)}
+		Checks: func() []check.Property {
+			return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)}
 		},
 		Extra: func(runner.Outcome) map[string]any {
 			return map[string]any{

@@ -37,9 +37,9 @@ func anonymousAlgo() algo {
 			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
-				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, newUniqueness(nil), &anonAgreement{n: s.n()},
-						check.NewCorrectness(nil, first, "the candidate (named by its index)")}
+				Checks: func() []check.Property {
+					return []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
+						NewCorrectness(nil, first, "the candidate (named by its index)")}
 				},
 				Extra: func(runner.Outcome) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
@@ -67,9 +67,9 @@ func idlistAlgo() algo {
 			want := minID(s.ids)
 			return runner.Spec{
 				Factory: f, Script: starts(s), NeedMessages: true,
-				Checks: func() []check.Checker {
-					return []check.Checker{check.Termination{}, newUniqueness(s.ids),
-						&agreementAmong{nodes: s.starters, ids: s.ids}, check.NewCorrectness(s.ids, want, "the smallest id")}
+				Checks: func() []check.Property {
+					return []check.Property{check.Termination{}, NewUniqueness(s.ids),
+						&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")}
 				},
 				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {

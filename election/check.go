@@ -1,13 +1,9 @@
 package election
 
 import (
-	"fmt"
-	"math/bits"
-
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
@@ -88,54 +84,7 @@ func (a algo) checkAction(c *cli.Context) error {
 		return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
 	}
 	spec.Algorithm, spec.Nodes = "election "+a.name, n
-	ids := s.ids
-	if a.name == "anonymous" {
-		ids = nil // its leaders are named by index
-	}
-	sc := statespace.Config{
-		Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: spec.Checks,
-		World: func() statespace.World { return &electionWorld{ids: ids, name: spec.Names} },
-	}
+	// Uniqueness, among the run's properties, is judged at every step.
+	sc := statespace.Config{Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: spec.Checks}
 	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
 }
-
-// electionWorld is uniqueness as a state predicate: at most one live node
-// takes itself as leader.
-type electionWorld struct {
-	ids  []int              // by index-1; nil: a node's own label is its index
-	self uint64             // bit i-1: node i, alive, takes itself as leader
-	name func(i int) string // display names (nil: "node i")
-}
-
-func (w *electionWorld) Clone() statespace.World { c := *w; return &c }
-
-func (w *electionWorld) AppendKey(b []byte) []byte { return node.AppendInt(b, int(w.self)) }
-
-func (w *electionWorld) Event(i int, ev node.Event) ([]node.Cmd, *statespace.Violation) {
-	if ev.Kind != node.EvLeader {
-		return nil, nil
-	}
-	own := i
-	if w.ids != nil {
-		own = w.ids[i-1]
-	}
-	bit := uint64(1) << (i - 1)
-	if ev.Leader != own {
-		w.self &^= bit
-		return nil, nil
-	}
-	w.self |= bit
-	if bits.OnesCount64(w.self) > 1 {
-		other := bits.TrailingZeros64(w.self&^bit) + 1
-		name := w.name
-		if name == nil {
-			name = func(i int) string { return fmt.Sprintf("node %d", i) }
-		}
-		return nil, &statespace.Violation{Property: "uniqueness",
-			Detail: fmt.Sprintf("%s and %s both take themselves as leader", name(other), name(i))}
-	}
-	return nil, nil
-}
-
-func (w *electionWorld) Crash(i int)   { w.self &^= 1 << (i - 1) }
-func (w *electionWorld) Restart(i int) { w.self &^= 1 << (i - 1) }

@@ -21,8 +21,9 @@ import (
 )
 
 // checkReplays runs a check that must find a violation after exactly
-// steps steps, runs the replay command it printed, and compares the
-// replay's output with the check's trace byte for byte.
+// steps steps, with the detail its replayed trace shows, runs the replay
+// command it printed, and compares the replay's output with the check's
+// trace byte for byte.
 func checkReplays(t *testing.T, steps int, args ...string) {
 	t.Helper()
 	r := runCLI(t, args...)
@@ -36,6 +37,17 @@ func checkReplays(t *testing.T, steps int, args ...string) {
 	want := fmt.Sprintf(" after %d steps (a shortest path)", steps)
 	if !strings.Contains(head, want) {
 		t.Errorf("%v: want a violation%s, got:\n%s", args, want, head)
+	}
+	// The check judges with the run's own properties: the violation it
+	// reports is, word for word, the one the replayed trace shows.
+	for line := range strings.SplitSeq(head, "\n") {
+		if v, ok := strings.CutPrefix(line, "result: VIOLATION of "); ok {
+			prop, rest, _ := strings.Cut(v, " after ")
+			_, detail, _ := strings.Cut(rest, "(a shortest path): ")
+			if !strings.Contains(trace, prop+": "+detail+"\n") {
+				t.Errorf("%v: the check reports %q, which the replayed trace does not show:\n%s", args, prop+": "+detail, trace)
+			}
+		}
 	}
 	// The full search, without the partial-order reduction, finds one
 	// as short.

@@ -20,7 +20,7 @@ type agreementAmong struct {
 	crashed map[int]bool
 }
 
-func (*agreementAmong) Property() string { return "agreement" }
+func (*agreementAmong) ID() check.ID { return IDAgreement }
 
 func (*agreementAmong) Wants() trace.Kinds {
 	return trace.KindsOf(trace.KindLeader, trace.KindCrash, trace.KindRecover)
@@ -43,7 +43,7 @@ func (a *agreementAmong) Observe(e *trace.Event) string {
 }
 
 func (a *agreementAmong) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	seen := map[int][]int{} // leader -> nodes
 	for _, i := range a.nodes {
 		if a.crashed[i] {
@@ -88,7 +88,7 @@ type anonAgreement struct {
 	crashed   map[int]bool
 }
 
-func (*anonAgreement) Property() string { return "agreement" }
+func (*anonAgreement) ID() check.ID { return IDAgreement }
 
 func (*anonAgreement) Wants() trace.Kinds {
 	return trace.KindsOf(trace.KindLeader, trace.KindSend, trace.KindCrash)
@@ -112,7 +112,7 @@ func (a *anonAgreement) Observe(e *trace.Event) string {
 }
 
 func (a *anonAgreement) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	var unaware, leaders []int
 	for i := 1; i <= a.n; i++ {
 		switch {
@@ -130,62 +130,6 @@ func (a *anonAgreement) Finish(check.End) trace.Verdict {
 		v.OK, v.Detail = false, fmt.Sprintf("%d live process(es) never heard WeHaveALeader (first: %s)", len(unaware), a.Name(unaware[0]))
 	case len(leaders) == 0:
 		v.OK, v.Detail = false, "no process is Installed"
-	}
-	return v
-}
-
-// uniqueness is check.Uniqueness fed only the events that can change its
-// verdict: leader events of nodes that have taken themselves as leader at
-// some point, and their crashes and recoveries. check.Uniqueness rescans
-// every node's leader on each leader event, O(n) per event; filtered, a
-// million-node announcement round costs O(1) per event instead. It also
-// keeps the first violation's detail for the verdict.
-type uniqueness struct {
-	inner *check.Uniqueness
-	ids   []int // nil: ids are indices
-	self  map[int]bool
-	first string
-}
-
-func newUniqueness(ids []int) *uniqueness {
-	return &uniqueness{inner: check.NewUniqueness(ids), ids: ids, self: map[int]bool{}}
-}
-
-func (u *uniqueness) Property() string { return u.inner.Property() }
-
-// SetNames names nodes in the verdict.
-func (u *uniqueness) SetNames(name func(int) string) { u.inner.SetNames(name) }
-
-func (u *uniqueness) Wants() trace.Kinds { return u.inner.Wants() }
-
-func (u *uniqueness) Observe(e *trace.Event) string {
-	switch e.Kind {
-	case trace.KindLeader:
-		id := e.Node
-		if u.ids != nil {
-			id = u.ids[e.Node-1]
-		}
-		if e.LeaderID() == id {
-			u.self[e.Node] = true
-		}
-	case trace.KindCrash, trace.KindRecover:
-	default:
-		return ""
-	}
-	if !u.self[e.Node] {
-		return ""
-	}
-	d := u.inner.Observe(e)
-	if d != "" && u.first == "" {
-		u.first = d
-	}
-	return d
-}
-
-func (u *uniqueness) Finish(end check.End) trace.Verdict {
-	v := u.inner.Finish(end)
-	if !v.OK && v.Detail == "" {
-		v.Detail = u.first
 	}
 	return v
 }

@@ -154,10 +154,10 @@ func starts(s setup) []node.Action {
 
 // verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
-func verdicts(ids []int, want int, rule string) func() []check.Checker {
-	return func() []check.Checker {
-		return []check.Checker{check.Termination{}, newUniqueness(ids), check.NewAgreement(len(ids), ids),
-			check.NewCorrectness(ids, want, rule)}
+func verdicts(ids []int, want int, rule string) func() []check.Property {
+	return func() []check.Property {
+		return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(len(ids), ids),
+			NewCorrectness(ids, want, rule)}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"ringlab/election/smallestid"
+	"ringlab/internal/check"
 	"ringlab/internal/trace"
 )
 
@@ -15,7 +16,7 @@ type words struct {
 	start, sent, received, ownID, leader, recognise, complete string
 	again, dropped, ignored                                   string
 	elected, noLeader                                         string
-	ok, bad                                                   map[string]string // verdict lines by property
+	ok, bad                                                   map[check.ID]string // verdict lines by property
 }
 
 var ringWords = map[string]words{
@@ -26,10 +27,10 @@ var ringWords = map[string]words{
 		complete: "Eleição completa!", again: "regra 4 disparou de novo (vários iniciadores)",
 		dropped: "descartou uma ELECTION já vencida (extinção)", ignored: "início ignorado: não está ASLEEP",
 		elected: "Líder eleito: Node %d (ID=%d)", noLeader: "Nenhum líder eleito",
-		ok: map[string]string{"termination": "Terminação garantida", "uniqueness": "Unicidade garantida",
-			"correctness": "Correção garantida (menor ID)"},
-		bad: map[string]string{"termination": "Terminação não alcançada", "uniqueness": "Unicidade violada",
-			"correctness": "Correção violada"},
+		ok: map[check.ID]string{check.IDTermination: "Terminação garantida", IDUniqueness: "Unicidade garantida",
+			IDCorrectness: "Correção garantida (menor ID)"},
+		bad: map[check.ID]string{check.IDTermination: "Terminação não alcançada", IDUniqueness: "Unicidade violada",
+			IDCorrectness: "Correção violada"},
 	},
 	"en": {
 		start: "ID=%d starting election", sent: "Sent ELECTION(%d) to Node %d",
@@ -38,10 +39,10 @@ var ringWords = map[string]words{
 		complete: "Election complete!", again: "rule 4 fired again (several initiators)",
 		dropped: "dropped an ELECTION it already beat (extinction)", ignored: "start ignored: not ASLEEP",
 		elected: "Leader elected: Node %d (ID=%d)", noLeader: "No leader elected",
-		ok: map[string]string{"termination": "Termination guaranteed", "uniqueness": "Uniqueness guaranteed",
-			"correctness": "Correctness guaranteed (smallest ID)"},
-		bad: map[string]string{"termination": "Termination not reached", "uniqueness": "Uniqueness violated",
-			"correctness": "Correctness violated"},
+		ok: map[check.ID]string{check.IDTermination: "Termination guaranteed", IDUniqueness: "Uniqueness guaranteed",
+			IDCorrectness: "Correctness guaranteed (smallest ID)"},
+		bad: map[check.ID]string{check.IDTermination: "Termination not reached", IDUniqueness: "Uniqueness violated",
+			IDCorrectness: "Correctness violated"},
 	},
 }
 
@@ -124,10 +125,10 @@ func (r *ringText) Summary(s *trace.Summary) error {
 	} else {
 		fmt.Fprintf(r.w, "✗ %s\n", wd.noLeader)
 	}
-	for _, p := range []string{"termination", "uniqueness", "correctness"} {
+	for _, p := range []check.ID{check.IDTermination, IDUniqueness, IDCorrectness} {
 		for _, v := range s.Verdicts {
 			switch {
-			case v.Property != p:
+			case check.ID(v.Property) != p:
 			case v.OK:
 				fmt.Fprintf(r.w, "✓ %s\n", wd.ok[p])
 			default:

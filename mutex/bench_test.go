@@ -52,7 +52,7 @@ func benchOne(b *testing.B, a, rt string, n int) {
 	var msgs int64
 	b.ReportAllocs()
 	for b.Loop() {
-		react := w.newReactor(pl.nodes).react
+		react := w.newReactor(pl.nodes).React
 		var m int64
 		var ok bool
 		if rt == "sim" {

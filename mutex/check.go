@@ -2,8 +2,6 @@ package mutex
 
 import (
 	"fmt"
-	"math/bits"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -90,19 +88,30 @@ func (a algo) checkAction(c *cli.Context) error {
 	if pl.nodes > statespace.MaxNodes {
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, pl.nodes)
 	}
-	spec, _ := newSpec("mutex "+a.name, pl, newWorkload(pl, max(p.requests, 1), 0, 0))
+	w := checkWorkload(pl, p.requests)
+	spec, _ := newSpec("mutex "+a.name, pl, w)
 	return runner.Check(c.Context, c, spec, searchConfig(pl, p.requests, maxClock), c.App.Writer, c.App.ErrWriter)
 }
 
-// searchConfig is the exhaustive search of plan pl: its nodes, each
-// requester's first request, the World that answers with releases and
-// requests (0: for ever), and with maxClock > 0 the constraint that every
-// node's Lamport clock stays at or below it.
-func searchConfig(pl plan, requests, maxClock int) statespace.Config {
+// checkWorkload is the workload of an exhaustive check: each requester
+// asks requests times (0: for ever), with no time in between (time is
+// not modelled).
+func checkWorkload(pl plan, requests int) workload {
 	w := newWorkload(pl, max(requests, 1), 0, 0)
+	w.forever = requests == 0
+	return w
+}
+
+// searchConfig is the exhaustive search of plan pl: its nodes, each
+// requester's first request, the run's own workload that answers with
+// releases and requests (0: for ever) and the run's properties, and with
+// maxClock > 0 the constraint that every node's Lamport clock stays at or
+// below it.
+func searchConfig(pl plan, requests, maxClock int) statespace.Config {
+	w := checkWorkload(pl, requests)
 	sc := statespace.Config{
 		Nodes: pl.nodes, Factory: pl.factory, Script: w.actions(pl), Checks: pl.checkers,
-		World: func() statespace.World { return newMutexWorld(pl.nodes, pl.requesters, requests, pl.names) },
+		Workload: w.newReactor(pl.nodes),
 	}
 	if maxClock > 0 {
 		sc.Within = func(_ int, nd node.Node) bool { return clockOf(nd) <= maxClock }
@@ -124,63 +133,3 @@ func clockOf(nd node.Node) int {
 	}
 	panic(fmt.Sprintf("mutex: %T has no Lamport clock", nd))
 }
-
-// mutexWorld is the workload and the mutual-exclusion monitor of a check:
-// a node that enters the CS releases it (at some later step), and asks
-// again while it has requests left (for ever with requests 0).
-type mutexWorld struct {
-	left    []uint8 // by index: requests still to ask after the current one
-	forever bool    // requests 0: ask again after every exit
-	inCS    uint64  // bit i-1: node i is in the critical section
-	name    func(i int) string
-}
-
-// newMutexWorld builds the world; names gives node i's display name in a
-// violation (nil: "node i").
-func newMutexWorld(n int, requesters []int, requests int, names func(int) string) *mutexWorld {
-	if names == nil {
-		names = func(i int) string { return fmt.Sprintf("node %d", i) }
-	}
-	w := &mutexWorld{left: make([]uint8, n+1), name: names, forever: requests == 0}
-	for _, i := range requesters {
-		w.left[i] = uint8(max(requests-1, 0))
-	}
-	return w
-}
-
-func (w *mutexWorld) Clone() statespace.World {
-	return &mutexWorld{left: slices.Clone(w.left), forever: w.forever, inCS: w.inCS, name: w.name}
-}
-
-func (w *mutexWorld) AppendKey(b []byte) []byte {
-	b = node.AppendInt(b, int(w.inCS))
-	return append(b, w.left...)
-}
-
-func (w *mutexWorld) Event(i int, ev node.Event) ([]node.Cmd, *statespace.Violation) {
-	bit := uint64(1) << (i - 1)
-	switch ev.Kind {
-	case node.EvEnterCS:
-		var v *statespace.Violation
-		if w.inCS&^bit != 0 {
-			other := bits.TrailingZeros64(w.inCS&^bit) + 1
-			v = &statespace.Violation{Property: "mutual exclusion",
-				Detail: fmt.Sprintf("%s and %s are both in the critical section", w.name(other), w.name(i))}
-		}
-		w.inCS |= bit
-		return []node.Cmd{node.CmdRelease}, v
-	case node.EvExitCS:
-		w.inCS &^= bit
-		if w.forever {
-			return []node.Cmd{node.CmdRequest}, nil
-		}
-		if w.left[i] > 0 {
-			w.left[i]--
-			return []node.Cmd{node.CmdRequest}, nil
-		}
-	}
-	return nil, nil
-}
-
-func (w *mutexWorld) Crash(i int)   { w.inCS &^= 1 << (i - 1) }
-func (w *mutexWorld) Restart(i int) {}

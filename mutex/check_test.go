@@ -16,9 +16,9 @@ import (
 )
 
 // checkReplays runs an exhaustive check that must find a violation after
-// exactly steps steps, then runs the replay command it printed and
-// compares the replay's output with the trace the check printed, byte for
-// byte.
+// exactly steps steps, with the detail its replayed trace shows, then runs
+// the replay command it printed and compares the replay's output with the
+// trace the check printed, byte for byte.
 func checkReplays(t *testing.T, run func(*testing.T, ...string) (string, string, int), area string, steps int, args ...string) {
 	t.Helper()
 	out, errb, code := run(t, args...)
@@ -32,6 +32,17 @@ func checkReplays(t *testing.T, run func(*testing.T, ...string) (string, string,
 	want := " after " + itoa(steps) + " steps (a shortest path)"
 	if !strings.Contains(head, want) {
 		t.Errorf("%v: want a violation %s, got:\n%s", args, want, head)
+	}
+	// The check judges with the run's own properties: the violation it
+	// reports is, word for word, the one the replayed trace shows.
+	for line := range strings.SplitSeq(head, "\n") {
+		if r, ok := strings.CutPrefix(line, "result: VIOLATION of "); ok {
+			prop, rest, _ := strings.Cut(r, " after ")
+			_, detail, _ := strings.Cut(rest, "(a shortest path): ")
+			if !strings.Contains(trace, prop+": "+detail+"\n") {
+				t.Errorf("%v: the check reports %q, which the replayed trace does not show:\n%s", args, prop+": "+detail, trace)
+			}
+		}
 	}
 	// The full search, without the partial-order reduction, finds one
 	// as short.

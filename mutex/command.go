@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/run"
 	"ringlab/internal/runner"
@@ -157,7 +158,7 @@ func ticks(c *cli.Context, name string) (int64, error) {
 // violation keeps exit 3.
 func progress(err error) error {
 	var v *run.Violation
-	if !errors.As(err, &v) || !mutexcheck.Liveness(v.Property) {
+	if !errors.As(err, &v) || !mutexcheck.Liveness(check.ID(v.Property)) {
 		return err
 	}
 	l := *v

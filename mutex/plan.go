@@ -196,8 +196,8 @@ func (n notDone) Step(in node.Input, out *node.Output) {
 // checkers are the verdicts of every mutex run (the chapter's properties):
 // safety first, so that a run's exit code names a safety violation before
 // a liveness failure.
-func (pl plan) checkers() []check.Checker {
-	cs := []check.Checker{&mutexcheck.Exclusion{}}
+func (pl plan) checkers() []check.Property {
+	cs := []check.Property{&check.MutualExclusion{}}
 	if pl.token {
 		cs = append(cs, &mutexcheck.OneToken{Type: tokenring.Msg{}.Type()})
 	}

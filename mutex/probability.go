@@ -13,7 +13,6 @@ import (
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
-	"ringlab/mutex/internal/mutexcheck"
 	"ringlab/mutex/quorum"
 )
 
@@ -138,9 +137,9 @@ func monteCarlo(ctx context.Context, n, m int, p float64, trials int, seed uint6
 		}
 		w := workload{cs: 20, script: script}
 		r := w.newReactor(pl.nodes)
-		set := check.NewSet(&mutexcheck.Exclusion{})
+		set := check.NewSet(&check.MutualExclusion{})
 		_, err := sim.Run(sim.Config{
-			Nodes: pl.nodes, Factory: pl.factory, Seed: 1, Script: script, React: r.react,
+			Nodes: pl.nodes, Factory: pl.factory, Seed: 1, Script: script, React: r.React,
 			Faults: sim.Faults{Slow: slow}, Sink: func(e *trace.Event) { set.Observe(e) }, Stop: set.Violated,
 		})
 		if err != nil {

@@ -2,8 +2,10 @@ package mutex
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"ringlab/internal/check"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
@@ -16,6 +18,7 @@ import (
 type workload struct {
 	requesters []int
 	requests   int
+	forever    bool // ask again after every exit, without end (an exhaustive check's --requests 0)
 	cs, think  int64
 	starts     map[int]int64 // first request tick by node
 	csFor      map[int]int64 // a node's own CS time (a scenario's slow holder)
@@ -39,7 +42,7 @@ func newWorkload(pl plan, requests int, cs, think int64) workload {
 // actions is the run's script: the algorithm's start, then every first request.
 func (w workload) actions(pl plan) []node.Action {
 	acts := append([]node.Action(nil), pl.start...)
-	if w.requests > 0 {
+	if w.requests > 0 || w.forever {
 		for _, i := range w.requesters {
 			acts = append(acts, node.Action{At: w.starts[i], Node: i, Cmd: node.CmdRequest})
 		}
@@ -47,13 +50,16 @@ func (w workload) actions(pl plan) []node.Action {
 	return append(acts, w.script...)
 }
 
-// reactor is one run's workload state: the requests each node has left.
-// React is called for node i only from node i's own step (its goroutine on
-// the live runtime), and left[i] is touched only there.
+// reactor is the workload of one run, an engine.Workload: its state is
+// the requests each node has left. React is called for node i only from
+// node i's own step (its goroutine on the live runtime), and left[i] is
+// touched only there. The exhaustive checker carries it in every state.
 type reactor struct {
-	w    *workload
+	w    *workload // shared, never changed
 	left []int
 }
+
+var _ engine.Workload = (*reactor)(nil)
 
 func (w *workload) newReactor(n int) *reactor {
 	r := &reactor{w: w, left: make([]int, n+1)}
@@ -63,7 +69,9 @@ func (w *workload) newReactor(n int) *reactor {
 	return r
 }
 
-func (r *reactor) react(i int, ev node.Event, _ int64) []node.Action {
+// React releases the critical section cs ticks after every entry, and asks
+// again think ticks after every exit while the node has requests left.
+func (r *reactor) React(i int, ev node.Event, _ int64) []node.Action {
 	switch ev.Kind {
 	case node.EvEnterCS:
 		cs, ok := r.w.csFor[i]
@@ -72,12 +80,35 @@ func (r *reactor) react(i int, ev node.Event, _ int64) []node.Action {
 		}
 		return []node.Action{{At: cs, Node: i, Cmd: node.CmdRelease}}
 	case node.EvExitCS:
+		if r.w.forever {
+			return []node.Action{{At: r.w.think, Node: i, Cmd: node.CmdRequest}}
+		}
 		if r.left[i] > 0 {
 			r.left[i]--
 			return []node.Action{{At: r.w.think, Node: i, Cmd: node.CmdRequest}}
 		}
 	}
 	return nil
+}
+
+// Wants says React answers entries and exits only.
+func (r *reactor) Wants() trace.Kinds { return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS) }
+
+// Crash and Restart change nothing: a node that comes back keeps the
+// requests it had left.
+func (r *reactor) Crash(int)   {}
+func (r *reactor) Restart(int) {}
+
+// Clone copies the requests left.
+func (r *reactor) Clone() engine.Workload { return &reactor{w: r.w, left: slices.Clone(r.left)} }
+
+// AppendKey encodes the requests left, one byte a node (at most 8 each in
+// an exhaustive check, which is all that keys a state).
+func (r *reactor) AppendKey(b []byte) []byte {
+	for _, k := range r.left {
+		b = append(b, byte(k))
+	}
+	return b
 }
 
 // runState is what one run of a spec owns: its workload state and figures.
@@ -97,8 +128,8 @@ func newSpec(name string, pl plan, w workload) (spec runner.Spec, last func() *s
 		Nodes:     pl.nodes,
 		Factory:   pl.factory,
 		Script:    w.actions(pl),
-		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.react(i, ev, now) },
-		Checks: func() []check.Checker {
+		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.React(i, ev, now) },
+		Checks: func() []check.Property {
 			cur = &runState{react: w.newReactor(pl.nodes), stats: newStats()}
 			return pl.checkers()
 		},

@@ -7,14 +7,14 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Namer is a Checker whose texts name nodes: Set.SetNames gives it the
+// Namer is a Property whose texts name nodes: Set.SetNames gives it the
 // run's display names so that a verdict says "P1 and P2", as the text
 // output and the diagrams do, rather than indices.
 type Namer interface {
 	SetNames(name func(int) string)
 }
 
-// Names is embedded by checkers that name nodes; without SetNames a node
+// Names is embedded by properties that name nodes; without SetNames a node
 // is "node I".
 type Names struct{ name func(int) string }
 
@@ -51,9 +51,9 @@ func (n *Names) ListSet(set map[int]bool) string {
 	return n.List(ns)
 }
 
-// SetNames gives every checker of s that names nodes the run's names.
+// SetNames gives every property of s that names nodes the run's names.
 func (s *Set) SetNames(name func(int) string) {
-	for _, c := range s.Checkers {
+	for _, c := range s.Properties {
 		if nm, ok := c.(Namer); ok {
 			nm.SetNames(name)
 		}

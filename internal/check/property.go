@@ -7,13 +7,13 @@ import (
 	"unicode"
 )
 
-// PropertyName is the name of a property as a user may type it on the
-// command line, in the form Checker.Property gives: lower case, words
+// PropertyName is the ID of the property a user names on the command
+// line, in the form Property.ID gives: lower case, words
 // separated by one space. "mutual-exclusion", "Mutual_Exclusion" and
 // "mutual exclusion" all name "mutual exclusion". Letters and digits make
 // words; '-', '_' and blanks separate them; any other character, or no
 // word at all, is an error (a name that could only be a typo).
-func PropertyName(s string) (string, error) {
+func PropertyName(s string) (ID, error) {
 	var words []string
 	var w strings.Builder
 	for _, r := range s {
@@ -35,37 +35,37 @@ func PropertyName(s string) (string, error) {
 	if len(words) == 0 {
 		return "", fmt.Errorf("%q is not a property name: it is empty", s)
 	}
-	return strings.Join(words, " "), nil
+	return ID(strings.Join(words, " ")), nil
 }
 
 // PropertyFlag spells property p as the --property flag shows it:
 // "mutual-exclusion".
-func PropertyFlag(p string) string { return strings.ReplaceAll(p, " ", "-") }
+func PropertyFlag(p ID) string { return strings.ReplaceAll(string(p), " ", "-") }
 
 // Properties lists the distinct properties of cs, in their order, as the
 // --property flag spells them.
-func Properties(cs []Checker) []string {
+func Properties(cs []Property) []string {
 	var out []string
 	for _, c := range cs {
-		if p := PropertyFlag(c.Property()); !slices.Contains(out, p) {
+		if p := PropertyFlag(c.ID()); !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// Select returns the checkers of cs whose property one of names names
-// (see PropertyName), in the order of cs. No names selects every checker.
+// Select returns the properties of cs that one of names names (see
+// PropertyName), in the order of cs. No names selects every property.
 // A name that names no property of cs is an error that lists them: every
 // command with a --property flag reports it as the flag's error.
-func Select(cs []Checker, names []string) ([]Checker, error) {
+func Select(cs []Property, names []string) ([]Property, error) {
 	if len(names) == 0 {
 		return cs, nil
 	}
-	want := map[string]bool{}
+	want := map[ID]bool{}
 	for _, n := range names {
 		p, err := PropertyName(n)
-		if err == nil && !slices.ContainsFunc(cs, func(c Checker) bool { return c.Property() == p }) {
+		if err == nil && !slices.ContainsFunc(cs, func(c Property) bool { return c.ID() == p }) {
 			err = fmt.Errorf("no property %q here", n)
 		}
 		if err != nil {
@@ -73,5 +73,5 @@ func Select(cs []Checker, names []string) ([]Checker, error) {
 		}
 		want[p] = true
 	}
-	return slices.DeleteFunc(slices.Clone(cs), func(c Checker) bool { return !want[c.Property()] }), nil
+	return slices.DeleteFunc(slices.Clone(cs), func(c Property) bool { return !want[c.ID()] }), nil
 }

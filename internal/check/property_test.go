@@ -6,7 +6,7 @@ import (
 )
 
 func TestPropertyName(t *testing.T) {
-	for in, want := range map[string]string{
+	for in, want := range map[string]ID{
 		"mutual-exclusion": "mutual exclusion", "Mutual_Exclusion": "mutual exclusion",
 		"mutual exclusion": "mutual exclusion", "  MUTUAL--exclusion ": "mutual exclusion",
 		"uniqueness": "uniqueness", "no_deadlock": "no deadlock",
@@ -23,13 +23,13 @@ func TestPropertyName(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	cs := []Checker{NewUniqueness(nil), Termination{}, &MutualExclusion{}}
+	cs := []Property{MessageBound{}, Termination{}, &MutualExclusion{}}
 	got, err := Select(cs, []string{"Mutual_Exclusion", "termination"})
-	if err != nil || len(got) != 2 || got[0].Property() != "termination" || got[1].Property() != "mutual exclusion" {
+	if err != nil || len(got) != 2 || got[0].ID() != "termination" || got[1].ID() != "mutual exclusion" {
 		t.Fatalf("Select = %v, %v", got, err)
 	}
 	_, err = Select(cs, []string{"termination", "agreemnt"})
-	if err == nil || !strings.Contains(err.Error(), `"agreemnt"`) || !strings.HasSuffix(err.Error(), "want one of: uniqueness, termination, mutual-exclusion") {
+	if err == nil || !strings.Contains(err.Error(), `"agreemnt"`) || !strings.HasSuffix(err.Error(), "want one of: message-bound, termination, mutual-exclusion") {
 		t.Fatalf("an unknown name: %v", err)
 	}
 	if all, err := Select(cs, nil); err != nil || len(all) != 3 {
@@ -44,21 +44,22 @@ func FuzzPropertyName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := PropertyName(s)
+		id, err := PropertyName(s)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") && !strings.Contains(s, "\n") {
 				t.Fatalf("%q: a multi-line error %q", s, err)
 			}
 			return
 		}
+		p := string(id)
 		if p == "" || strings.Contains(p, "  ") || strings.TrimSpace(p) != p || strings.ContainsAny(p, "-_\t") {
 			t.Fatalf("%q: accepted as %q", s, p)
 		}
-		if again, err := PropertyName(p); err != nil || again != p {
+		if again, err := PropertyName(p); err != nil || again != id {
 			t.Fatalf("%q: %q reads back as %q, %v", s, p, again, err)
 		}
-		if again, err := PropertyName(PropertyFlag(p)); err != nil || again != p {
-			t.Fatalf("%q: flag spelling %q reads back as %q, %v", s, PropertyFlag(p), again, err)
+		if again, err := PropertyName(PropertyFlag(id)); err != nil || again != id {
+			t.Fatalf("%q: flag spelling %q reads back as %q, %v", s, PropertyFlag(id), again, err)
 		}
 	})
 }

@@ -6,14 +6,14 @@ import (
 	"ringlab/internal/trace"
 )
 
-// Timer is a Checker whose texts give times of the run: Set.SetTimes gives
+// Timer is a Property whose texts give times of the run: Set.SetTimes gives
 // it the run's way of writing them (ticks as numbers, a live or broker
 // run's nanoseconds with a unit), as the text output writes them.
 type Timer interface {
 	SetTimes(format func(t int64) string)
 }
 
-// Times is embedded by checkers that write times; without SetTimes a time
+// Times is embedded by properties that write times; without SetTimes a time
 // is a number.
 type Times struct{ format func(int64) string }
 
@@ -28,11 +28,11 @@ func (x *Times) Time(t int64) string {
 	return x.format(t)
 }
 
-// SetTimes gives every checker of s that writes times the run's format:
+// SetTimes gives every property of s that writes times the run's format:
 // that of a run on runtime (see trace.Header.FormatTime).
 func (s *Set) SetTimes(runtime string) {
 	h := &trace.Header{Runtime: runtime}
-	for _, c := range s.Checkers {
+	for _, c := range s.Properties {
 		if t, ok := c.(Timer); ok {
 			t.SetTimes(h.FormatTime)
 		}

@@ -65,7 +65,7 @@ type System struct {
 	// Workload answers node events with actions; nil: none.
 	Workload Workload
 	// Properties are judged at every event and at the end of the run.
-	Properties []check.Checker
+	Properties []check.Property
 	// Names gives node i's display name ("coordinator", "N32", "P2");
 	// nil: "node i".
 	Names func(i int) string

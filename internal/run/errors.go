@@ -77,7 +77,7 @@ func (o Outcome) Err() error {
 func (o Outcome) violation(v trace.Verdict) *Violation {
 	e := &Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
 	for _, p := range o.Properties {
-		if l, ok := p.(Liveness); ok && p.Property() == v.Property {
+		if l, ok := p.(Liveness); ok && string(p.ID()) == v.Property {
 			e.Liveness = l.Liveness()
 		}
 	}

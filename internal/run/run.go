@@ -40,7 +40,7 @@ type Outcome struct {
 	Summary    trace.Summary
 	Violations []trace.Event
 	// Properties are the properties judged, in the System's order.
-	Properties []check.Checker
+	Properties []check.Property
 }
 
 // Run runs sys on rt under opts. The error is the runtime's (the run could
@@ -85,9 +85,9 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 
 // properties are sys's properties, or termination alone when it lists
 // none: every run is at least judged on ending.
-func properties(sys engine.System) []check.Checker {
+func properties(sys engine.System) []check.Property {
 	if len(sys.Properties) == 0 {
-		return []check.Checker{check.Termination{}}
+		return []check.Property{check.Termination{}}
 	}
 	return sys.Properties
 }

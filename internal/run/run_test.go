@@ -38,7 +38,7 @@ func cs(t int64, node int, kind string) trace.Event {
 // deadlockish is a liveness property that fails at the end of every run.
 type deadlockish struct{}
 
-func (deadlockish) Property() string            { return "no deadlock" }
+func (deadlockish) ID() check.ID                { return "no deadlock" }
 func (deadlockish) Observe(*trace.Event) string { return "" }
 func (deadlockish) Liveness() bool              { return true }
 func (deadlockish) Finish(check.End) trace.Verdict {
@@ -51,7 +51,7 @@ func TestOutcomeErr(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		rt     script
-		props  []check.Checker
+		props  []check.Property
 		want   string // the error's text starts with this ("": nil)
 		typeOf any
 	}{
@@ -60,12 +60,12 @@ func TestOutcomeErr(t *testing.T) {
 			&Violation{}},
 		{"safety beats no termination", script{overlap, engine.Exhausted}, nil, "mutual exclusion violated", &Violation{}},
 		{"no termination", script{apart, engine.Exhausted}, nil, "no termination: exhausted", &NoTermination{}},
-		{"liveness is no progress", script{apart, engine.Quiescent}, []check.Checker{deadlockish{}},
+		{"liveness is no progress", script{apart, engine.Quiescent}, []check.Property{deadlockish{}},
 			"no progress: no deadlock violated: node 2 still waiting", &Violation{}},
 		{"interrupted", script{overlap, engine.Interrupted}, nil, "context canceled", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			props := append([]check.Checker{&check.MutualExclusion{}, check.Termination{}}, tc.props...)
+			props := append([]check.Property{&check.MutualExclusion{}, check.Termination{}}, tc.props...)
 			sys := engine.System{Name: "test", Nodes: 2, Properties: props}
 			out, err := Run(context.Background(), sys, tc.rt, Options{Replay: "ringlab test"})
 			if err != nil {
@@ -104,7 +104,7 @@ func TestRunRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys := engine.System{Name: "test", Nodes: 2, Properties: []check.Checker{&check.MutualExclusion{}}}
+	sys := engine.System{Name: "test", Nodes: 2, Properties: []check.Property{&check.MutualExclusion{}}}
 	rt := script{[]trace.Event{cs(1, 1, trace.KindEnterCS), cs(2, 2, trace.KindEnterCS)}, engine.Quiescent}
 	h := trace.NewHeader(sys.Name, rt.Name(), sys.Nodes, 7, nil, "", nil, "ringlab test")
 	out, err := Run(context.Background(), sys, rt, Options{Renderers: []trace.Renderer{r}, Header: h, Seed: 7, Replay: "ringlab test"})
@@ -129,7 +129,7 @@ func TestRunRenders(t *testing.T) {
 }
 
 func TestOnlyUnknownProperty(t *testing.T) {
-	sys := engine.System{Name: "test", Nodes: 2, Properties: []check.Checker{&check.MutualExclusion{}}}
+	sys := engine.System{Name: "test", Nodes: 2, Properties: []check.Property{&check.MutualExclusion{}}}
 	_, err := Run(context.Background(), sys, script{end: engine.Quiescent}, Options{Only: []string{"mutual-exclusoin"}})
 	if err == nil || !strings.Contains(err.Error(), "mutual-exclusion") {
 		t.Fatalf("err = %v, want one that lists mutual-exclusion", err)

@@ -44,7 +44,7 @@ func cheatSpec() Spec {
 			}
 			return nil
 		},
-		Checks: func() []check.Checker { return []check.Checker{&check.MutualExclusion{}, check.Termination{}} },
+		Checks: func() []check.Property { return []check.Property{&check.MutualExclusion{}, check.Termination{}} },
 	}
 }
 

@@ -105,7 +105,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	}
 	if checks := sc.Checks; checks != nil && spec.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
-		sc.Checks = func() []check.Checker {
+		sc.Checks = func() []check.Property {
 			cs := checks()
 			check.NewSet(cs...).SetNames(spec.Names)
 			return cs
@@ -152,7 +152,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
 	if v := res.Violation; v != nil {
-		rep.Property, rep.Detail, rep.Steps = v.Property, v.Detail, len(res.Path)
+		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
 		rep.Replay = base + " --path " + rep.Path
 	}
@@ -191,8 +191,8 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 // onlyProperty is the property --property names among those sc judges (a
 // usage error listing them if it names none): the search then reports
 // violations of it alone.
-func onlyProperty(sc statespace.Config, name string) (string, error) {
-	cs := []check.Checker{check.Termination{}}
+func onlyProperty(sc statespace.Config, name string) (check.ID, error) {
+	cs := []check.Property{check.Termination{}}
 	if sc.Checks != nil {
 		cs = sc.Checks()
 	}
@@ -200,7 +200,7 @@ func onlyProperty(sc statespace.Config, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sel[0].Property(), nil
+	return sel[0].ID(), nil
 }
 
 // writeCheckHead writes the first line of the text report: what is checked.

@@ -27,7 +27,7 @@ type Spec struct {
 	// form (engine.ReactFunc). Set one of them, or neither.
 	Workload engine.Workload
 	React    node.React
-	Checks   func() []check.Checker // fresh checkers for one run
+	Checks   func() []check.Property // fresh properties for one run
 	// NeedMessages makes the runtime emit send/recv events even when nothing
 	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
@@ -82,9 +82,9 @@ func (s Spec) wants(set *check.Set, opts Options) trace.Kinds {
 	return k
 }
 
-func (s Spec) checkers() []check.Checker {
+func (s Spec) checkers() []check.Property {
 	if s.Checks == nil {
-		return []check.Checker{check.Termination{}}
+		return []check.Property{check.Termination{}}
 	}
 	return s.Checks()
 }

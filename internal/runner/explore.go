@@ -70,7 +70,7 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		if _, err := restrict(spec.checkers(), props); err != nil {
 			return err
 		}
-		checkers = func() []check.Checker { cs, _ := check.Select(spec.checkers(), props); return cs }
+		checkers = func() []check.Property { cs, _ := check.Select(spec.checkers(), props); return cs }
 	}
 	schedules, first, err := ExploreStart(c, opts, stderr)
 	if err != nil {

@@ -42,7 +42,7 @@ func recordedFrom(ctx context.Context) *Recorded {
 // restrict keeps the checkers named in props (check.Select); an unknown
 // name is a usage error of --property listing the properties this run
 // checks.
-func restrict(cs []check.Checker, props []string) ([]check.Checker, error) {
+func restrict(cs []check.Property, props []string) ([]check.Property, error) {
 	out, err := check.Select(cs, props)
 	if err != nil {
 		return nil, cliutil.FlagUsagef("property", "--property: %v", err)
@@ -90,7 +90,7 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 	if s := rec.Log.Summary; s != nil {
 		st.steps, st.unapplied = s.Steps, s.Unapplied
 		for _, v := range s.Verdicts {
-			if v.Property == "termination" && !v.OK {
+			if check.ID(v.Property) == check.IDTermination && !v.OK {
 				st.terminated, st.why = false, v.Detail
 			}
 		}

@@ -27,8 +27,8 @@ func passSpec(n, hops int) Spec {
 		Nodes:     n,
 		Factory:   nodetest.PassFactory(n, hops),
 		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Checks: func() []check.Checker {
-			return []check.Checker{check.Termination{}, &Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}}
+		Checks: func() []check.Property {
+			return []check.Property{check.Termination{}, &Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}}
 		},
 	}
 }
@@ -103,7 +103,7 @@ func TestCheckerCatchesPlantedViolation(t *testing.T) {
 		Nodes:     3,
 		Factory:   func(int) (node.Node, error) { return greedy{}, nil },
 		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdRequest}, {At: 2, Node: 3, Cmd: node.CmdRequest}},
-		Checks:    func() []check.Checker { return []check.Checker{&check.MutualExclusion{}, check.Termination{}} },
+		Checks:    func() []check.Property { return []check.Property{&check.MutualExclusion{}, check.Termination{}} },
 	}
 	for _, rt := range []string{"sim", "live"} {
 		opts := simOpts("text", 1)

@@ -23,7 +23,7 @@ type Token struct {
 	retired  int
 }
 
-func (*Token) Property() string { return "no lost token" }
+func (*Token) ID() check.ID { return "no lost token" }
 
 func (t *Token) count() int {
 	n := t.inFlight
@@ -70,7 +70,7 @@ func (t *Token) Observe(e *trace.Event) string {
 }
 
 func (t *Token) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: t.Property(), OK: t.worst < 2 && t.lost == 0}
+	v := trace.Verdict{Property: string(t.ID()), OK: t.worst < 2 && t.lost == 0}
 	switch {
 	case t.lost > 0:
 		v.Detail = fmt.Sprintf("%d token(s) lost (a crashed holder or a dropped message)", t.lost)

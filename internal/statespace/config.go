@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ringlab/internal/check"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 )
@@ -35,19 +36,6 @@ func ParseTimers(s string) (TimerModel, error) {
 	return 0, fmt.Errorf("unknown timer model %q (want any or quiet)", s)
 }
 
-// World is the environment of the nodes and the safety monitor, as part of
-// the state: it answers a node's events with commands for that node (a
-// workload releases the CS it entered) and reports a violated safety
-// property. Its state must depend on each node's own events only (so that
-// steps at two nodes commute), and Clone must copy what Event changes.
-type World interface {
-	Clone() World
-	AppendKey(b []byte) []byte
-	Event(i int, ev node.Event) (cmds []node.Cmd, v *Violation)
-	Crash(i int)
-	Restart(i int)
-}
-
 // Config is one search.
 type Config struct {
 	Nodes   int
@@ -56,8 +44,18 @@ type Config struct {
 	// own in order of At (times are not modelled). A crash at tick 0 makes
 	// the node start crashed.
 	Script []node.Action
-	World  func() World           // nil: no environment, no safety monitor
-	Checks func() []check.Checker // the run's checkers, judged at every terminal state
+	// Workload is the environment's initial state (nil: none). The search
+	// never changes it: each state holds its own clone. It sees the same
+	// node events a run's workload does, at a virtual time (the step's
+	// depth); the actions it answers with must be for the node whose event
+	// it answers, and their At is ignored (time is not modelled). A
+	// workload that is a check.Wanter is shown only the kinds it wants.
+	Workload engine.Workload
+	// Checks are the run's properties. Those that are a check.Snapshot
+	// are carried in every state and judged at every step, shown the same
+	// trace.Event a run shows them (without clocks); every property is
+	// judged at every terminal state, by replaying the path that reached it.
+	Checks func() []check.Property
 
 	Policy                   sim.Policy
 	Timers                   TimerModel
@@ -78,7 +76,7 @@ type Config struct {
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // partial-order reduction: ample sets and sleep sets
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
-	Only      string        // look for violations of this property only ("": any)
+	Only      check.ID      // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"ringlab/internal/check"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
@@ -64,9 +65,15 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		}
 		s.nodes[i-1] = m.in.node(i, snap)
 	}
-	var w World
-	if cfg.World != nil {
-		w = cfg.World()
+	// The initial environment is built once per interner: the replays
+	// that judge a search's terminal states share the search's.
+	var w *env
+	if !m.in.env0Set {
+		var cs []check.Property
+		if cfg.Checks != nil {
+			cs = cfg.Checks()
+		}
+		w = newEnv(cfg.Workload, cs)
 	}
 	script := slices.Clone(cfg.Script)
 	slices.SortStableFunc(script, func(a, b node.Action) int { return int(a.At - b.At) })
@@ -81,7 +88,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 			}
 			s.crashed |= 1 << (a.Node - 1)
 			if w != nil {
-				w.Crash(a.Node)
+				w.fault(a.Node, trace.KindCrash, 0, cfg.Only)
 			}
 		case node.CmdRestart:
 			return nil, nil, fmt.Errorf("statespace: scripted restarts are not modelled (use the restart budget)")
@@ -89,9 +96,13 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 			s.pend = append(s.pend, pend{node: uint8(a.Node), kind: pendCmd, val: int32(m.in.cmd(command{a.Cmd, a.Arg}))})
 		}
 	}
-	if w != nil {
-		s.world = m.in.world(w, nil)
+	if !m.in.env0Set {
+		if w != nil {
+			m.in.env0 = m.in.env(w, nil)
+		}
+		m.in.env0Set = true
 	}
+	s.env = m.in.env0
 	s.pend = slices.DeleteFunc(s.pend, func(p pend) bool { return !s.alive(int(p.node)) })
 	slices.SortStableFunc(s.pend, func(a, b pend) int { return int(a.node) - int(b.node) })
 	return m, s, nil

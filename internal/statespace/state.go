@@ -34,7 +34,7 @@ type state struct {
 	// sent (FIFO) or sorted by rank (random). One slice, not one per link:
 	// a state's size is what the BFS frontier holds by the million.
 	net                      []item
-	world                    uint32 // the World's interned number + 1 (0: none)
+	env                      uint32 // the environment's interned number + 1 (0: none)
 	crashes, drops, restarts uint8  // faults spent
 }
 
@@ -92,30 +92,33 @@ type interner struct {
 	within []bool
 	inside func(i int, nd node.Node) bool
 	kbuf   []byte
-	// worldID numbers the distinct World states by key; worldObj holds
-	// each one (never changed: a step clones it first).
-	worldID  map[string]uint32
-	worldObj []World
+	// envID numbers the distinct environments by key; envObj holds each
+	// one (never changed: a step clones it first).
+	envID  map[string]uint32
+	envObj []*env
+	// env0 is the initial state's environment (0: none), once env0Set.
+	env0    uint32
+	env0Set bool
 }
 
 func newInterner() *interner {
 	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[command]int{},
-		nodeID: map[string]uint32{}, worldID: map[string]uint32{}}
+		nodeID: map[string]uint32{}, envID: map[string]uint32{}}
 }
 
-// world returns the number (+1) of the World equal to w, whose key is k
-// (nil: computed here): states share their World objects as they share
-// their nodes'. Event, Crash and Restart are only ever called on a clone.
-func (in *interner) world(w World, k []byte) uint32 {
+// env returns the number (+1) of the environment equal to e, whose key
+// is k (nil: computed here): states share their environments as they
+// share their nodes'. A step only ever changes a clone.
+func (in *interner) env(e *env, k []byte) uint32 {
 	if k == nil {
-		k = w.AppendKey(nil)
+		k = e.appendKey(nil)
 	}
-	if id, ok := in.worldID[string(k)]; ok {
+	if id, ok := in.envID[string(k)]; ok {
 		return id
 	}
-	in.worldObj = append(in.worldObj, w)
-	id := uint32(len(in.worldObj))
-	in.worldID[string(k)] = id
+	in.envObj = append(in.envObj, e)
+	id := uint32(len(in.envObj))
+	in.envID[string(k)] = id
 	return id
 }
 
@@ -186,7 +189,7 @@ func (in *interner) compare(a, b item) int {
 }
 
 // appendKey appends the canonical encoding of s, which decode reads back
-// (node states and Worlds are interned, so their numbers say it all): the
+// (node states and environments are interned, so their numbers say it all): the
 // key of the visited set and the form in which the BFS queue holds s.
 // Varints: a state of three Lamport nodes takes about 40 bytes.
 func (s *state) appendKey(b []byte, in *interner) []byte {
@@ -210,7 +213,7 @@ func (s *state) appendKey(b []byte, in *interner) []byte {
 	for _, it := range s.net {
 		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(it.link)), uint64(it.id))
 	}
-	return binary.AppendUvarint(b, uint64(s.world))
+	return binary.AppendUvarint(b, uint64(s.env))
 }
 
 // decode rebuilds a state of n nodes from its key. A crashed node's
@@ -252,6 +255,6 @@ func decode(b []byte, n int) *state {
 			s.net[k].id = uint32(uv())
 		}
 	}
-	s.world = uint32(uv())
+	s.env = uint32(uv())
 	return s
 }

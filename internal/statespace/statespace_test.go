@@ -2,10 +2,14 @@ package statespace
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"ringlab/internal/check"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
+	"ringlab/internal/trace"
 )
 
 // collector is node 1 of the hand-counted system: it records the order in
@@ -180,20 +184,23 @@ func (g *greeter) Step(in node.Input, out *node.Output) {
 
 func (g *greeter) Clone() node.Node { return &greeter{*g.collector.Clone().(*collector), g.n} }
 
-// flagWorld reports any EnterCS as a violation.
-type flagWorld struct{ on bool }
+// flag is a property the search carries in its states: any EnterCS is a
+// violation.
+type flag struct{ on bool }
 
-func (w *flagWorld) Clone() World              { c := *w; return &c }
-func (w *flagWorld) AppendKey(b []byte) []byte { return node.AppendBool(b, w.on) }
-func (w *flagWorld) Crash(int)                 {}
-func (w *flagWorld) Restart(int)               {}
-func (w *flagWorld) Event(i int, ev node.Event) ([]node.Cmd, *Violation) {
-	if ev.Kind != node.EvEnterCS {
-		return nil, nil
+func (*flag) ID() check.ID                     { return "flag" }
+func (f *flag) Finish(check.End) trace.Verdict { return trace.Verdict{Property: "flag", OK: !f.on} }
+func (f *flag) Clone() check.Snapshot          { c := *f; return &c }
+func (f *flag) AppendKey(b []byte) []byte      { return node.AppendBool(b, f.on) }
+func (f *flag) Observe(e *trace.Event) string {
+	if e.Kind != trace.KindEnterCS {
+		return ""
 	}
-	w.on = true
-	return nil, &Violation{Property: "flag", Detail: "node 3 before node 2"}
+	f.on = true
+	return "node 3 before node 2"
 }
+
+func flagged() []check.Property { return []check.Property{&flag{}} }
 
 func greeters(n int, world bool) Config {
 	cfg := Config{
@@ -204,7 +211,7 @@ func greeters(n int, world bool) Config {
 		cfg.Script = append(cfg.Script, node.Action{Node: i, Cmd: node.CmdStart})
 	}
 	if world {
-		cfg.World = func() World { return &flagWorld{} }
+		cfg.Checks = flagged
 	}
 	return cfg
 }
@@ -282,7 +289,7 @@ func TestWithinKeepsWhatTheFullSearchKeeps(t *testing.T) {
 			Nodes:   2,
 			Factory: func(i int) (node.Node, error) { return &twoStep{index: i}, nil },
 			Script:  []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
-			World:   func() World { return &flagWorld{} },
+			Checks:  flagged,
 			Within:  func(i int, nd node.Node) bool { return !nd.(*twoStep).got },
 			POR:     por,
 		}
@@ -293,5 +300,33 @@ func TestWithinKeepsWhatTheFullSearchKeeps(t *testing.T) {
 		if r.Violation == nil || FormatPath(r.Path) != "c2,c2" {
 			t.Errorf("por=%v: violation %v after %s; want the entry after c2,c2", por, r.Violation, FormatPath(r.Path))
 		}
+	}
+}
+
+// elsewhere is a workload that answers a node's event with a command for
+// another node.
+type elsewhere struct{}
+
+func (elsewhere) React(i int, ev node.Event, _ int64) []node.Action {
+	return []node.Action{{Node: i%2 + 1, Cmd: node.CmdRelease}}
+}
+func (elsewhere) Crash(int)                 {}
+func (elsewhere) Restart(int)               {}
+func (elsewhere) Clone() engine.Workload    { return elsewhere{} }
+func (elsewhere) AppendKey(b []byte) []byte { return b }
+
+// A workload may answer only for the node whose event it answers: a
+// command for another node would make steps at two nodes dependent, which
+// the reduction assumes they are not.
+func TestWorkloadAnswersOnlyForItsNode(t *testing.T) {
+	cfg := Config{
+		Nodes:    2,
+		Factory:  func(i int) (node.Node, error) { return &twoStep{index: i}, nil },
+		Script:   []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
+		Workload: elsewhere{},
+	}
+	_, err := Search(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "it may only answer for the node itself") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"ringlab/internal/check"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -27,12 +28,15 @@ type machine struct {
 	lcs []int64
 	now int64
 	seq int64
-	// vis says whether the last step was visible: it changed the World
-	// (the state the safety monitor reads), reported a violation, or was
-	// a fault. The ample-set reduction takes invisible steps only.
+	// vis says whether the last step was visible: it changed the
+	// environment (the workload's and the properties' state), reported a
+	// violation, or was a fault. The ample-set reduction takes invisible
+	// steps only.
 	vis    bool
-	kb, ka []byte   // scratch: the World's key before and after a step
-	into   []uint64 // scratch of ampleSets: by node, the senders with a message on their link to it
+	kb, ka []byte      // scratch: the environment's key before and after a step
+	te     trace.Event // scratch: the event the properties are shown
+	leader int         // scratch: te.Leader points here
+	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
 }
 
 func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }
@@ -135,11 +139,12 @@ func (m *machine) find(s *state, t Trans) (Trans, bool) {
 
 // Violation is a property broken in a state.
 type Violation struct {
-	Property, Detail string
+	Property check.ID
+	Detail   string
 }
 
 // step returns the successor of s by t (enabled in s) and the safety
-// violation the world reports on the way, if any.
+// violation the environment's properties report on the way, if any.
 func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 	c := s.shallow()
 	i := int(t.Node)
@@ -200,15 +205,11 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		}
 		m.tick(i)
 		m.emit(trace.KindCrash, i)
-		if c.world != 0 {
-			w := m.in.worldObj[c.world-1].Clone()
-			w.Crash(i)
-			c.world = m.in.world(w, nil)
-		}
+		viol = m.fault(c, i, trace.KindCrash)
 		if int(c.restarts) >= m.cfg.Restarts {
 			m.purge(c, i) // it never comes back: what is sent to it is lost
 		}
-		return c, nil, nil
+		return c, viol, nil
 	case Restart:
 		c.restarts++
 		nd, err := m.cfg.Factory(i)
@@ -223,14 +224,25 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
-		if c.world != 0 {
-			w := m.in.worldObj[c.world-1].Clone()
-			w.Restart(i)
-			c.world = m.in.world(w, nil)
+		viol = m.fault(c, i, trace.KindRecover)
+		next, v, err := m.command(c, i, node.CmdRecover, 0)
+		if v == nil {
+			v = viol
 		}
-		return m.command(c, i, node.CmdRecover, 0)
+		return next, v, err
 	}
 	return nil, nil, fmt.Errorf("statespace: unknown transition %v", t)
+}
+
+// fault tells c's environment that node i crashed or restarted (kind).
+func (m *machine) fault(c *state, i int, kind string) *Violation {
+	if c.env == 0 {
+		return nil
+	}
+	e := m.in.envObj[c.env-1].clone()
+	v := e.fault(i, kind, m.now, m.cfg.Only)
+	c.env = m.in.env(e, nil)
+	return v
 }
 
 // purge empties the links into crashed node i.
@@ -270,62 +282,16 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 	return m.carryOut(c, i, nil)
 }
 
-// carryOut applies node i's step output to c: events (to the world, which
-// may queue commands), timers, sends, Done.
+// carryOut applies node i's step output to c: events (to the environment,
+// which may queue commands and report a violation), timers, sends, Done.
 func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation, error) {
 	o := &m.out
-	var w World // a clone of the World, when it hears events
-	if len(o.Events) > 0 && c.world != 0 {
-		orig := m.in.worldObj[c.world-1]
-		m.kb = orig.AppendKey(m.kb[:0])
-		w = orig.Clone()
-	}
-	for _, ev := range o.Events {
-		m.tick(i)
-		m.emitNode(i, ev)
-		if w != nil {
-			cmds, v := w.Event(i, ev)
-			if len(cmds) > 0 {
-				lo, hi := c.pendOf(i)
-				at := lo
-				for at < hi && c.pend[at].kind == pendCmd {
-					at++
-				}
-				add := make([]pend, len(cmds))
-				for k, cmd := range cmds {
-					add[k] = pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(command{cmd: cmd}))}
-				}
-				c.pend = slices.Insert(slices.Clone(c.pend), at, add...)
-			}
-			if v != nil && viol == nil {
-				viol = v
-			}
-		}
-	}
-	if w != nil {
-		m.ka = w.AppendKey(m.ka[:0])
-		same := bytes.Equal(m.ka, m.kb)
-		m.vis = m.vis || viol != nil || !same
-		if !same {
-			c.world = m.in.world(w, m.ka)
-		}
+	viol, err := m.hear(c, i, viol)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(o.Timers) > 0 {
-		ps := slices.Clone(c.pend)
-		for _, t := range o.Timers {
-			ps = slices.DeleteFunc(ps, func(p pend) bool {
-				return int(p.node) == i && p.kind == pendTimer && p.val == int32(t.ID)
-			})
-			if t.After >= 0 {
-				at := 0
-				for at < len(ps) && (int(ps[at].node) < i || int(ps[at].node) == i &&
-					(ps[at].kind == pendCmd || ps[at].val < int32(t.ID))) {
-					at++
-				}
-				ps = slices.Insert(ps, at, pend{node: uint8(i), kind: pendTimer, val: int32(t.ID)})
-			}
-		}
-		c.pend = ps
+		m.setTimers(c, i)
 	}
 	owned := false
 	for _, snd := range o.Sends {
@@ -368,6 +334,79 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 	return c, viol, nil
 }
 
+// hear emits node i's events and gives them to c's environment: the
+// commands its workload answers with join the node's pending commands,
+// and the first violation its properties report is returned (viol, if
+// set, comes first). The step is visible if it changed the environment's
+// key or reported a violation.
+func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
+	o := &m.out
+	var w *env // a clone of the environment, when it hears events
+	if len(o.Events) > 0 && c.env != 0 {
+		if orig := m.in.envObj[c.env-1]; orig.hearsAny(o.Events) {
+			m.kb = orig.appendKey(m.kb[:0])
+			w = orig.clone()
+		}
+	}
+	for _, ev := range o.Events {
+		m.tick(i)
+		m.emitNode(i, ev)
+		if w == nil {
+			continue
+		}
+		acts, v, err := w.event(i, ev, m.now, m.nodeEvent(i, ev), m.cfg.Only)
+		if err != nil {
+			return nil, err
+		}
+		if len(acts) > 0 {
+			lo, hi := c.pendOf(i)
+			at := lo
+			for at < hi && c.pend[at].kind == pendCmd {
+				at++
+			}
+			// the node's commands, after those it has pending
+			ps := make([]pend, 0, len(c.pend)+len(acts))
+			ps = append(ps, c.pend[:at]...)
+			for _, a := range acts {
+				ps = append(ps, pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(command{cmd: a.Cmd, arg: a.Arg}))})
+			}
+			c.pend = append(ps, c.pend[at:]...)
+		}
+		if v != nil && viol == nil {
+			viol = v
+		}
+	}
+	if w != nil {
+		m.ka = w.appendKey(m.ka[:0])
+		same := bytes.Equal(m.ka, m.kb)
+		m.vis = m.vis || viol != nil || !same
+		if !same {
+			c.env = m.in.env(w, m.ka)
+		}
+	}
+	return viol, nil
+}
+
+// setTimers applies node i's timer output to c's pending timers: a timer
+// set again replaces the pending one, a negative After cancels it.
+func (m *machine) setTimers(c *state, i int) {
+	ps := slices.Clone(c.pend)
+	for _, t := range m.out.Timers {
+		ps = slices.DeleteFunc(ps, func(p pend) bool {
+			return int(p.node) == i && p.kind == pendTimer && p.val == int32(t.ID)
+		})
+		if t.After >= 0 {
+			at := 0
+			for at < len(ps) && (int(ps[at].node) < i || int(ps[at].node) == i &&
+				(ps[at].kind == pendCmd || ps[at].val < int32(t.ID))) {
+				at++
+			}
+			ps = slices.Insert(ps, at, pend{node: uint8(i), kind: pendTimer, val: int32(t.ID)})
+		}
+	}
+	c.pend = ps
+}
+
 // tick advances node i's Lamport clock for an event (trace only).
 func (m *machine) tick(i int) {
 	if m.sink != nil {
@@ -393,6 +432,18 @@ func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
 		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.in.msgs[it.id]), note
 		m.sink(&m.ev)
 	}
+}
+
+// nodeEvent is node i's event ev as the properties see it: the shape a
+// run's trace.Event has, without clocks, at the machine's virtual time.
+// It is scratch, valid until the next call.
+func (m *machine) nodeEvent(i int, ev node.Event) *trace.Event {
+	m.te = trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.NodeKind(ev.Kind), State: ev.State, Note: ev.Note}
+	if ev.Kind == node.EvLeader {
+		m.leader = ev.Leader
+		m.te.Leader = &m.leader
+	}
+	return &m.te
 }
 
 func (m *machine) emitNode(i int, ev node.Event) {

@@ -1,6 +1,6 @@
-// Package mutexcheck holds the checkers that are particular to mutual
+// Package mutexcheck holds the properties that are particular to mutual
 // exclusion ("no deadlock", "no starvation", the order of
-// grants, and the token ring's single token), as check.Checker
+// grants, and the token ring's single token), as check.Property
 // implementations over the engine's event stream. Mutual exclusion itself
 // is check.MutualExclusion.
 //
@@ -17,6 +17,14 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/node"
 	"ringlab/internal/trace"
+)
+
+// The IDs of the properties of this package.
+const (
+	IDNoDeadlock   check.ID = "no deadlock"
+	IDNoStarvation check.ID = "no starvation"
+	IDGrantOrder   check.ID = "grant order"
+	IDOneToken     check.ID = "one token"
 )
 
 // IsRequest reports whether a command asks for the critical section.
@@ -85,14 +93,14 @@ type Deadlock struct {
 }
 
 // Property names the checked property.
-func (*Deadlock) Property() string { return "no deadlock" }
+func (*Deadlock) ID() check.ID { return IDNoDeadlock }
 
 // Observe follows requests and grants.
 func (d *Deadlock) Observe(e *trace.Event) string { d.w.observe(e); return "" }
 
 // Finish judges the end state.
 func (d *Deadlock) Finish(end check.End) trace.Verdict {
-	v := trace.Verdict{Property: d.Property(), OK: true}
+	v := trace.Verdict{Property: string(d.ID()), OK: true}
 	if ws := d.w.waiting(); len(ws) > 0 && len(d.w.inCS) == 0 {
 		v.OK = false
 		v.Detail = fmt.Sprintf("%s still waiting for the critical section at t=%s and nobody is in it", d.List(ws), end.Time(d.w.last))
@@ -114,14 +122,14 @@ type Starvation struct {
 }
 
 // Property names the checked property.
-func (*Starvation) Property() string { return "no starvation" }
+func (*Starvation) ID() check.ID { return IDNoStarvation }
 
 // Observe follows requests and grants.
 func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
 
 // Finish judges the end state.
 func (s *Starvation) Finish(end check.End) trace.Verdict {
-	v := trace.Verdict{Property: s.Property(), OK: true}
+	v := trace.Verdict{Property: string(s.ID()), OK: true}
 	if ws := s.w.waiting(); len(ws) > 0 {
 		n := 0
 		for _, i := range ws {
@@ -140,31 +148,6 @@ func (s *Starvation) Finish(end check.End) trace.Verdict {
 
 // Liveness reports whether a property is one of the liveness properties
 // (a failure is "no progress", exit 4, rather than a violation, exit 3).
-func Liveness(property string) bool {
-	return property == "no deadlock" || property == "no starvation" || property == "termination"
-}
-
-// Exclusion is check.MutualExclusion with the first violation's detail in
-// its verdict (the engine's leaves it empty).
-type Exclusion struct {
-	check.MutualExclusion
-	first string
-}
-
-// Observe reports two nodes in the critical section at once.
-func (x *Exclusion) Observe(e *trace.Event) string {
-	d := x.MutualExclusion.Observe(e)
-	if d != "" && x.first == "" {
-		x.first = d
-	}
-	return d
-}
-
-// Finish gives the verdict with the first violation.
-func (x *Exclusion) Finish(end check.End) trace.Verdict {
-	v := x.MutualExclusion.Finish(end)
-	if !v.OK {
-		v.Detail = x.first
-	}
-	return v
+func Liveness(id check.ID) bool {
+	return id == IDNoDeadlock || id == IDNoStarvation || id == check.IDTermination
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // log reads a saved NDJSON log through the checkers, as check.Log does.
-func log(t *testing.T, lines string, cs ...check.Checker) (*check.Set, []trace.Verdict) {
+func log(t *testing.T, lines string, cs ...check.Property) (*check.Set, []trace.Verdict) {
 	t.Helper()
 	set, vs, _, err := check.Log(strings.NewReader(lines), cs...)
 	if err != nil {

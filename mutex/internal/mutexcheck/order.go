@@ -53,7 +53,7 @@ type GrantOrder struct {
 }
 
 // Property names the checked property.
-func (*GrantOrder) Property() string { return "grant order" }
+func (*GrantOrder) ID() check.ID { return IDGrantOrder }
 
 // Observe registers requests and judges every grant.
 func (g *GrantOrder) Observe(e *trace.Event) string {
@@ -112,7 +112,7 @@ func (g *GrantOrder) earlier(k Key) []int {
 // Finish gives the verdict: with Strict, no overtaking; otherwise always
 // OK, with the count of overtakings as information.
 func (g *GrantOrder) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: g.Property(), OK: !g.Strict || g.over == 0}
+	v := trace.Verdict{Property: string(g.ID()), OK: !g.Strict || g.over == 0}
 	switch {
 	case g.Strict && g.over == 0:
 		v.Detail = fmt.Sprintf("%d grants, all in %s", g.grants, g.Promise)

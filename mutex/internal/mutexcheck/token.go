@@ -30,7 +30,7 @@ type OneToken struct {
 }
 
 // Property names the checked property.
-func (*OneToken) Property() string { return "one token" }
+func (*OneToken) ID() check.ID { return IDOneToken }
 
 // Observe moves tokens around and reports a second one.
 func (o *OneToken) Observe(e *trace.Event) string {
@@ -112,7 +112,7 @@ func (o *OneToken) live() []string {
 
 // Finish gives the verdict and the losses and regenerations seen.
 func (o *OneToken) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: o.Property(), OK: o.worst < 2}
+	v := trace.Verdict{Property: string(o.ID()), OK: o.worst < 2}
 	if !v.OK {
 		v.Detail = fmt.Sprintf("up to %d tokens at once", o.worst)
 	}

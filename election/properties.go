@@ -1,9 +1,19 @@
-package check
+package election
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
+	"ringlab/internal/check"
 	"ringlab/internal/trace"
+)
+
+// The IDs of the election's properties.
+const (
+	IDUniqueness  check.ID = "uniqueness"
+	IDAgreement   check.ID = "agreement"
+	IDCorrectness check.ID = "correctness"
 )
 
 // leaders tracks, per node, the leader it takes and whether it is alive,
@@ -14,10 +24,6 @@ type leaders struct {
 	current []int
 	has     []bool
 	crashed []bool
-	// self is the set of live nodes that take themselves as leader, kept
-	// only when trackSelf (Uniqueness; agreement and correctness need it not).
-	self      map[int]bool
-	trackSelf bool
 }
 
 func (l *leaders) grow(node int) {
@@ -35,39 +41,24 @@ func (l *leaders) observe(e *trace.Event) {
 	case trace.KindLeader:
 		l.grow(e.Node)
 		l.current[e.Node], l.has[e.Node] = e.LeaderID(), true
-		if l.trackSelf {
-			if !l.crashed[e.Node] && e.LeaderID() == l.id(e.Node) {
-				if l.self == nil {
-					l.self = map[int]bool{}
-				}
-				l.self[e.Node] = true
-			} else {
-				l.unself(e.Node)
-			}
-		}
 	case trace.KindCrash:
 		l.grow(e.Node)
 		l.crashed[e.Node] = true
-		l.unself(e.Node)
 	case trace.KindRecover:
 		l.grow(e.Node)
 		l.crashed[e.Node], l.has[e.Node] = false, false // amnesia: it knows no leader any more
-		l.unself(e.Node)
 	}
 }
 
 // leaderKinds are the events that change who takes whom as leader.
 var leaderKinds = trace.KindsOf(trace.KindLeader, trace.KindCrash, trace.KindRecover)
 
-func (l *leaders) unself(node int) {
-	if len(l.self) > 0 {
-		delete(l.self, node)
-	}
-}
+func (l *leaders) id(node int) int { return idOf(l.ids, node) }
 
-func (l *leaders) id(node int) int {
-	if node >= 1 && node <= len(l.ids) {
-		return l.ids[node-1]
+// idOf is node's algorithm id: ids[node-1], or node itself when ids is nil.
+func idOf(ids []int, node int) int {
+	if node >= 1 && node <= len(ids) {
+		return ids[node-1]
 	}
 	return node
 }
@@ -83,43 +74,80 @@ func (l *leaders) known(node int) (int, bool) {
 func (l *leaders) dead(node int) bool { return node < len(l.crashed) && l.crashed[node] }
 
 // Uniqueness: at most one live node considers itself the leader (the course
-// chapter on leader election: "only one does"). Ids[i-1] is node i's id; nil means ids are indices.
+// chapter on leader election: "only one does"). Ids[i-1] is node i's id; nil
+// means ids are indices.
+//
+// Its state is the set of live nodes that take themselves as leader (a
+// sorted small slice: O(1) per event of a million-node announcement round,
+// where every node takes another as leader) and the largest such set seen:
+// a check.Snapshot the exhaustive checker carries in every state.
 type Uniqueness struct {
-	Names
-	l     leaders
+	check.Names
+	ids   []int // shared, never changed
+	self  check.NodeSet
 	worst int
+	first string // the first violation, for the verdict
 }
 
-// NewUniqueness returns the uniqueness checker for nodes with these ids.
-func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{l: leaders{ids: ids, trackSelf: true}} }
+// NewUniqueness returns the uniqueness property for nodes with these ids.
+func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{ids: ids} }
 
 func (*Uniqueness) Wants() trace.Kinds { return leaderKinds }
 
-func (*Uniqueness) Property() string { return "uniqueness" }
+func (*Uniqueness) ID() check.ID { return IDUniqueness }
 
+// Observe reports the event that makes more live nodes take themselves as
+// leader than ever before, when they are two or more.
 func (u *Uniqueness) Observe(e *trace.Event) string {
-	u.l.observe(e)
-	if e.Kind != trace.KindLeader {
-		return ""
-	}
-	if len(u.l.self) > 1 && len(u.l.self) > u.worst {
-		u.worst = len(u.l.self)
-		return fmt.Sprintf("%s each consider themselves leader (split-brain)", u.ListSet(u.l.self))
+	switch e.Kind {
+	case trace.KindLeader:
+		if e.LeaderID() != idOf(u.ids, e.Node) {
+			u.self.Remove(e.Node)
+			return ""
+		}
+		u.self.Add(e.Node)
+		if len(u.self) > 1 && len(u.self) > u.worst {
+			u.worst = len(u.self)
+			d := fmt.Sprintf("%s each consider themselves leader (split-brain)", u.List(u.self))
+			if u.first == "" {
+				u.first = d
+			}
+			return d
+		}
+	case trace.KindCrash, trace.KindRecover:
+		u.self.Remove(e.Node) // a dead leader leads nothing; a recovered one has forgotten
 	}
 	return ""
 }
 
-func (u *Uniqueness) Finish(End) trace.Verdict {
-	v := trace.Verdict{Property: u.Property(), OK: u.worst < 2 && len(u.l.self) <= 1}
-	if len(u.l.self) > 1 {
-		v.Detail = fmt.Sprintf("%s end as leaders", u.ListSet(u.l.self))
+func (u *Uniqueness) Finish(check.End) trace.Verdict {
+	v := trace.Verdict{Property: string(u.ID()), OK: u.worst < 2 && len(u.self) <= 1}
+	switch {
+	case len(u.self) > 1:
+		v.Detail = fmt.Sprintf("%s end as leaders", u.List(u.self))
+	case !v.OK:
+		v.Detail = u.first
 	}
 	return v
 }
 
+// Clone returns an independent copy (the exhaustive checker's snapshot).
+func (u *Uniqueness) Clone() check.Snapshot {
+	c := *u
+	c.self = slices.Clone(u.self)
+	return &c
+}
+
+// AppendKey encodes the self-declared leaders. The largest number of them
+// seen is left out: it changes only on a step that reports a violation,
+// which the exhaustive checker either stops at or (checking another
+// property) treats as visible, and two states that differ in it alone are
+// the same state of the system.
+func (u *Uniqueness) AppendKey(b []byte) []byte { return u.self.AppendKey(b) }
+
 // Agreement: at the end every live node takes the same leader.
 type Agreement struct {
-	Names
+	check.Names
 	l leaders
 	n int
 }
@@ -129,12 +157,12 @@ func NewAgreement(n int, ids []int) *Agreement { return &Agreement{l: leaders{id
 
 func (*Agreement) Wants() trace.Kinds { return leaderKinds }
 
-func (*Agreement) Property() string { return "agreement" }
+func (*Agreement) ID() check.ID { return IDAgreement }
 
 func (a *Agreement) Observe(e *trace.Event) string { a.l.observe(e); return "" }
 
-func (a *Agreement) Finish(End) trace.Verdict {
-	v := trace.Verdict{Property: a.Property(), OK: true}
+func (a *Agreement) Finish(check.End) trace.Verdict {
+	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	seen := map[int]int{} // leader -> how many nodes take it
 	none, firstNone := 0, 0
 	last, lastCount := 0, 0 // a run of nodes taking the same leader, not yet in seen
@@ -166,7 +194,7 @@ func (a *Agreement) Finish(End) trace.Verdict {
 	case len(seen) > 1:
 		v.OK = false
 		v.Detail = "live nodes disagree:"
-		for _, lead := range sortedKeys(seen) {
+		for _, lead := range slices.Sorted(maps.Keys(seen)) {
 			v.Detail += fmt.Sprintf(" %d take id %d;", seen[lead], lead)
 		}
 	}
@@ -176,7 +204,7 @@ func (a *Agreement) Finish(End) trace.Verdict {
 // Correctness: the leader is the id the algorithm promises. Want is
 // computed by the caller (min id, max id, max live id, ...); Rule says which.
 type Correctness struct {
-	Names
+	check.Names
 	l           leaders
 	Want        int
 	Rule        string
@@ -198,11 +226,11 @@ func NewHighestLive(ids []int) *Correctness {
 
 func (*Correctness) Wants() trace.Kinds { return leaderKinds }
 
-func (*Correctness) Property() string { return "correctness" }
+func (*Correctness) ID() check.ID { return IDCorrectness }
 
 func (c *Correctness) Observe(e *trace.Event) string { c.l.observe(e); return "" }
 
-func (c *Correctness) Finish(End) trace.Verdict {
+func (c *Correctness) Finish(check.End) trace.Verdict {
 	if c.highestLive {
 		c.Want = 0
 		for nd := 1; nd <= len(c.l.ids); nd++ {
@@ -211,7 +239,7 @@ func (c *Correctness) Finish(End) trace.Verdict {
 			}
 		}
 	}
-	v := trace.Verdict{Property: c.Property(), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
+	v := trace.Verdict{Property: string(c.ID()), OK: true, Detail: fmt.Sprintf("leader should be id %d (%s)", c.Want, c.Rule)}
 	found := false
 	for nd := range c.l.current {
 		lead, ok := c.l.known(nd)

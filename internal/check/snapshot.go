@@ -1,0 +1,56 @@
+package check
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Snapshot is a property the exhaustive checker carries in each state it
+// explores, so that it judges it at every step rather than only where a
+// path ends. Clone returns an independent copy (Observe on the copy leaves
+// the original as it was); AppendKey appends a canonical encoding of
+// everything Observe's future reports depend on, so that two states whose
+// keys are equal are judged alike from there on. A Snapshot's state must
+// change only with the events of the node an event names, which is what
+// lets steps at two different nodes commute.
+//
+// A property that is not a Snapshot is judged where a run or a path ends.
+type Snapshot interface {
+	Property
+	Clone() Snapshot
+	AppendKey(b []byte) []byte
+}
+
+// NodeSet is a small set of node indices kept sorted: the few nodes in
+// the critical section, the few that take themselves as leader. It is
+// cheap to copy and to key, which is what a Snapshot's state must be.
+type NodeSet []int
+
+// Has reports whether i is in the set.
+func (s NodeSet) Has(i int) bool {
+	_, ok := slices.BinarySearch(s, i)
+	return ok
+}
+
+// Add puts i in the set.
+func (s *NodeSet) Add(i int) {
+	if k, ok := slices.BinarySearch(*s, i); !ok {
+		*s = slices.Insert(*s, k, i)
+	}
+}
+
+// Remove takes i out of the set.
+func (s *NodeSet) Remove(i int) {
+	if k, ok := slices.BinarySearch(*s, i); ok {
+		*s = slices.Delete(*s, k, k+1)
+	}
+}
+
+// AppendKey appends the set's length and members.
+func (s NodeSet) AppendKey(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	for _, i := range s {
+		b = binary.AppendUvarint(b, uint64(i))
+	}
+	return b
+}
