@@ -99,7 +99,7 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 	ids := cfg.Ids
 	n := len(cfg.Ids)
 	return runner.Spec{
-		Factory: f, Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
+		Factory: f, Messages: bully.MessageTypes(), Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
 		Checks: func() []check.Property {
 			return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)}
 		},

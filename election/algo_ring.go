@@ -62,9 +62,10 @@ func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) 
 	}
 	rule4 := 0
 	spec := runner.Spec{
-		Factory: f,
-		Script:  starts(s),
-		Checks:  verdicts(s.ids, minID(s.ids), "the smallest id"),
+		Factory:  f,
+		Messages: smallestid.MessageTypes(),
+		Script:   starts(s),
+		Checks:   verdicts(s.ids, minID(s.ids), "the smallest id"),
 		Observe: func(e *trace.Event) {
 			if e.Kind == trace.KindNote && e.Note == smallestid.NoteOwnID {
 				rule4++

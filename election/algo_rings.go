@@ -1,7 +1,6 @@
 package election
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -35,7 +34,7 @@ func anonymousAlgo() algo {
 			first := s.starters[0]
 			votes, leaders := anonymous.Messages(s.n())
 			return runner.Spec{
-				Factory: f, Script: starts(s), NeedMessages: true,
+				Factory: f, Messages: anonymous.MessageTypes(), Script: starts(s), NeedMessages: true,
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
 				Checks: func() []check.Property {
 					return []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
@@ -66,7 +65,7 @@ func idlistAlgo() algo {
 			msgs, ids := idlist.Messages(s.n(), len(s.starters))
 			want := minID(s.ids)
 			return runner.Spec{
-				Factory: f, Script: starts(s), NeedMessages: true,
+				Factory: f, Messages: idlist.MessageTypes(), Script: starts(s), NeedMessages: true,
 				Checks: func() []check.Property {
 					return []check.Property{check.Termination{}, NewUniqueness(s.ids),
 						&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")}
@@ -102,7 +101,7 @@ func changRobertsAlgo() algo {
 				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
 			}
 			return runner.Spec{
-				Factory: f, Script: starts(s),
+				Factory: f, Messages: changroberts.MessageTypes(), Script: starts(s),
 				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
 				Extra: func(runner.Outcome) map[string]any {
 					n := s.n()
@@ -134,7 +133,7 @@ func franklinAlgo() algo {
 			}
 			rounds := 0
 			return runner.Spec{
-				Factory: f, Script: starts(s),
+				Factory: f, Messages: franklin.MessageTypes(), Script: starts(s),
 				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
 				// the leader's own leader event carries the rounds it took
 				ObserveKinds: trace.KindsOf(trace.KindLeader),
@@ -163,15 +162,5 @@ func harmonic(n int) float64 {
 	return h
 }
 
-// listSize is the number of ids an idlist message carries, from its value
-// in a run or from its fields in a log read back by ringlab check.
-func listSize(m *trace.Msg) int {
-	if m.Value != nil {
-		return idlist.Size(m.Value)
-	}
-	var l idlist.List
-	if m.Type() != idlist.TypeList || json.Unmarshal(m.Fields(), &l) != nil {
-		return 0
-	}
-	return len(l.IDs)
-}
+// listSize is the number of ids an idlist message carries.
+func listSize(m *trace.Msg) int { return idlist.Size(m.Value) }

@@ -79,7 +79,7 @@ func buildYoyo(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, erro
 	}
 	m, n := edgeCount(topo), s.n()
 	return runner.Spec{
-		Factory: f, Script: starts(s), Topology: trace.TopoGraph, Edges: edgeList(topo),
+		Factory: f, Messages: yoyo.MessageTypes(), Script: starts(s), Topology: trace.TopoGraph, Edges: edgeList(topo),
 		Checks: verdicts(s.ids, minID(s.ids), "the smallest id"),
 		Extra: func(runner.Outcome) map[string]any {
 			return map[string]any{

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/internal/amqp"
+	"ringlab/internal/node"
 	"ringlab/internal/trace"
 	"ringlab/mutex/internal/mutexcheck"
 	"ringlab/mutex/lamport"
@@ -12,8 +14,8 @@ import (
 )
 
 // roundTrip writes e as a log line and reads it back, as `ringlab check`
-// does: the message then carries its fields, not its Go value.
-func roundTrip(t *testing.T, e *trace.Event) *trace.Event {
+// does: the message is typed again through the algorithm's registry.
+func roundTrip(t *testing.T, e *trace.Event, registry []node.Msg) *trace.Event {
 	t.Helper()
 	b, err := json.Marshal(e)
 	if err != nil {
@@ -24,6 +26,12 @@ func roundTrip(t *testing.T, e *trace.Event) *trace.Event {
 	if err != nil || back == nil || back.Msg == nil || back.Msg.Value != nil {
 		t.Fatalf("read back %s: %v", b, err)
 	}
+	raw, _ := back.Msg.MarshalJSON()
+	m, err := amqp.NewCodec(registry...).Decode(raw)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
+	}
+	back.Msg = trace.WrapMsg(m)
 	return back
 }
 
@@ -31,15 +39,16 @@ func roundTrip(t *testing.T, e *trace.Event) *trace.Event {
 // message read back from a log gives the same key as the live value.
 func TestStampOrderKeysFromALog(t *testing.T) {
 	for _, c := range []struct {
-		typ string
-		msg trace.Msg
+		typ      string
+		msg      trace.Msg
+		registry []node.Msg
 	}{
-		{string(ricart.MsgRequest), *trace.WrapMsg(ricart.Msg{Kind: ricart.MsgRequest, T: 7, ID: 3})},
-		{string(lamport.MsgAcquire), *trace.WrapMsg(lamport.Msg{Kind: lamport.MsgAcquire, T: 7, ID: 3})},
+		{string(ricart.MsgRequest), *trace.WrapMsg(ricart.Msg{Kind: ricart.MsgRequest, T: 7, ID: 3}), ricart.MessageTypes()},
+		{string(lamport.MsgAcquire), *trace.WrapMsg(lamport.Msg{Kind: lamport.MsgAcquire, T: 7, ID: 3}), lamport.MessageTypes()},
 	} {
 		e := &trace.Event{V: 1, Kind: trace.KindSend, Node: 2, From: 2, To: 1, Msg: &c.msg}
 		i, k, ok := stampOrder(c.typ)()(e)
-		j, l, ok2 := stampOrder(c.typ)()(roundTrip(t, e))
+		j, l, ok2 := stampOrder(c.typ)()(roundTrip(t, e, c.registry))
 		if !ok || !ok2 || i != j || k != l || k != (mutexcheck.Key{7, 3}) {
 			t.Fatalf("%s: live key %v %v %v, from the log %v %v %v", c.typ, i, k, ok, j, l, ok2)
 		}
@@ -51,7 +60,7 @@ func TestStampOrderKeysFromALog(t *testing.T) {
 func TestStrictGrantOrderOverALog(t *testing.T) {
 	req := func(node, ts int) *trace.Event {
 		m := trace.WrapMsg(ricart.Msg{Kind: ricart.MsgRequest, T: ts, ID: node})
-		return roundTrip(t, &trace.Event{V: 1, Kind: trace.KindSend, Node: node, From: node, To: 3, Msg: m})
+		return roundTrip(t, &trace.Event{V: 1, Kind: trace.KindSend, Node: node, From: node, To: 3, Msg: m}, ricart.MessageTypes())
 	}
 	g := &mutexcheck.GrantOrder{Key: stampOrder(string(ricart.MsgRequest))(), Strict: true, Promise: "(timestamp, id) order"}
 	var found string

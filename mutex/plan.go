@@ -1,7 +1,6 @@
 package mutex
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"ringlab/internal/check"
@@ -62,6 +61,7 @@ func (p params) namesOr(own func(int) string) func(int) string {
 type plan struct {
 	nodes      int
 	factory    node.Factory
+	messages   []node.Msg    // the algorithm's message registry
 	requesters []int         // nodes that run the workload
 	start      []node.Action // at tick 0, before any request
 	order      func() mutexcheck.KeyFunc
@@ -98,6 +98,7 @@ func (p params) build() (plan, error) {
 	switch p.algo {
 	case algoCentral:
 		pl.names, pl.topology = p.namesOr(centralNames), trace.TopoStar
+		pl.messages = central.MessageTypes()
 		pl.factory, err = central.Factory(central.Config{N: p.nodes, Timeout: p.grantTimeout, Name: pl.names})
 		pl.nodes, pl.requesters = p.nodes, span(2, p.nodes)
 		pl.order, pl.strict, pl.promise = centralOrder, true, "the order requests reached the coordinator"
@@ -110,6 +111,7 @@ func (p params) build() (plan, error) {
 				reqs[k] = p.requests
 			}
 		}
+		pl.messages = tokenring.MessageTypes()
 		pl.factory, err = tokenring.Factory(tokenring.Config{N: p.nodes, RegenTimeout: p.regenTimeout, Requests: reqs})
 		pl.nodes, pl.requesters, pl.token = p.nodes, span(1, p.nodes), true
 		pl.start = []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}
@@ -121,6 +123,7 @@ func (p params) build() (plan, error) {
 		if m == 0 {
 			m = n/2 + 1
 		}
+		pl.messages = quorum.MessageTypes()
 		pl.factory, err = quorum.Factory(quorum.Config{Coordinators: n, Participants: p.nodes, M: m, RetryTimeout: p.retryTimeout})
 		pl.nodes, pl.requesters = n+p.nodes, span(n+1, n+p.nodes)
 		pl.order, pl.promise = mutexcheck.RequestTime, "each coordinator's own queue order"
@@ -138,6 +141,7 @@ func (p params) build() (plan, error) {
 		}
 		pl.names = p.namesOr(pl.names)
 		cfg := ricart.Config{N: p.nodes, Ids: p.ids, ReleaseBroadcast: p.broadcast, TimeoutAsReply: p.replyTimeout > 0, Timeout: p.replyTimeout, Name: pl.names}
+		pl.messages = ricart.MessageTypes()
 		pl.factory, err = ricart.Factory(cfg)
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.strict, pl.promise = stampOrder(string(ricart.MsgRequest)), true, "(timestamp, id) order"
@@ -147,6 +151,7 @@ func (p params) build() (plan, error) {
 			pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
 		}
 	case algoLamport:
+		pl.messages = lamport.MessageTypes()
 		pl.factory, err = lamport.Factory(lamport.Config{N: p.nodes, Clock: p.clock})
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.strict, pl.promise = stampOrder(string(lamport.MsgAcquire)), true, "(timestamp, id) order"
@@ -154,6 +159,7 @@ func (p params) build() (plan, error) {
 		pl.exact = lamport.MessagesPerEntry(p.nodes)
 		pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
 	case algoMaekawa:
+		pl.messages = maekawa.MessageTypes()
 		pl.factory, err = maekawa.Factory(maekawa.Config{N: p.nodes})
 		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
 		pl.order, pl.promise = mutexcheck.RequestTime, "each arbiter's (timestamp, id) order"
@@ -232,15 +238,6 @@ func stampOrder(typ string) func() mutexcheck.KeyFunc {
 				t, id = m.T, m.ID
 			case lamport.Msg:
 				t, id = m.T, m.ID
-			case nil: // read back from a log: the same fields, decoded
-				var f struct {
-					T  *int `json:"t"`
-					ID *int `json:"id"`
-				}
-				if json.Unmarshal(e.Msg.Fields(), &f) != nil || f.T == nil || f.ID == nil {
-					return 0, mutexcheck.Key{}, false
-				}
-				t, id = *f.T, *f.ID
 			default:
 				return 0, mutexcheck.Key{}, false
 			}

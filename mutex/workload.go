@@ -127,6 +127,7 @@ func newSpec(name string, pl plan, w workload) (spec runner.Spec, last func() *s
 		Algorithm: name,
 		Nodes:     pl.nodes,
 		Factory:   pl.factory,
+		Messages:  pl.messages,
 		Script:    w.actions(pl),
 		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.React(i, ev, now) },
 		Checks: func() []check.Property {

@@ -50,6 +50,10 @@ type WeHaveALeader struct{}
 // Type implements node.Msg.
 func (WeHaveALeader) Type() string { return TypeWeHaveALeader }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg { return []node.Msg{VoteForMe{}, WeHaveALeader{}} }
+
 // State is the chapter's C.
 type State uint8
 

@@ -71,6 +71,12 @@ type Msg struct {
 // Type names the kind as the source does.
 func (m Msg) Type() string { return m.Kind.String() }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg {
+	return []node.Msg{Msg{Kind: MsgElection}, Msg{Kind: MsgOK}, Msg{Kind: MsgCoord}}
+}
+
 // State is a process's protocol state.
 type State string
 

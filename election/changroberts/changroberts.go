@@ -57,6 +57,10 @@ type Elected struct {
 // Type implements node.Msg.
 func (Elected) Type() string { return TypeElected }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg { return []node.Msg{Election{}, Elected{}} }
+
 // State is a node's state. The chapter names none; these are the usual ones.
 type State uint8
 

@@ -38,6 +38,10 @@ type List struct {
 // Type implements node.Msg.
 func (List) Type() string { return TypeList }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg { return []node.Msg{List{}} }
+
 // Size is the number of ids m carries (0 for anything but a List).
 func Size(m node.Msg) int {
 	if l, ok := m.(List); ok {

@@ -73,6 +73,12 @@ type Msg struct {
 // Type names the kind.
 func (m Msg) Type() string { return m.Kind.String() }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg {
+	return []node.Msg{Msg{Kind: MsgID}, Msg{Kind: MsgYo}, Msg{Kind: MsgYes}, Msg{Kind: MsgNo}, Msg{Kind: MsgLeader}}
+}
+
 // State is a process's role in the current iteration, or its outcome.
 type State string
 

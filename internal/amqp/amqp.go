@@ -56,7 +56,7 @@ type Config struct {
 	Names   Names
 	Nodes   int
 	Factory node.Factory // called for each local node, and again on restart
-	Codec   *Codec       // nil: a codec that learns from what this process sends
+	Codec   *Codec       // the algorithm's message registry (NewCodec); required
 	Script  []node.Action
 	React   node.React // its actions must be for nodes of this process
 	// Workload answers node events with actions (for nodes of this
@@ -143,14 +143,13 @@ func (c *Config) validate() error {
 		return errors.New("amqp: no node factory")
 	case c.Names.Exchange == "":
 		return errors.New("amqp: no exchange name")
+	case c.Codec == nil:
+		return errors.New("amqp: no codec: make one from the algorithm's message registry (NewCodec)")
 	}
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond
 	}
 	c.Workload = engine.WorkloadOf(c.Workload, c.React)
-	if c.Codec == nil {
-		c.Codec = NewCodec()
-	}
 	if c.Local == nil {
 		for i := 1; i <= c.Nodes; i++ {
 			c.Local = append(c.Local, i)

@@ -63,6 +63,9 @@ func simCount(t *testing.T, n int, f node.Factory, script []node.Action) int64 {
 func start1() []node.Action { return []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}} }
 
 // oneProcess runs every node in this process, on fresh names, deleted after.
+// testCodec is the codec of nodetest's message registry.
+func testCodec() *Codec { return NewCodec(nodetest.MessageTypes()...) }
+
 func oneProcess(t *testing.T, cfg Config) Result {
 	t.Helper()
 	cfg.URL = brokerURL(t)
@@ -90,7 +93,7 @@ func TestTokenRingCountsAsSimulator(t *testing.T) {
 	for _, c := range []struct{ n, hops int }{{1, 0}, {3, 9}, {10, 57}} {
 		f := nodetest.PassFactory(c.n, c.hops)
 		var events []trace.Event
-		res := oneProcess(t, Config{Nodes: c.n, Factory: f, Script: start1(), Messages: true,
+		res := oneProcess(t, Config{Codec: testCodec(), Nodes: c.n, Factory: f, Script: start1(), Messages: true,
 			Sink: func(e *trace.Event) { events = append(events, *e) }})
 		if want := simCount(t, c.n, f, start1()); res.Messages != want || res.ByType["TOKEN"] != want {
 			t.Errorf("n=%d hops=%d: %d messages (%v), the simulator sends %d", c.n, c.hops, res.Messages, res.ByType, want)
@@ -113,7 +116,7 @@ func TestTokenRingCountsAsSimulator(t *testing.T) {
 func TestFloodCountsAsSimulator(t *testing.T) {
 	topo := node.Complete(6)
 	f := nodetest.FloodFactory(topo)
-	res := oneProcess(t, Config{Nodes: 6, Factory: f, Script: start1()})
+	res := oneProcess(t, Config{Codec: testCodec(), Nodes: 6, Factory: f, Script: start1()})
 	if want := simCount(t, 6, f, start1()); res.Messages != want {
 		t.Errorf("%d messages, the simulator sends %d", res.Messages, want)
 	}
@@ -127,7 +130,7 @@ func TestCrashedNodeResumesFromItsQueue(t *testing.T) {
 		node.Action{At: 0, Node: 2, Cmd: node.CmdCrash},
 		node.Action{At: 30, Node: 2, Cmd: node.CmdRestart})
 	var crashed, recovered bool
-	res := oneProcess(t, Config{Nodes: 3, Factory: f, Script: script, Tick: time.Millisecond,
+	res := oneProcess(t, Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: script, Tick: time.Millisecond,
 		Sink: func(e *trace.Event) {
 			crashed = crashed || e.Kind == trace.KindCrash
 			recovered = recovered || e.Kind == trace.KindRecover
@@ -168,7 +171,7 @@ func TestDuplicateAfterReconnectCountsOnce(t *testing.T) {
 	var sev severable
 	var once sync.Once
 	var recvs int64
-	cfg := Config{Nodes: 3, Factory: f, Script: start1(), Messages: true, wrap: sev.wrap,
+	cfg := Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Messages: true, wrap: sev.wrap,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindRecv {
 				recvs++
@@ -196,7 +199,7 @@ func TestDuplicatePublishIsDroppedByID(t *testing.T) {
 	var once sync.Once
 	// cut the connection after node 1's first publish is confirmed and
 	// before its step ends: its next message may then be published again
-	cfg := Config{Nodes: 2, Factory: f, Script: start1(), wrap: sev.wrap,
+	cfg := Config{Codec: testCodec(), Nodes: 2, Factory: f, Script: start1(), wrap: sev.wrap,
 		afterSends: func(i, from int, _ int64) {
 			if i == 1 && from == 0 {
 				once.Do(sev.sever)
@@ -235,7 +238,7 @@ func TestUnreachableBrokerFailsFast(t *testing.T) {
 	})
 	for _, addr := range []string{closed, silent.Addr().String()} {
 		t0 := time.Now()
-		_, err := Run(t.Context(), Config{URL: "amqp://guest:guest@" + addr + "/", Names: RingNames(), Nodes: 3,
+		_, err := Run(t.Context(), Config{Codec: testCodec(), URL: "amqp://guest:guest@" + addr + "/", Names: RingNames(), Nodes: 3,
 			Factory: nodetest.PassFactory(3, 3), Script: start1()})
 		if !errors.Is(err, ErrUnreachable) {
 			t.Errorf("%s: err = %v, want ErrUnreachable", addr, err)
@@ -261,7 +264,7 @@ func TestReturnedMessageFailsTheRun(t *testing.T) {
 	names, id := testNames(t)
 	var once sync.Once
 	var unbindErr error
-	cfg := Config{URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
+	cfg := Config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
 		Purge: true, Teardown: true, Timeout: time.Minute,
 		afterSends: func(i, from int, _ int64) {
 			if i == 1 && from == 0 {
@@ -309,7 +312,7 @@ func queuesLeft(t *testing.T, url string, names Names, n int) int {
 func TestOneProcessRunLeavesNoQueue(t *testing.T) {
 	url := brokerURL(t)
 	f := nodetest.PassFactory(4, 9)
-	ok := Config{URL: url, Nodes: 4, Factory: f, Script: start1(), Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
+	ok := Config{Codec: testCodec(), URL: url, Nodes: 4, Factory: f, Script: start1(), Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
 	ok.Names, ok.Run = testNames(t)
 	if res, err := Run(t.Context(), ok); err != nil || !res.Quiescent {
 		t.Fatalf("%v, quiescent %v", err, res.Quiescent)
@@ -340,7 +343,7 @@ func TestHeldNamesRefuseASecondRun(t *testing.T) {
 	names, id := testNames(t)
 	second := make(chan error, 1)
 	var once sync.Once
-	cfg := Config{URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
+	cfg := Config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
 		Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
 	first := cfg
 	first.afterSends = func(int, int, int64) {
@@ -368,7 +371,7 @@ func TestMoreNodesThanChannelsOfAConnection(t *testing.T) {
 	}
 	const n = 2100
 	f := nodetest.PassFactory(n, n)
-	cfg := Config{Nodes: n, Factory: f, Script: start1(), Lock: true}
+	cfg := Config{Codec: testCodec(), Nodes: n, Factory: f, Script: start1(), Lock: true}
 	res := oneProcess(t, cfg)
 	if res.Messages != n {
 		t.Errorf("%d messages, want %d", res.Messages, n)
@@ -386,7 +389,7 @@ func TestInterruptedRunReturnsItsPartialResult(t *testing.T) {
 	defer cancel()
 	const cut = 20
 	var recvs int
-	cfg := Config{URL: url, Nodes: 50, Factory: nodetest.PassFactory(50, 1_000_000), Script: start1(),
+	cfg := Config{Codec: testCodec(), URL: url, Nodes: 50, Factory: nodetest.PassFactory(50, 1_000_000), Script: start1(),
 		Purge: true, Teardown: true, Lock: true, Messages: true,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindRecv {

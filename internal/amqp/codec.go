@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"time"
 
 	"ringlab/internal/node"
@@ -19,16 +18,17 @@ import (
 // (the ring election's format) it also carries "timestamp", the send time
 // in ISO 8601.
 //
-// To decode, the codec needs one prototype message of every type: a value
-// of the right Go type whose type-deciding fields (a Kind) are set. It
-// copies the prototype and decodes the fields that differ from it over the
-// copy, so a kind that is not written as JSON, or not readable back, still
-// comes out right. Prototypes are given to NewCodec or learnt from the
-// messages a process sends (Learn). A Codec is safe for concurrent use.
+// A codec is built from the algorithm's message registry: one prototype
+// message of every type it may send, a value of the right Go type whose
+// type-deciding fields (a Kind) are set. To decode, it copies the
+// prototype and decodes the fields that differ from it over the copy, so a
+// kind that is not written as JSON, or not readable back, still comes out
+// right. A type the registry does not list is an error naming the type,
+// on either side. The registry is fixed when the codec is made: a Codec is
+// safe for concurrent use, Timestamp aside (set it before the first use).
 type Codec struct {
 	Timestamp bool
 
-	mu     sync.RWMutex
 	protos map[string]proto
 }
 
@@ -37,35 +37,33 @@ type proto struct {
 	fields map[string]json.RawMessage // its JSON fields, "type" excluded
 }
 
-// NewCodec returns a codec that knows the given prototypes.
-func NewCodec(protos ...node.Msg) *Codec {
+// NewCodec returns the codec of a message registry: one prototype of each
+// type (the first is kept when a type is listed twice).
+func NewCodec(registry ...node.Msg) *Codec {
 	c := &Codec{protos: map[string]proto{}}
-	for _, m := range protos {
-		c.Learn(m)
+	for _, m := range registry {
+		t := m.Type()
+		if _, ok := c.protos[t]; ok {
+			continue
+		}
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(trace.WrapMsg(m).Fields(), &fields)
+		c.protos[t] = proto{value: reflect.ValueOf(m), fields: fields}
 	}
 	return c
 }
 
-// Learn adds m as the prototype of its type, unless the type has one.
-func (c *Codec) Learn(m node.Msg) {
-	t := m.Type()
-	c.mu.RLock()
-	_, ok := c.protos[t]
-	c.mu.RUnlock()
-	if ok {
-		return
-	}
-	var fields map[string]json.RawMessage
-	_ = json.Unmarshal(trace.WrapMsg(m).Fields(), &fields)
-	c.mu.Lock()
-	if _, ok := c.protos[t]; !ok {
-		c.protos[t] = proto{value: reflect.ValueOf(m), fields: fields}
-	}
-	c.mu.Unlock()
-}
-
-// Encode writes m; now is the send time (used with Timestamp).
+// Encode writes m; now is the send time (used with Timestamp). A message
+// whose type the registry does not list, or lists as another Go type, is
+// an error: no process of the run could decode it.
 func (c *Codec) Encode(m node.Msg, now time.Time) ([]byte, error) {
+	p, ok := c.protos[m.Type()]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("a message of type %q (%T), which the algorithm's message registry does not list", m.Type(), m)
+	case p.value.Type() != reflect.TypeOf(m):
+		return nil, fmt.Errorf("a %s message of Go type %T, which the algorithm's message registry lists as %s", m.Type(), m, p.value.Type())
+	}
 	b, err := trace.WrapMsg(m).MarshalJSON()
 	if err != nil || !c.Timestamp {
 		return b, err
@@ -87,11 +85,9 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 	if err := json.Unmarshal(obj["type"], &typ); err != nil || typ == "" {
 		return nil, fmt.Errorf("a message without a \"type\": %.80q", b)
 	}
-	c.mu.RLock()
 	p, ok := c.protos[typ]
-	c.mu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("a message of type %q, which this algorithm does not send", typ)
+		return nil, fmt.Errorf("a message of type %q, which the algorithm's message registry does not list", typ)
 	}
 	v := reflect.New(p.value.Type()).Elem()
 	if v.Kind() != reflect.Struct {

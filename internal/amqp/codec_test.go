@@ -54,6 +54,42 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// otherToken is a TOKEN of another Go type than the registry's.
+type otherToken struct{}
+
+func (otherToken) Type() string { return "TOKEN" }
+
+// A type the registry does not list is refused with its name, when it is
+// sent as when it arrives; so is a type name listed as another Go type.
+func TestCodecRefusesUnregisteredTypes(t *testing.T) {
+	c := NewCodec(nodetest.Token{})
+	for _, tc := range []struct {
+		m    node.Msg
+		want string
+	}{
+		{nodetest.Wave{}, `a message of type "WAVE" (nodetest.Wave), which the algorithm's message registry does not list`},
+		{otherToken{}, "a TOKEN message of Go type amqp.otherToken, which the algorithm's message registry lists as nodetest.Token"},
+	} {
+		if b, err := c.Encode(tc.m, time.Unix(0, 0)); err == nil || err.Error() != tc.want {
+			t.Errorf("Encode(%#v) = %s, %v; want the error %q", tc.m, b, err, tc.want)
+		}
+	}
+	want := `a message of type "WAVE", which the algorithm's message registry does not list`
+	if m, err := c.Decode([]byte(`{"type":"WAVE","from":1}`)); err == nil || err.Error() != want {
+		t.Errorf("Decode of a WAVE = %#v, %v; want the error %q", m, err, want)
+	}
+}
+
+// A run needs the codec of its algorithm's registry: without one it is
+// refused before any connection.
+func TestRunWithoutCodecIsRefused(t *testing.T) {
+	_, err := Run(t.Context(), Config{URL: "amqp://guest:guest@127.0.0.1:1/", Names: RingNames(), Nodes: 2,
+		Factory: nodetest.PassFactory(2, 3), Script: start1()})
+	if err == nil || !strings.Contains(err.Error(), "no codec") {
+		t.Errorf("err = %v, want the refusal of a run without a codec", err)
+	}
+}
+
 // Whatever arrives on a queue, Decode returns a message of a known type
 // or an error, never a panic; what it returns encodes and decodes again
 // to itself.

@@ -50,7 +50,7 @@ func multiConfig(t *testing.T, n int, f node.Factory) Config {
 		}
 	})
 	return Config{URL: url, Names: names, Nodes: n, Factory: f, Script: start1(), Timeout: time.Minute,
-		Codec: NewCodec(nodetest.Token{})} // a node process learns its types first (ringlab node runs the simulator)
+		Codec: testCodec()}
 }
 
 // Node 1's process starts and sends before the others exist: its message

@@ -16,8 +16,8 @@ import (
 type Runtime struct {
 	URL   string
 	Names Names
-	// Codec decodes the System's messages; nil: a codec that knows
-	// sys.Messages.
+	// Codec encodes and decodes the System's messages; nil: the codec of
+	// sys.Messages, its message registry.
 	Codec   *Codec
 	Tick    time.Duration // zero means a millisecond
 	Timeout time.Duration // zero: no bound (End TimedOut)
@@ -47,10 +47,7 @@ func (Runtime) Name() string { return "amqp" }
 func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
 	codec := r.Codec
 	if codec == nil {
-		codec = NewCodec()
-		for _, m := range sys.Messages {
-			codec.Learn(m)
-		}
+		codec = NewCodec(sys.Messages...)
 	}
 	res, err := Run(ctx, Config{
 		URL: r.URL, Names: r.Names, Nodes: sys.Nodes, Factory: sys.Factory, Codec: codec,

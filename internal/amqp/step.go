@@ -100,7 +100,6 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 		q := m.sent[s.To] + 1
 		m.sent[s.To] = q
 		m.byType[s.Msg.Type()]++
-		m.r.cfg.Codec.Learn(s.Msg)
 		now := time.Now()
 		body, err := m.r.cfg.Codec.Encode(s.Msg, now)
 		if err != nil {

@@ -118,3 +118,7 @@ func (f *Flood) Step(in node.Input, out *node.Output) {
 		}
 	}
 }
+
+// MessageTypes lists one value of every message type Pass and Flood send:
+// their message registry.
+func MessageTypes() []node.Msg { return []node.Msg{Token{}, Wave{}} }

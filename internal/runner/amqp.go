@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,7 +20,6 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
-	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
@@ -96,7 +94,7 @@ func amqpFailure(err error) error {
 
 func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, stderr io.Writer) (stats, error) {
 	id := newRunID()
-	codec := amqp.NewCodec()
+	codec := amqp.NewCodec(spec.Messages...)
 	codec.Timestamp = spec.WireTimestamp
 	var c amqp.Counters
 	rt := amqp.Runtime{
@@ -145,10 +143,7 @@ type RemoteSink interface {
 // its start).
 func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr io.Writer) (Outcome, error) {
 	var out Outcome
-	codec, firstRecv, err := primedCodec(spec)
-	if err != nil {
-		return out, err
-	}
+	codec := amqp.NewCodec(spec.Messages...)
 	codec.Timestamp = spec.WireTimestamp
 	o, err := spec.openOutputs("text", no.Events, stdout, stderr)
 	if err != nil {
@@ -167,7 +162,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	// from it, its log the wall-clock times the processes share
 	var origin atomic.Int64
 	// fresh checkers, and fresh workload state for the specs that make it
-	// there (the priming run used the first)
+	// there
 	var set *check.Set
 	if cs := spec.checkers(); no.Watch {
 		set = check.NewSet(cs...)
@@ -182,17 +177,18 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	// may be reported after the next node's entry), and that order is
 	// causal, as the lc travels in every message.
 	var all []trace.Event
+	var undecoded error // a reported message the registry does not decode
 	sink := func(e *trace.Event) {
 		if e.Node == no.Index {
 			o.nodeEvent(e, origin.Load())
 			o.flush() // a person watches this terminal: each line as it happens
 		} else {
 			if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
-				if b, err := e.Msg.MarshalJSON(); err == nil {
-					if m, err := codec.Decode(b); err == nil {
-						e.Msg = trace.WrapMsg(m)
-					}
+				m, err := decodeMsg(codec, e.Msg)
+				if err != nil && undecoded == nil {
+					undecoded = fmt.Errorf("node %d reported %w", e.Node, err)
 				}
+				e.Msg = m
 			}
 			if rs, ok := o.rs[0].(RemoteSink); ok {
 				rs.Remote(e)
@@ -210,7 +206,7 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 	}
 	waiting := ""
 	if len(script) == 0 && !no.Watch {
-		waiting = waitingFor(spec, no.Index, firstRecv)
+		waiting = waitingFor(spec, no.Index)
 	}
 	res, err := amqp.Run(ctx, amqp.Config{
 		URL: no.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
@@ -235,6 +231,8 @@ func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr 
 		return out, cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default, or the one given --initiator)")
 	case err != nil && ctx.Err() == nil:
 		return out, amqpFailure(err)
+	case undecoded != nil:
+		return out, undecoded
 	}
 	out.Terminated = res.Quiescent
 	why := ""
@@ -308,46 +306,34 @@ func (o *outputs) nodeEvent(e *trace.Event, origin int64) {
 	}
 }
 
-// primedCodec knows every message type the run sends: it runs the same
-// spec on the simulator first (a node process may receive a type before it
-// has sent one, and decoding needs a value of its Go type). It also
-// returns each node's first receipt in that run.
-func primedCodec(spec Spec) (*amqp.Codec, map[int]*trace.Event, error) {
-	c := amqp.NewCodec()
-	first := map[int]*trace.Event{}
-	_, err := sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script,
-		Workload: engine.WorkloadOf(spec.Workload, spec.React), MaxSteps: 10_000_000, Messages: true,
-		Sink: func(e *trace.Event) {
-			if e.Kind == trace.KindSend && e.Msg != nil && e.Msg.Value != nil {
-				c.Learn(e.Msg.Value)
-			}
-			if e.Kind == trace.KindRecv && e.Msg != nil && first[e.Node] == nil {
-				c := *e // the simulator may reuse *e
-				first[e.Node] = &c
-			}
-		}})
-	if err != nil {
-		return nil, nil, fmt.Errorf("learning the algorithm's messages: %w", err)
+// decodeMsg types a message read back as JSON (from a log, or from
+// another node process's report) through the algorithm's registry; a
+// message that already holds its value is returned as it is.
+func decodeMsg(codec *amqp.Codec, m *trace.Msg) (*trace.Msg, error) {
+	if m == nil || m.Value != nil {
+		return m, nil
 	}
-	return c, first, nil
+	b, err := m.MarshalJSON()
+	if err == nil {
+		var v node.Msg
+		if v, err = codec.Decode(b); err == nil {
+			return trace.WrapMsg(v), nil
+		}
+	}
+	return m, err
 }
 
 // waitingFor is what a node process that has nothing to do until a
-// message arrives waits for: on a ring, the message its predecessor sends
-// it first in the simulator's run of the same spec; elsewhere, any node's.
-func waitingFor(spec Spec, i int, first map[int]*trace.Event) string {
-	e := first[i]
-	if spec.Topology != trace.TopoRing || e == nil || e.From < 1 {
+// message arrives waits for: on a ring, a message from one of its two
+// neighbours (the predecessor, on a one-way ring); elsewhere, any node's.
+func waitingFor(spec Spec, i int) string {
+	n := spec.Nodes
+	if spec.Topology != trace.TopoRing || n < 2 {
 		return "waiting for a message from another node (the initiator, node 1 by default, starts the run)"
 	}
-	return fmt.Sprintf("waiting for %s %s message from node %d (the initiator, node 1 by default, starts the election)",
-		article(e.Msg.Type()), e.Msg.Type(), e.From)
-}
-
-// article is "a" or "an" before word.
-func article(word string) string {
-	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
-		return "an"
+	pred, succ := (i+n-2)%n+1, i%n+1
+	if pred == succ {
+		return fmt.Sprintf("waiting for a message from node %d, its neighbour on the ring (the initiator, node 1 by default, starts the run)", pred)
 	}
-	return "a"
+	return fmt.Sprintf("waiting for a message from node %d or node %d, its neighbours on the ring (the initiator, node 1 by default, starts the run)", pred, succ)
 }

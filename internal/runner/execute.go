@@ -28,6 +28,10 @@ type Spec struct {
 	Workload engine.Workload
 	React    node.React
 	Checks   func() []check.Property // fresh properties for one run
+	// Messages lists one value of every message type the nodes may send,
+	// under any schedule and fault: the registry the RabbitMQ codec and the
+	// log reader decode by.
+	Messages []node.Msg
 	// NeedMessages makes the runtime emit send/recv events even when nothing
 	// is rendered (a checker that follows messages needs them).
 	NeedMessages bool
@@ -185,7 +189,7 @@ func Execute(ctx context.Context, spec Spec, opts Options, replay string, stdout
 	var st stats
 	switch {
 	case rec != nil:
-		st, err = runRecorded(ctx, rec, sink)
+		st, err = runRecorded(ctx, rec, spec.Messages, sink)
 	case opts.Custom != nil:
 		var cr CustomResult
 		cr, err = opts.Custom(sink)

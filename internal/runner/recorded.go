@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"ringlab/internal/amqp"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
 	"ringlab/internal/trace"
 )
 
@@ -54,14 +56,19 @@ func restrict(cs []check.Property, props []string) ([]check.Property, error) {
 // streamed log as it reads it: an invalid one is a usage error of --from) and
 // returns the figures the log gives: messages and their types are counted
 // from its send events, termination is the logged run's (a log without a
-// summary is taken as a run that ended by itself). A cancelled ctx stops
-// it with the events judged so far.
-func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (stats, error) {
+// summary is taken as a run that ended by itself). Each logged message is
+// typed through the algorithm's message registry, as a run's are, so the
+// checkers see one representation: a message the registry does not decode
+// is a usage error of --from. A cancelled ctx stops it with the events
+// judged so far.
+func runRecorded(ctx context.Context, rec *Recorded, registry []node.Msg, sink func(*trace.Event)) (stats, error) {
 	if rec.used {
 		return stats{}, fmt.Errorf("a recorded run can be judged once")
 	}
 	rec.used = true
 	st := stats{terminated: true, byType: map[string]int64{}}
+	codec := amqp.NewCodec(registry...)
+	var undecoded error
 	err := rec.Log.Each(ctx, func(e *trace.Event) error {
 		switch e.Kind {
 		case trace.KindSend:
@@ -76,9 +83,18 @@ func runRecorded(ctx context.Context, rec *Recorded, sink func(*trace.Event)) (s
 		}
 		st.now = max(st.now, e.T-rec.Log.Origin)
 		c := *e // the checkers may keep nothing, but the log stays intact
+		m, err := decodeMsg(codec, c.Msg)
+		if err != nil {
+			undecoded = cliutil.Usagef("--from: the %s event of node %d (seq %d): %v", c.Kind, c.Node, c.Seq, err)
+			return undecoded
+		}
+		c.Msg = m
 		sink(&c)
 		return nil
 	})
+	if undecoded != nil {
+		return st, undecoded
+	}
 	var in *trace.Interrupted
 	switch {
 	case errors.As(err, &in): // Ctrl-C: judge what was read so far

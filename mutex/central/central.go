@@ -81,6 +81,12 @@ type Msg struct {
 // Type returns the chapter's name of the message.
 func (m Msg) Type() string { return m.Kind.String() }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg {
+	return []node.Msg{Msg{Kind: MsgRequestAccess}, Msg{Kind: MsgResponseOK}, Msg{Kind: MsgRequestFree}, Msg{Kind: MsgResponseFree}}
+}
+
 // States, with the names the tests and traces use.
 const (
 	StateReleased = "RELEASED" // participant: not interested

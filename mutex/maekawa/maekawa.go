@@ -69,6 +69,13 @@ type Msg struct {
 // Type names the message kind.
 func (m Msg) Type() string { return string(m.Kind) }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg {
+	return []node.Msg{Msg{Kind: MsgRequest}, Msg{Kind: MsgLocked}, Msg{Kind: MsgFailed},
+		Msg{Kind: MsgInquire}, Msg{Kind: MsgRelinquish}, Msg{Kind: MsgRelease}}
+}
+
 // States, named as in Ricart-Agrawala (package ricart).
 const (
 	StateReleased = "RELEASED"

@@ -85,6 +85,12 @@ type Msg struct {
 // Type returns the chapter's name of the message.
 func (m Msg) Type() string { return m.Kind.String() }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg {
+	return []node.Msg{Msg{Kind: MsgRequestAccess}, Msg{Kind: MsgResponseOK}, Msg{Kind: MsgRequestFree}}
+}
+
 type reqID struct{ part, seq int }
 
 // States.

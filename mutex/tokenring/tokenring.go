@@ -59,6 +59,10 @@ type Msg struct {
 // Type returns "TOKEN".
 func (Msg) Type() string { return "TOKEN" }
 
+// MessageTypes lists one value of every message type a node may send, under
+// any schedule and fault: the registry a codec or a log reader decodes by.
+func MessageTypes() []node.Msg { return []node.Msg{Msg{}} }
+
 func (m Msg) id() [2]int { return [2]int{m.Origin, m.Gen} }
 
 func (m Msg) String() string { return fmt.Sprintf("%d.%d", m.Origin, m.Gen) }

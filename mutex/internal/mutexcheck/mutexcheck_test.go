@@ -4,18 +4,34 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/internal/amqp"
 	"ringlab/internal/check"
 	"ringlab/internal/trace"
+	"ringlab/mutex/tokenring"
 )
 
-// log reads a saved NDJSON log through the checkers, as check.Log does.
+// log reads a saved NDJSON log through the checkers, as `ringlab check
+// --from` does: each message typed through the token ring's registry.
 func log(t *testing.T, lines string, cs ...check.Property) (*check.Set, []trace.Verdict) {
 	t.Helper()
-	set, vs, _, err := check.Log(strings.NewReader(lines), cs...)
+	codec := amqp.NewCodec(tokenring.MessageTypes()...)
+	set := check.NewSet(cs...)
+	err := trace.Read(strings.NewReader(lines), func(e *trace.Event) error {
+		if e.Msg != nil {
+			b, _ := e.Msg.MarshalJSON()
+			m, err := codec.Decode(b)
+			if err != nil {
+				return err
+			}
+			e.Msg = trace.WrapMsg(m)
+		}
+		set.Observe(e)
+		return nil
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return set, vs
+	return set, set.Finish(check.End{Terminated: true})
 }
 
 func ev(s string) string { return `{"v":1,` + s + `,"lc":0}` + "\n" }

@@ -1,7 +1,6 @@
 package mutexcheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -122,13 +121,6 @@ func (o *OneToken) Finish(check.End) trace.Verdict {
 	return v
 }
 
-// tokenID names a token message: its String() in a live run, or
-// "<origin>.<gen>" from its fields when read from a log.
-func tokenID(m *trace.Msg) string {
-	if s, ok := m.Value.(fmt.Stringer); ok {
-		return s.String()
-	}
-	var f struct{ Origin, Gen int }
-	_ = json.Unmarshal(m.Fields(), &f)
-	return fmt.Sprintf("%d.%d", f.Origin, f.Gen)
-}
+// tokenID names a token by its message's value: its String()
+// ("<origin>.<gen>") where it has one.
+func tokenID(m *trace.Msg) string { return fmt.Sprint(m.Value) }

@@ -1,0 +1,91 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/node"
+	"ringlab/internal/nodetest"
+	"ringlab/internal/trace"
+)
+
+// msgLog is a log of one message sent and received: msg is its JSON.
+func msgLog(msg string) []byte {
+	return []byte(`{"v":1,"kind":"header","algorithm":"demo pass","nodes":2,"replay":"ringlab demo"}` + "\n" +
+		`{"v":1,"seq":1,"t":0,"node":1,"kind":"send","from":1,"to":2,"msg":` + msg + `,"lc":1}` + "\n" +
+		`{"v":1,"seq":2,"t":1,"node":2,"kind":"recv","from":1,"to":2,"msg":` + msg + `,"lc":2}` + "\n")
+}
+
+// judgeLog reads log (streamed when stream is set) and hands its events to
+// the checkers' sink, as `ringlab check --from` does; it returns the
+// messages the sink saw.
+func judgeLog(t *testing.T, log []byte, stream bool, registry []node.Msg) ([]*trace.Msg, error) {
+	t.Helper()
+	l, err := ReadLog(t.Context(), ReadOptions{Stream: stream}, Source{"run.ndjson", bytes.NewReader(log)})
+	if err != nil {
+		return nil, err
+	}
+	var msgs []*trace.Msg
+	_, err = runRecorded(t.Context(), &Recorded{Log: l}, registry, func(e *trace.Event) {
+		if e.Msg != nil {
+			msgs = append(msgs, e.Msg)
+		}
+	})
+	return msgs, err
+}
+
+// The checkers of a saved log see each message as a run's checkers do:
+// the algorithm's typed value, decoded through its message registry.
+func TestRecordedMessagesAreTyped(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		msgs, err := judgeLog(t, msgLog(`{"type":"TOKEN","hop":3}`), stream, nodetest.MessageTypes())
+		if err != nil || len(msgs) != 2 {
+			t.Fatalf("stream %v: %d messages, %v", stream, len(msgs), err)
+		}
+		for _, m := range msgs {
+			if !reflect.DeepEqual(m.Value, nodetest.Token{Hop: 3}) {
+				t.Errorf("stream %v: the checkers see %#v, want nodetest.Token{Hop: 3}", stream, m.Value)
+			}
+		}
+	}
+}
+
+// A logged message of a type the algorithm's registry does not list is a
+// one-line usage error of --from naming the type and the event.
+func TestRecordedUnknownTypeIsRefused(t *testing.T) {
+	_, err := judgeLog(t, msgLog(`{"type":"NOPE","hop":3}`), true, nodetest.MessageTypes())
+	want := `--from: the send event of node 1 (seq 1): a message of type "NOPE", which the algorithm's message registry does not list`
+	if err == nil || err.Error() != want || cliutil.Code(err) != cliutil.ExitUsage {
+		t.Fatalf("err = %v (exit %d), want the usage error %q", err, cliutil.Code(err), want)
+	}
+}
+
+// FuzzRecordedMessage: whatever message a log carries, the checkers get
+// a typed value of a registered type, or the judgement stops with a
+// one-line usage error.
+func FuzzRecordedMessage(f *testing.F) {
+	for _, s := range []string{`{"type":"TOKEN","hop":3}`, `{"type":"WAVE"}`, `{"type":"TOKEN","hop":"x"}`,
+		`{"type":"TOKEN","hop":1e99}`, `{"type":"X"}`, `{"type":"WAVE","extra":[1,2]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		msgs, err := judgeLog(t, msgLog(msg), true, nodetest.MessageTypes())
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a multi-line error: %q", err)
+			}
+			return
+		}
+		for _, m := range msgs {
+			switch m.Value.(type) {
+			case nodetest.Token, nodetest.Wave:
+			default:
+				t.Fatalf("%s: the checkers see %s", msg, fmt.Sprintf("%#v", m.Value))
+			}
+		}
+	})
+}
