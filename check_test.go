@@ -232,6 +232,8 @@ func TestCheckRefusesBadLogs(t *testing.T) {
 		{"missing file", []string{"--from", filepath.Join(dir, "nope.ndjson")}, "no such file"},
 		{"unknown property", []string{"--from", ok, "--property", "liveness"}, "want one of: termination, uniqueness"},
 		{"same file twice", []string{"--from", ok, "--from", ok}, "given twice"},
+		{"unknown message type", []string{"--from", write("unknown-type.ndjson", strings.ReplaceAll(strings.Join(lines, "\n"), `"type":"ELECTED"`, `"type":"NOPE"`))},
+			`a message of type "NOPE", which the algorithm's message registry does not list`},
 		{"two runs", []string{"--from", ok, "--from", write("other.ndjson", strings.ReplaceAll(strings.Join(lines, "\n"), "--seed 1", "--seed 2"))}, "mixed with"},
 	}
 	for _, c := range cases {
