@@ -90,6 +90,38 @@ func TestRunWithoutCodecIsRefused(t *testing.T) {
 	}
 }
 
+// hiddenMsg has a field the JSON does not show, and a list.
+type hiddenMsg struct {
+	Kind string `json:"-"`
+	ID   int    `json:"id"`
+	IDs  []int  `json:"ids"`
+}
+
+func (m hiddenMsg) Type() string { return m.Kind }
+
+// A message decoded in one call (a struct encoding/json reads back) is
+// the message decoded field by field, whatever the JSON holds.
+func TestCodecWholeAndFieldwiseAgree(t *testing.T) {
+	registry := []node.Msg{hiddenMsg{Kind: "HID"}, nodetest.Token{}}
+	whole, fieldwise := NewCodec(registry...), NewCodec(registry...)
+	for typ, p := range fieldwise.protos {
+		if !whole.protos[typ].whole {
+			t.Fatalf("%s is not decoded in one call", typ)
+		}
+		p.whole = false
+		fieldwise.protos[typ] = p
+	}
+	for _, b := range []string{`{"type":"HID","id":3,"ids":[1,2]}`, `{"type":"HID","ids":[]}`, `{"type":"HID","ID":4}`,
+		`{"type":"HID","id":3,"id":5}`, `{"type":"HID","id":null}`, `{"type":"HID","id":"x"}`, `{"type":"TOKEN","Hop":2,"timestamp":"t"}`,
+		`{"type":"TOKEN","hop":1.5}`, `{"type":"HID","kind":"X"}`} {
+		m1, err1 := whole.Decode([]byte(b))
+		m2, err2 := fieldwise.Decode([]byte(b))
+		if !reflect.DeepEqual(m1, m2) || (err1 == nil) != (err2 == nil) {
+			t.Errorf("%s: in one call %#v (%v), field by field %#v (%v)", b, m1, err1, m2, err2)
+		}
+	}
+}
+
 // Whatever arrives on a queue, Decode returns a message of a known type
 // or an error, never a panic; what it returns encodes and decodes again
 // to itself.
@@ -114,6 +146,27 @@ func FuzzDecode(f *testing.F) {
 		again, err := c.Decode(e)
 		if err != nil || !reflect.DeepEqual(again, m) {
 			t.Fatalf("%s -> %#v -> %s -> %#v (%v)", b, m, e, again, err)
+		}
+	})
+}
+
+// FuzzDecodeWholeAndFieldwise: on any bytes, the one-call decode and the
+// field-by-field decode agree.
+func FuzzDecodeWholeAndFieldwise(f *testing.F) {
+	for _, s := range []string{`{"type":"HID","id":3,"ids":[1,2]}`, `{"type":"HID","ID":4,"iDs":[]}`, `{"type":"TOKEN","hop":3}`, `[]`, `{"type":"HID","id":1e3}`} {
+		f.Add([]byte(s))
+	}
+	registry := []node.Msg{hiddenMsg{Kind: "HID"}, nodetest.Token{}}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		whole, fieldwise := NewCodec(registry...), NewCodec(registry...)
+		for typ, p := range fieldwise.protos {
+			p.whole = false
+			fieldwise.protos[typ] = p
+		}
+		m1, err1 := whole.Decode(b)
+		m2, err2 := fieldwise.Decode(b)
+		if !reflect.DeepEqual(m1, m2) || (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%s: in one call %#v (%v), field by field %#v (%v)", b, m1, err1, m2, err2)
 		}
 	})
 }

@@ -313,7 +313,7 @@ func decodeMsg(codec *amqp.Codec, m *trace.Msg) (*trace.Msg, error) {
 	if m == nil || m.Value != nil {
 		return m, nil
 	}
-	b, err := m.MarshalJSON()
+	b, err := m.JSON()
 	if err == nil {
 		var v node.Msg
 		if v, err = codec.Decode(b); err == nil {

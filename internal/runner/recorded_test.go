@@ -89,3 +89,25 @@ func FuzzRecordedMessage(f *testing.F) {
 		}
 	})
 }
+
+// A node process with nothing to do until a message arrives says whom it
+// waits for from the topology alone: on a ring its two neighbours (one,
+// on a ring of two), elsewhere any node.
+func TestWaitingFor(t *testing.T) {
+	for _, c := range []struct {
+		topo     string
+		n, i     int
+		contains string
+	}{
+		{trace.TopoRing, 5, 2, "from node 1 or node 3, its neighbours on the ring"},
+		{trace.TopoRing, 5, 1, "from node 5 or node 2, its neighbours on the ring"},
+		{trace.TopoRing, 5, 5, "from node 4 or node 1, its neighbours on the ring"},
+		{trace.TopoRing, 2, 2, "from node 1, its neighbour on the ring"},
+		{trace.TopoComplete, 5, 3, "from another node"},
+		{trace.TopoRing, 1, 1, "from another node"},
+	} {
+		if got := waitingFor(Spec{Topology: c.topo, Nodes: c.n}, c.i); !strings.Contains(got, c.contains) {
+			t.Errorf("%s of %d, node %d: %q, want %q in it", c.topo, c.n, c.i, got, c.contains)
+		}
+	}
+}

@@ -136,6 +136,15 @@ func (m *Msg) Fields() json.RawMessage {
 	return b
 }
 
+// JSON returns the message as the log carries it, {"type":T,...fields}:
+// for a message read back, the bytes read (do not modify them).
+func (m *Msg) JSON() ([]byte, error) {
+	if m.Value == nil && m.fields != nil {
+		return m.fields, nil
+	}
+	return m.MarshalJSON()
+}
+
 // MarshalJSON writes {"type":T,...fields}.
 func (m *Msg) MarshalJSON() ([]byte, error) {
 	t, err := json.Marshal(m.Type())

@@ -74,6 +74,18 @@ func (k Kind) String() string {
 // MarshalText makes traces show the kind by name.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads a kind by name, so that a message decodes in one
+// call (a node process's codec, a log read back).
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, name := range kindNames {
+		if name != "" && name == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown message kind %q", b)
+}
+
 // Msg is a message about request (Part, Seq): Part is the participant's node
 // index and Seq counts its requests from 1.
 type Msg struct {
