@@ -52,7 +52,7 @@ func TestMessageRegistryIsComplete(t *testing.T) {
 				codec := amqp.NewCodec(spec.Messages...)
 				cfg := sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: seed, React: spec.React,
 					Script: append(slices.Clone(spec.Script), nodetest.Faults(seed, spec.Nodes)...),
-					Delay:  sim.Delay{Min: 1, Max: 5}, MaxSteps: 50_000, Messages: true,
+					Delay:  sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true,
 					Sink: func(e *trace.Event) {
 						sent.Observe(e)
 						if e.Kind == trace.KindSend {
