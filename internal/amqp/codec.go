@@ -20,10 +20,12 @@ import (
 //
 // A codec is built from the algorithm's message registry: one prototype
 // message of every type it may send, a value of the right Go type whose
-// type-deciding fields (a Kind) are set. To decode, it copies the
-// prototype and decodes the fields that differ from it over the copy, so a
-// kind that is not written as JSON, or not readable back, still comes out
-// right. A type the registry does not list is an error naming the type,
+// type-deciding fields (a Kind) are set. To decode, it reads the message
+// into a new value of the prototype's Go type and takes from the prototype
+// what the JSON cannot give back, a kind that is not written (json:"-") or
+// not readable back, so such a kind still comes out right. Field names
+// match as encoding/json matches them. A type the registry does not list
+// is an error naming the type,
 // on either side. The registry is fixed when the codec is made: a Codec is
 // safe for concurrent use, Timestamp aside (set it before the first use).
 type Codec struct {
