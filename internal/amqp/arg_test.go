@@ -16,7 +16,7 @@ func TestActionArg(t *testing.T) {
 	a := nodetest.NewArgs(3)
 	var mu sync.Mutex
 	var cmds []string
-	oneProcess(t, Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
+	oneProcess(t, Config{Codec: testCodec(), Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindCmd {
 				mu.Lock()
