@@ -322,7 +322,7 @@ type stats struct {
 // system is the engine's description of spec's run with script.
 func (s Spec) system(script []node.Action) engine.System {
 	return engine.System{
-		Name: s.Algorithm, Nodes: s.Nodes, Factory: s.Factory, Script: script,
+		Name: s.Algorithm, Nodes: s.Nodes, Factory: s.Factory, Messages: s.Messages, Script: script,
 		Workload: engine.WorkloadOf(s.Workload, s.React), Names: s.Names, Topology: s.Topology, Edges: s.Edges,
 	}
 }
