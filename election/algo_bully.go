@@ -10,6 +10,7 @@ import (
 	"ringlab/election/bully"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
@@ -47,7 +48,7 @@ func bullyAlgo() algo {
 	}
 }
 
-func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, error) {
+func buildBully(c *cli.Context, s setup, opts *runner.Options) (engine.System, error) {
 	maxDelay := opts.Latency.Max
 	if opts.Policy == sim.PolicyRandom && opts.Latency.Min == opts.Latency.Max {
 		maxDelay = opts.Latency.Min + 9 // the simulator widens it so (sim.newSim)
@@ -60,7 +61,7 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 	case scenarioChapter, scenarioSplitBrain:
 		for _, f := range []string{"ids", "nodes", "layout", "initiators"} {
 			if c.IsSet(f) {
-				return runner.Spec{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
+				return engine.System{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
 			}
 		}
 		cfg.Ids = []int{1, 2, 3, 4, 5}
@@ -72,13 +73,13 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 			break
 		}
 		if opts.Runtime != "sim" {
-			return runner.Spec{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
+			return engine.System{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
 		}
 		cfg.ReplyTimeout, cfg.CoordTimeout = 3, 20
 		script = []node.Action{{At: 0, Node: 4, Cmd: node.CmdStart}}
 		opts.Faults.Slow = append(opts.Faults.Slow, sim.Slow{Node: 5, Extra: 4, From: 0, Until: 1 << 40})
 	default:
-		return runner.Spec{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
+		return engine.System{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
 	}
 	for _, f := range []struct {
 		name string
@@ -87,23 +88,21 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, err
 		if c.IsSet(f.name) {
 			*f.v = c.Int64(f.name)
 			if *f.v < 1 || *f.v > 1_000_000 {
-				return runner.Spec{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
+				return engine.System{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
 			}
 		}
 	}
 	f, err := bully.Factory(cfg)
 	if err != nil {
-		return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+		return engine.System{}, cliutil.Usagef("--ids: %v", err)
 	}
 	script = append(script, noticeCrashes(len(cfg.Ids), cfg.ReplyTimeout, script, opts.Script)...)
 	ids := cfg.Ids
 	n := len(cfg.Ids)
-	return runner.Spec{
+	return engine.System{
 		Factory: f, Messages: bully.MessageTypes(), Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
-		Checks: func() []check.Property {
-			return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)}
-		},
-		Extra: func(runner.Outcome) map[string]any {
+		Properties: []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)},
+		Figures: func(*trace.Summary) map[string]any {
 			return map[string]any{
 				"timeouts": fmt.Sprintf("reply %d ticks, coordinator %d ticks", cfg.ReplyTimeout, cfg.CoordTimeout),
 				"theory":   fmt.Sprintf("the lowest starting, all alive: n(n-1)/2 = %d ELECTION and as many OK", bully.ElectionMessages(n)),

@@ -8,6 +8,7 @@ import (
 
 	"ringlab/election/smallestid"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -43,10 +44,10 @@ func ringAlgo() algo {
 	}
 }
 
-func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
+func buildRing(c *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
 	lang := c.String("lang")
 	if lang != "en" && lang != "pt" {
-		return runner.Spec{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
+		return engine.System{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
 	}
 	var fix bool
 	switch c.String("fix") {
@@ -54,18 +55,18 @@ func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) 
 	case "extinction":
 		fix = true
 	default:
-		return runner.Spec{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
+		return engine.System{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
 	}
 	f, err := smallestid.Factory(smallestid.Ring{IDs: s.ids, Extinction: fix})
 	if err != nil {
-		return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+		return engine.System{}, cliutil.Usagef("--ids: %v", err)
 	}
 	rule4 := 0
-	spec := runner.Spec{
-		Factory:  f,
-		Messages: smallestid.MessageTypes(),
-		Script:   starts(s),
-		Checks:   verdicts(s.ids, minID(s.ids), "the smallest id"),
+	spec := engine.System{
+		Factory:    f,
+		Messages:   smallestid.MessageTypes(),
+		Script:     starts(s),
+		Properties: verdicts(s.ids, minID(s.ids), "the smallest id"),
 		Observe: func(e *trace.Event) {
 			if e.Kind == trace.KindNote && e.Note == smallestid.NoteOwnID {
 				rule4++
@@ -77,7 +78,7 @@ func buildRing(c *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) 
 		// every message, so that other programs written to it interoperate
 		RingNames: true, WireTimestamp: true,
 	}
-	spec.Extra = func(runner.Outcome) map[string]any { return ringExtra(s, fix, rule4) }
+	spec.Figures = func(*trace.Summary) map[string]any { return ringExtra(s, fix, rule4) }
 	return spec, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"ringlab/election/idlist"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
@@ -26,21 +27,19 @@ func anonymousAlgo() algo {
 			"symmetry cannot be broken without ids. Leaders are named by node index.",
 		example: "ringlab election anonymous --initiators all   (two leaders: exit 3)",
 		def:     defaults{initiators: "1", nodes: 2, minNodes: 2},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
 			f, err := anonymous.Factory(s.n())
 			if err != nil {
-				return runner.Spec{}, cliutil.Usagef("--nodes: %v", err)
+				return engine.System{}, cliutil.Usagef("--nodes: %v", err)
 			}
 			first := s.starters[0]
 			votes, leaders := anonymous.Messages(s.n())
-			return runner.Spec{
-				Factory: f, Messages: anonymous.MessageTypes(), Script: starts(s), NeedMessages: true,
+			return engine.System{
+				Factory: f, Messages: anonymous.MessageTypes(), Script: starts(s),
 				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
-				Checks: func() []check.Property {
-					return []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
-						NewCorrectness(nil, first, "the candidate (named by its index)")}
-				},
-				Extra: func(runner.Outcome) map[string]any {
+				Properties: []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
+					NewCorrectness(nil, first, "the candidate (named by its index)")},
+				Figures: func(*trace.Summary) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
 				},
 			}, nil
@@ -56,27 +55,25 @@ func idlistAlgo() algo {
 			"Only initiators decide, so agreement is checked among them.",
 		example: "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
 			f, err := idlist.Factory(s.ids)
 			if err != nil {
-				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return engine.System{}, cliutil.Usagef("--ids: %v", err)
 			}
 			carried := 0
 			msgs, ids := idlist.Messages(s.n(), len(s.starters))
 			want := minID(s.ids)
-			return runner.Spec{
-				Factory: f, Messages: idlist.MessageTypes(), Script: starts(s), NeedMessages: true,
-				Checks: func() []check.Property {
-					return []check.Property{check.Termination{}, NewUniqueness(s.ids),
-						&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")}
-				},
+			return engine.System{
+				Factory: f, Messages: idlist.MessageTypes(), Script: starts(s),
+				Properties: []check.Property{check.Termination{}, NewUniqueness(s.ids),
+					&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")},
 				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {
 					if e.Kind == trace.KindSend && e.Msg != nil {
 						carried += listSize(e.Msg)
 					}
 				},
-				Extra: func(runner.Outcome) map[string]any {
+				Figures: func(*trace.Summary) map[string]any {
 					return map[string]any{
 						"ids carried": fmt.Sprintf("%d (message sizes; theory k*n(n+1)/2 = %d)", carried, ids),
 						"theory":      fmt.Sprintf("k*n = %d LIST messages (k = %d initiators)", msgs, len(s.starters)),
@@ -95,15 +92,15 @@ func changRobertsAlgo() algo {
 			"best 2n-1 (increasing), about n*H_n on average; the announcement adds n.",
 		example: "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
 			f, err := changroberts.Factory(s.ids)
 			if err != nil {
-				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return engine.System{}, cliutil.Usagef("--ids: %v", err)
 			}
-			return runner.Spec{
+			return engine.System{
 				Factory: f, Messages: changroberts.MessageTypes(), Script: starts(s),
-				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
-				Extra: func(runner.Outcome) map[string]any {
+				Properties: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Figures: func(*trace.Summary) map[string]any {
 					n := s.n()
 					x := map[string]any{"theory": fmt.Sprintf("all starting: best 2n-1 = %d, worst n(n+1)/2 = %d, average n*H_n = %.0f ELECTION; + n = %d ELECTED",
 						changroberts.BestCase(n), changroberts.WorstCase(n), float64(n)*harmonic(n), n)}
@@ -126,19 +123,19 @@ func franklinAlgo() algo {
 			"ELECTED; R <= floor(log2 n) + 1. Ids must be >= 1.",
 		example: "ringlab election franklin --nodes 16 --layout random --seed 3",
 		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (runner.Spec, error) {
+		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
 			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
 			if err != nil {
-				return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+				return engine.System{}, cliutil.Usagef("--ids: %v", err)
 			}
 			rounds := 0
-			return runner.Spec{
+			return engine.System{
 				Factory: f, Messages: franklin.MessageTypes(), Script: starts(s),
-				Checks: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Properties: verdicts(s.ids, maxID(s.ids), "the largest id"),
 				// the leader's own leader event carries the rounds it took
 				ObserveKinds: trace.KindsOf(trace.KindLeader),
 				Observe:      func(e *trace.Event) { rounds = max(rounds, e.Round) },
-				Extra: func(runner.Outcome) map[string]any {
+				Figures: func(*trace.Summary) map[string]any {
 					n := s.n()
 					return map[string]any{
 						"rounds": fmt.Sprintf("%d (bound floor(log2 n)+1 = %d)", rounds, franklin.MaxRounds(n)),

@@ -7,6 +7,7 @@ import (
 
 	"ringlab/election/yoyo"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
@@ -57,7 +58,7 @@ func yoyoAlgo() algo {
 	return a
 }
 
-func buildYoyo(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, error) {
+func buildYoyo(c *cli.Context, s setup, opts *runner.Options) (engine.System, error) {
 	var topo node.Topology
 	var err error
 	if c.IsSet("graph") {
@@ -67,21 +68,21 @@ func buildYoyo(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, erro
 		topo, err = generate(c.String("topology"), s.n(), s.seed)
 	}
 	if err != nil {
-		return runner.Spec{}, err
+		return engine.System{}, err
 	}
 	cfg := yoyo.Config{Topology: topo, Ids: s.ids, AllowDisconnected: c.Bool("allow-disconnected")}
 	if !cfg.AllowDisconnected && !topo.Connected() {
-		return runner.Spec{}, cliutil.Usagef("--graph: the graph is not connected, so each piece would elect its own leader; connect it, or add --allow-disconnected to see the split-brain")
+		return engine.System{}, cliutil.Usagef("--graph: the graph is not connected, so each piece would elect its own leader; connect it, or add --allow-disconnected to see the split-brain")
 	}
 	f, err := yoyo.Factory(cfg)
 	if err != nil {
-		return runner.Spec{}, cliutil.Usagef("--ids: %v", err)
+		return engine.System{}, cliutil.Usagef("--ids: %v", err)
 	}
 	m, n := edgeCount(topo), s.n()
-	return runner.Spec{
+	return engine.System{
 		Factory: f, Messages: yoyo.MessageTypes(), Script: starts(s), Topology: trace.TopoGraph, Edges: edgeList(topo),
-		Checks: verdicts(s.ids, minID(s.ids), "the smallest id"),
-		Extra: func(runner.Outcome) map[string]any {
+		Properties: verdicts(s.ids, minID(s.ids), "the smallest id"),
+		Figures: func(*trace.Summary) map[string]any {
 			return map[string]any{
 				"graph":  fmt.Sprintf("%d nodes, %d edges, connected: %v", n, m, topo.Connected()),
 				"theory": fmt.Sprintf("2m = %d ID, 2m-(n-1) = %d LEADER (connected), plus YO and votes O(m log n)", 2*m, 2*m-(n-1)),

@@ -3,6 +3,7 @@ package election
 import (
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
@@ -83,8 +84,14 @@ func (a algo) checkAction(c *cli.Context) error {
 	if len(opts.Faults.Slow) > 0 || len(opts.Faults.Partitions) > 0 {
 		return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
 	}
-	spec.Algorithm, spec.Nodes = "election "+a.name, n
-	// Uniqueness, among the run's properties, is judged at every step.
-	sc := statespace.Config{Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: spec.Checks}
+	spec.Name, spec.Nodes = "election "+a.name, n
+	// Uniqueness, among the run's properties, is judged at every step;
+	// every terminal state by properties of a System of its own.
+	fresh := func() []check.Property {
+		o := opts
+		sys, _ := a.build(c, s, &o) // built once already from the same flags
+		return sys.Properties
+	}
+	sc := statespace.Config{Nodes: n, Factory: spec.Factory, Script: spec.Script, Checks: fresh}
 	return runner.Check(c.Context, c, spec, sc, c.App.Writer, c.App.ErrWriter)
 }

@@ -16,6 +16,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
@@ -31,7 +32,7 @@ type algo struct {
 	count func(c *cli.Context) (int, error)
 	// build turns the parsed configuration into a run; it may add faults
 	// to opts (a scenario's slow node).
-	build func(c *cli.Context, s setup, opts *runner.Options) (runner.Spec, error)
+	build func(c *cli.Context, s setup, opts *runner.Options) (engine.System, error)
 }
 
 // algos lists the election algorithms in the order of election/README.md.
@@ -102,7 +103,8 @@ func (a algo) action(explore bool) cli.ActionFunc {
 					return err
 				}
 			}
-			return runner.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter)
+			build := func() (engine.System, error) { sys, _, err := a.spec(c); return sys, err }
+			return runner.Explore(c.Context, c, build, opts, c.App.Writer, c.App.ErrWriter)
 		}
 		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return err
@@ -110,7 +112,7 @@ func (a algo) action(explore bool) cli.ActionFunc {
 }
 
 // spec parses every flag of a command line and builds its run.
-func (a algo) spec(c *cli.Context) (spec runner.Spec, opts runner.Options, err error) {
+func (a algo) spec(c *cli.Context) (spec engine.System, opts runner.Options, err error) {
 	var n int
 	if a.count != nil {
 		n, err = a.count(c)
@@ -132,7 +134,7 @@ func (a algo) spec(c *cli.Context) (spec runner.Spec, opts runner.Options, err e
 	if err != nil {
 		return spec, opts, err
 	}
-	spec.Algorithm = "election " + a.name
+	spec.Name = "election " + a.name
 	spec.Nodes = n
 	if spec.Names == nil {
 		spec.Names = idNames(s.ids)
@@ -154,11 +156,8 @@ func starts(s setup) []node.Action {
 
 // verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
-func verdicts(ids []int, want int, rule string) func() []check.Property {
-	return func() []check.Property {
-		return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(len(ids), ids),
-			NewCorrectness(ids, want, rule)}
-	}
+func verdicts(ids []int, want int, rule string) []check.Property {
+	return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(len(ids), ids), NewCorrectness(ids, want, rule)}
 }
 
 // idNames names nodes by their ids, as the chapter does: N5 is the node

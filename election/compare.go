@@ -218,7 +218,7 @@ func measure(ctx context.Context, name string, n int, lay string, seed uint64, i
 	if err != nil {
 		return r, err
 	}
-	set := check.NewSet(sp.checks()...)
+	set := check.NewSet(sp.checks...)
 	res, err := sim.Run(sim.Config{Nodes: n, Factory: sp.factory, Seed: seed, Script: starts(s), Messages: sp.messages,
 		MaxSteps: 1 << 40, Cancel: ctx.Done(), Sink: func(e *trace.Event) { set.Observe(e); sp.observe(e) }})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
@@ -25,19 +26,19 @@ func Algorithms() []string {
 // would build from args (its own flags, e.g. --ids 5,3,7,1,4 --lang pt),
 // for a runtime that runs the nodes in several processes (`ringlab node`).
 // Errors are usage errors.
-func NodeSpec(name string, args []string) (runner.Spec, error) {
+func NodeSpec(name string, args []string) (engine.System, error) {
 	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
 	if i < 0 {
-		return runner.Spec{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
+		return engine.System{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
 	cmd := a.command(false)
 	for _, arg := range args {
 		if f, ok := strings.CutPrefix(arg, "--"); ok && !slices.ContainsFunc(cmd.Flags, func(fl cli.Flag) bool { return fl.Names()[0] == f }) {
-			return runner.Spec{}, cliutil.Usagef("--%s is not a flag of %s (see 'ringlab election %s --help')", f, name, name)
+			return engine.System{}, cliutil.Usagef("--%s is not a flag of %s (see 'ringlab election %s --help')", f, name, name)
 		}
 	}
-	return cliutil.Build(cmd, args, func(c *cli.Context) (runner.Spec, error) {
+	return cliutil.Build(cmd, args, func(c *cli.Context) (engine.System, error) {
 		spec, _, err := a.spec(c)
 		return spec, err
 	})
@@ -49,7 +50,7 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 func NodeArea() runner.Area {
 	return runner.Area{
 		Name: "election", Algorithms: Algorithms(), Flags: []string{"ids", "nodes", "lang"},
-		Spec: func(name string, args []string, index int, initiator bool) (runner.Spec, error) {
+		Spec: func(name string, args []string, index int, initiator bool) (engine.System, error) {
 			if initiator {
 				args = append(args, "--initiators", strconv.Itoa(index))
 			}

@@ -75,7 +75,7 @@ func TestNodeProcessDecodesAFaultOnlyType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := runner.BrokerNames(spec.Algorithm, spec.RingNames, "nodes")
+	names := runner.BrokerNames(spec.Name, spec.RingNames, "nodes")
 	if err := amqp.Setup(t.Context(), url, names, spec.Nodes); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // theory is one algorithm's run for `compare` and the judge of its count.
 type theory struct {
 	factory  node.Factory
-	checks   func() []check.Property
+	checks   []check.Property
 	messages bool // the judge needs send events
 	observe  func(e *trace.Event)
 	// judge returns the theory's figure, its formula, and whether the
@@ -64,10 +64,8 @@ func theorySpec(name string, s setup) (theory, error) {
 		}
 	case "idlist":
 		t.factory, err = idlist.Factory(ids)
-		t.checks = func() []check.Property {
-			return []check.Property{check.Termination{}, NewUniqueness(ids), &agreementAmong{nodes: s.starters, ids: ids},
-				NewCorrectness(ids, minID(ids), "the smallest id")}
-		}
+		t.checks = []check.Property{check.Termination{}, NewUniqueness(ids), &agreementAmong{nodes: s.starters, ids: ids},
+			NewCorrectness(ids, minID(ids), "the smallest id")}
 		t.messages = true
 		carried := 0
 		t.observe = func(e *trace.Event) {

@@ -17,6 +17,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/run"
 	"ringlab/internal/runner"
 	"ringlab/mutex/internal/mutexcheck"
@@ -95,7 +96,7 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 			return err
 		}
 		if exploring {
-			return progress(runner.Explore(c.Context, c, spec, opts, c.App.Writer, c.App.ErrWriter))
+			return progress(runner.Explore(c.Context, c, func() (engine.System, error) { return a.spec(c) }, opts, c.App.Writer, c.App.ErrWriter))
 		}
 		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 		return progress(err)
@@ -103,14 +104,14 @@ func (a algo) action(exploring bool) cli.ActionFunc {
 }
 
 // spec reads the workload and algorithm flags into the run they describe.
-func (a algo) spec(c *cli.Context) (runner.Spec, error) {
+func (a algo) spec(c *cli.Context) (engine.System, error) {
 	p, err := a.params(c, 1)
 	if err != nil {
-		return runner.Spec{}, err
+		return engine.System{}, err
 	}
 	pl, err := p.build()
 	if err != nil {
-		return runner.Spec{}, cliutil.Usagef("%v", err)
+		return engine.System{}, cliutil.Usagef("%v", err)
 	}
 	w := newWorkload(pl, p.requests, c.Int64("cs-time"), c.Int64("think-time"))
 	spec, _ := newSpec("mutex "+a.name, pl, w)

@@ -192,7 +192,7 @@ func measure(ctx context.Context, pl plan, w workload) (*stats, int64, string, e
 	default:
 		return nil, 0, "", err
 	}
-	return last(), out.Summary.Messages, problem, nil
+	return last, out.Summary.Messages, problem, nil
 }
 
 func printRows(w io.Writer, rows []row, format string) error {

@@ -27,7 +27,7 @@ func runSim(t *testing.T, p params, cs, think int64, latency sim.Delay, seed uin
 	spec, last := newSpec("test", pl, newWorkload(pl, p.requests, cs, think))
 	opts := runner.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
 	out, err := runner.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
-	return last(), out.Summary.Messages, err
+	return last, out.Summary.Messages, err
 }
 
 // Exact messages per entry, whatever the latencies and the contention:

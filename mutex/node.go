@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/runner"
 )
 
@@ -21,10 +22,10 @@ func Algorithms() []string {
 // subcommand would build from args (its own flags, e.g. --nodes 3
 // --requests 2), for a runtime that runs the nodes in several processes
 // (`ringlab node`). Errors are usage errors.
-func NodeSpec(name string, args []string) (runner.Spec, error) {
+func NodeSpec(name string, args []string) (engine.System, error) {
 	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
 	if i < 0 {
-		return runner.Spec{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
+		return engine.System{}, cliutil.Usagef("--algo: unknown mutex algorithm %q (want one of %v)", name, Algorithms())
 	}
 	a := algos()[i]
 	return cliutil.Build(a.command(false), args, a.spec)
@@ -36,7 +37,7 @@ func NodeSpec(name string, args []string) (runner.Spec, error) {
 func NodeArea() runner.Area {
 	return runner.Area{
 		Name: "mutex", Algorithms: Algorithms(), Flags: []string{"nodes", "requests"},
-		Spec: func(name string, args []string, _ int, _ bool) (runner.Spec, error) { return NodeSpec(name, args) },
+		Spec: func(name string, args []string, _ int, _ bool) (engine.System, error) { return NodeSpec(name, args) },
 		Exit: progress,
 	}
 }

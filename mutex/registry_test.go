@@ -50,7 +50,7 @@ func TestMessageRegistryIsComplete(t *testing.T) {
 					t.Fatal(err)
 				}
 				codec := amqp.NewCodec(spec.Messages...)
-				cfg := sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: seed, React: spec.React,
+				cfg := sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: seed, Workload: spec.Workload,
 					Script: append(slices.Clone(spec.Script), nodetest.Faults(seed, spec.Nodes)...),
 					Delay:  sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true,
 					Sink: func(e *trace.Event) {

@@ -88,10 +88,10 @@ func (s scenario) action(c *cli.Context) error {
 	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
 	name := pl.names
 	spec.Names = name
-	extra := spec.Extra
-	spec.Extra = func(o runner.Outcome) map[string]any {
-		m := extra(o)
-		m["entry order"] = strings.Join(last().entryOrder(name), ", ")
+	figures := spec.Figures
+	spec.Figures = func(o *trace.Summary) map[string]any {
+		m := figures(o)
+		m["entry order"] = strings.Join(last.entryOrder(name), ", ")
 		return m
 	}
 	opts := runner.Options{

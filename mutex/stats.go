@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 	"ringlab/mutex/internal/mutexcheck"
 )
@@ -114,10 +113,10 @@ func (s *stats) jain() float64 {
 func (s *stats) perEntry(messages int64) float64 { return ratio(messages, s.entries) }
 
 // extra is the summary's figures.
-func (s *stats) extra(o runner.Outcome, pl plan) map[string]any {
+func (s *stats) extra(sum *trace.Summary, pl plan) map[string]any {
 	// A time: ticks in the simulator, a readable unit in a live run.
 	span := func(x float64) string { return num(x) + " ticks" }
-	if o.Summary.Runtime == "live" || o.Summary.Runtime == "amqp" {
+	if sum.Runtime == "live" || sum.Runtime == "amqp" {
 		span = func(x float64) string {
 			if math.IsNaN(x) {
 				return "-"
@@ -127,7 +126,7 @@ func (s *stats) extra(o runner.Outcome, pl plan) map[string]any {
 	}
 	return map[string]any{
 		"entries":                    s.entries,
-		"messages per entry":         fmt.Sprintf("%s (theory %s)", num(s.perEntry(o.Summary.Messages)), pl.theory),
+		"messages per entry":         fmt.Sprintf("%s (theory %s)", num(s.perEntry(sum.Messages)), pl.theory),
 		"response time":              span(s.response()) + ", mean from request to entry",
 		"synchronization delay":      span(s.syncDelay()) + ", mean from an exit to the next entry while someone waits",
 		"fairness (Jain, mean wait)": fmt.Sprintf("%s; longest wait %s", num(s.jain()), span(float64(s.maxWait))),

@@ -4,10 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"ringlab/internal/check"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -111,35 +109,23 @@ func (r *reactor) AppendKey(b []byte) []byte {
 	return b
 }
 
-// runState is what one run of a spec owns: its workload state and figures.
-type runState struct {
-	react *reactor
-	stats *stats
-}
-
-// newSpec assembles a run of plan pl under workload w. The engine calls
-// Checks once at the start of every run (also every run of an exploration),
-// so that is where the run's fresh state is made; React, Observe and Extra
-// use the current one. last returns the figures of the latest run.
-func newSpec(name string, pl plan, w workload) (spec runner.Spec, last func() *stats) {
-	cur := &runState{react: w.newReactor(pl.nodes), stats: newStats()}
-	spec = runner.Spec{
-		Algorithm: name,
-		Nodes:     pl.nodes,
-		Factory:   pl.factory,
-		Messages:  pl.messages,
-		Script:    w.actions(pl),
-		React:     func(i int, ev node.Event, now int64) []node.Action { return cur.react.React(i, ev, now) },
-		Checks: func() []check.Property {
-			cur = &runState{react: w.newReactor(pl.nodes), stats: newStats()}
-			return pl.checkers()
-		},
-		NeedMessages: true,
-		Observe:      func(e *trace.Event) { cur.stats.observe(e) },
-		Extra:        func(o runner.Outcome) map[string]any { return cur.stats.extra(o, pl) },
-		Names:        pl.names,
-		Topology:     pl.topology,
-		Edges:        pl.edges,
-	}
-	return spec, func() *stats { return cur.stats }
+// newSpec assembles a run of plan pl under workload w: a System of its
+// own, with fresh workload state and properties, and the figures st it
+// counts as it runs.
+func newSpec(name string, pl plan, w workload) (sys engine.System, st *stats) {
+	st = newStats()
+	return engine.System{
+		Name:       name,
+		Nodes:      pl.nodes,
+		Factory:    pl.factory,
+		Messages:   pl.messages,
+		Script:     w.actions(pl),
+		Workload:   w.newReactor(pl.nodes),
+		Properties: pl.checkers(),
+		Observe:    st.observe,
+		Figures:    func(s *trace.Summary) map[string]any { return st.extra(s, pl) },
+		Names:      pl.names,
+		Topology:   pl.topology,
+		Edges:      pl.edges,
+	}, st
 }

@@ -58,7 +58,7 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 	if r.Counters != nil {
 		*r.Counters = Counters{Duplicates: res.Duplicates, Foreign: res.Foreign, Reconnects: res.Reconnects}
 	}
-	out := engine.Result{Now: res.Now, Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
+	out := engine.Result{Now: res.Now, T: res.Elapsed.Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		if ctx.Err() != nil {

@@ -16,6 +16,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"ringlab/internal/check"
@@ -79,8 +80,42 @@ type System struct {
 	Observe      Observer
 	ObserveKinds trace.Kinds
 	// Figures are the algorithm's own results of a finished run (rounds,
-	// messages next to the theory), for the summary and compare.
-	Figures func(Result) []Figure
+	// messages next to the theory), for the summary; they read the run's
+	// summary (its runtime, its message counts) and what Observe counted.
+	Figures func(s *trace.Summary) map[string]any
+	// Text, if set, replaces the engine's text renderer for --format text
+	// (the ring-election specification's own wording); stderr is for
+	// figures that must not disturb stdout.
+	Text func(stdout, stderr io.Writer) trace.Renderer
+	// RingNames makes a run over RabbitMQ use the ring election's own
+	// broker names (exchange leader.election.ring, queues node.1..node.N)
+	// in place of names prefixed by the algorithm and run id, so that
+	// processes written to that specification can join it.
+	RingNames bool
+	// WireTimestamp puts a timestamp in every message sent over
+	// RabbitMQ, as the ring election's specification asks.
+	WireTimestamp bool
+}
+
+// Wants is the kinds of events the System itself needs: its properties'
+// and its observer's. A runtime need not build the others unless a
+// renderer or a log wants them.
+func (s *System) Wants() trace.Kinds {
+	k := trace.Kinds(0)
+	for _, p := range s.Properties {
+		w, ok := p.(check.Wanter)
+		if !ok {
+			return trace.AllKinds
+		}
+		k |= w.Wants()
+	}
+	if s.Observe != nil {
+		if s.ObserveKinds == 0 {
+			return trace.AllKinds
+		}
+		k |= s.ObserveKinds
+	}
+	return k
 }
 
 // NodeName returns node i's display name.
@@ -89,14 +124,6 @@ func (s *System) NodeName(i int) string {
 		return s.Names(i)
 	}
 	return fmt.Sprintf("node %d", i)
-}
-
-// Figure is one typed result of a run: "rounds" 3, "messages per entry"
-// 4.0, with the theory's value where there is one.
-type Figure struct {
-	Name   string
-	Value  any
-	Theory string // the formula and its value ("2(N-1) = 8"), or ""
 }
 
 // End says how a run ended.
@@ -124,8 +151,11 @@ type Result struct {
 	End End
 	// Why says in words why a run that is not Quiescent ended
 	// ("still running after the step budget of 1000 steps").
-	Why        string
-	Now        int64 // the runtime's clock at the end, in ticks
+	Why string
+	Now int64 // the runtime's clock at the end, in ticks
+	// T is the end's time in the unit of the events' T: ticks on the
+	// simulator, nanoseconds since the start on goroutines and RabbitMQ.
+	T          int64
 	Steps      int64 // inputs handled by nodes
 	Messages   int64 // messages sent (drops and duplicates not included)
 	ByType     map[string]int64

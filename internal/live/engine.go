@@ -73,7 +73,7 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 		run = Run
 	}
 	res, err := run(ctx, cfg)
-	out := engine.Result{Now: res.Now, Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
+	out := engine.Result{Now: res.Now, T: res.Now * r.tick().Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		out.End, out.Why, err = engine.Interrupted, "interrupted", nil
@@ -85,4 +85,12 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 		out.End, out.Why = engine.TimedOut, fmt.Sprintf("still running after %v of wall time", r.Timeout)
 	}
 	return out, err
+}
+
+// tick is the runtime's tick: Tick, or DefaultTick when it is zero.
+func (r Runtime) tick() time.Duration {
+	if r.Tick == 0 {
+		return DefaultTick
+	}
+	return r.Tick
 }

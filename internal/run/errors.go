@@ -83,3 +83,10 @@ func (o Outcome) violation(v trace.Verdict) *Violation {
 	}
 	return e
 }
+
+// UnknownProperty is the error of Options.Only naming no property of the
+// System; Err lists the properties there are.
+type UnknownProperty struct{ Err error }
+
+func (e *UnknownProperty) Error() string { return e.Err.Error() }
+func (e *UnknownProperty) Unwrap() error { return e.Err }

@@ -50,7 +50,7 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 	var out Outcome
 	props, err := check.Select(properties(sys), opts.Only)
 	if err != nil {
-		return out, err
+		return out, &UnknownProperty{err}
 	}
 	out.Properties = props
 	set := check.NewSet(props...)
@@ -64,6 +64,9 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 	if err != nil {
 		return out, err
 	}
+	if ctx.Err() != nil { // cancelled as it ended: judged as far as it got
+		res.End, res.Why = engine.Interrupted, "interrupted"
+	}
 	out.Result, out.Violations = res, set.Violations
 	out.Summary = summary(sys, rt, res, opts)
 	out.Summary.Verdicts = set.Finish(check.End{Terminated: res.End == engine.Quiescent, Why: why(res),
@@ -72,7 +75,7 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 		markInterrupted(out.Summary.Verdicts)
 	}
 	if sys.Figures != nil {
-		out.Summary.Extra = Extra(sys.Figures(res))
+		out.Summary.Extra = sys.Figures(&out.Summary)
 	}
 	for _, r := range opts.Renderers {
 		w.keep(r.Summary(&out.Summary))
@@ -113,7 +116,7 @@ func observer(sys engine.System, set *check.Set, w *writer) engine.Observer {
 func summary(sys engine.System, rt engine.Runtime, res engine.Result, opts Options) trace.Summary {
 	return trace.Summary{
 		V: trace.Version, Kind: "summary", Algorithm: sys.Name, Runtime: rt.Name(),
-		Seed: opts.Seed, Nodes: sys.Nodes, Time: res.Now, Steps: res.Steps,
+		Seed: opts.Seed, Nodes: sys.Nodes, Time: res.T, Steps: res.Steps,
 		Messages: res.Messages, ByType: res.ByType, Dropped: res.Dropped, Duplicated: res.Duplicated,
 		Unapplied: res.Unapplied, Replay: opts.Replay,
 	}
@@ -140,18 +143,6 @@ func markInterrupted(vs []trace.Verdict) {
 			vs[i].Detail = "interrupted; so far: " + vs[i].Detail
 		}
 	}
-}
-
-// Extra is figures as the summary's extra map.
-func Extra(fs []engine.Figure) map[string]any {
-	if len(fs) == 0 {
-		return nil
-	}
-	m := make(map[string]any, len(fs))
-	for _, f := range fs {
-		m[f.Name] = f.Value
-	}
-	return m
 }
 
 // writer numbers the events it hands to the renderers and keeps the first

@@ -10,16 +10,15 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/amqp"
-	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -92,27 +91,6 @@ func amqpFailure(err error) error {
 	return fmt.Errorf("--runtime amqp: %w", err)
 }
 
-func runAMQP(ctx context.Context, spec Spec, opts Options, script []node.Action, sink func(*trace.Event), messages bool, skip trace.Kinds, stderr io.Writer) (stats, error) {
-	id := newRunID()
-	codec := amqp.NewCodec(spec.Messages...)
-	codec.Timestamp = spec.WireTimestamp
-	var c amqp.Counters
-	rt := amqp.Runtime{
-		URL: opts.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, id), Codec: codec, Tick: opts.Tick, Timeout: opts.Timeout,
-		RunID: id, Purge: true, Teardown: true, Lock: true, Messages: messages, Skip: skip, Counters: &c,
-	}
-	res, err := rt.Run(ctx, spec.system(script), sink)
-	st := statsOf(res, res.Elapsed.Nanoseconds())
-	if res.End == engine.TimedOut {
-		st.why = fmt.Sprintf("still running after --timeout %v", opts.Timeout)
-	}
-	if c.Duplicates+c.Foreign > 0 || c.Reconnects > 0 {
-		fmt.Fprintf(stderr, "amqp: %d reconnect(s), %d duplicate deliveries dropped, %d of another run dropped\n",
-			c.Reconnects, c.Duplicates, c.Foreign)
-	}
-	return st, amqpFailure(err)
-}
-
 // NodeOptions are the settings of one node process (`ringlab node`).
 type NodeOptions struct {
 	Index   int    // the node this process runs
@@ -134,161 +112,214 @@ type RemoteSink interface {
 	Remote(e *trace.Event)
 }
 
-// ExecuteNode runs node no.Index of spec in this process, over the broker,
+// ExecuteNode runs node no.Index of sys in this process, over the broker,
 // with the other nodes in processes of their own. Its text output and
 // --events log hold only this node's events; the watching process also
-// checks the whole run, from every node's reported events, and prints the
-// verdicts and the summary. spec.Script is the whole run's: this process
-// carries out only its node's actions (a process that does not watch, not
-// its start).
-func ExecuteNode(ctx context.Context, spec Spec, no NodeOptions, stdout, stderr io.Writer) (Outcome, error) {
-	var out Outcome
-	codec := amqp.NewCodec(spec.Messages...)
-	codec.Timestamp = spec.WireTimestamp
-	o, err := spec.openOutputs("text", no.Events, stdout, stderr)
+// judges the whole run through run.Run, from every node's reported events,
+// and prints the verdicts and the summary. sys.Script is the whole run's:
+// this process carries out only its node's actions (a process that does
+// not watch, not its start).
+func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout, stderr io.Writer) (run.Outcome, error) {
+	codec := amqp.NewCodec(sys.Messages...)
+	codec.Timestamp = sys.WireTimestamp
+	o, err := openOutputs(&sys, Options{Format: "text", Events: no.Events}, stdout, stderr)
 	if err != nil {
-		return out, err
+		return run.Outcome{}, err
 	}
 	defer o.close()
-	h := spec.Header(Options{Runtime: "amqp"}, no.Replay)
-	for _, r := range o.rs { // the log and the text name the nodes, as every run's do
-		if hr, ok := r.(trace.HeaderRenderer); ok {
-			if err := hr.Header(h); err != nil {
-				return out, fmt.Errorf("writing the log: %w", err)
-			}
-		}
-	}
-	// origin is this process's start (Unix ns): its text writes times
-	// from it, its log the wall-clock times the processes share
-	var origin atomic.Int64
-	// fresh checkers, and fresh workload state for the specs that make it
-	// there
-	var set *check.Set
-	if cs := spec.checkers(); no.Watch {
-		set = check.NewSet(cs...)
-		if spec.Names != nil {
-			set.SetNames(spec.Names)
-		}
-		set.SetTimes("amqp")
-	}
-	// The watcher judges the run once it is over, from every node's
-	// events in Lamport-clock order: reports from different processes
-	// arrive in no causal order (a node's exit from the critical section
-	// may be reported after the next node's entry), and that order is
-	// causal, as the lc travels in every message.
-	var all []trace.Event
-	var undecoded error // a reported message the registry does not decode
-	sink := func(e *trace.Event) {
-		if e.Node == no.Index {
-			o.nodeEvent(e, origin.Load())
-			o.flush() // a person watches this terminal: each line as it happens
-		} else {
-			if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
-				m, err := decodeMsg(codec, e.Msg)
-				if err != nil && undecoded == nil {
-					undecoded = fmt.Errorf("node %d reported %w", e.Node, err)
-				}
-				e.Msg = m
-			}
-			if rs, ok := o.rs[0].(RemoteSink); ok {
-				rs.Remote(e)
-			}
-		}
-		if no.Watch {
-			all = append(all, *e)
-		}
-	}
-	var script []node.Action
-	for _, a := range spec.Script {
-		if a.Node == no.Index && (no.Watch || a.Cmd != node.CmdStart) {
-			script = append(script, a)
-		}
-	}
+	o.header(Header(&sys, Options{Runtime: "amqp"}, no.Replay)) // the log and the text name the nodes, as every run's do
+	n := nodeProcess{no: no, o: o, codec: codec}
+	script := n.script(sys.Script)
 	waiting := ""
 	if len(script) == 0 && !no.Watch {
-		waiting = waitingFor(spec, no.Index)
+		waiting = waitingFor(&sys, no.Index)
 	}
 	res, err := amqp.Run(ctx, amqp.Config{
-		URL: no.URL, Names: BrokerNames(spec.Algorithm, spec.RingNames, "nodes"), Nodes: spec.Nodes, Factory: spec.Factory,
-		Codec: codec, Script: script, Workload: engine.WorkloadOf(spec.Workload, spec.React), Tick: no.Tick, Timeout: no.Timeout,
-		Local: []int{no.Index}, Watch: no.Watch, Sink: sink, Messages: true,
+		URL: no.URL, Names: BrokerNames(sys.Name, sys.RingNames, "nodes"), Nodes: sys.Nodes, Factory: sys.Factory,
+		Codec: codec, Script: script, Workload: sys.Workload, Tick: no.Tick, Timeout: no.Timeout,
+		Local: []int{no.Index}, Watch: no.Watch, Sink: n.sink, Messages: true,
 		Started: func() {
-			origin.Store(time.Now().UnixNano())
+			n.origin = time.Now().UnixNano()
 			if waiting != "" {
 				fmt.Fprintf(stderr, "node %d: %s\n", no.Index, waiting)
 			}
 		},
 		Lock: true, RunKey: no.RunKey,
 	})
+	if err := n.failure(ctx, err); err != nil {
+		return run.Outcome{}, err
+	}
+	if !no.Watch {
+		return run.Outcome{}, n.unjudged(ctx, res)
+	}
+	out, err := run.Run(ctx, sys, n.judged(res, ctx.Err() != nil), run.Options{Renderers: []trace.Renderer{violations{&n}}, Replay: no.Replay})
+	o.flush()
+	if err == nil {
+		err = o.writeErr()
+	}
+	if err != nil {
+		return out, err
+	}
+	return out, out.Err()
+}
+
+// unjudged ends the run of a process that does not watch: it judges
+// nothing, but says whether its part of the run ended.
+func (n *nodeProcess) unjudged(ctx context.Context, res amqp.Result) error {
+	if res.Quiescent {
+		fmt.Fprintf(n.o.stderr, "node %d: the run is over; this node sent %d message(s)\n", n.no.Index, res.Messages)
+	}
+	n.o.flush()
+	switch {
+	case n.o.err != nil:
+		return n.o.writeErr()
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case !res.Quiescent && res.Exhausted:
+		return &run.NoTermination{Why: fmt.Sprintf("still running after --timeout %v", n.no.Timeout), Replay: n.no.Replay}
+	case !res.Quiescent:
+		return &run.NoTermination{Replay: n.no.Replay}
+	}
+	return nil
+}
+
+// nodeProcess is one node process's run: its outputs, and the events every
+// process reported, which the watcher judges once the run is over.
+type nodeProcess struct {
+	no     NodeOptions
+	o      *outputs
+	codec  *amqp.Codec
+	origin int64 // this process's start (Unix ns): its text writes times from it, its log the wall-clock times the processes share
+	// all holds every node's events (the watcher's): reports from
+	// different processes arrive in no causal order (a node's exit from
+	// the critical section may be reported after the next node's entry),
+	// so they are judged at the end in Lamport-clock order, which is
+	// causal, as the lc travels in every message.
+	all       []trace.Event
+	t0        int64 // the run's first event's wall-clock time
+	undecoded error // a reported message the registry does not decode
+}
+
+// script is the actions of the whole run's script this process carries
+// out: its node's, but the start unless it watches.
+func (n *nodeProcess) script(all []node.Action) []node.Action {
+	var script []node.Action
+	for _, a := range all {
+		if a.Node == n.no.Index && (n.no.Watch || a.Cmd != node.CmdStart) {
+			script = append(script, a)
+		}
+	}
+	return script
+}
+
+// sink writes this node's events as they happen (a person watches this
+// terminal: each line as it happens), types the messages other processes
+// report, and keeps every event for the watcher.
+func (n *nodeProcess) sink(e *trace.Event) {
+	if e.Node == n.no.Index {
+		n.o.nodeEvent(e, n.origin)
+		n.o.flush()
+	} else {
+		if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
+			m, err := decodeMsg(n.codec, e.Msg)
+			if err != nil && n.undecoded == nil {
+				n.undecoded = fmt.Errorf("node %d reported %w", e.Node, err)
+			}
+			e.Msg = m
+		}
+		if rs, ok := n.o.rs[0].(RemoteSink); ok {
+			rs.Remote(e)
+		}
+	}
+	if n.no.Watch {
+		n.all = append(n.all, *e)
+	}
+}
+
+// failure is the error a node process ends with when the broker run
+// failed, or nil.
+func (n *nodeProcess) failure(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(err, amqp.ErrSecondWatcher):
-		o.close()
-		if no.Events != "" {
-			_ = os.Remove(no.Events) // it holds the header only: nothing of a run
+		n.o.close()
+		if n.no.Events != "" {
+			_ = os.Remove(n.no.Events) // it holds the header only: nothing of a run
 		}
-		return out, cliutil.Usagef("--initiator: another process is this run's initiator already, and a run has one (node 1's process by default): start node %d with --initiator=false; the run's other processes were told to end", no.Index)
+		return cliutil.Usagef("--initiator: another process is this run's initiator already, and a run has one (node 1's process by default): start node %d with --initiator=false; the run's other processes were told to end", n.no.Index)
 	case errors.Is(err, amqp.ErrAbandoned):
-		return out, cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default, or the one given --initiator)")
+		return cliutil.Usagef("the run was abandoned: a process was started as a second initiator and refused; start the run again with one initiator (node 1's process by default, or the one given --initiator)")
 	case err != nil && ctx.Err() == nil:
-		return out, amqpFailure(err)
-	case undecoded != nil:
-		return out, undecoded
+		return amqpFailure(err)
 	}
-	out.Terminated = res.Quiescent
-	why := ""
-	switch {
-	case ctx.Err() != nil:
-		why = "interrupted"
-	case res.Exhausted:
-		why = fmt.Sprintf("still running after --timeout %v", no.Timeout)
-	}
-	replay := no.Replay
-	out.Summary = trace.Summary{V: trace.Version, Kind: "summary", Algorithm: spec.Algorithm, Runtime: "amqp",
-		Nodes: spec.Nodes, Time: res.Elapsed.Nanoseconds(), Steps: res.Steps, Messages: res.Messages,
-		ByType: res.ByType, Replay: replay}
-	if set != nil {
-		slices.SortStableFunc(all, func(a, b trace.Event) int {
-			return cmp.Or(cmp.Compare(a.LC, b.LC), cmp.Compare(a.Node, b.Node))
-		})
-		// The processes' events carry wall-clock times (Unix ns, the one
-		// clock they share); the checkers judge times from the run's
-		// first event, as a one-process run's, and the log keeps the
-		// wall-clock time of each violation.
-		var t0 int64
-		for k := range all {
-			if k == 0 || all[k].T < t0 {
-				t0 = all[k].T
-			}
-		}
-		for k := range all {
-			e := &all[k]
-			e.T -= t0
-			vs := set.Observe(e)
-			if spec.Observe != nil {
-				spec.Observe(e)
-			}
-			for i := range vs {
-				vs[i].T += t0
-				o.nodeEvent(&vs[i], origin.Load())
-			}
-		}
-		out.Summary.Verdicts = set.Finish(check.End{Terminated: res.Quiescent, Why: why, Messages: res.Messages, Runtime: "amqp"})
-		out.Violations = set.Violations
-		if spec.Extra != nil {
-			out.Summary.Extra = spec.Extra(out)
-		}
-		for _, r := range o.rs {
-			o.keep(r.Summary(&out.Summary))
-		}
-	} else if res.Quiescent {
-		fmt.Fprintf(stderr, "node %d: the run is over; this node sent %d message(s)\n", no.Index, res.Messages)
-	}
-	o.flush()
-	if o.err != nil {
-		return out, fmt.Errorf("writing the log: %w", o.err)
-	}
-	return out, exitError(ctx, out, res.Quiescent, why, replay)
+	return n.undecoded
 }
+
+// judged is the finished run as a runtime for run.Run: it hands over
+// every node's events in Lamport-clock order, with times from the run's
+// first event (the processes' events carry wall-clock times, the one clock
+// they share), and ends as the broker run did.
+func (n *nodeProcess) judged(res amqp.Result, interrupted bool) engine.Runtime {
+	slices.SortStableFunc(n.all, func(a, b trace.Event) int {
+		return cmp.Or(cmp.Compare(a.LC, b.LC), cmp.Compare(a.Node, b.Node))
+	})
+	for k := range n.all {
+		if k == 0 || n.all[k].T < n.t0 {
+			n.t0 = n.all[k].T
+		}
+	}
+	r := engine.Result{Now: res.Now, T: res.Elapsed.Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType,
+		Elapsed: res.Elapsed, End: engine.Quiescent}
+	switch {
+	case interrupted:
+		r.End, r.Why = engine.Interrupted, "interrupted"
+	case res.Exhausted:
+		r.End, r.Why = engine.TimedOut, fmt.Sprintf("still running after --timeout %v", n.no.Timeout)
+	case !res.Quiescent:
+		r.End = engine.Stopped
+	}
+	return replayed{n.all, n.t0, r}
+}
+
+// replayed is a finished run's events as a runtime.
+type replayed struct {
+	events []trace.Event
+	t0     int64
+	res    engine.Result
+}
+
+func (replayed) Name() string { return "amqp" }
+
+func (r replayed) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
+	for k := range r.events {
+		e := r.events[k]
+		e.T -= r.t0
+		obs(&e)
+	}
+	return r.res, nil
+}
+
+// violations is the watcher's renderer while it judges: the events are
+// written already, as they happened; a violation goes to the log at its
+// wall-clock time, and the summary to every output.
+type violations struct{ n *nodeProcess }
+
+func (v violations) Event(e *trace.Event) error {
+	if e.Kind == trace.KindViolation {
+		c := *e
+		c.T += v.n.t0
+		v.n.o.nodeEvent(&c, v.n.origin)
+	}
+	return nil
+}
+
+func (v violations) Summary(s *trace.Summary) error {
+	for _, r := range v.n.o.rs {
+		v.n.o.keep(r.Summary(s))
+	}
+	return nil
+}
+
+func (violations) Flush() error { return nil }
 
 // nodeEvent numbers e and writes it to the log with its wall-clock time,
 // and to the other renderers with its time from origin (Unix ns).
@@ -326,9 +357,9 @@ func decodeMsg(codec *amqp.Codec, m *trace.Msg) (*trace.Msg, error) {
 // waitingFor is what a node process that has nothing to do until a
 // message arrives waits for: on a ring, a message from one of its two
 // neighbours (the predecessor, on a one-way ring); elsewhere, any node's.
-func waitingFor(spec Spec, i int) string {
-	n := spec.Nodes
-	if spec.Topology != trace.TopoRing || n < 2 {
+func waitingFor(sys *engine.System, i int) string {
+	n := sys.Nodes
+	if sys.Topology != trace.TopoRing || n < 2 {
 		return "waiting for a message from another node (the initiator, node 1 by default, starts the run)"
 	}
 	pred, succ := (i+n-2)%n+1, i%n+1

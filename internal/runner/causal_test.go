@@ -7,6 +7,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 )
 
@@ -29,13 +30,13 @@ func (cheater) Step(in node.Input, out *node.Output) {
 // told to enter (a reaction to node 1's exit, carried out by the runtime,
 // not a message). In every run the two critical sections follow each other
 // in time, so an observer that only orders events never sees them overlap.
-func cheatSpec() Spec {
-	return Spec{
-		Algorithm: "test cheater",
-		Nodes:     2,
-		Factory:   func(int) (node.Node, error) { return cheater{}, nil },
-		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdRequest}},
-		React: func(i int, ev node.Event, _ int64) []node.Action {
+func cheatSpec() engine.System {
+	return engine.System{
+		Name:    "test cheater",
+		Nodes:   2,
+		Factory: func(int) (node.Node, error) { return cheater{}, nil },
+		Script:  []node.Action{{At: 0, Node: 1, Cmd: node.CmdRequest}},
+		Workload: engine.ReactFunc(func(i int, ev node.Event, _ int64) []node.Action {
 			switch {
 			case ev.Kind == node.EvEnterCS:
 				return []node.Action{{At: 1, Node: i, Cmd: node.CmdRelease}}
@@ -43,8 +44,8 @@ func cheatSpec() Spec {
 				return []node.Action{{At: 0, Node: 2, Cmd: node.CmdRequest}}
 			}
 			return nil
-		},
-		Checks: func() []check.Property { return []check.Property{&check.MutualExclusion{}, check.Termination{}} },
+		}),
+		Properties: []check.Property{&check.MutualExclusion{}, check.Termination{}},
 	}
 }
 
@@ -54,15 +55,14 @@ func cheatSpec() Spec {
 // the simulator with --vc — the two critical sections are not ordered by
 // happens-before, and the run is a violation (exit 3) naming both nodes.
 func TestCausalMutualExclusion(t *testing.T) {
-	spec := cheatSpec()
-	if _, _, err := execute(t, spec, simOpts("none", 1)); err != nil {
+	if _, _, err := execute(t, cheatSpec(), simOpts("none", 1)); err != nil {
 		t.Fatalf("event order: %v (an observer of the order sees no overlap)", err)
 	}
 	vc := simOpts("none", 1)
 	vc.VectorClocks = true
 	live := Options{Runtime: "live", Format: "none", Tick: time.Millisecond, Timeout: time.Minute}
 	for name, opts := range map[string]Options{"sim --vc": vc, "live": live} {
-		o, _, err := execute(t, spec, opts)
+		o, _, err := execute(t, cheatSpec(), opts) // a System serves one run
 		if cliutil.Code(err) != cliutil.ExitViolation {
 			t.Fatalf("%s: err = %v (code %d), want a violation (3)", name, err, cliutil.Code(err))
 		}

@@ -11,6 +11,7 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/run"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
@@ -74,7 +75,7 @@ type checkReport struct {
 // --path, replays one path through Execute (trace, checkers, renderers).
 // Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
 // stopped it first, 130 interrupted (with the figures so far).
-func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config, stdout, stderr io.Writer) error {
+func Check(ctx context.Context, c *cli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
 	var err error
 	if sc.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
 		return cliutil.Usagef("--policy: %v", err)
@@ -103,11 +104,11 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 	case sc.Nodes > statespace.MaxNodes:
 		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
 	}
-	if checks := sc.Checks; checks != nil && spec.Names != nil {
+	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
 		sc.Checks = func() []check.Property {
 			cs := checks()
-			check.NewSet(cs...).SetNames(spec.Names)
+			check.NewSet(cs...).SetNames(sys.Names)
 			return cs
 		}
 	}
@@ -127,11 +128,11 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 		if err != nil {
 			return cliutil.Usagef("--path: %v", err)
 		}
-		return replayPath(ctx, spec, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
 
 	rep := checkReport{
-		Algorithm: spec.Algorithm, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
+		Algorithm: sys.Name, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
 		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
 	}
 	// The text report's first line says what is searched: it goes out
@@ -172,7 +173,7 @@ func Check(ctx context.Context, c *cli.Context, spec Spec, sc statespace.Config,
 			if format == "text" {
 				fmt.Fprintln(stdout)
 			}
-			err := replayPath(ctx, spec, sc, res.Path, format, rep.Replay, stdout, stderr)
+			err := replayPath(ctx, sys, sc, res.Path, format, rep.Replay, stdout, stderr)
 			if cliutil.Code(err) != cliutil.ExitViolation && cliutil.Code(err) != cliutil.ExitNoTermination && err != nil {
 				return err
 			}
@@ -243,20 +244,31 @@ func writeCheck(w io.Writer, r checkReport) {
 	}
 }
 
-// replayPath runs one path through Execute: the same checkers, renderers
-// and exit codes as a run.
-func replayPath(ctx context.Context, spec Spec, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: func(sink func(*trace.Event)) (CustomResult, error) {
-		rr, err := statespace.Replay(sc, path, sink)
-		if err != nil {
-			return CustomResult{}, cliutil.Usagef("--path: %v", err)
-		}
-		cr := CustomResult{Terminated: rr.Terminated, Steps: rr.Steps, Messages: rr.Messages, Dropped: rr.Dropped, ByType: rr.ByType}
-		if !rr.Terminated {
-			cr.Why = "the path ends before the run does"
-		}
-		return cr, nil
-	}}
-	_, err := Execute(ctx, spec, opts, replay, stdout, stderr)
+// replayPath runs one path through Execute: the same properties,
+// renderers and exit codes as a run.
+func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
+	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc, path}}
+	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
 	return err
+}
+
+// pathRuntime replays one path of the exhaustive checker as a run.
+type pathRuntime struct {
+	sc   statespace.Config
+	path []statespace.Trans
+}
+
+func (pathRuntime) Name() string { return "check" }
+
+func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
+	rr, err := statespace.Replay(p.sc, p.path, obs)
+	if err != nil {
+		return engine.Result{}, cliutil.Usagef("--path: %v", err)
+	}
+	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
+		Dropped: rr.Dropped, ByType: rr.ByType}
+	if !rr.Terminated {
+		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+	}
+	return res, nil
 }

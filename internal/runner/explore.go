@@ -12,7 +12,6 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -63,29 +62,40 @@ func (j judge) Final(res sim.Result) bool {
 // A command with a --property flag (mutex and election explore) may name
 // one property (as check.Select reads it): then only its checkers judge
 // the schedules.
-func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdout, stderr io.Writer) error {
-	checkers := spec.checkers
+func Explore(ctx context.Context, c *cli.Context, build func() (engine.System, error), opts Options, stdout, stderr io.Writer) error {
+	sys, err := build()
+	if err != nil {
+		return err
+	}
+	var only []string
 	if c.IsSet("property") {
-		props := []string{c.String("property")}
-		if _, err := restrict(spec.checkers(), props); err != nil {
+		only = []string{c.String("property")}
+		if _, err := restrict(sys.Properties, only); err != nil {
 			return err
 		}
-		checkers = func() []check.Property { cs, _ := check.Select(spec.checkers(), props); return cs }
+	}
+	// every schedule is judged by the properties of a System of its own
+	properties := func() []check.Property {
+		fresh, err := build()
+		if err != nil { // it was built once already from the same flags
+			panic(fmt.Sprintf("runner: a System built once fails the second time: %v", err))
+		}
+		ps, _ := check.Select(fresh.Properties, only)
+		return ps
 	}
 	schedules, first, err := ExploreStart(c, opts, stderr)
 	if err != nil {
 		return err
 	}
-	script := append(append([]node.Action(nil), spec.Script...), opts.Script...)
 	x := sim.Explore{
 		Config: sim.Config{
-			Nodes: spec.Nodes, Factory: spec.Factory, Policy: opts.Policy, Delay: opts.Latency,
-			Faults: opts.Faults, Script: script, Workload: engine.WorkloadOf(spec.Workload, spec.React), MaxSteps: opts.MaxSteps,
+			Nodes: sys.Nodes, Factory: sys.Factory, Policy: opts.Policy, Delay: opts.Latency,
+			Faults: opts.Faults, Script: withFaults(sys.Script, opts.Script), Workload: sys.Workload, MaxSteps: opts.MaxSteps,
 			Messages: true, Cancel: ctx.Done(),
 		},
 		Schedules: schedules,
 		FirstSeed: first,
-		NewJudge:  func() sim.Judge { return judge{check.NewSet(checkers()...)} },
+		NewJudge:  func() sim.Judge { return judge{check.NewSet(properties()...)} },
 	}
 	bar := newProgress(stderr, int64(schedules), "schedules")
 	x.Progress = func(runs int) { bar.set(int64(runs)) }
@@ -121,7 +131,10 @@ func Explore(ctx context.Context, c *cli.Context, spec Spec, opts Options, stdou
 		fmt.Fprintf(ExploreNotes(opts, stdout, stderr), "interrupted while shrinking; replay: %s\n", replay)
 		return ctx.Err()
 	}
-	_, err = Execute(ctx, spec, opts, replay, stdout, stderr)
+	if sys, err = build(); err != nil {
+		return err
+	}
+	_, err = Execute(ctx, sys, opts, replay, stdout, stderr)
 	return err
 }
 

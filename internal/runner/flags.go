@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/live"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
@@ -65,10 +66,10 @@ type Options struct {
 	Scheduler    live.Scheduler // --runtime live: plain or turns
 	Timeout      time.Duration
 	VectorClocks bool
-	Schedule     []int64 // sim decisions to replay (explore's shrunk schedules)
-	Serving      Serving // --serve: show the run in the browser afterwards
-	Intro        string  // printed on stdout before the run's first line, once its flags have all been accepted
-	Custom       Custom  // runs the spec instead of a runtime (the exhaustive checker's replays)
+	Schedule     []int64        // sim decisions to replay (explore's shrunk schedules)
+	Serving      Serving        // --serve: show the run in the browser afterwards
+	Intro        string         // printed on stdout before the run's first line, once its flags have all been accepted
+	Custom       engine.Runtime // runs the System instead of the runtime the flags name (a saved log, a checked path)
 }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage

@@ -10,6 +10,7 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 )
 
 // Area is what the node commands need of an area (election, mutex): the
@@ -23,7 +24,7 @@ type Area struct {
 	// Spec builds the run of algorithm name from the flags passed on, for
 	// the node at index (initiator: it starts the run, where the area
 	// has starters).
-	Spec func(name string, args []string, index int, initiator bool) (Spec, error)
+	Spec func(name string, args []string, index int, initiator bool) (engine.System, error)
 	// Exit, if set, maps the error of a node process's run to the exit
 	// its algorithm's own command gives for the same outcome.
 	Exit func(error) error
@@ -227,7 +228,7 @@ func NodeCommand(areas []Area) *cli.Command {
 // its number of nodes, each node's name (the ids of an election) and
 // --requests, so that the processes of one run agree and those of another
 // do not (--lang, which changes only the text, may differ).
-func runKey(area Area, name string, spec Spec, setReq bool, requests int) string {
+func runKey(area Area, name string, spec engine.System, setReq bool, requests int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/%s, %d nodes", area.Name, name, spec.Nodes)
 	if setReq {

@@ -9,7 +9,7 @@ import (
 	"ringlab/internal/amqp"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
+	"ringlab/internal/engine"
 	"ringlab/internal/trace"
 )
 
@@ -52,66 +52,74 @@ func restrict(cs []check.Property, props []string) ([]check.Property, error) {
 	return out, nil
 }
 
-// runRecorded feeds the log's events to sink in their merged order (a
-// streamed log as it reads it: an invalid one is a usage error of --from) and
-// returns the figures the log gives: messages and their types are counted
-// from its send events, termination is the logged run's (a log without a
-// summary is taken as a run that ended by itself). Each logged message is
-// typed through the algorithm's message registry, as a run's are, so the
-// checkers see one representation: a message the registry does not decode
-// is a usage error of --from. A cancelled ctx stops it with the events
-// judged so far.
-func runRecorded(ctx context.Context, rec *Recorded, registry []node.Msg, sink func(*trace.Event)) (stats, error) {
+// recorded is a saved run as a runtime: it feeds the log's events to the
+// observer in their merged order (a streamed log as it reads it: an
+// invalid one is a usage error of --from) instead of stepping nodes.
+// Messages and their types are counted from its send events; termination
+// is the logged run's (a log without a summary is taken as a run that
+// ended by itself). Each logged message is typed through the System's
+// message registry, as a run's are, so properties see one representation:
+// a message the registry does not decode is a usage error of --from. A
+// cancelled ctx stops it with the events judged so far.
+type recorded struct {
+	rec     *Recorded
+	runtime string // the logged run's runtime, which its times are in
+}
+
+func (r recorded) Name() string { return r.runtime }
+
+func (r recorded) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
+	rec := r.rec
+	res := engine.Result{End: engine.Quiescent, ByType: map[string]int64{}}
 	if rec.used {
-		return stats{}, fmt.Errorf("a recorded run can be judged once")
+		return res, fmt.Errorf("a recorded run can be judged once")
 	}
 	rec.used = true
-	st := stats{terminated: true, byType: map[string]int64{}}
-	codec := amqp.NewCodec(registry...)
+	codec := amqp.NewCodec(sys.Messages...)
 	var undecoded error
 	err := rec.Log.Each(ctx, func(e *trace.Event) error {
 		switch e.Kind {
 		case trace.KindSend:
-			st.messages++
+			res.Messages++
 			if e.Msg != nil {
-				st.byType[e.Msg.Type()]++
+				res.ByType[e.Msg.Type()]++
 			}
 		case trace.KindDrop:
-			st.dropped++
+			res.Dropped++
 		case trace.KindDup:
-			st.duplicated++
+			res.Duplicated++
 		}
-		st.now = max(st.now, e.T-rec.Log.Origin)
-		c := *e // the checkers may keep nothing, but the log stays intact
+		res.T = max(res.T, e.T-rec.Log.Origin)
+		c := *e // the properties may keep nothing, but the log stays intact
 		m, err := decodeMsg(codec, c.Msg)
 		if err != nil {
 			undecoded = cliutil.Usagef("--from: the %s event of node %d (seq %d): %v", c.Kind, c.Node, c.Seq, err)
 			return undecoded
 		}
 		c.Msg = m
-		sink(&c)
+		obs(&c)
 		return nil
 	})
 	if undecoded != nil {
-		return st, undecoded
+		return res, undecoded
 	}
 	var in *trace.Interrupted
 	switch {
 	case errors.As(err, &in): // Ctrl-C: judge what was read so far
-		st.terminated, st.why = false, "interrupted"
-		return st, nil
+		res.End, res.Why = engine.Interrupted, "interrupted"
+		return res, nil
 	case err != nil: // a streamed log that is not a run's history
-		return st, cliutil.FlagUsagef("from", "--from %v", err)
+		return res, cliutil.FlagUsagef("from", "--from %v", err)
 	}
 	if s := rec.Log.Summary; s != nil {
-		st.steps, st.unapplied = s.Steps, s.Unapplied
+		res.Steps, res.Unapplied = s.Steps, s.Unapplied
 		for _, v := range s.Verdicts {
 			if check.ID(v.Property) == check.IDTermination && !v.OK {
-				st.terminated, st.why = false, v.Detail
+				res.End, res.Why = engine.Exhausted, v.Detail
 			}
 		}
 	}
-	return st, nil
+	return res, nil
 }
 
 // SplitCommand splits a command line as Replay writes it (and as a POSIX

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
 	"ringlab/internal/trace"
@@ -30,7 +31,8 @@ func judgeLog(t *testing.T, log []byte, stream bool, registry []node.Msg) ([]*tr
 		return nil, err
 	}
 	var msgs []*trace.Msg
-	_, err = runRecorded(t.Context(), &Recorded{Log: l}, registry, func(e *trace.Event) {
+	rt := recorded{&Recorded{Log: l}, "sim"}
+	_, err = rt.Run(t.Context(), engine.System{Messages: registry}, func(e *trace.Event) {
 		if e.Msg != nil {
 			msgs = append(msgs, e.Msg)
 		}
@@ -106,7 +108,7 @@ func TestWaitingFor(t *testing.T) {
 		{trace.TopoComplete, 5, 3, "from another node"},
 		{trace.TopoRing, 1, 1, "from another node"},
 	} {
-		if got := waitingFor(Spec{Topology: c.topo, Nodes: c.n}, c.i); !strings.Contains(got, c.contains) {
+		if got := waitingFor(&engine.System{Topology: c.topo, Nodes: c.n}, c.i); !strings.Contains(got, c.contains) {
 			t.Errorf("%s of %d, node %d: %q, want %q in it", c.topo, c.n, c.i, got, c.contains)
 		}
 	}

@@ -10,8 +10,10 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
+	"ringlab/internal/run"
 	"ringlab/internal/sim"
 )
 
@@ -21,19 +23,17 @@ func simOpts(format string, seed uint64) Options {
 	return Options{Runtime: "sim", Seed: seed, Format: format, Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 1_000_000}
 }
 
-func passSpec(n, hops int) Spec {
-	return Spec{
-		Algorithm: "demo pass",
-		Nodes:     n,
-		Factory:   nodetest.PassFactory(n, hops),
-		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Checks: func() []check.Property {
-			return []check.Property{check.Termination{}, &Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}}
-		},
+func passSpec(n, hops int) engine.System {
+	return engine.System{
+		Name:       "demo pass",
+		Nodes:      n,
+		Factory:    nodetest.PassFactory(n, hops),
+		Script:     []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
+		Properties: []check.Property{check.Termination{}, &Token{Type: "TOKEN"}, check.MessageBound{Max: int64(hops), Formula: "hops"}},
 	}
 }
 
-func execute(t *testing.T, spec Spec, opts Options) (Outcome, string, error) {
+func execute(t *testing.T, spec engine.System, opts Options) (run.Outcome, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	o, err := Execute(context.Background(), spec, opts, "ringlab test", &out, &errb)
@@ -41,13 +41,12 @@ func execute(t *testing.T, spec Spec, opts Options) (Outcome, string, error) {
 }
 
 func TestSameSeedSameBytes(t *testing.T) {
-	spec := passSpec(5, 23)
 	for _, policy := range []sim.Policy{sim.PolicyFIFO, sim.PolicyRandom} {
 		opts := simOpts("json", 42)
 		opts.Policy = policy
 		opts.Faults.Dup = 0.2
-		_, a, errA := execute(t, spec, opts)
-		_, b, errB := execute(t, spec, opts)
+		_, a, errA := execute(t, passSpec(5, 23), opts) // a System serves one run
+		_, b, errB := execute(t, passSpec(5, 23), opts)
 		if errA != nil || errB != nil {
 			// duplicates make extra tokens: the token checker says so
 			if cliutil.Code(errA) != cliutil.ExitViolation || cliutil.Code(errB) != cliutil.ExitViolation {
@@ -64,7 +63,7 @@ func TestRandomPolicyInterleavesDifferently(t *testing.T) {
 	// A flood over a complete graph has many messages in flight at once; under
 	// the random policy different seeds must deliver them in different orders.
 	topo := node.Complete(6)
-	spec := Spec{Algorithm: "demo flood", Nodes: 6, Factory: nodetest.FloodFactory(topo),
+	spec := engine.System{Name: "demo flood", Nodes: 6, Factory: nodetest.FloodFactory(topo),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
 	seen := map[string]bool{}
 	for seed := uint64(1); seed <= 10; seed++ {
@@ -98,18 +97,20 @@ func (greedy) Step(in node.Input, out *node.Output) {
 }
 
 func TestCheckerCatchesPlantedViolation(t *testing.T) {
-	spec := Spec{
-		Algorithm: "broken mutex",
-		Nodes:     3,
-		Factory:   func(int) (node.Node, error) { return greedy{}, nil },
-		Script:    []node.Action{{At: 0, Node: 1, Cmd: node.CmdRequest}, {At: 2, Node: 3, Cmd: node.CmdRequest}},
-		Checks:    func() []check.Property { return []check.Property{&check.MutualExclusion{}, check.Termination{}} },
+	broken := func() engine.System {
+		return engine.System{
+			Name:       "broken mutex",
+			Nodes:      3,
+			Factory:    func(int) (node.Node, error) { return greedy{}, nil },
+			Script:     []node.Action{{At: 0, Node: 1, Cmd: node.CmdRequest}, {At: 2, Node: 3, Cmd: node.CmdRequest}},
+			Properties: []check.Property{&check.MutualExclusion{}, check.Termination{}},
+		}
 	}
 	for _, rt := range []string{"sim", "live"} {
 		opts := simOpts("text", 1)
 		opts.Runtime = rt
 		opts.Tick, opts.Timeout = 1, 1<<40
-		o, text, err := execute(t, spec, opts)
+		o, text, err := execute(t, broken(), opts)
 		if cliutil.Code(err) != cliutil.ExitViolation {
 			t.Fatalf("%s: err %v (exit %d), want exit 3", rt, err, cliutil.Code(err))
 		}

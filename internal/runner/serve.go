@@ -10,6 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
+	"ringlab/internal/run"
 	"ringlab/internal/serve"
 	"ringlab/internal/trace"
 )
@@ -57,10 +59,10 @@ func (s Serving) renderers(rs []trace.Renderer) []trace.Renderer {
 // then serves the log until ctx is cancelled, and returns the run's own
 // result (a violation is still exit 3). The replay command shown drops the
 // serve flags.
-func executeServed(ctx context.Context, spec Spec, opts Options, replay string, stdout, stderr io.Writer) (Outcome, error) {
+func executeServed(ctx context.Context, sys engine.System, opts Options, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
 	ln, err := serve.Listen(opts.Serving.Addr, "--serve-addr")
 	if err != nil {
-		return Outcome{}, err
+		return run.Outcome{}, err
 	}
 	served := false
 	defer func() {
@@ -71,12 +73,12 @@ func executeServed(ctx context.Context, spec Spec, opts Options, replay string, 
 	var log bytes.Buffer
 	opts.Serving = Serving{log: &log}
 	replay = withoutServe(replay)
-	out, err := Execute(ctx, spec, opts, replay, stdout, stderr)
+	out, err := Execute(ctx, sys, opts, replay, stdout, stderr)
 	if ctx.Err() != nil || cliutil.Code(err) == cliutil.ExitInternal || cliutil.Code(err) == cliutil.ExitUsage {
 		return out, err
 	}
 	var s serve.Server
-	if _, aerr := s.AddLog(spec.Algorithm+" (this run)", log.Bytes()); aerr != nil {
+	if _, aerr := s.AddLog(sys.Name+" (this run)", log.Bytes()); aerr != nil {
 		return out, fmt.Errorf("serving the run: %w", aerr)
 	}
 	served = true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -64,7 +65,7 @@ func TestTimeoutBoundsASimulatorRun(t *testing.T) {
 	if cliutil.Code(err) != cliutil.ExitNoTermination || !strings.Contains(err.Error(), "--timeout") {
 		t.Fatalf("err = %v (code %d), want no termination (4) naming --timeout", err, cliutil.Code(err))
 	}
-	if o.Terminated || o.Summary.Steps == 0 {
+	if o.Result.End == engine.Quiescent || o.Summary.Steps == 0 {
 		t.Fatalf("outcome %+v", o.Summary)
 	}
 }
@@ -78,7 +79,7 @@ func TestBudgetExhaustionExits4(t *testing.T) {
 	if cliutil.Code(err) != cliutil.ExitNoTermination {
 		t.Fatalf("err = %v (code %d), want 4", err, cliutil.Code(err))
 	}
-	if o.Terminated {
+	if o.Result.End == engine.Quiescent {
 		t.Fatal("reported as terminated")
 	}
 }

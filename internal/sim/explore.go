@@ -87,6 +87,9 @@ func (x Explore) cancelled() bool {
 
 func (x Explore) try(cfg Config) (bool, Result, error) {
 	j := x.NewJudge()
+	if cfg.Workload != nil { // every run starts from the workload as given
+		cfg.Workload = cfg.Workload.Clone()
+	}
 	cfg.Messages = true // judges follow messages
 	user := cfg.Sink
 	cfg.Sink = func(e *trace.Event) {

@@ -79,7 +79,7 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 // engine is res in the shape every runtime reports.
 func (res Result) engine() engine.Result {
 	out := engine.Result{
-		Now: res.Now, Steps: res.Steps, Messages: res.Messages, ByType: res.ByType,
+		Now: res.Now, T: res.Now, Steps: res.Steps, Messages: res.Messages, ByType: res.ByType,
 		Dropped: res.Dropped, Duplicated: res.Duplicated, Unapplied: res.Unapplied,
 	}
 	switch {
