@@ -23,7 +23,8 @@ import (
 	"ringlab/election"
 	"ringlab/exercises"
 	"ringlab/internal/cliutil"
-	engine "ringlab/internal/runner"
+	rcli "ringlab/internal/cli"
+	"ringlab/internal/runner"
 	"ringlab/internal/serve"
 	"ringlab/internal/trace"
 	"ringlab/mutex"
@@ -39,7 +40,12 @@ func main() {
 
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	err := newApp(stdout, stderr).RunContext(ctx, args)
+	return runWith(ctx, args, stdout, stderr, areas())
+}
+
+// runWith is run with the areas given.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, areas []rcli.Area) int {
+	err := newApp(stdout, stderr, areas...).RunContext(ctx, args)
 	code := cliutil.Code(err)
 	if err != nil {
 		if code == cliutil.ExitInterrupted {
@@ -51,18 +57,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func newApp(stdout, stderr io.Writer) *cli.App {
+// areas are the areas made from lists of Algorithm values: each gets its
+// algorithms' run, explore and check commands from the list alone.
+func areas() []rcli.Area { return nil }
+
+// newApp is the whole command tree, with the areas given.
+func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 	cmds := []*cli.Command{
 		ring.Command(),
 		mutex.Command(),
 		election.Command(),
 		exercises.Command(),
-		engine.AMQPCommand(nodeAreas()), engine.NodeCommand(nodeAreas()),
-		engine.RenderCommand(ring.LogDialect()),
-		checkCommand(stdout, stderr),
+	}
+	for _, a := range areas {
+		cmds = append(cmds, a.Command())
+	}
+	cmds = append(cmds,
+		runner.AMQPCommand(nodeAreas()), runner.NodeCommand(nodeAreas()),
+		runner.RenderCommand(ring.LogDialect()),
+		checkCommand(stdout, stderr, areas),
 		serve.Command(),
 		versionCommand(),
-	}
+	)
 	cliutil.Prepare(cmds)
 	app := &cli.App{
 		Name:  "ringlab",
@@ -90,7 +106,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // nodeAreas are the areas whose algorithms run one node per process over
 // the broker; a bare --algo NAME is an election.
-func nodeAreas() []engine.Area { return []engine.Area{election.NodeArea(), mutex.NodeArea()} }
+func nodeAreas() []runner.Area { return []runner.Area{election.NodeArea(), mutex.NodeArea()} }
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
@@ -114,7 +130,7 @@ func versionCommand() *cli.Command {
 // checkCommand re-judges a saved run: the command line its log names
 // rebuilds the run (its checkers, its figures) through the same command
 // code, and the logged events take the place of the runtime.
-func checkCommand(stdout, stderr io.Writer) *cli.Command {
+func checkCommand(stdout, stderr io.Writer, areas []rcli.Area) *cli.Command {
 	return &cli.Command{
 		Name:  "check",
 		Usage: "run a saved NDJSON log through the checkers of the run that wrote it; exit 0, 3 or 4 as the run would",
@@ -123,15 +139,15 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			"Example:\n   ringlab mutex ricart-agrawala --nodes 3 --seed 1 --format json > run.ndjson\n" +
 			"   ringlab check --from run.ndjson --property mutual-exclusion",
 		Flags: []cli.Flag{
-			engine.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
+			runner.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
-			&cli.IntFlag{Name: "max-size", Value: engine.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
+			&cli.IntFlag{Name: "max-size", Value: runner.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			var srcs []engine.Source
+			var srcs []runner.Source
 			if !c.IsSet("from") {
 				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
 			}
@@ -139,14 +155,14 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			if maxMiB < 1 || maxMiB > 1<<20 {
 				return cliutil.Usagef("--max-size must be between 1 and %d MiB, got %d", 1<<20, maxMiB)
 			}
-			names := engine.Values(c, "from")
+			names := runner.Values(c, "from")
 			var size int64
 			for i, name := range names {
 				if slices.Contains(names[:i], name) {
 					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
 				}
 				if name == "-" {
-					srcs = append(srcs, engine.Source{Name: "standard input", R: os.Stdin})
+					srcs = append(srcs, runner.Source{Name: "standard input", R: os.Stdin})
 					continue
 				}
 				f, err := os.Open(name)
@@ -159,9 +175,9 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 						return cliutil.Usagef("--from %s: the logs are larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
 					}
 				}
-				srcs = append(srcs, engine.Source{Name: name, R: f})
+				srcs = append(srcs, runner.Source{Name: name, R: f})
 			}
-			log, err := engine.ReadLog(c.Context, engine.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Dialects: []trace.Dialect{ring.LogDialect()}, Stream: true}, srcs...)
+			log, err := runner.ReadLog(c.Context, runner.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Dialects: []trace.Dialect{ring.LogDialect()}, Stream: true}, srcs...)
 			if cliutil.Code(err) == cliutil.ExitInterrupted {
 				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
 				return err
@@ -169,14 +185,14 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			if err != nil {
 				return cliutil.Usagef("--from %v", err)
 			}
-			args, err := engine.SplitCommand(log.Replay)
+			args, err := runner.SplitCommand(log.Replay)
 			if err != nil || len(args) < 3 || args[0] != "ringlab" ||
-				(args[1] != "mutex" && args[1] != "election") ||
+				!slices.Contains(rechecked(areas), args[1]) ||
 				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
-			rec := &engine.Recorded{Log: log, Properties: c.StringSlice("property")}
-			err = newApp(stdout, stderr).RunContext(engine.WithRecorded(c.Context, rec), args)
+			rec := &runner.Recorded{Log: log, Properties: c.StringSlice("property")}
+			err = newApp(stdout, stderr, areas...).RunContext(runner.WithRecorded(c.Context, rec), args)
 			var flagErr *cliutil.UsageError
 			switch {
 			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
@@ -190,4 +206,14 @@ func checkCommand(stdout, stderr io.Writer) *cli.Command {
 			return err
 		},
 	}
+}
+
+// rechecked are the commands whose runs `ringlab check` judges again:
+// mutex, election and every area of algorithm values.
+func rechecked(areas []rcli.Area) []string {
+	names := []string{"mutex", "election"}
+	for _, a := range areas {
+		names = append(names, a.Name)
+	}
+	return names
 }

@@ -115,7 +115,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 	if o.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
 		return o, cliutil.Usagef("--policy: %v", err)
 	}
-	if o.Latency, err = parseRange(c.String("latency")); err != nil {
+	if o.Latency, err = ParseLatency(c.String("latency")); err != nil {
 		return o, cliutil.Usagef("--latency: %v", err)
 	}
 	if o.Policy == sim.PolicyRandom && c.IsSet("latency") && o.Latency.Min == o.Latency.Max {
@@ -227,7 +227,8 @@ func checkScript(script []node.Action) error {
 	return nil
 }
 
-func parseRange(s string) (sim.Delay, error) {
+// ParseLatency reads --latency: N or MIN-MAX ticks.
+func ParseLatency(s string) (sim.Delay, error) {
 	lo, hi, found := strings.Cut(s, "-")
 	a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
 	b := a

@@ -23,14 +23,14 @@ func FuzzParseRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := parseRange(s)
+		d, err := ParseLatency(s)
 		if err != nil {
 			return
 		}
 		if d.Min < 1 || d.Max < d.Min || d.Max > 1_000_000 {
 			t.Fatalf("%q: accepted out of range %+v", s, d)
 		}
-		back, err := parseRange(fmt.Sprintf("%d-%d", d.Min, d.Max))
+		back, err := ParseLatency(fmt.Sprintf("%d-%d", d.Min, d.Max))
 		if err != nil || back != d {
 			t.Fatalf("%q: %+v does not round-trip: %+v, %v", s, d, back, err)
 		}

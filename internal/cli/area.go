@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"ringlab/internal/check"
+	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
+	"ringlab/internal/runner"
+	"ringlab/internal/statespace"
+)
+
+// Area is an area's list of Algorithm values, from which every command an
+// algorithm gets is made: `ringlab AREA ALGO` runs it (on the simulator,
+// goroutines or RabbitMQ), `ringlab AREA explore ALGO` tries many seeded
+// schedules, `ringlab AREA check ALGO` searches every state of a small
+// system. Adding an algorithm to an area is one entry in Algorithms.
+type Area struct {
+	Name       string // the command: "mutex"
+	Usage      string
+	Algorithms []engine.Algorithm
+	// Extra are the area's own commands beside its algorithms'
+	// (scenarios, compare).
+	Extra []*ucli.Command
+}
+
+// Command is the area's command tree.
+func (a Area) Command() *ucli.Command {
+	var runs, explore, check []*ucli.Command
+	for _, alg := range a.Algorithms {
+		runs = append(runs, a.runCommand(alg))
+		explore = append(explore, a.exploreCommand(alg))
+		check = append(check, a.checkCommand(alg))
+	}
+	subs := append(runs, a.Extra...)
+	subs = append(subs,
+		&ucli.Command{Name: "explore", Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
+			UsageText: "ringlab " + a.Name + " explore ALGORITHM --schedules N [flags of the algorithm]", Subcommands: explore},
+		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
+			UsageText: "ringlab " + a.Name + " check ALGORITHM [flags]", Subcommands: check})
+	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: "ringlab " + a.Name + " ALGORITHM [flags]", Subcommands: subs}
+}
+
+func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
+	return &ucli.Command{
+		Name: alg.Name, Usage: alg.Usage, Description: alg.Description,
+		UsageText: usageText("ringlab "+a.Name+" "+alg.Name, alg.Example),
+		Flags:     append(ParamFlags(alg), runner.Flags()...),
+		Action: func(c *ucli.Context) error {
+			if err := cliutil.NoArgs(c); err != nil {
+				return err
+			}
+			sys, opts, err := build(c, alg)
+			if err != nil {
+				return err
+			}
+			_, err = runner.Execute(c.Context, sys, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
+			return err
+		},
+	}
+}
+
+func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
+	flags := append(runner.HideRunOnly(append(ParamFlags(alg), runner.Flags()...)), runner.ExploreFlags()...)
+	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: "look for violations of this property only (default: any)"})
+	return &ucli.Command{
+		Name: alg.Name, Usage: "explore " + alg.Name + " under many seeded schedules (simulator)",
+		UsageText: "ringlab " + a.Name + " explore " + alg.Name + " --schedules N [flags]",
+		Flags:     flags,
+		Action: func(c *ucli.Context) error {
+			if err := cliutil.NoArgs(c); err != nil {
+				return err
+			}
+			_, opts, err := build(c, alg)
+			if err != nil {
+				return err
+			}
+			again := func() (engine.System, error) { sys, _, err := build(c, alg); return sys, err }
+			return runner.Explore(c.Context, c, again, opts, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
+	return &ucli.Command{
+		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
+		UsageText: "ringlab " + a.Name + " check " + alg.Name + " [flags]",
+		Flags:     append(ParamFlags(alg), runner.CheckFlags()...),
+		Action: func(c *ucli.Context) error {
+			if err := cliutil.NoArgs(c); err != nil {
+				return err
+			}
+			env := engine.Env{Runtime: "sim", MaxDelay: 1}
+			sys, err := Build(c, alg, env)
+			if err != nil {
+				return err
+			}
+			if sys.Nodes > statespace.MaxNodes {
+				return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sys.Nodes)
+			}
+			fresh := func() []check.Property { // every terminal state is judged by properties of their own
+				again, _ := Build(c, alg, env) // it was built once already from the same flags
+				return again.Properties
+			}
+			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh}
+			return runner.Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+// build reads alg's parameters and the engine flags of c, and builds the
+// System for the run they describe, in the run's Env (its seed: --seed, or
+// one drawn here and printed by the run).
+func build(c *ucli.Context, alg engine.Algorithm) (engine.System, runner.Options, error) {
+	seed, drawn := c.Uint64("seed"), !c.IsSet("seed")
+	if drawn {
+		seed = rand.Uint64N(1 << 32)
+	}
+	env := engine.Env{Seed: seed, Runtime: c.String("runtime"), MaxDelay: maxDelay(c)}
+	sys, err := Build(c, alg, env)
+	if err != nil {
+		return sys, runner.Options{}, err
+	}
+	opts, err := runner.Parse(c, sys.Nodes)
+	opts.Seed, opts.SeedDrawn = seed, drawn
+	return sys, opts, err
+}
+
+// maxDelay is the longest a message may take on the simulator under the
+// flags of c (a bad --latency is reported by runner.Parse, afterwards).
+func maxDelay(c *ucli.Context) int64 {
+	d, err := runner.ParseLatency(c.String("latency"))
+	if err != nil {
+		return 1
+	}
+	if c.String("policy") == "random" && d.Min == d.Max {
+		d.Max = d.Min + 9 // the simulator widens a single latency so under this policy
+	}
+	return d.Max
+}
+
+func usageText(cmd, example string) string {
+	if example == "" {
+		return cmd + " [flags]"
+	}
+	return cmd + " [flags]\n\nExample:\n   " + example
+}
+
+// Names lists the area's algorithms by name.
+func (a Area) Names() []string {
+	names := make([]string, len(a.Algorithms))
+	for k, alg := range a.Algorithms {
+		names[k] = alg.Name
+	}
+	return slices.Clip(names)
+}
