@@ -22,8 +22,8 @@ import (
 
 	"ringlab/election"
 	"ringlab/exercises"
-	"ringlab/internal/cliutil"
 	rcli "ringlab/internal/cli"
+	"ringlab/internal/cliutil"
 	"ringlab/internal/runner"
 	"ringlab/internal/serve"
 	"ringlab/internal/trace"
