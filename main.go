@@ -24,6 +24,7 @@ import (
 	"ringlab/exercises"
 	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
+	rrun "ringlab/internal/run"
 	"ringlab/internal/runner"
 	"ringlab/internal/serve"
 	"ringlab/internal/trace"
@@ -141,13 +142,13 @@ func checkCommand(stdout, stderr io.Writer, areas []rcli.Area) *cli.Command {
 		Flags: []cli.Flag{
 			runner.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&cli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
-			&cli.IntFlag{Name: "max-size", Value: runner.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
+			&cli.IntFlag{Name: "max-size", Value: rrun.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			var srcs []runner.Source
+			var srcs []rrun.Source
 			if !c.IsSet("from") {
 				return cliutil.Usagef("--from FILE is required: the NDJSON log to check")
 			}
@@ -162,7 +163,7 @@ func checkCommand(stdout, stderr io.Writer, areas []rcli.Area) *cli.Command {
 					return cliutil.Usagef("--from %s is given twice: its events would count twice", name)
 				}
 				if name == "-" {
-					srcs = append(srcs, runner.Source{Name: "standard input", R: os.Stdin})
+					srcs = append(srcs, rrun.Source{Name: "standard input", R: os.Stdin})
 					continue
 				}
 				f, err := os.Open(name)
@@ -175,9 +176,9 @@ func checkCommand(stdout, stderr io.Writer, areas []rcli.Area) *cli.Command {
 						return cliutil.Usagef("--from %s: the logs are larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
 					}
 				}
-				srcs = append(srcs, runner.Source{Name: name, R: f})
+				srcs = append(srcs, rrun.Source{Name: name, R: f})
 			}
-			log, err := runner.ReadLog(c.Context, runner.ReadOptions{MaxBytes: int64(maxMiB) << 20, Areas: nodeAreas(), Dialects: []trace.Dialect{ring.LogDialect()}, Stream: true}, srcs...)
+			log, err := rrun.ReadLog(c.Context, rrun.ReadOptions{MaxBytes: int64(maxMiB) << 20, NodeCommand: runner.NodeLogs(nodeAreas()), Dialects: []trace.Dialect{ring.LogDialect()}, Stream: true}, srcs...)
 			if cliutil.Code(err) == cliutil.ExitInterrupted {
 				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
 				return err

@@ -10,6 +10,7 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -19,7 +20,7 @@ import (
 // the nodes. It is how `ringlab check` re-judges a log with the very
 // checkers and exit codes of the run.
 type Recorded struct {
-	Log        *Log
+	Log        *run.Log
 	Properties []string // restrict the checkers to these (by name); none means all
 	used       bool
 }
