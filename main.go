@@ -192,15 +192,14 @@ func checkCommand(stdout, stderr io.Writer, areas []rcli.Area) *cli.Command {
 				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
-			rec := &runner.Recorded{Log: log, Properties: c.StringSlice("property")}
-			err = newApp(stdout, stderr, areas...).RunContext(runner.WithRecorded(c.Context, rec), args)
+			judged, err := judge(c.Context, log, args, c.StringSlice("property"), areas, stdout, stderr)
 			var flagErr *cliutil.UsageError
 			switch {
 			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
 				return err
 			case cliutil.Code(err) == cliutil.ExitUsage:
 				return cliutil.Usagef("the log's command %q: %v", log.Replay, err)
-			case err == nil && !rec.Used():
+			case err == nil && !judged:
 				return cliutil.Usagef("--from: the log's command %q judges no run", log.Replay)
 			}
 			fmt.Fprintf(stderr, "checked %d logged events from %d file(s)\n", log.Read(), len(srcs))
@@ -217,4 +216,29 @@ func rechecked(areas []rcli.Area) []string {
 		names = append(names, a.Name)
 	}
 	return names
+}
+
+// judge judges a saved log by the properties of the run that wrote it,
+// rebuilt from the command line args the log names: by an explicit call
+// for an algorithm of an area of Algorithm values, else by running that
+// command with the log in place of a runtime. It reports whether a run
+// was judged.
+func judge(ctx context.Context, log *rrun.Log, args, only []string, areas []rcli.Area, stdout, stderr io.Writer) (bool, error) {
+	for _, a := range areas {
+		if a.Name != args[1] {
+			continue
+		}
+		sys, opts, ok, err := a.Rebuild(ctx, args[2:])
+		if !ok {
+			break
+		}
+		if err != nil {
+			return false, err
+		}
+		_, err = runner.Judge(ctx, sys, opts, log, only, stdout, stderr)
+		return true, err
+	}
+	rec := &runner.Recorded{Log: log, Properties: only}
+	err := newApp(stdout, stderr, areas...).RunContext(runner.WithRecorded(ctx, rec), args)
+	return rec.Used(), err
 }
