@@ -3,7 +3,10 @@ package amqp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -91,5 +94,105 @@ func TestNodeProcessWaitingForItsLockIsInterrupted(t *testing.T) {
 	}
 	if !errors.Is(p.err, context.Canceled) || p.res.Steps != 0 {
 		t.Errorf("the cancelled process: %v after %d steps, want context.Canceled before any", p.err, p.res.Steps)
+	}
+}
+
+// muted wraps the connections a run dials so that a test can cut them on
+// the client's side only: the run sees its connections fail, while the
+// broker keeps them, and what they hold (exclusive queues, consumers),
+// until the test closes their sockets, as when a network fails silently
+// and the broker notices only by missed heartbeats.
+type muted struct {
+	mu    sync.Mutex
+	conns []*mutedConn
+}
+
+type mutedConn struct {
+	net.Conn
+	dead atomic.Bool
+}
+
+func (c *mutedConn) Read(b []byte) (int, error) {
+	if c.dead.Load() {
+		return 0, net.ErrClosed
+	}
+	return c.Conn.Read(b)
+}
+
+func (c *mutedConn) Write(b []byte) (int, error) {
+	if c.dead.Load() {
+		return 0, net.ErrClosed
+	}
+	return c.Conn.Write(b)
+}
+
+// Close leaves a muted connection's socket to release.
+func (c *mutedConn) Close() error {
+	if c.dead.Load() {
+		return nil
+	}
+	return c.Conn.Close()
+}
+
+func (m *muted) wrap(c net.Conn) net.Conn {
+	mc := &mutedConn{Conn: c}
+	m.mu.Lock()
+	m.conns = append(m.conns, mc)
+	m.mu.Unlock()
+	return mc
+}
+
+// mute cuts every connection so far on the client's side: a read blocked
+// on one returns at once (its deadline is past).
+func (m *muted) mute() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range m.conns {
+		c.dead.Store(true)
+		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+// release closes the sockets of the muted connections: the broker sees
+// them go.
+func (m *muted) release() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range m.conns {
+		if c.dead.Load() {
+			_ = c.Conn.Close()
+		}
+	}
+}
+
+// A run whose connections are lost while the broker still has them meets
+// its own lost holds when it reconnects: its lock queue (Lock) and its
+// nodes' consumers. It waits for them instead of failing; here the test
+// closes the lost connections' sockets once the run says it waits. The
+// run ends with the simulator's count.
+func TestReconnectWaitsForItsOwnLostHolds(t *testing.T) {
+	for _, lock := range []bool{true, false} {
+		t.Run(fmt.Sprintf("lock=%v", lock), func(t *testing.T) {
+			f := nodetest.PassFactory(3, 7)
+			var m muted
+			var once sync.Once
+			waiting, wait := signal()
+			cfg := Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Lock: lock, wrap: m.wrap,
+				lockWaiting: func() { wait(); m.release() },
+				afterSends: func(i, from int, _ int64) {
+					if i == 2 && from > 0 {
+						once.Do(m.mute)
+					}
+				}}
+			res := oneProcess(t, cfg)
+			select {
+			case <-waiting:
+			default:
+				t.Error("the run did not wait for its lost holds")
+			}
+			if want := simCount(t, 3, f, start1()); res.Messages != want || res.Reconnects < 1 {
+				t.Errorf("%d messages, %d reconnects: want the simulator's %d after a reconnect", res.Messages, res.Reconnects, want)
+			}
+		})
 	}
 }
