@@ -38,8 +38,8 @@ type endCh struct {
 // bindEnd listens for the end on a queue of this process's own, which
 // dies with its connection: an end announced while the process had no
 // such queue (between a lost connection and the next bindEnd) went only
-// to the end queue, which bindEnd reads after binding, so the end is
-// never missed.
+// to the end queue, which bindEnd reads after binding (under Names.Lock,
+// see endAnnounced), so the end is never missed.
 func (r *runner) bindEnd(ctx context.Context) error {
 	ch, gen, err := r.sess.channel(ctx, 0, r.endGen())
 	if err != nil {
@@ -55,7 +55,15 @@ func (r *runner) bindEnd(ctx context.Context) error {
 	}
 	var over bool
 	if err == nil {
-		over, err = r.endAnnounced(ch)
+		open := func() (*amqp.Channel, error) {
+			c, _, err := r.sess.channel(ctx, 0, 0)
+			return c, err
+		}
+		err = underLock(ctx, open, r.cfg.Names, r.cfg.lockWaiting, func(lch *amqp.Channel) error {
+			var err error
+			over, err = r.endAnnounced(lch)
+			return err
+		})
 	}
 	if err != nil {
 		_ = ch.Close()
@@ -69,7 +77,9 @@ func (r *runner) bindEnd(ctx context.Context) error {
 }
 
 // endAnnounced reports whether the end queue holds the end of the run
-// (left there for every other process).
+// (left there for every other process). Its callers hold Names.Lock: the
+// Get takes the end away from the queue until the Nack gives it back, and
+// another process reading at that moment would miss it.
 func (r *runner) endAnnounced(ch *amqp.Channel) (bool, error) {
 	d, ok, err := ch.Get(r.cfg.Names.End(), false)
 	if err != nil || !ok {
@@ -319,7 +329,7 @@ func (r *runner) claimRun(ctx context.Context) error {
 		ch, _, err := r.sess.channel(ctx, 0, 0)
 		return ch, err
 	}
-	return underLock(ctx, open, r.cfg.Names, func(ch *amqp.Channel) error { return r.claimLocked(ctx, ch) })
+	return underLock(ctx, open, r.cfg.Names, nil, func(ch *amqp.Channel) error { return r.claimLocked(ctx, ch) })
 }
 
 func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {

@@ -106,7 +106,7 @@ func errOtherRun(names Names, other, mine string) error {
 // topology has no such queue yet), read under Names.Lock.
 func heldBy(ctx context.Context, open opener, names Names) (string, error) {
 	var key string
-	err := underLock(ctx, open, names, func(ch *amqp.Channel) error {
+	err := underLock(ctx, open, names, nil, func(ch *amqp.Channel) error {
 		d, ok, err := ch.Get(names.Run(), false)
 		if isCode(err, amqp.NotFound) || err == nil && !ok {
 			return nil
@@ -126,13 +126,16 @@ func heldBy(ctx context.Context, open opener, names Names) (string, error) {
 const claimWithin = 3 * time.Second
 
 // underLock runs f on a channel from open while it holds Names.Lock
-// (declared exclusive, and deleted after f), so that reading and writing
-// Names.Run never interleave between processes. It waits claimWithin at
-// most for Names.Lock, then fails with ErrHeld.
-func underLock(ctx context.Context, open opener, names Names, f func(*amqp.Channel) error) error {
+// (declared exclusive, and deleted after f), so that processes reading
+// and writing the run's shared queues (Names.Run, Names.End) never
+// interleave: a Get takes a message away from its queue until it is
+// acknowledged or given back, and a second reader meanwhile would find
+// the queue empty. It waits claimWithin at most for Names.Lock, then fails
+// with ErrHeld; waiting, if set, is called once when it starts waiting.
+func underLock(ctx context.Context, open opener, names Names, waiting func(), f func(*amqp.Channel) error) error {
 	deadline := time.Now().Add(claimWithin)
 	wait := 20 * time.Millisecond
-	for {
+	for waited := false; ; waited = true {
 		ch, err := open()
 		if err != nil {
 			return err
@@ -155,6 +158,9 @@ func underLock(ctx context.Context, open opener, names Names, f func(*amqp.Chann
 		}
 		if time.Now().Add(wait).After(deadline) {
 			return fmt.Errorf("%w (%s; %s stayed taken for %v): %s", ErrHeld, names.Exchange, names.Lock(), claimWithin, heldHint)
+		}
+		if !waited && waiting != nil {
+			waiting()
 		}
 		if err := backOff(ctx, wait); err != nil {
 			return err
