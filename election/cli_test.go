@@ -63,8 +63,8 @@ func (r result) want(t *testing.T, code int, fragments ...string) {
 // Every command's --help has a runnable example (STYLE.md, CLI).
 func TestHelpHasExample(t *testing.T) {
 	cmds := []string{"compare"}
-	for _, a := range algos() {
-		cmds = append(cmds, a.name, "explore "+a.name)
+	for _, a := range Algorithms() {
+		cmds = append(cmds, a.Name, "explore "+a.Name)
 	}
 	for _, c := range cmds {
 		r := runCLI(t, append(strings.Fields(c), "--help")...)

@@ -119,9 +119,9 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 }
 
 // rechecked are the commands whose runs `ringlab check` judges again:
-// mutex, election and every area of algorithm values.
+// mutex and every area of algorithm values.
 func rechecked(areas []Area) []string {
-	names := []string{"mutex", "election"}
+	names := []string{"mutex"}
 	for _, a := range areas {
 		names = append(names, a.Name)
 	}
