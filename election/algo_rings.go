@@ -25,7 +25,7 @@ func anonymousAlgo() entry {
 		example:        "ringlab election anonymous --initiators all   (two leaders: exit 3)",
 		exploreExample: "ringlab election explore anonymous --initiators all --schedules 100   (finds two leaders)",
 		checkExample:   "ringlab election check anonymous --nodes 3 --initiators all   (two leaders)",
-		def:     defaults{initiators: "1", nodes: 2, minNodes: 2},
+		def:            defaults{initiators: "1", nodes: 2, minNodes: 2},
 		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := anonymous.Factory(s.n())
 			if err != nil {
@@ -56,7 +56,7 @@ func idlistAlgo() entry {
 		exploreExample: "ringlab election explore idlist --nodes 8 --layout random --initiators all --policy random --schedules 500",
 		checkExample:   "ringlab election check idlist --nodes 4 --initiators all",
 		compare:        idlistComparison(),
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
 		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := idlist.Factory(s.ids)
 			if err != nil {
@@ -96,7 +96,7 @@ func changRobertsAlgo() entry {
 		exploreExample: "ringlab election explore chang-roberts --nodes 8 --layout random --initiators all --policy random --schedules 500",
 		checkExample:   "ringlab election check chang-roberts --nodes 4 --initiators all",
 		compare:        changRobertsComparison(),
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
 		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := changroberts.Factory(s.ids)
 			if err != nil {
@@ -130,7 +130,7 @@ func franklinAlgo() entry {
 		exploreExample: "ringlab election explore franklin --nodes 8 --layout random --latency 1-5 --schedules 500",
 		checkExample:   "ringlab election check franklin --nodes 4 --initiators all",
 		compare:        franklinComparison(),
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
 		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
 			if err != nil {

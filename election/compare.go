@@ -3,8 +3,8 @@ package election
 import (
 	"cmp"
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
