@@ -9,8 +9,8 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
 	"ringlab/internal/clitest"
+	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
