@@ -79,6 +79,10 @@ func Area() rcli.Area {
 		CheckExample: "Example (every delivery order of the chapter's ring, every node starting):\n" +
 			"   ringlab election check ring --initiators all",
 		Properties: "uniqueness, agreement, correctness, termination",
+		CheckDescription: "Breadth-first search over every interleaving the simulator could produce: which message\n" +
+			"is delivered next, which pending timer fires, and where --crashes/--restarts/--drops\n" +
+			"strike. Uniqueness is checked at every step; termination, agreement and correctness at\n" +
+			"every terminal state. A violation is reported with a shortest path and its --path replay.",
 	}
 }
 

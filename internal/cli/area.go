@@ -36,6 +36,9 @@ type Area struct {
 	// Properties, if set, lists the property names explore's --property
 	// takes, for its help.
 	Properties string
+	// CheckDescription, if set, is the help of every `AREA check ALGO`:
+	// what the search explores and where it judges which property.
+	CheckDescription string
 }
 
 // Command is the area's command tree.
@@ -91,8 +94,9 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: only})
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore " + alg.Name + " under many seeded schedules (simulator)",
-		UsageText: usageText("ringlab "+a.Name+" explore "+alg.Name+" --schedules N", alg.ExploreExample),
-		Flags:     flags,
+		Description: alg.Description,
+		UsageText:   usageText("ringlab "+a.Name+" explore "+alg.Name+" --schedules N", alg.ExploreExample),
+		Flags:       flags,
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -113,8 +117,9 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
-		UsageText: usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
-		Flags:     append(ParamFlags(alg), runner.CheckFlags()...),
+		Description: a.CheckDescription,
+		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
+		Flags:       append(ParamFlags(alg), runner.CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
