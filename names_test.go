@@ -95,8 +95,8 @@ func TestOneNamePerNode(t *testing.T) {
 		}
 	}
 	for _, a := range election.Algorithms() {
-		if !covered["election "+a] {
-			t.Errorf("election %s is not in the table", a)
+		if !covered["election "+a.Name] {
+			t.Errorf("election %s is not in the table", a.Name)
 		}
 	}
 	check := func(what string, names []string, spec bool, out string) {

@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/urfave/cli/v2"
-
 	"ringlab/election/bully"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
-	"ringlab/internal/runner"
-	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
@@ -24,8 +20,8 @@ const (
 	scenarioSplitBrain = "split-brain" // a reply timeout shorter than the round trip to a slow 5
 )
 
-func bullyAlgo() algo {
-	return algo{
+func bullyAlgo() entry {
+	return entry{
 		name:  "bully",
 		usage: "Bully: ELECTION to higher ids, OK, COORD; timers are engine ticks; the highest live id wins (Garcia-Molina 1982)",
 		description: "--scenario chapter is the chapter's worked example: ids 1..5, 5 crashed at tick 0,\n" +
@@ -36,31 +32,30 @@ func bullyAlgo() algo {
 			"with --crash is noticed --reply-timeout ticks later by the live node with the lowest\n" +
 			"index, which starts an election; the leader must be the highest id alive at the end.",
 		example: "ringlab election bully --scenario chapter\n   ringlab election bully --scenario split-brain   (two leaders: exit 3)",
-		def:     defaults{initiators: "1", nodes: 5, minNodes: 1, positive: true},
-		flags: func() []cli.Flag {
-			return []cli.Flag{
-				&cli.StringFlag{Name: "scenario", Usage: "a named run: chapter (the worked example) or split-brain (too short a timeout)"},
-				&cli.Int64Flag{Name: "reply-timeout", DefaultText: "longer than a round trip", Usage: "ticks to wait for an OK before sending COORD"},
-				&cli.Int64Flag{Name: "coord-timeout", DefaultText: "safe", Usage: "ticks to wait for COORD after an OK before a new election"},
-			}
+		exploreExample: "ringlab election explore bully --initiators 4 --reply-timeout 3 --latency 1-4 --schedules 200   (finds split-brain)\n" +
+			"   ringlab election explore bully --initiators 1 --latency 1-4 --schedules 500   (safe timeouts: none)",
+		checkExample: "ringlab election check bully --nodes 3 --initiators 1 --timers quiet\n" +
+			"   ringlab election check bully --nodes 3 --initiators 2   (a timeout shorter than a message: two leaders)",
+		def: defaults{initiators: "1", nodes: 5, minNodes: 1, positive: true},
+		params: []engine.Param{
+			{Name: "scenario", Default: "", Usage: "a named run: chapter (the worked example) or split-brain (too short a timeout)"},
+			{Name: "reply-timeout", Default: int64(0), DefaultText: "longer than a round trip", Usage: "ticks to wait for an OK before sending COORD"},
+			{Name: "coord-timeout", Default: int64(0), DefaultText: "safe", Usage: "ticks to wait for COORD after an OK before a new election"},
 		},
 		build: buildBully,
 	}
 }
 
-func buildBully(c *cli.Context, s setup, opts *runner.Options) (engine.System, error) {
-	maxDelay := opts.Latency.Max
-	if opts.Policy == sim.PolicyRandom && opts.Latency.Min == opts.Latency.Max {
-		maxDelay = opts.Latency.Min + 9 // the simulator widens it so (sim.newSim)
-	}
+func buildBully(p engine.Params, env engine.Env, s setup) (engine.System, error) {
 	cfg := bully.Config{Ids: s.ids}
-	cfg.ReplyTimeout, cfg.CoordTimeout = bully.SafeTimeouts(maxDelay)
+	cfg.ReplyTimeout, cfg.CoordTimeout = bully.SafeTimeouts(env.MaxDelay)
 	script := starts(s)
-	switch sc := c.String("scenario"); sc {
+	var slow []engine.Slow
+	switch sc := p.String("scenario"); sc {
 	case "":
 	case scenarioChapter, scenarioSplitBrain:
 		for _, f := range []string{"ids", "nodes", "layout", "initiators"} {
-			if c.IsSet(f) {
+			if p.Given(f) {
 				return engine.System{}, cliutil.Usagef("--scenario %s fixes ids 1..5 and who starts; drop --%s", sc, f)
 			}
 		}
@@ -72,12 +67,12 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (engine.System, e
 				{At: 0, Node: 3, Cmd: node.CmdStart}, {At: 2, Node: 1, Cmd: node.CmdStart}}
 			break
 		}
-		if opts.Runtime != "sim" {
+		if env.Runtime != "sim" {
 			return engine.System{}, cliutil.Usagef("--scenario split-brain slows node 5 with the simulator's --slow; use --runtime sim")
 		}
 		cfg.ReplyTimeout, cfg.CoordTimeout = 3, 20
 		script = []node.Action{{At: 0, Node: 4, Cmd: node.CmdStart}}
-		opts.Faults.Slow = append(opts.Faults.Slow, sim.Slow{Node: 5, Extra: 4, From: 0, Until: 1 << 40})
+		slow = []engine.Slow{{Node: 5, Extra: 4, From: 0, Until: 1 << 40}}
 	default:
 		return engine.System{}, cliutil.Usagef("--scenario: unknown scenario %q (want %s or %s)", sc, scenarioChapter, scenarioSplitBrain)
 	}
@@ -85,8 +80,8 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (engine.System, e
 		name string
 		v    *int64
 	}{{"reply-timeout", &cfg.ReplyTimeout}, {"coord-timeout", &cfg.CoordTimeout}} {
-		if c.IsSet(f.name) {
-			*f.v = c.Int64(f.name)
+		if p.Given(f.name) {
+			*f.v = p.Int64(f.name)
 			if *f.v < 1 || *f.v > 1_000_000 {
 				return engine.System{}, cliutil.Usagef("--%s must be 1..1000000 ticks, got %d", f.name, *f.v)
 			}
@@ -96,11 +91,11 @@ func buildBully(c *cli.Context, s setup, opts *runner.Options) (engine.System, e
 	if err != nil {
 		return engine.System{}, cliutil.Usagef("--ids: %v", err)
 	}
-	script = append(script, noticeCrashes(len(cfg.Ids), cfg.ReplyTimeout, script, opts.Script)...)
+	script = append(script, noticeCrashes(len(cfg.Ids), cfg.ReplyTimeout, script, env.Faults)...)
 	ids := cfg.Ids
 	n := len(cfg.Ids)
 	return engine.System{
-		Factory: f, Messages: bully.MessageTypes(), Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete,
+		Factory: f, Messages: bully.MessageTypes(), Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete, Slow: slow,
 		Properties: []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)},
 		Figures: func(*trace.Summary) map[string]any {
 			return map[string]any{

@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/urfave/cli/v2"
-
 	"ringlab/election/smallestid"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -23,8 +20,8 @@ var defaultRingIDs = []int{5, 3, 7, 1, 4}
 // variant's count (rules as written against --fix extinction).
 const maxCompareRun = 5_000_000
 
-func ringAlgo() algo {
-	return algo{
+func ringAlgo() entry {
+	return entry{
 		name:  "ring",
 		usage: "the course's ring-election specification: six rules, four states, the smallest id wins",
 		description: "Rules 1-6 as written (election/README.md, \"The ring election, rule by rule\").\n" +
@@ -33,29 +30,30 @@ func ringAlgo() algo {
 			"with --fix extinction, shows the lab's fix (a node drops candidates it already beat).",
 		example: "ringlab election ring --lang pt      (the specification's expected output, byte for byte)\n" +
 			"   ringlab election ring --initiators all --fix extinction",
-		def: defaults{ids: defaultRingIDs, initiators: "1", minNodes: 1},
-		flags: func() []cli.Flag {
-			return []cli.Flag{
-				&cli.StringFlag{Name: "lang", Value: "en", Usage: "language of the text output: en or pt (the specification's own words)"},
-				&cli.StringFlag{Name: "fix", Value: "none", Usage: "none (the rules as written) or extinction (drop candidates already beaten)"},
-			}
+		exploreExample: "ringlab election explore ring --nodes 8 --layout random --initiators all --policy random --schedules 500",
+		checkExample:   "ringlab election check ring --nodes 4 --initiators all",
+		def:            defaults{ids: defaultRingIDs, initiators: "1", minNodes: 1},
+		params: []engine.Param{
+			{Name: "lang", Default: "en", Usage: "language of the text output: en or pt (the specification's own words)"},
+			{Name: "fix", Default: "none", Usage: "none (the rules as written) or extinction (drop candidates already beaten)"},
 		},
-		build: buildRing,
+		build:   buildRing,
+		compare: ringComparison(),
 	}
 }
 
-func buildRing(c *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
-	lang := c.String("lang")
+func buildRing(p engine.Params, _ engine.Env, s setup) (engine.System, error) {
+	lang := p.String("lang")
 	if lang != "en" && lang != "pt" {
 		return engine.System{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
 	}
 	var fix bool
-	switch c.String("fix") {
+	switch p.String("fix") {
 	case "none":
 	case "extinction":
 		fix = true
 	default:
-		return engine.System{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", c.String("fix"))
+		return engine.System{}, cliutil.Usagef("--fix: unknown fix %q (want none or extinction)", p.String("fix"))
 	}
 	f, err := smallestid.Factory(smallestid.Ring{IDs: s.ids, Extinction: fix})
 	if err != nil {

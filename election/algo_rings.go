@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/urfave/cli/v2"
-
 	"ringlab/election/anonymous"
 	"ringlab/election/changroberts"
 	"ringlab/election/franklin"
@@ -13,21 +11,22 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
-func anonymousAlgo() algo {
-	return algo{
+func anonymousAlgo() entry {
+	return entry{
 		name:  "anonymous",
 		usage: `the chapter's "Anel 1": identical processes without ids; two candidates both win`,
 		description: "One candidate: its vote and announcement each go round once (n + n messages), one\n" +
 			"leader. Both candidates at once (--initiators all): every vote stops at the other\n" +
 			"candidate, both end Installed, and the uniqueness checker reports it (exit 3):\n" +
 			"symmetry cannot be broken without ids. Leaders are named by node index.",
-		example: "ringlab election anonymous --initiators all   (two leaders: exit 3)",
-		def:     defaults{initiators: "1", nodes: 2, minNodes: 2},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
+		example:        "ringlab election anonymous --initiators all   (two leaders: exit 3)",
+		exploreExample: "ringlab election explore anonymous --initiators all --schedules 100   (finds two leaders)",
+		checkExample:   "ringlab election check anonymous --nodes 3 --initiators all   (two leaders)",
+		def:            defaults{initiators: "1", nodes: 2, minNodes: 2},
+		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := anonymous.Factory(s.n())
 			if err != nil {
 				return engine.System{}, cliutil.Usagef("--nodes: %v", err)
@@ -47,15 +46,18 @@ func anonymousAlgo() algo {
 	}
 }
 
-func idlistAlgo() algo {
-	return algo{
+func idlistAlgo() entry {
+	return entry{
 		name:  "idlist",
 		usage: `the chapter's "Anel 2" (Le Lann): lists of ids go round, the smallest wins`,
 		description: "Each initiator's list goes all the way round: k*n messages carrying k*n(n+1)/2 ids.\n" +
 			"Only initiators decide, so agreement is checked among them.",
-		example: "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
+		example:        "ringlab election idlist --nodes 8 --layout random --initiators all --seed 1",
+		exploreExample: "ringlab election explore idlist --nodes 8 --layout random --initiators all --policy random --schedules 500",
+		checkExample:   "ringlab election check idlist --nodes 4 --initiators all",
+		compare:        idlistComparison(),
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
+		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := idlist.Factory(s.ids)
 			if err != nil {
 				return engine.System{}, cliutil.Usagef("--ids: %v", err)
@@ -84,15 +86,18 @@ func idlistAlgo() algo {
 	}
 }
 
-func changRobertsAlgo() algo {
-	return algo{
+func changRobertsAlgo() entry {
+	return entry{
 		name:  "chang-roberts",
 		usage: "Chang and Roberts (1979): smaller ids are swallowed, the largest wins, then an announcement round",
 		description: "With every node starting: worst case n(n+1)/2 (ids decreasing along the ring),\n" +
 			"best 2n-1 (increasing), about n*H_n on average; the announcement adds n.",
-		example: "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
+		example:        "ringlab election chang-roberts --nodes 1000 --layout random --initiators all --seed 1 --format none",
+		exploreExample: "ringlab election explore chang-roberts --nodes 8 --layout random --initiators all --policy random --schedules 500",
+		checkExample:   "ringlab election check chang-roberts --nodes 4 --initiators all",
+		compare:        changRobertsComparison(),
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1},
+		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := changroberts.Factory(s.ids)
 			if err != nil {
 				return engine.System{}, cliutil.Usagef("--ids: %v", err)
@@ -115,15 +120,18 @@ func changRobertsAlgo() algo {
 	}
 }
 
-func franklinAlgo() algo {
-	return algo{
+func franklinAlgo() entry {
+	return entry{
 		name:  "franklin",
 		usage: "Franklin (1982): bidirectional rounds, local maxima survive, the largest id wins",
 		description: "Each round sends one message per link each way: 2nR ELECTION for R rounds, plus n\n" +
 			"ELECTED; R <= floor(log2 n) + 1. Ids must be >= 1.",
-		example: "ringlab election franklin --nodes 16 --layout random --seed 3",
-		def:     defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
-		build: func(_ *cli.Context, s setup, _ *runner.Options) (engine.System, error) {
+		example:        "ringlab election franklin --nodes 16 --layout random --seed 3",
+		exploreExample: "ringlab election explore franklin --nodes 8 --layout random --latency 1-5 --schedules 500",
+		checkExample:   "ringlab election check franklin --nodes 4 --initiators all",
+		compare:        franklinComparison(),
+		def:            defaults{ids: defaultRingIDs, initiators: "all", minNodes: 1, positive: true},
+		build: func(_ engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			f, err := franklin.Factory(franklin.Config{Ids: s.ids})
 			if err != nil {
 				return engine.System{}, cliutil.Usagef("--ids: %v", err)

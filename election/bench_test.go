@@ -48,19 +48,19 @@ func benchArgs(name string, n int) []string {
 var messagesLine = regexp.MustCompile(`(?m)^messages: (\d+)`)
 
 func BenchmarkElection(b *testing.B) {
-	for _, a := range algos() {
+	for _, a := range Algorithms() {
 		for _, rt := range []string{"sim", "live"} {
 			for _, n := range []int{64, 4096} {
-				args := append([]string{"ringlab", "election", a.name, "--nodes", strconv.Itoa(n), "--runtime", rt,
-					"--seed", "1", "--format", "none"}, benchArgs(a.name, n)...)
-				if a.name == "bully" && rt == "live" {
+				args := append([]string{"ringlab", "election", a.Name, "--nodes", strconv.Itoa(n), "--runtime", rt,
+					"--seed", "1", "--format", "none"}, benchArgs(a.Name, n)...)
+				if a.Name == "bully" && rt == "live" {
 					// Bully is safe only while its timeouts outlast every
 					// reply: on a busy machine a 1 ms tick does not, and
 					// two nodes lead. No timer fires in this run, so a
 					// wide tick costs nothing and load cannot break it.
 					args = append(args, "--tick", "500ms")
 				}
-				b.Run(fmt.Sprintf("algo=%s/runtime=%s/nodes=%d", a.name, rt, n), func(b *testing.B) {
+				b.Run(fmt.Sprintf("algo=%s/runtime=%s/nodes=%d", a.Name, rt, n), func(b *testing.B) {
 					b.ReportAllocs()
 					var msgs int64
 					for b.Loop() {

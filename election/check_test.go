@@ -212,8 +212,8 @@ func TestCheckRingWithOneInitiatorIsAChain(t *testing.T) {
 
 // The help of every check command has a runnable example.
 func TestCheckHelpHasExample(t *testing.T) {
-	for _, a := range algos() {
-		r := runCLI(t, "check", a.name, "--help")
-		r.want(t, 0, "ringlab election check "+a.name, "exhaustive")
+	for _, a := range Algorithms() {
+		r := runCLI(t, "check", a.Name, "--help")
+		r.want(t, 0, "ringlab election check "+a.Name, "exhaustive")
 	}
 }

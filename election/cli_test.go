@@ -63,8 +63,8 @@ func (r result) want(t *testing.T, code int, fragments ...string) {
 // Every command's --help has a runnable example (STYLE.md, CLI).
 func TestHelpHasExample(t *testing.T) {
 	cmds := []string{"compare"}
-	for _, a := range algos() {
-		cmds = append(cmds, a.name, "explore "+a.name)
+	for _, a := range Algorithms() {
+		cmds = append(cmds, a.Name, "explore "+a.Name)
 	}
 	for _, c := range cmds {
 		r := runCLI(t, append(strings.Fields(c), "--help")...)
@@ -97,6 +97,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"ring", "--fix", "magic"}, "--fix: unknown fix \"magic\""},
 		{[]string{"bully", "--scenario", "chapter", "--ids", "1,2"}, "--scenario chapter fixes ids 1..5"},
 		{[]string{"bully", "--scenario", "split-brain", "--runtime", "live"}, "--scenario split-brain slows node 5"},
+		{[]string{"check", "bully", "--scenario", "split-brain"}, "this scenario needs the simulator's slow links"},
 		{[]string{"bully", "--scenario", "nap"}, "--scenario: unknown scenario \"nap\""},
 		{[]string{"bully", "--reply-timeout", "0"}, "--reply-timeout must be 1..1000000 ticks"},
 		{[]string{"paxos"}, "unknown subcommand \"paxos\""},

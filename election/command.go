@@ -1,7 +1,7 @@
 // Package election holds the `ringlab election` command tree: one
 // subcommand per leader-election algorithm of the course (ring, anonymous,
 // idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
-// (internal/runner) with the election checkers — termination, uniqueness,
+// (internal/cli, internal/runner) with the election checkers — termination, uniqueness,
 // agreement, correctness — plus `compare` (measured messages against the
 // theory) and `explore` (many seeded schedules, shrunk to the shortest
 // violating one). The algorithms themselves are the pure Step machines in
@@ -15,134 +15,110 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/check"
-	"ringlab/internal/cliutil"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
-// algo is one election subcommand.
-type algo struct {
+// entry is one election algorithm: its subcommand, its own parameters
+// beside the ones every election shares (ids, nodes, layout, initiators),
+// and the System it builds for one parsed setup.
+type entry struct {
 	name, usage, description, example string
+	exploreExample, checkExample      string
 	def                               defaults
-	flags                             func() []cli.Flag // the algorithm's own flags, fresh per command
+	params                            []engine.Param // the algorithm's own
 	// count returns the number of nodes; nil means --ids/--nodes or the
 	// default ids.
-	count func(c *cli.Context) (int, error)
-	// build turns the parsed configuration into a run; it may add faults
-	// to opts (a scenario's slow node).
-	build func(c *cli.Context, s setup, opts *runner.Options) (engine.System, error)
+	count func(p engine.Params, d defaults) (int, error)
+	// build makes the run of one setup; env carries the run's seed, the
+	// simulator's longest delay and the user's scripted faults.
+	build func(p engine.Params, env engine.Env, s setup) (engine.System, error)
+	// compare, if set, is the theory `compare` measures it against.
+	compare *comparison
 }
 
-// algos lists the election algorithms in the order of election/README.md.
-func algos() []algo {
-	return []algo{ringAlgo(), anonymousAlgo(), idlistAlgo(), changRobertsAlgo(), franklinAlgo(), bullyAlgo(), yoyoAlgo()}
+// entries lists the election algorithms in the order of election/README.md:
+// adding one is its package, its entry function and one line here.
+func entries() []entry {
+	return []entry{ringAlgo(), anonymousAlgo(), idlistAlgo(), changRobertsAlgo(), franklinAlgo(), bullyAlgo(), yoyoAlgo()}
+}
+
+// Algorithms are the election algorithms, as every command takes them.
+func Algorithms() []engine.Algorithm {
+	es := entries()
+	algs := make([]engine.Algorithm, len(es))
+	for k, e := range es {
+		algs[k] = e.algorithm()
+	}
+	return algs
+}
+
+func (e entry) algorithm() engine.Algorithm {
+	return engine.Algorithm{
+		Name: e.name, Usage: e.usage, Description: e.description, Example: e.example,
+		ExploreExample: e.exploreExample, CheckExample: e.checkExample,
+		Params: append(commonParams(e.def), e.params...),
+		Build:  e.system,
+		Pin:    pinLayout,
+	}
+}
+
+// Area is the `election` command tree's description: every algorithm's
+// run, explore and check commands, and compare.
+func Area() rcli.Area {
+	return rcli.Area{
+		Name:       "election",
+		Usage:      "leader election: the ring-election specification, the chapter's six algorithms, compare and explore",
+		Algorithms: Algorithms(),
+		Extra:      []*cli.Command{compareCommand()},
+		Example:    "Example (the ring-election specification's expected output):\n   ringlab election ring --lang pt",
+		ExploreExample: "Example (finds the anonymous ring's two leaders):\n" +
+			"   ringlab election explore anonymous --initiators all --schedules 100",
+		CheckExample: "Example (every delivery order of the chapter's ring, every node starting):\n" +
+			"   ringlab election check ring --initiators all",
+		Properties: "uniqueness, agreement, correctness, termination",
+		CheckDescription: "Breadth-first search over every interleaving the simulator could produce: which message\n" +
+			"is delivered next, which pending timer fires, and where --crashes/--restarts/--drops\n" +
+			"strike. Uniqueness is checked at every step; termination, agreement and correctness at\n" +
+			"every terminal state. A violation is reported with a shortest path and its --path replay.",
+	}
 }
 
 // Command returns the `election` command tree.
-func Command() *cli.Command {
-	var subs, explore []*cli.Command
-	for _, a := range algos() {
-		subs = append(subs, a.command(false))
-		explore = append(explore, a.command(true))
-	}
-	subs = append(subs, compareCommand(), checkCommand(), &cli.Command{
-		Name:  "explore",
-		Usage: "run an election under many seeded schedules and show the shortest violating one",
-		UsageText: "ringlab election explore ALGORITHM --schedules N [flags of the algorithm]\n\n" +
-			"Example (finds the anonymous ring's two leaders):\n   ringlab election explore anonymous --initiators all --schedules 100",
-		Subcommands: explore,
-	})
-	return &cli.Command{
-		Name:  "election",
-		Usage: "leader election: the ring-election specification, the chapter's six algorithms, compare and explore",
-		UsageText: "ringlab election ALGORITHM [flags]\n\n" +
-			"Example (the ring-election specification's expected output):\n   ringlab election ring --lang pt",
-		Subcommands: subs,
-	}
-}
+func Command() *cli.Command { return Area().Command() }
 
-func (a algo) command(explore bool) *cli.Command {
-	flags := commonFlags(a.def)
-	if a.flags != nil {
-		flags = append(flags, a.flags()...)
-	}
-	flags = append(flags, runner.Flags()...)
-	cmd := &cli.Command{
-		Name: a.name, Usage: a.usage, Description: a.description,
-		UsageText: "ringlab election " + a.name + " [flags]\n\nExample:\n   " + a.example,
-		Flags:     flags,
-		Action:    a.action(explore),
-	}
-	if explore {
-		cmd.Flags = append(runner.HideRunOnly(flags), runner.ExploreFlags()...)
-		cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: "property",
-			Usage: "look for violations of this property only: uniqueness, agreement, correctness, termination (default: any)"})
-		cmd.Usage = "explore " + a.name + " under many seeded schedules (simulator)"
-		cmd.UsageText = "ringlab election explore " + a.name + " --schedules N [flags]\n\nExample:\n   " +
-			exploreExample(a.name)
-	}
-	return cmd
-}
-
-func (a algo) action(explore bool) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		if err := cliutil.NoArgs(c); err != nil {
-			return err
-		}
-		spec, opts, err := a.spec(c)
-		if err != nil {
-			return err
-		}
-		if explore {
-			// one layout for every schedule, and the replay rebuilds it
-			random := c.String("layout") == "random" || c.IsSet("topology") && c.String("topology") == "random"
-			if random && !c.IsSet("layout-seed") && !c.IsSet("ids") {
-				if err := c.Set("layout-seed", strconv.FormatUint(opts.Seed, 10)); err != nil {
-					return err
-				}
-			}
-			build := func() (engine.System, error) { sys, _, err := a.spec(c); return sys, err }
-			return runner.Explore(c.Context, c, build, opts, c.App.Writer, c.App.ErrWriter)
-		}
-		_, err = runner.Execute(c.Context, spec, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
-		return err
-	}
-}
-
-// spec parses every flag of a command line and builds its run.
-func (a algo) spec(c *cli.Context) (spec engine.System, opts runner.Options, err error) {
+// system builds e's run from its parameters: the setup every election
+// shares, then e's own System.
+func (e entry) system(p engine.Params, env engine.Env) (engine.System, error) {
 	var n int
-	if a.count != nil {
-		n, err = a.count(c)
+	var err error
+	if e.count != nil {
+		n, err = e.count(p, e.def)
 	} else {
-		n, err = nodeCount(c, a.def, max(len(a.def.ids), a.def.nodes, a.def.minNodes))
+		n, err = nodeCount(p, e.def, max(len(e.def.ids), e.def.nodes, e.def.minNodes))
 	}
 	if err != nil {
-		return spec, opts, err
+		return engine.System{}, err
 	}
-	opts, err = runner.Parse(c, n)
+	s, err := parseSetup(p, e.def, n, env.Seed)
 	if err != nil {
-		return spec, opts, err
+		return engine.System{}, err
 	}
-	s, err := parseSetup(c, a.def, n, opts.Seed)
+	sys, err := e.build(p, env, s)
 	if err != nil {
-		return spec, opts, err
+		return sys, err
 	}
-	spec, err = a.build(c, s, &opts)
-	if err != nil {
-		return spec, opts, err
+	sys.Name = "election " + e.name
+	sys.Nodes = n
+	if sys.Names == nil {
+		sys.Names = idNames(s.ids)
 	}
-	spec.Name = "election " + a.name
-	spec.Nodes = n
-	if spec.Names == nil {
-		spec.Names = idNames(s.ids)
+	if sys.Topology == "" {
+		sys.Topology = trace.TopoRing
 	}
-	if spec.Topology == "" {
-		spec.Topology = trace.TopoRing
-	}
-	return spec, opts, nil
+	return sys, nil
 }
 
 // starts gives CmdStart at tick 0 to every starter.

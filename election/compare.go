@@ -1,8 +1,10 @@
 package election
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -14,18 +16,38 @@ import (
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
 
-// compareAlgos are the algorithms `compare` knows the theory of.
-var compareAlgos = []string{"ring", "chang-roberts", "franklin", "idlist"}
+// compared are the algorithms `compare` knows the theory of, in its
+// default order.
+func compared() []entry {
+	var es []entry
+	for _, e := range entries() {
+		if e.compare != nil {
+			es = append(es, e)
+		}
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.compare.rank, b.compare.rank) })
+	return es
+}
+
+func comparedNames() []string {
+	var names []string
+	for _, e := range compared() {
+		names = append(names, e.name)
+	}
+	return names
+}
 
 // compareLayouts name arrangements by their effect: worst and best are the
 // most and fewest messages the theory allows (see layoutIDs).
 var compareLayouts = []string{"worst", "best", "random"}
 
 func compareCommand() *cli.Command {
+	compareAlgos := comparedNames()
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "measure messages on the simulator against the theory, one row per algorithm, size and layout",
@@ -51,7 +73,7 @@ func compareAction(c *cli.Context) error {
 	if err := cliutil.NoArgs(c); err != nil {
 		return err
 	}
-	names, err := listOf(c.String("algos"), compareAlgos, "--algos")
+	names, err := listOf(c.String("algos"), comparedNames(), "--algos")
 	if err != nil {
 		return err
 	}
@@ -172,7 +194,7 @@ type row struct {
 // the ring and the best increasing; for franklin the worst is the
 // bit-reversal order (about half the actives survive each round) and the
 // best increasing (one round, then the winner's).
-func layoutIDs(name, lay string, n int, seed uint64) []int {
+func layoutIDs(c *comparison, lay string, n int, seed uint64) []int {
 	switch {
 	case lay == "random":
 		ids, _ := layout("random", n, seed)
@@ -180,8 +202,8 @@ func layoutIDs(name, lay string, n int, seed uint64) []int {
 	case lay == "best":
 		ids, _ := layout("ascending", n, seed)
 		return ids
-	case name == "franklin":
-		return bitReversal(n)
+	case c.worst != nil:
+		return c.worst(n)
 	}
 	ids, _ := layout("descending", n, seed)
 	return ids
@@ -203,33 +225,60 @@ func bitReversal(n int) []int {
 	return ids
 }
 
-// measure runs one row on the simulator with the election checkers.
+// measure runs one row on the simulator: the run the algorithm's Build
+// makes for these ids and starters, judged by its properties and by the
+// theory.
 func measure(ctx context.Context, name string, n int, lay string, seed uint64, idlistAll bool) (row, error) {
-	ids := layoutIDs(name, lay, n, seed)
-	s := setup{ids: ids, starters: []int{1}}
-	if name == "chang-roberts" || name == "franklin" || (name == "idlist" && idlistAll) {
-		s.starters, _ = parseInitiators("all", n)
-	}
+	i := slices.IndexFunc(compared(), func(e entry) bool { return e.name == name })
+	e := compared()[i] // listOf accepted only these names
+	s := setup{ids: layoutIDs(e.compare, lay, n, seed), starters: []int{1}}
 	r := row{starters: "1"}
-	if len(s.starters) > 1 {
+	if e.compare.allStart || e.compare.listAll && idlistAll {
+		s.starters, _ = parseInitiators("all", n)
 		r.starters = "all"
 	}
-	sp, err := theorySpec(name, s)
+	p := e.algorithm().Defaults()
+	if err := errors.Join(p.Give("ids", joinInts(s.ids)), p.Give("initiators", r.starters)); err != nil {
+		return r, err
+	}
+	sys, err := e.system(p, engine.Env{Seed: seed, Runtime: "sim", MaxDelay: 1})
 	if err != nil {
 		return r, err
 	}
-	set := check.NewSet(sp.checks...)
-	res, err := sim.Run(sim.Config{Nodes: n, Factory: sp.factory, Seed: seed, Script: starts(s), Messages: sp.messages,
-		MaxSteps: 1 << 40, Cancel: ctx.Done(), Sink: func(e *trace.Event) { set.Observe(e); sp.observe(e) }})
+	th := e.compare.theory(s)
+	set := check.NewSet(sys.Properties...)
+	sink := func(ev *trace.Event) {
+		set.Observe(ev)
+		if sys.Observe != nil {
+			sys.Observe(ev)
+		}
+		if th.observe != nil {
+			th.observe(ev)
+		}
+	}
+	res, err := sim.Run(sim.Config{Nodes: n, Factory: sys.Factory, Seed: seed, Script: sys.Script, Messages: th.sends || sys.Wants().Has(trace.KindSend),
+		MaxSteps: 1 << 40, Cancel: ctx.Done(), Sink: sink})
 	if err != nil {
 		return r, err
 	}
 	r.msgs = res.Messages
-	r.theory, r.formula, r.ok, r.why = sp.judge(res)
+	r.theory, r.formula, r.ok, r.why = th.judge(res.Messages)
 	for _, v := range set.Finish(check.End{Terminated: res.Quiescent, Messages: res.Messages}) {
 		if !v.OK && r.ok {
 			r.ok, r.why = false, v.Property+": "+v.Detail
 		}
 	}
 	return r, nil
+}
+
+// joinInts writes ids as --ids takes them.
+func joinInts(ids []int) string {
+	b := make([]byte, 0, 8*len(ids))
+	for k, id := range ids {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	return string(b)
 }

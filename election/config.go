@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 )
 
 // MaxNodes bounds --nodes (a million-node election fits in a few GiB).
@@ -18,9 +17,9 @@ const MaxNodes = 2_000_000
 // Layouts of generated ids along the ring (node 1, 2, ..., n).
 var layouts = []string{"ascending", "descending", "random"}
 
-// commonFlags are the flags every election command shares; their help
+// commonParams are the parameters every election shares; their help
 // shows the algorithm's defaults d.
-func commonFlags(d defaults) []cli.Flag {
+func commonParams(d defaults) []engine.Param {
 	ids, nodes := "", ""
 	if d.ids != nil {
 		parts := make([]string, len(d.ids))
@@ -32,13 +31,24 @@ func commonFlags(d defaults) []cli.Flag {
 	} else {
 		nodes = strconv.Itoa(d.nodes)
 	}
-	return []cli.Flag{
-		&cli.StringFlag{Name: "ids", DefaultText: ids, Usage: "node `IDS` in ring order, comma-separated, e.g. 5,3,7,1,4 (distinct integers)"},
-		&cli.IntFlag{Name: "nodes", DefaultText: nodes, Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
-		&cli.StringFlag{Name: "layout", Value: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --layout-seed)"},
-		&cli.Uint64Flag{Name: "layout-seed", DefaultText: "--seed", Usage: "seed of a random --layout or --topology (explore keeps one layout for all its schedules and writes it in its replay)"},
-		&cli.StringFlag{Name: "initiators", DefaultText: d.initiators, Usage: "`NODES` given start at tick 0: 1, all, or a list of 1-based indices like 1,3"},
+	return []engine.Param{
+		{Name: "ids", Default: "", DefaultText: ids, Usage: "node `IDS` in ring order, comma-separated, e.g. 5,3,7,1,4 (distinct integers)"},
+		{Name: "nodes", Default: 0, DefaultText: nodes, Usage: fmt.Sprintf("generate ids 1..N for `N` nodes (1..%d), placed by --layout", MaxNodes)},
+		{Name: "layout", Default: "ascending", Usage: "with --nodes: ids along the ring: ascending, descending or random (drawn from --layout-seed)"},
+		{Name: "layout-seed", Default: uint64(0), DefaultText: "--seed", Usage: "seed of a random --layout or --topology (explore keeps one layout for all its schedules and writes it in its replay)"},
+		{Name: "initiators", Default: "", DefaultText: d.initiators, Usage: "`NODES` given start at tick 0: 1, all, or a list of 1-based indices like 1,3"},
 	}
+}
+
+// pinLayout gives explore the --layout-seed that fixes a random layout or
+// topology drawn from env's seed, so that every schedule and the replay
+// run on one layout.
+func pinLayout(p engine.Params, env engine.Env) map[string]string {
+	random := p.String("layout") == "random" || p.Given("topology") && p.String("topology") == "random"
+	if !random || p.Given("layout-seed") || p.Given("ids") {
+		return nil
+	}
+	return map[string]string{"layout-seed": strconv.FormatUint(env.Seed, 10)}
 }
 
 // setup is the parsed configuration of one election: the ids by node index
@@ -62,20 +72,20 @@ type defaults struct {
 
 // nodeCount reads how many nodes --ids or --nodes asks for (before the
 // engine flags, which need it), or fallback when neither is set.
-func nodeCount(c *cli.Context, d defaults, fallback int) (int, error) {
+func nodeCount(p engine.Params, d defaults, fallback int) (int, error) {
 	switch {
-	case c.IsSet("ids") && c.IsSet("nodes"):
+	case p.Given("ids") && p.Given("nodes"):
 		return 0, cliutil.Usagef("--ids and --nodes exclude each other: --ids sets the number of nodes")
-	case c.IsSet("ids") && c.IsSet("layout"):
+	case p.Given("ids") && p.Given("layout"):
 		return 0, cliutil.Usagef("--layout places generated ids; use it with --nodes, not --ids")
-	case c.IsSet("ids"):
-		ids, err := parseIDs(c.String("ids"))
+	case p.Given("ids"):
+		ids, err := parseIDs(p.String("ids"))
 		if err != nil {
 			return 0, err
 		}
 		return checkCount(len(ids), d.minNodes, "--ids")
-	case c.IsSet("nodes"):
-		return checkCount(c.Int("nodes"), d.minNodes, "--nodes")
+	case p.Given("nodes"):
+		return checkCount(p.Int("nodes"), d.minNodes, "--nodes")
 	}
 	return fallback, nil
 }
@@ -89,34 +99,34 @@ func checkCount(n, minNodes int, flag string) (int, error) {
 
 // parseSetup reads --ids or --nodes/--layout and --initiators for n nodes;
 // seed (or --layout-seed) draws a random layout.
-func parseSetup(c *cli.Context, d defaults, n int, seed uint64) (setup, error) {
-	if c.IsSet("layout-seed") {
-		if c.String("layout") != "random" && c.String("topology") != "random" {
+func parseSetup(p engine.Params, d defaults, n int, seed uint64) (setup, error) {
+	if p.Given("layout-seed") {
+		if p.String("layout") != "random" && !(p.Given("topology") && p.String("topology") == "random") {
 			return setup{}, cliutil.Usagef("--layout-seed draws a random layout or topology; add --layout random (or yoyo's --topology random), or drop it")
 		}
-		seed = c.Uint64("layout-seed")
+		seed = p.Uint64("layout-seed")
 	}
 	s := setup{seed: seed}
 	var err error
 	switch {
-	case c.IsSet("ids"):
-		s.ids, err = parseIDs(c.String("ids"))
-	case c.IsSet("nodes") || d.ids == nil || len(d.ids) != n:
-		s.ids, err = layout(c.String("layout"), n, seed)
+	case p.Given("ids"):
+		s.ids, err = parseIDs(p.String("ids"))
+	case p.Given("nodes") || d.ids == nil || len(d.ids) != n:
+		s.ids, err = layout(p.String("layout"), n, seed)
 	default:
 		s.ids = slices.Clone(d.ids) // distinct and positive
 	}
 	if err != nil {
 		return s, err
 	}
-	if c.IsSet("ids") { // generated layouts are permutations of 1..n
+	if p.Given("ids") { // generated layouts are permutations of 1..n
 		if err := checkIDs(s.ids, d.positive); err != nil {
 			return s, err
 		}
 	}
 	init := d.initiators
-	if c.IsSet("initiators") {
-		init = c.String("initiators")
+	if p.Given("initiators") {
+		init = p.String("initiators")
 	}
 	s.starters, err = parseInitiators(init, n)
 	return s, err

@@ -159,7 +159,7 @@ func FuzzCompareLists(f *testing.F) {
 				t.Fatalf("%q: does not round-trip", s)
 			}
 		}
-		for _, allowed := range [][]string{compareAlgos, compareLayouts} {
+		for _, allowed := range [][]string{comparedNames(), compareLayouts} {
 			got, err := listOf(s, allowed, "--algos")
 			if err != nil {
 				usageOK(t, s, err)

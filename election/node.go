@@ -7,40 +7,36 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
-// Algorithms lists the election algorithms by their subcommand names.
-func Algorithms() []string {
-	var names []string
-	for _, a := range algos() {
-		names = append(names, a.name)
-	}
-	return names
-}
+// names lists the election algorithms by their subcommand names.
+func names() []string { return Area().Names() }
 
 // NodeSpec builds the run of election algorithm name that its subcommand
 // would build from args (its own flags, e.g. --ids 5,3,7,1,4 --lang pt),
 // for a runtime that runs the nodes in several processes (`ringlab node`).
 // Errors are usage errors.
 func NodeSpec(name string, args []string) (engine.System, error) {
-	i := slices.IndexFunc(algos(), func(a algo) bool { return a.name == name })
-	if i < 0 {
-		return engine.System{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, Algorithms())
+	alg, ok := engine.Find(Algorithms(), name)
+	if !ok {
+		return engine.System{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, names())
 	}
-	a := algos()[i]
-	cmd := a.command(false)
+	cmd := &cli.Command{Name: alg.Name, Flags: append(rcli.ParamFlags(alg), runner.Flags()...)}
 	for _, arg := range args {
 		if f, ok := strings.CutPrefix(arg, "--"); ok && !slices.ContainsFunc(cmd.Flags, func(fl cli.Flag) bool { return fl.Names()[0] == f }) {
 			return engine.System{}, cliutil.Usagef("--%s is not a flag of %s (see 'ringlab election %s --help')", f, name, name)
 		}
 	}
 	return cliutil.Build(cmd, args, func(c *cli.Context) (engine.System, error) {
-		spec, _, err := a.spec(c)
-		return spec, err
+		// one process's share of a run the node processes agree on: no
+		// drawn seed, the simulator's default latency for bully's timeouts
+		env := engine.Env{Seed: c.Uint64("seed"), Runtime: c.String("runtime"), MaxDelay: 1}
+		return rcli.Build(c, alg, env)
 	})
 }
 
@@ -49,7 +45,7 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 // starts the election.
 func NodeArea() runner.Area {
 	return runner.Area{
-		Name: "election", Algorithms: Algorithms(), Flags: []string{"ids", "nodes", "lang"},
+		Name: "election", Algorithms: names(), Flags: []string{"ids", "nodes", "lang"},
 		Spec: func(name string, args []string, index int, initiator bool) (engine.System, error) {
 			if initiator {
 				args = append(args, "--initiators", strconv.Itoa(index))

@@ -34,7 +34,7 @@ func TestMessageRegistryIsComplete(t *testing.T) {
 	if testing.Short() {
 		seeds = 10
 	}
-	for _, name := range Algorithms() {
+	for _, name := range names() {
 		argss, ok := sweeps[name]
 		if !ok {
 			t.Errorf("%s: no sweep proves its message registry complete", name)

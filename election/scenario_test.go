@@ -57,19 +57,19 @@ func TestYoyoPartition(t *testing.T) {
 
 // Every algorithm's defaults run clean, on the simulator, in every format.
 func TestDefaultsEveryFormat(t *testing.T) {
-	for _, a := range algos() {
+	for _, a := range Algorithms() {
 		for _, f := range trace.Formats {
-			r := runCLI(t, a.name, "--format", f, "--seed", "2")
+			r := runCLI(t, a.Name, "--format", f, "--seed", "2")
 			r.want(t, 0)
-			starts := map[string]string{"mermaid": "%% ringlab: election " + a.name, "svg": "<?xml", "chrome-trace": "{", "shiviz": trace.ShivizRegex, "json": `{"v":1,"kind":"header"`}
+			starts := map[string]string{"mermaid": "%% ringlab: election " + a.Name, "svg": "<?xml", "chrome-trace": "{", "shiviz": trace.ShivizRegex, "json": `{"v":1,"kind":"header"`}
 			if want, ok := starts[f]; ok && !strings.HasPrefix(r.out, want) {
-				t.Errorf("%s: %s output starts %q, want %q", a.name, f, r.out[:min(len(r.out), 40)], want)
+				t.Errorf("%s: %s output starts %q, want %q", a.Name, f, r.out[:min(len(r.out), 40)], want)
 			}
 			if f == "chrome-trace" && !json.Valid([]byte(r.out)) {
-				t.Errorf("%s: the chrome trace is not valid JSON", a.name)
+				t.Errorf("%s: the chrome trace is not valid JSON", a.Name)
 			}
 			if f == "none" && (r.out != "" || !strings.Contains(r.errb, "✓ termination")) {
-				t.Errorf("%s --format none: stdout %q, stderr %q", a.name, r.out, r.errb)
+				t.Errorf("%s --format none: stdout %q, stderr %q", a.Name, r.out, r.errb)
 			}
 		}
 	}

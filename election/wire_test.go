@@ -11,7 +11,7 @@ import (
 // specification's broker names and timestamped messages; the engine
 // learns them from the spec, not from the algorithm's name.
 func TestRingWire(t *testing.T) {
-	for _, name := range Algorithms() {
+	for _, name := range names() {
 		spec, err := NodeArea().Spec(name, nil, 1, true)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"io"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -27,6 +30,15 @@ type Area struct {
 	// Extra are the area's own commands beside its algorithms'
 	// (scenarios, compare).
 	Extra []*ucli.Command
+	// Example, ExploreExample and CheckExample, if set, end the help of
+	// `AREA`, `AREA explore` and `AREA check` ("Example (...):\n   ringlab ...").
+	Example, ExploreExample, CheckExample string
+	// Properties, if set, lists the property names explore's --property
+	// takes, for its help.
+	Properties string
+	// CheckDescription, if set, is the help of every `AREA check ALGO`:
+	// what the search explores and where it judges which property.
+	CheckDescription string
 }
 
 // Command is the area's command tree.
@@ -40,10 +52,18 @@ func (a Area) Command() *ucli.Command {
 	subs := append(runs, a.Extra...)
 	subs = append(subs,
 		&ucli.Command{Name: "explore", Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
-			UsageText: "ringlab " + a.Name + " explore ALGORITHM --schedules N [flags of the algorithm]", Subcommands: explore},
+			UsageText: withExample("ringlab "+a.Name+" explore ALGORITHM --schedules N [flags of the algorithm]", a.ExploreExample), Subcommands: explore},
 		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
-			UsageText: "ringlab " + a.Name + " check ALGORITHM [flags]", Subcommands: check})
-	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: "ringlab " + a.Name + " ALGORITHM [flags]", Subcommands: subs}
+			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check})
+	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: withExample("ringlab "+a.Name+" ALGORITHM [flags]", a.Example), Subcommands: subs}
+}
+
+// withExample ends a command's usage with its example, if any.
+func withExample(usage, example string) string {
+	if example == "" {
+		return usage
+	}
+	return usage + "\n\n" + example
 }
 
 func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
@@ -67,17 +87,25 @@ func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
 
 func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 	flags := append(runner.HideRunOnly(append(ParamFlags(alg), runner.Flags()...)), runner.ExploreFlags()...)
-	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: "look for violations of this property only (default: any)"})
+	only := "look for violations of this property only (default: any)"
+	if a.Properties != "" {
+		only = "look for violations of this property only: " + a.Properties + " (default: any)"
+	}
+	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: only})
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore " + alg.Name + " under many seeded schedules (simulator)",
-		UsageText: "ringlab " + a.Name + " explore " + alg.Name + " --schedules N [flags]",
-		Flags:     flags,
+		Description: alg.Description,
+		UsageText:   usageText("ringlab "+a.Name+" explore "+alg.Name+" --schedules N", alg.ExploreExample),
+		Flags:       flags,
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
 			_, opts, err := build(c, alg)
 			if err != nil {
+				return err
+			}
+			if err := pin(c, alg, opts.Seed); err != nil {
 				return err
 			}
 			again := func() (engine.System, error) { sys, _, err := build(c, alg); return sys, err }
@@ -89,8 +117,9 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
-		UsageText: "ringlab " + a.Name + " check " + alg.Name + " [flags]",
-		Flags:     append(ParamFlags(alg), runner.CheckFlags()...),
+		Description: a.CheckDescription,
+		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
+		Flags:       append(ParamFlags(alg), runner.CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -103,6 +132,9 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			if sys.Nodes > statespace.MaxNodes {
 				return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sys.Nodes)
 			}
+			if len(sys.Slow) > 0 {
+				return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
+			}
 			fresh := func() []check.Property { // every terminal state is judged by properties of their own
 				again, _ := Build(c, alg, env) // it was built once already from the same flags
 				return again.Properties
@@ -114,21 +146,52 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 }
 
 // build reads alg's parameters and the engine flags of c, and builds the
-// System for the run they describe, in the run's Env (its seed: --seed, or
-// one drawn here and printed by the run).
+// System for the run they describe, in the run's Env: its seed (--seed,
+// or one drawn here, printed by the run and set as --seed, so that every
+// System explore and check rebuild from c has the same random layout),
+// and the user's scripted faults. The System's slow links join the
+// simulator's faults.
 func build(c *ucli.Context, alg engine.Algorithm) (engine.System, runner.Options, error) {
 	seed, drawn := c.Uint64("seed"), !c.IsSet("seed")
 	if drawn {
 		seed = rand.Uint64N(1 << 32)
+		if err := c.Set("seed", strconv.FormatUint(seed, 10)); err != nil {
+			return engine.System{}, runner.Options{}, err
+		}
 	}
-	env := engine.Env{Seed: seed, Runtime: c.String("runtime"), MaxDelay: maxDelay(c)}
+	faults, err := runner.ParseScript(c, math.MaxInt) // the node indices are checked by Parse
+	if err != nil {
+		return engine.System{}, runner.Options{}, err
+	}
+	env := engine.Env{Seed: seed, Runtime: c.String("runtime"), MaxDelay: maxDelay(c), Faults: faults}
 	sys, err := Build(c, alg, env)
 	if err != nil {
 		return sys, runner.Options{}, err
 	}
 	opts, err := runner.Parse(c, sys.Nodes)
 	opts.Seed, opts.SeedDrawn = seed, drawn
+	opts.Faults.Slow = append(opts.Faults.Slow, sys.Slow...)
 	return sys, opts, err
+}
+
+// pin gives c the parameters alg.Pin names for a run of seed, as if the
+// user had: every System explore builds from c, and its replay, keep what
+// the first drew from the seed.
+func pin(c *ucli.Context, alg engine.Algorithm, seed uint64) error {
+	if alg.Pin == nil {
+		return nil
+	}
+	ps, err := ReadParams(c, alg)
+	if err != nil {
+		return err
+	}
+	pins := alg.Pin(ps, engine.Env{Seed: seed, Runtime: c.String("runtime"), MaxDelay: maxDelay(c)})
+	for _, name := range slices.Sorted(maps.Keys(pins)) {
+		if err := c.Set(name, pins[name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxDelay is the longest a message may take on the simulator under the
@@ -162,17 +225,16 @@ func (a Area) Names() []string {
 
 // Rebuild reads a command line of one of the area's run commands (the
 // words after "ringlab AREA") and builds the System and options that run
-// had: `ringlab check --from` judges a saved log by them. It reports
-// false when the command is not an algorithm's run command.
-func (a Area) Rebuild(ctx context.Context, args []string) (engine.System, runner.Options, bool, error) {
-	var sys engine.System
-	var opts runner.Options
+// had, and the replay line the run command writes for them:
+// `ringlab check --from` judges a saved log by them. It reports false
+// when the command is not an algorithm's run command.
+func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, opts runner.Options, replay string, ok bool, err error) {
 	if len(args) == 0 {
-		return sys, opts, false, nil
+		return sys, opts, "", false, nil
 	}
 	alg, ok := engine.Find(a.Algorithms, args[0])
 	if !ok {
-		return sys, opts, false, nil
+		return sys, opts, "", false, nil
 	}
 	cmd := a.runCommand(alg)
 	cmd.Action = func(c *ucli.Context) (err error) {
@@ -180,11 +242,14 @@ func (a Area) Rebuild(ctx context.Context, args []string) (engine.System, runner
 			return err
 		}
 		sys, opts, err = build(c, alg)
+		replay = runner.Replay(c, opts.Seed)
 		return err
 	}
-	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+	// under the area's command, so that the replay line names it
+	area := &ucli.Command{Name: a.Name, Subcommands: []*ucli.Command{cmd}}
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{area}, Writer: io.Discard, ErrWriter: io.Discard,
 		ExitErrHandler: func(*ucli.Context, error) {}}
 	cliutil.Prepare(app.Commands)
-	err := app.RunContext(ctx, append([]string{"ringlab"}, args...))
-	return sys, opts, true, err
+	err = app.RunContext(ctx, append([]string{"ringlab", a.Name}, args...))
+	return sys, opts, replay, true, err
 }

@@ -119,9 +119,9 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 }
 
 // rechecked are the commands whose runs `ringlab check` judges again:
-// mutex, election and every area of algorithm values.
+// mutex and every area of algorithm values.
 func rechecked(areas []Area) []string {
-	names := []string{"mutex", "election"}
+	names := []string{"mutex"}
 	for _, a := range areas {
 		names = append(names, a.Name)
 	}
@@ -138,13 +138,14 @@ func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area,
 		if a.Name != args[1] {
 			continue
 		}
-		sys, opts, ok, err := a.Rebuild(ctx, args[2:])
+		sys, opts, replay, ok, err := a.Rebuild(ctx, args[2:])
 		if !ok {
 			break
 		}
 		if err != nil {
 			return false, err
 		}
+		log.Replay = replay // the line the run command writes, as a run of it prints
 		_, err = runner.Judge(ctx, sys, opts, log, only, stdout, stderr)
 		return true, err
 	}

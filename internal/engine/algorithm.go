@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"ringlab/internal/node"
 )
 
 // Algorithm describes one algorithm once. Every command (run, scenario,
@@ -21,6 +23,14 @@ type Algorithm struct {
 	// each of its Default's type) for a run in env. An error is the
 	// user's: a bad combination of parameters, reported as bad input.
 	Build func(p Params, env Env) (System, error)
+	// ExploreExample and CheckExample, if set, are command lines that
+	// show off `AREA explore NAME` and `AREA check NAME`.
+	ExploreExample, CheckExample string
+	// Pin, if set, names the parameters (and their values, as flag text)
+	// that fix what Build drew from env.Seed (a random layout of ids):
+	// explore gives them to every schedule it tries and writes them in
+	// its replay, so that all its schedules run on one layout.
+	Pin func(p Params, env Env) map[string]string
 }
 
 // Env is what Build may know of the run it builds for.
@@ -34,6 +44,10 @@ type Env struct {
 	// ticks: an algorithm whose timeouts must outwait a round trip scales
 	// them by it.
 	MaxDelay int64
+	// Faults are the crashes and restarts the user scripted (--crash,
+	// --restart), which the runner adds to the System's script: an
+	// algorithm that models a failure detector reacts to them.
+	Faults []node.Action
 }
 
 // Param is one typed parameter: its Default's type (int, int64, uint64,

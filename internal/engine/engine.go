@@ -95,6 +95,20 @@ type System struct {
 	// WireTimestamp puts a timestamp in every message sent over
 	// RabbitMQ, as the ring election's specification asks.
 	WireTimestamp bool
+	// Slow are links the run needs slowed on the simulator (a scenario
+	// whose point is a message slower than a timeout); the runner adds
+	// them to the simulator's faults. A System with slow links runs on
+	// the simulator only: the exhaustive checker, which has no time,
+	// refuses it.
+	Slow []Slow
+}
+
+// Slow delays every message delivered to Node by Extra ticks during
+// [From, Until): the chapter's "dead or only slow?".
+type Slow struct {
+	Node        int
+	Extra       int64
+	From, Until int64
 }
 
 // Wants is the kinds of events the System itself needs: its properties'

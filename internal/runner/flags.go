@@ -130,17 +130,8 @@ func Parse(c *cli.Context, n int) (Options, error) {
 			return o, cliutil.Usagef("%s must be a probability in [0,1], got %v", p.name, p.v)
 		}
 	}
-	for _, kind := range []struct {
-		flag string
-		cmd  node.Cmd
-	}{{"crash", node.CmdCrash}, {"restart", node.CmdRestart}} {
-		for _, s := range c.StringSlice(kind.flag) {
-			i, t, err := parseAt(s, n)
-			if err != nil {
-				return o, cliutil.Usagef("--%s %q: %v", kind.flag, s, err)
-			}
-			o.Script = append(o.Script, node.Action{At: t, Node: i, Cmd: kind.cmd})
-		}
+	if o.Script, err = ParseScript(c, n); err != nil {
+		return o, err
 	}
 	if err := checkScript(o.Script); err != nil {
 		return o, err
@@ -189,6 +180,26 @@ func Parse(c *cli.Context, n int) (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// ParseScript reads the crashes and restarts of --crash and --restart for
+// a run of n nodes, in the order given (Parse also checks that they do
+// not contradict each other).
+func ParseScript(c *cli.Context, n int) ([]node.Action, error) {
+	var script []node.Action
+	for _, kind := range []struct {
+		flag string
+		cmd  node.Cmd
+	}{{"crash", node.CmdCrash}, {"restart", node.CmdRestart}} {
+		for _, s := range c.StringSlice(kind.flag) {
+			i, t, err := parseAt(s, n)
+			if err != nil {
+				return nil, cliutil.Usagef("--%s %q: %v", kind.flag, s, err)
+			}
+			script = append(script, node.Action{At: t, Node: i, Cmd: kind.cmd})
+		}
+	}
+	return script, nil
 }
 
 // checkScript refuses crashes and restarts that contradict each other or do

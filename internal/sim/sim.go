@@ -54,12 +54,9 @@ type Partition struct {
 }
 
 // Slow delays every message delivered to Node by Extra ticks during
-// [From, Until): the chapter's "dead or only slow?".
-type Slow struct {
-	Node        int
-	Extra       int64
-	From, Until int64
-}
+// [From, Until): the chapter's "dead or only slow?". It is the engine's
+// type, so that a System can ask for slow links.
+type Slow = engine.Slow
 
 // Faults is the fault model of a run; all of it is seeded and replayable.
 type Faults struct {
