@@ -21,10 +21,17 @@ import (
 type Area struct {
 	Name       string // the command: "mutex"
 	Usage      string
+	Example    string // the area command's example, if any
 	Algorithms []engine.Algorithm
 	// Extra are the area's own commands beside its algorithms'
 	// (scenarios, compare).
 	Extra []*ucli.Command
+	// ExploreExample and CheckExample, if set, are the examples of the
+	// explore and check commands' help; ExploreArgs, the flags that
+	// every algorithm's explore example gives after its name ("--nodes 3
+	// --schedules 10000").
+	ExploreExample, CheckExample string
+	ExploreArgs                  string
 }
 
 // Command is the area's command tree.
@@ -38,10 +45,10 @@ func (a Area) Command() *ucli.Command {
 	subs := append(runs, a.Extra...)
 	subs = append(subs,
 		&ucli.Command{Name: "explore", Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
-			UsageText: "ringlab " + a.Name + " explore ALGORITHM --schedules N [flags of the algorithm]", Subcommands: explore},
+			UsageText: withExample("ringlab "+a.Name+" explore ALGORITHM --schedules N [flags of the algorithm]", a.ExploreExample), Subcommands: explore},
 		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
-			UsageText: "ringlab " + a.Name + " check ALGORITHM [flags]", Subcommands: check})
-	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: "ringlab " + a.Name + " ALGORITHM [flags]", Subcommands: subs}
+			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check})
+	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: withExample("ringlab "+a.Name+" ALGORITHM [flags]", a.Example), Subcommands: subs}
 }
 
 func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
@@ -66,9 +73,13 @@ func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
 func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 	flags := append(runner.HideRunOnly(append(ParamFlags(alg), runner.Flags()...)), runner.ExploreFlags()...)
 	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: "look for violations of this property only (default: any)"})
+	exploreExample := ""
+	if a.ExploreArgs != "" {
+		exploreExample = "ringlab " + a.Name + " explore " + alg.Name + " " + a.ExploreArgs
+	}
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore " + alg.Name + " under many seeded schedules (simulator)",
-		UsageText: "ringlab " + a.Name + " explore " + alg.Name + " --schedules N [flags]",
+		UsageText: withExample("ringlab "+a.Name+" explore "+alg.Name+" --schedules N [flags]", exploreExample),
 		Flags:     flags,
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -85,15 +96,17 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 }
 
 func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
+	alg = alg.ForCheck()
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
-		UsageText: "ringlab " + a.Name + " check " + alg.Name + " [flags]",
-		Flags:     append(ParamFlags(alg), runner.CheckFlags()...),
+		Description: alg.Description,
+		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.Example),
+		Flags:       append(ParamFlags(alg), runner.CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			env := engine.Env{Runtime: "sim", MaxDelay: 1}
+			env := engine.Env{Runtime: "sim", MaxDelay: 1, MaxDepth: c.Int("max-depth")}
 			sys, err := Build(c, alg, env)
 			if err != nil {
 				return err
@@ -105,7 +118,8 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 				again, _ := Build(c, alg, env) // it was built once already from the same flags
 				return again.Properties
 			}
-			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh}
+			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh,
+				Within: sys.Within, Bound: sys.Bound}
 			return runner.Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -142,11 +156,14 @@ func maxDelay(c *ucli.Context) int64 {
 	return d.Max
 }
 
-func usageText(cmd, example string) string {
+func usageText(cmd, example string) string { return withExample(cmd+" [flags]", example) }
+
+// withExample is a command's usage line, and its example if it has one.
+func withExample(usage, example string) string {
 	if example == "" {
-		return cmd + " [flags]"
+		return usage
 	}
-	return cmd + " [flags]\n\nExample:\n   " + example
+	return usage + "\n\nExample:\n   " + example
 }
 
 // Names lists the area's algorithms by name.

@@ -21,6 +21,21 @@ type Algorithm struct {
 	// each of its Default's type) for a run in env. An error is the
 	// user's: a bad combination of parameters, reported as bad input.
 	Build func(p Params, env Env) (System, error)
+	// Exhaustive, if set, is the algorithm as the exhaustive checker takes
+	// it, where that differs from a run: parameters of its own (smaller
+	// defaults, a bound that makes the space finite), its own example,
+	// and a Build of the checked System. Its Name is the algorithm's.
+	Exhaustive *Algorithm
+}
+
+// ForCheck is the algorithm as the exhaustive checker takes it.
+func (a Algorithm) ForCheck() Algorithm {
+	if a.Exhaustive == nil {
+		return a
+	}
+	x := *a.Exhaustive
+	x.Name = a.Name
+	return x
 }
 
 // Env is what Build may know of the run it builds for.
@@ -34,6 +49,10 @@ type Env struct {
 	// ticks: an algorithm whose timeouts must outwait a round trip scales
 	// them by it.
 	MaxDelay int64
+	// MaxDepth is an exhaustive check's bound on a path's length (0:
+	// none): a System whose space is infinite needs this or a state
+	// constraint of its own (System.Within).
+	MaxDepth int
 }
 
 // Param is one typed parameter: its Default's type (int, int64, uint64,
