@@ -35,7 +35,7 @@ func commandTree() []helpCommand {
 			walk(p, c.Subcommands)
 		}
 	}
-	walk([]string{"ringlab"}, newApp(nil, nil).Commands)
+	walk([]string{"ringlab"}, newApp(nil, nil, areas()...).Commands)
 	return all
 }
 
@@ -144,7 +144,7 @@ func TestHelpListsOnlyAcceptedFlags(t *testing.T) {
 			ctx, cancel := context.WithCancel(engine.WithDryRun(t.Context()))
 			cancel()
 			var out, errs bytes.Buffer
-			app := newApp(&out, &errs)
+			app := newApp(&out, &errs, areas()...)
 			if racebuild.Enabled && hc.path[1] == "exercises" {
 				flagsOnly(app.Commands)
 			}

@@ -69,7 +69,7 @@ func TestEveryPropertyFlagRefusesUnknownNames(t *testing.T) {
 		}
 	}
 	all := map[string]bool{}
-	propertyCommands(newApp(nil, nil).Commands, "", all)
+	propertyCommands(newApp(nil, nil, areas()...).Commands, "", all)
 	for p := range all {
 		if !covered[p] {
 			t.Errorf("%q takes --property but the table does not cover it", p)

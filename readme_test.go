@@ -124,7 +124,7 @@ func TestDocCommandsParse(t *testing.T) {
 		ctx, cancel := context.WithCancel(engine.WithDryRun(t.Context()))
 		cancel()
 		var out, errs bytes.Buffer
-		app := newApp(&out, &errs)
+		app := newApp(&out, &errs, areas()...)
 		if racebuild.Enabled && args[1] == "exercises" {
 			flagsOnly(app.Commands)
 		}

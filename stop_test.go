@@ -188,7 +188,7 @@ func leaves() []string {
 			walk(name, c.Subcommands)
 		}
 	}
-	walk("", newApp(io.Discard, io.Discard).Commands)
+	walk("", newApp(io.Discard, io.Discard, areas()...).Commands)
 	return out
 }
 
