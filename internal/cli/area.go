@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"math/rand/v2"
 	"slices"
 
@@ -173,4 +175,33 @@ func (a Area) Names() []string {
 		names[k] = alg.Name
 	}
 	return slices.Clip(names)
+}
+
+// Rebuild reads a command line of one of the area's run commands (the
+// words after "ringlab AREA") and builds the System and options that run
+// had: `ringlab check --from` judges a saved log by them. It reports
+// false when the command is not an algorithm's run command.
+func (a Area) Rebuild(ctx context.Context, args []string) (engine.System, runner.Options, bool, error) {
+	var sys engine.System
+	var opts runner.Options
+	if len(args) == 0 {
+		return sys, opts, false, nil
+	}
+	alg, ok := engine.Find(a.Algorithms, args[0])
+	if !ok {
+		return sys, opts, false, nil
+	}
+	cmd := a.runCommand(alg)
+	cmd.Action = func(c *ucli.Context) (err error) {
+		if err := cliutil.NoArgs(c); err != nil {
+			return err
+		}
+		sys, opts, err = build(c, alg)
+		return err
+	}
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+		ExitErrHandler: func(*ucli.Context, error) {}}
+	cliutil.Prepare(app.Commands)
+	err := app.RunContext(ctx, append([]string{"ringlab"}, args...))
+	return sys, opts, true, err
 }

@@ -221,7 +221,7 @@ func (n *nodeProcess) sink(e *trace.Event) {
 		n.o.flush()
 	} else {
 		if e.Msg != nil && e.Msg.Value == nil { // reported: decode the message again
-			m, err := decodeMsg(n.codec, e.Msg)
+			m, err := run.DecodeMsg(n.codec, e.Msg)
 			if err != nil && n.undecoded == nil {
 				n.undecoded = fmt.Errorf("node %d reported %w", e.Node, err)
 			}
@@ -335,23 +335,6 @@ func (o *outputs) nodeEvent(e *trace.Event, origin int64) {
 		c.T -= origin
 		o.keep(r.Event(&c))
 	}
-}
-
-// decodeMsg types a message read back as JSON (from a log, or from
-// another node process's report) through the algorithm's registry; a
-// message that already holds its value is returned as it is.
-func decodeMsg(codec *amqp.Codec, m *trace.Msg) (*trace.Msg, error) {
-	if m == nil || m.Value != nil {
-		return m, nil
-	}
-	b, err := m.JSON()
-	if err == nil {
-		var v node.Msg
-		if v, err = codec.Decode(b); err == nil {
-			return trace.WrapMsg(v), nil
-		}
-	}
-	return m, err
 }
 
 // waitingFor is what a node process that has nothing to do until a

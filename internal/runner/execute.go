@@ -24,7 +24,18 @@ func Header(sys *engine.System, opts Options, replay string) *trace.Header {
 // show it, and returns the outcome's typed error (run.Outcome.Err): a
 // violated property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, sys engine.System, opts Options, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
-	rec := recordedFrom(ctx)
+	return execute(ctx, sys, opts, replay, recordedFrom(ctx), stdout, stderr)
+}
+
+// Judge judges a saved log by the properties of sys, the System of the
+// run that wrote it (only those named in only, if any), as the run's own
+// command would have judged the run: the verdicts and the summary go to
+// stdout, and the error is the outcome's.
+func Judge(ctx context.Context, sys engine.System, opts Options, log *run.Log, only []string, stdout, stderr io.Writer) (run.Outcome, error) {
+	return execute(ctx, sys, opts, log.Replay, &Recorded{Log: log, Properties: only}, stdout, stderr)
+}
+
+func execute(ctx context.Context, sys engine.System, opts Options, replay string, rec *Recorded, stdout, stderr io.Writer) (run.Outcome, error) {
 	switch {
 	case dryRun(ctx):
 		if rec != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -175,7 +176,7 @@ func FuzzReadLog(f *testing.F) {
 			half = len(b) / 2
 		}
 		// one file, streamed: what Each hands over passes the same checks
-		if l, err := ReadLog(t.Context(), ReadOptions{Stream: true, Areas: areas}, Source{"s", bytes.NewReader(b)}); err == nil {
+		if l, err := run.ReadLog(t.Context(), run.ReadOptions{Stream: true, NodeCommand: NodeLogs(areas)}, run.Source{Name: "s", R: bytes.NewReader(b)}); err == nil {
 			var evs []*trace.Event
 			err := l.Each(t.Context(), func(e *trace.Event) error { evs = append(evs, e); return nil })
 			if err != nil && strings.Contains(err.Error(), "\n") {
@@ -187,8 +188,8 @@ func FuzzReadLog(f *testing.F) {
 		} else if strings.Contains(err.Error(), "\n") {
 			t.Fatalf("a multi-line error: %q", err)
 		}
-		l, err := ReadLog(t.Context(), ReadOptions{MaxBytes: 1 << 16, Areas: areas},
-			Source{"a", bytes.NewReader(b[:half])}, Source{"b", bytes.NewReader(b[half:])})
+		l, err := run.ReadLog(t.Context(), run.ReadOptions{MaxBytes: 1 << 16, NodeCommand: NodeLogs(areas)},
+			run.Source{Name: "a", R: bytes.NewReader(b[:half])}, run.Source{Name: "b", R: bytes.NewReader(b[half:])})
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("a multi-line error: %q", err)
@@ -206,7 +207,15 @@ func FuzzReadLog(f *testing.F) {
 // 1..n (n 0: unknown), each receive after a send of its message.
 func checkHistory(t *testing.T, evs []*trace.Event, n int) {
 	t.Helper()
-	inFlight := map[msgKey]int{}
+	// a message is its link and its JSON
+	keyOf := func(e *trace.Event) string {
+		b := []byte("null")
+		if e.Msg != nil {
+			b, _ = e.Msg.MarshalJSON()
+		}
+		return fmt.Sprintf("%d>%d %s", e.From, e.To, b)
+	}
+	inFlight := map[string]int{}
 	for _, e := range evs {
 		if !trace.KnownKind(e.Kind) || e.Node < 1 || (n > 0 && e.Node > n) {
 			t.Fatalf("accepted an event of kind %q at node %d of %d", e.Kind, e.Node, n)

@@ -309,3 +309,9 @@ func nodeRun(areas []Area, replay string) (run string, index int, err error) {
 	}
 	return strings.Join(append(parts, "--runtime", "amqp", "--seed", "0"), " "), index, nil
 }
+
+// NodeLogs reads the command lines of `ringlab node` processes of the
+// areas for run.ReadOptions.NodeCommand.
+func NodeLogs(areas []Area) func(replay string) (run string, index int, err error) {
+	return func(replay string) (string, int, error) { return nodeRun(areas, replay) }
+}

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"ringlab/internal/amqp"
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/trace"
+	"ringlab/internal/run"
 )
 
 // Recorded is a saved run handed to Execute in place of a runtime: the
@@ -19,7 +18,7 @@ import (
 // the nodes. It is how `ringlab check` re-judges a log with the very
 // checkers and exit codes of the run.
 type Recorded struct {
-	Log        *Log
+	Log        *run.Log
 	Properties []string // restrict the checkers to these (by name); none means all
 	used       bool
 }
@@ -52,15 +51,7 @@ func restrict(cs []check.Property, props []string) ([]check.Property, error) {
 	return out, nil
 }
 
-// recorded is a saved run as a runtime: it feeds the log's events to the
-// observer in their merged order (a streamed log as it reads it: an
-// invalid one is a usage error of --from) instead of stepping nodes.
-// Messages and their types are counted from its send events; termination
-// is the logged run's (a log without a summary is taken as a run that
-// ended by itself). Each logged message is typed through the System's
-// message registry, as a run's are, so properties see one representation:
-// a message the registry does not decode is a usage error of --from. A
-// cancelled ctx stops it with the events judged so far.
+// recorded is rec as a runtime (run.Recorded), which takes rec once.
 type recorded struct {
 	rec     *Recorded
 	runtime string // the logged run's runtime, which its times are in
@@ -69,57 +60,19 @@ type recorded struct {
 func (r recorded) Name() string { return r.runtime }
 
 func (r recorded) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
-	rec := r.rec
-	res := engine.Result{End: engine.Quiescent, ByType: map[string]int64{}}
-	if rec.used {
-		return res, fmt.Errorf("a recorded run can be judged once")
+	if r.rec.used {
+		return engine.Result{}, fmt.Errorf("a recorded run can be judged once")
 	}
-	rec.used = true
-	codec := amqp.NewCodec(sys.Messages...)
-	var undecoded error
-	err := rec.Log.Each(ctx, func(e *trace.Event) error {
-		switch e.Kind {
-		case trace.KindSend:
-			res.Messages++
-			if e.Msg != nil {
-				res.ByType[e.Msg.Type()]++
-			}
-		case trace.KindDrop:
-			res.Dropped++
-		case trace.KindDup:
-			res.Duplicated++
-		}
-		res.T = max(res.T, e.T-rec.Log.Origin)
-		c := *e // the properties may keep nothing, but the log stays intact
-		m, err := decodeMsg(codec, c.Msg)
-		if err != nil {
-			undecoded = cliutil.Usagef("--from: the %s event of node %d (seq %d): %v", c.Kind, c.Node, c.Seq, err)
-			return undecoded
-		}
-		c.Msg = m
-		obs(&c)
-		return nil
-	})
-	if undecoded != nil {
-		return res, undecoded
-	}
-	var in *trace.Interrupted
+	r.rec.used = true
+	res, err := run.Recorded{Log: r.rec.Log, Runtime: r.runtime}.Run(ctx, sys, obs)
+	var bad *run.BadLog
 	switch {
-	case errors.As(err, &in): // Ctrl-C: judge what was read so far
-		res.End, res.Why = engine.Interrupted, "interrupted"
-		return res, nil
-	case err != nil: // a streamed log that is not a run's history
-		return res, cliutil.FlagUsagef("from", "--from %v", err)
+	case errors.As(err, &bad) && bad.Stream:
+		return res, cliutil.FlagUsagef("from", "--from %v", bad.Err)
+	case errors.As(err, &bad):
+		return res, cliutil.Usagef("--from: %v", bad.Err)
 	}
-	if s := rec.Log.Summary; s != nil {
-		res.Steps, res.Unapplied = s.Steps, s.Unapplied
-		for _, v := range s.Verdicts {
-			if check.ID(v.Property) == check.IDTermination && !v.OK {
-				res.End, res.Why = engine.Exhausted, v.Detail
-			}
-		}
-	}
-	return res, nil
+	return res, err
 }
 
 // SplitCommand splits a command line as Replay writes it (and as a POSIX

@@ -11,6 +11,7 @@ import (
 	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/nodetest"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -26,7 +27,7 @@ func msgLog(msg string) []byte {
 // messages the sink saw.
 func judgeLog(t *testing.T, log []byte, stream bool, registry []node.Msg) ([]*trace.Msg, error) {
 	t.Helper()
-	l, err := ReadLog(t.Context(), ReadOptions{Stream: stream}, Source{"run.ndjson", bytes.NewReader(log)})
+	l, err := run.ReadLog(t.Context(), run.ReadOptions{Stream: stream}, run.Source{Name: "run.ndjson", R: bytes.NewReader(log)})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 )
 
@@ -37,7 +38,7 @@ func RenderCommand(dialects ...trace.Dialect) *cli.Command {
 			&cli.StringFlag{Name: "from", Usage: "the NDJSON log to read (`FILE`, or - for standard input)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: renderFormats},
 			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
-			&cli.IntFlag{Name: "max-size", Value: DefaultMaxLogMiB, Usage: "refuse a log larger than this many `MiB` (reading holds its events in memory, a few times its size on disk)"},
+			&cli.IntFlag{Name: "max-size", Value: run.DefaultMaxLogMiB, Usage: "refuse a log larger than this many `MiB` (reading holds its events in memory, a few times its size on disk)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -76,15 +77,14 @@ func RenderCommand(dialects ...trace.Dialect) *cli.Command {
 				defer f.Close()
 				in = f
 			}
-			budget := int64(maxMiB) << 20
 			// Read everything first so a malformed log writes nothing.
-			log, err := trace.LoadContext(c.Context, &budgetReader{r: in, budget: &budget, max: budget}, dialects...)
+			log, err := trace.LoadContext(c.Context, run.Limit(in, int64(maxMiB)<<20), dialects...)
 			var stopped *trace.Interrupted
 			switch {
 			case errors.As(err, &stopped):
 				fmt.Fprintf(c.App.ErrWriter, "render: --from %s: %v; nothing written\n", name, err)
 				return stopped.Err
-			case errors.Is(err, errTooLarge):
+			case errors.Is(err, run.ErrTooLarge):
 				return cliutil.Usagef("--from %s: the log is larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", name, maxMiB)
 			case err != nil:
 				return cliutil.Usagef("--from %s: %v", name, err)

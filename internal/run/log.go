@@ -1,4 +1,4 @@
-package runner
+package run
 
 import (
 	"bufio"
@@ -56,7 +56,7 @@ func (l *Log) Each(ctx context.Context, f func(e *trace.Event) error) error {
 	lf := &logFile{name: src.Name}
 	fl := flight{}
 	var budget int64
-	err := lf.read(ctx, src.R, &budget, ReadOptions{Areas: l.ro.Areas}, func(e *trace.Event) error {
+	err := lf.read(ctx, src.R, &budget, ReadOptions{NodeCommand: l.ro.NodeCommand}, func(e *trace.Event) error {
 		if err := fl.step(e); err != nil {
 			return err
 		}
@@ -90,10 +90,11 @@ type ReadOptions struct {
 	// Stream leaves a single log with a header to Each, which reads it
 	// as it judges it.
 	Stream bool
-	// Areas read the command lines of `ringlab node` processes, whose
-	// per-process logs ReadLog merges into the run they made (nil: such
-	// logs name no run ringlab can re-check).
-	Areas []Area
+	// NodeCommand reads the command line of a `ringlab node` process,
+	// whose per-process logs ReadLog merges into the run they made: it
+	// returns the one-process command of that run and the node the
+	// process ran (nil: such logs name no run ringlab can re-check).
+	NodeCommand func(replay string) (run string, index int, err error)
 	// Dialects are other programs' logs (trace.Dialect) it knows, to
 	// refuse them by name: they carry no run to judge again.
 	Dialects []trace.Dialect
@@ -129,7 +130,7 @@ func ReadLog(ctx context.Context, ro ReadOptions, srcs ...Source) (*Log, error) 
 		br := bufio.NewReaderSize(lim, 1<<16)
 		first, err := br.ReadBytes('\n')
 		switch {
-		case errors.Is(err, errTooLarge):
+		case errors.Is(err, ErrTooLarge):
 			return nil, fmt.Errorf("%s: line 1: longer than %d MiB: not a ringlab log line", srcs[0].Name, maxLine>>20)
 		case err != nil && err != io.EOF:
 			return nil, fmt.Errorf("%s: %v", srcs[0].Name, err)
@@ -206,19 +207,27 @@ type budgetReader struct {
 	max    int64
 }
 
-var errTooLarge = errors.New("too large")
+// ErrTooLarge is the error of a read past a log's size budget.
+var ErrTooLarge = errors.New("too large")
+
+// Limit returns r, failing with ErrTooLarge once it has given more than
+// max bytes (max <= 0: no limit).
+func Limit(r io.Reader, max int64) io.Reader {
+	b := max
+	return &budgetReader{r: r, budget: &b, max: max}
+}
 
 func (b *budgetReader) Read(p []byte) (int, error) {
 	if b.max <= 0 {
 		return b.r.Read(p)
 	}
 	if *b.budget < 0 {
-		return 0, errTooLarge
+		return 0, ErrTooLarge
 	}
 	n, err := b.r.Read(p)
 	*b.budget -= int64(n)
 	if *b.budget < 0 {
-		return n, errTooLarge
+		return n, ErrTooLarge
 	}
 	return n, err
 }
@@ -248,7 +257,7 @@ func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadO
 				return fmt.Errorf("a header after the first event: a header opens a log")
 			}
 			f.header = h
-			return f.readHeader(h, ro.Areas)
+			return f.readHeader(h, ro.NodeCommand)
 		},
 		EventAt: func(e *trace.Event, line int) error {
 			empty = false
@@ -297,7 +306,7 @@ func (f *logFile) read(ctx context.Context, r io.Reader, budget *int64, ro ReadO
 	switch {
 	case errors.As(err, &in):
 		return fmt.Errorf("%s: %w", f.name, err)
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, ErrTooLarge):
 		return fmt.Errorf("%s: the logs are larger than --max-size %d MiB (reading takes a few times that in memory); raise --max-size if this machine has room", f.name, ro.MaxBytes>>20)
 	case err != nil:
 		return fmt.Errorf("%s: %v", f.name, err)
@@ -387,7 +396,7 @@ func (f *logFile) checkNodes(n int) error {
 
 // readHeader reads what a header says of the run; a `ringlab node`
 // command line is turned into the one-process command of the same run.
-func (f *logFile) readHeader(h *trace.Header, areas []Area) error {
+func (f *logFile) readHeader(h *trace.Header, nodeCommand func(string) (string, int, error)) error {
 	if h.Nodes < 1 {
 		return fmt.Errorf("a header with %d nodes", h.Nodes)
 	}
@@ -395,7 +404,10 @@ func (f *logFile) readHeader(h *trace.Header, areas []Area) error {
 	if !strings.HasPrefix(h.Replay, "ringlab node ") {
 		return nil
 	}
-	run, index, err := nodeRun(areas, h.Replay)
+	if nodeCommand == nil {
+		return fmt.Errorf("the header's command %q: this command does not read node logs", h.Replay)
+	}
+	run, index, err := nodeCommand(h.Replay)
 	if err != nil {
 		return fmt.Errorf("the header's command %q: %v", h.Replay, err)
 	}
