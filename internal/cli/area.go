@@ -179,17 +179,17 @@ func (a Area) Names() []string {
 
 // Rebuild reads a command line of one of the area's run commands (the
 // words after "ringlab AREA") and builds the System and options that run
-// had: `ringlab check --from` judges a saved log by them. It reports
-// false when the command is not an algorithm's run command.
-func (a Area) Rebuild(ctx context.Context, args []string) (engine.System, runner.Options, bool, error) {
-	var sys engine.System
-	var opts runner.Options
+// had, and the replay line the run printed (a run on goroutines or
+// RabbitMQ names no seed): `ringlab check --from` judges a saved log by
+// them. It reports false when the command is not an algorithm's run
+// command.
+func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, opts runner.Options, replay string, ok bool, err error) {
 	if len(args) == 0 {
-		return sys, opts, false, nil
+		return sys, opts, "", false, nil
 	}
 	alg, ok := engine.Find(a.Algorithms, args[0])
 	if !ok {
-		return sys, opts, false, nil
+		return sys, opts, "", false, nil
 	}
 	cmd := a.runCommand(alg)
 	cmd.Action = func(c *ucli.Context) (err error) {
@@ -197,11 +197,13 @@ func (a Area) Rebuild(ctx context.Context, args []string) (engine.System, runner
 			return err
 		}
 		sys, opts, err = build(c, alg)
+		replay = runner.Replay(c, opts.Seed)
 		return err
 	}
-	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{cmd}, Writer: io.Discard, ErrWriter: io.Discard,
+	area := &ucli.Command{Name: a.Name, Subcommands: []*ucli.Command{cmd}} // the replay names the area
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{area}, Writer: io.Discard, ErrWriter: io.Discard,
 		ExitErrHandler: func(*ucli.Context, error) {}}
 	cliutil.Prepare(app.Commands)
-	err := app.RunContext(ctx, append([]string{"ringlab"}, args...))
-	return sys, opts, true, err
+	err = app.RunContext(ctx, append([]string{"ringlab", a.Name}, args...))
+	return sys, opts, replay, true, err
 }

@@ -138,13 +138,14 @@ func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area,
 		if a.Name != args[1] {
 			continue
 		}
-		sys, opts, ok, err := a.Rebuild(ctx, args[2:])
+		sys, opts, replay, ok, err := a.Rebuild(ctx, args[2:])
 		if !ok {
 			break
 		}
 		if err != nil {
 			return false, err
 		}
+		log.Replay = replay // as the run printed it: a node process's log names the run with --seed 0
 		_, err = runner.Judge(ctx, sys, opts, log, only, stdout, stderr)
 		return true, err
 	}
