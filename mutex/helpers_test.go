@@ -22,17 +22,17 @@ func checkConfig(tb testing.TB, args ...string) statespace.Config {
 		tb.Fatalf("no algorithm %q", args[0])
 	}
 	alg = alg.ForCheck()
-	build := func() (engine.System, error) {
-		cmd := &cli.Command{Name: alg.Name, Flags: rcli.ParamFlags(alg)}
-		return cliutil.Build(cmd, args[1:], func(c *cli.Context) (engine.System, error) {
-			return rcli.Build(c, alg, engine.Env{Runtime: "sim", MaxDelay: 1})
-		})
-	}
-	sys, err := build()
+	cmd := &cli.Command{Name: alg.Name, Flags: rcli.ParamFlags(alg)}
+	ps, err := cliutil.Build(cmd, args[1:], func(c *cli.Context) (engine.Params, error) { return rcli.ReadParams(c, alg) })
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fresh := func() []check.Property { again, _ := build(); return again.Properties }
+	env := engine.Env{Runtime: "sim", MaxDelay: 1}
+	sys, err := alg.Build(ps, env)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fresh := func() []check.Property { again, _ := alg.Build(ps, env); return again.Properties }
 	return statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Checks: fresh, Within: sys.Within, Bound: sys.Bound}
 }

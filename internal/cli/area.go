@@ -109,7 +109,11 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 				return err
 			}
 			env := engine.Env{Runtime: "sim", MaxDelay: 1, MaxDepth: c.Int("max-depth")}
-			sys, err := Build(c, alg, env)
+			ps, err := ReadParams(c, alg)
+			if err != nil {
+				return err
+			}
+			sys, err := build1(alg, ps, env)
 			if err != nil {
 				return err
 			}
@@ -117,7 +121,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 				return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sys.Nodes)
 			}
 			fresh := func() []check.Property { // every terminal state is judged by properties of their own
-				again, _ := Build(c, alg, env) // it was built once already from the same flags
+				again, _ := alg.Build(ps, env) // it was built once already from the same parameters
 				return again.Properties
 			}
 			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh,
