@@ -84,7 +84,9 @@ type Config struct {
 	// this process's connection (released when it closes, however the
 	// process ends): a one-process run holds Names.Lock, a node process
 	// Names.NodeLock of its node. A run whose names are held fails with
-	// ErrHeld.
+	// ErrHeld; a node process whose node lock is taken while the names
+	// are its own run's waits for it first (see holdNames): a killed
+	// process of its node may hold it until the broker notices.
 	Lock bool
 	// RunKey describes a multi-process run (its algorithm and
 	// parameters): the first process of a run leaves it in Names.Run,
@@ -105,6 +107,10 @@ type Config struct {
 
 	// tests
 	wrap func(net.Conn) net.Conn
+	// lockWait replaces lockWithin; lockWaiting is called once a process
+	// starts waiting for its lock
+	lockWait    time.Duration
+	lockWaiting func()
 	// afterSends is called after a step's messages are confirmed, before
 	// its input is acknowledged (from, seq: the input message; 0 for a
 	// command or a timer)
@@ -198,16 +204,9 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	defer cancel()
 	r.multi = len(r.cfg.Local) < r.cfg.Nodes
 	r.abs = r.multi
-	var hello func(*amqp.Connection) error
+	var hello func(context.Context, *amqp.Connection, bool) error
 	if r.cfg.Lock {
-		qs := []string{r.cfg.Names.Lock()}
-		if r.multi {
-			qs = qs[:0]
-			for _, i := range r.cfg.Local {
-				qs = append(qs, r.cfg.Names.NodeLock(i))
-			}
-		}
-		hello = func(c *amqp.Connection) error { return hold(c, r.cfg.Names, qs) }
+		hello = r.holdNames
 	}
 	sess, err := newSession(ctx, r.cfg.URL, slotOf(len(r.cfg.Local)-1)+1, r.cfg.wrap, hello)
 	if err != nil {

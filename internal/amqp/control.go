@@ -38,8 +38,8 @@ type endCh struct {
 // bindEnd listens for the end on a queue of this process's own, which
 // dies with its connection: an end announced while the process had no
 // such queue (between a lost connection and the next bindEnd) went only
-// to the end queue, which bindEnd reads after binding, so the end is
-// never missed.
+// to the end queue, which bindEnd reads after binding (under Names.Lock,
+// see endAnnounced), so the end is never missed.
 func (r *runner) bindEnd(ctx context.Context) error {
 	ch, gen, err := r.sess.channel(ctx, 0, r.endGen())
 	if err != nil {
@@ -55,7 +55,15 @@ func (r *runner) bindEnd(ctx context.Context) error {
 	}
 	var over bool
 	if err == nil {
-		over, err = r.endAnnounced(ch)
+		open := func() (*amqp.Channel, error) {
+			c, _, err := r.sess.channel(ctx, 0, 0)
+			return c, err
+		}
+		err = underLock(ctx, open, r.cfg.Names, r.cfg.lockWaiting, func(lch *amqp.Channel) error {
+			var err error
+			over, err = r.endAnnounced(lch)
+			return err
+		})
 	}
 	if err != nil {
 		_ = ch.Close()
@@ -69,7 +77,9 @@ func (r *runner) bindEnd(ctx context.Context) error {
 }
 
 // endAnnounced reports whether the end queue holds the end of the run
-// (left there for every other process).
+// (left there for every other process). Its callers hold Names.Lock: the
+// Get takes the end away from the queue until the Nack gives it back, and
+// another process reading at that moment would miss it.
 func (r *runner) endAnnounced(ch *amqp.Channel) (bool, error) {
 	d, ok, err := ch.Get(r.cfg.Names.End(), false)
 	if err != nil || !ok {
@@ -310,43 +320,16 @@ func (r *runner) reports(ctx context.Context, d <-chan amqp.Delivery, seen repor
 	}
 }
 
-// claimWithin bounds how long a node process waits for Names.Lock, which
-// another node process holds for a moment while it claims the run, and a
-// one-process run holds for its whole run.
-const claimWithin = 3 * time.Second
-
 // claimRun leaves this run's RunKey in Names.Run if no run is there, or
 // checks that the run there is this one; the check and the write happen
 // under Names.Lock, so two runs starting at once cannot both claim the
 // names.
 func (r *runner) claimRun(ctx context.Context) error {
-	names := r.cfg.Names
-	deadline := time.Now().Add(claimWithin)
-	wait := 20 * time.Millisecond
-	for {
+	open := func() (*amqp.Channel, error) {
 		ch, _, err := r.sess.channel(ctx, 0, 0)
-		if err != nil {
-			return err
-		}
-		_, err = ch.QueueDeclare(names.Lock(), false, false, true, false, nil)
-		if err == nil {
-			err = r.claimLocked(ctx, ch)
-			_, _ = ch.QueueDelete(names.Lock(), false, false, false)
-			_ = ch.Close()
-			return err
-		}
-		_ = ch.Close()
-		if !isCode(err, amqp.ResourceLocked) {
-			return fmt.Errorf("declaring queue %s: %w", names.Lock(), err)
-		}
-		if time.Now().Add(wait).After(deadline) {
-			return fmt.Errorf("%w (%s; %s stayed taken for %v): %s", ErrHeld, names.Exchange, names.Lock(), claimWithin, heldHint)
-		}
-		if err := backOff(ctx, wait); err != nil {
-			return err
-		}
-		wait = min(2*wait, 500*time.Millisecond)
+		return ch, err
 	}
+	return underLock(ctx, open, r.cfg.Names, nil, func(ch *amqp.Channel) error { return r.claimLocked(ctx, ch) })
 }
 
 func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
@@ -359,8 +342,7 @@ func (r *runner) claimLocked(ctx context.Context, ch *amqp.Channel) error {
 		other := string(d.Body)
 		_ = d.Nack(false, true) // it stays for the run's other processes
 		if other != r.cfg.RunKey {
-			return fmt.Errorf("%w (%s): they belong to a run of %s, this process is of %s; wait for that run to end (if it was abandoned, `ringlab amqp setup` frees them)",
-				ErrHeld, names.Exchange, other, r.cfg.RunKey)
+			return errOtherRun(names, other, r.cfg.RunKey)
 		}
 		return nil
 	}

@@ -75,7 +75,37 @@ func (r *runner) newMember(i int) (*member, error) {
 // open opens the node's channel (after a failure of connection
 // generation failed, if not 0): confirms on, its queue consumed by this
 // process alone.
+//
+// The broker refuses the consumer while another holds the queue. When
+// that one is most likely this node's own, from a connection the broker
+// has not yet seen go (this process holds the run's lock, so no other
+// process runs the node; or the channel replaces one lost with its
+// connection), open tries again after a growing pause, for lockWithin at
+// most (Config.lockWait in tests), or until ctx is done.
 func (m *member) open(ctx context.Context, failed int) error {
+	within := m.r.cfg.lockWait
+	if within == 0 {
+		within = lockWithin
+	}
+	deadline := time.Now().Add(within)
+	wait := 20 * time.Millisecond
+	for waited := false; ; waited = true {
+		err := m.tryOpen(ctx, failed)
+		if !isCode(err, amqp.AccessRefused) || !(m.r.cfg.Lock || failed > 0) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		m.closeChannel()
+		if !waited && m.r.cfg.lockWaiting != nil {
+			m.r.cfg.lockWaiting()
+		}
+		if err := backOff(ctx, wait); err != nil {
+			return err
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+func (m *member) tryOpen(ctx context.Context, failed int) error {
 	ch, gen, err := m.r.sess.channel(ctx, m.slot, failed)
 	if err != nil {
 		return fmt.Errorf("node %d: %w", m.i, err)

@@ -245,11 +245,25 @@ func TestAnotherMultiProcessRunIsRefused(t *testing.T) {
 	if !errors.Is(intruder.err, ErrHeld) || !strings.Contains(intruder.err.Error(), "pass, 2 nodes") {
 		t.Fatalf("a process of another run: %v, want ErrHeld naming the run that holds the names", intruder.err)
 	}
-	twin := startProc(t.Context(), cfg, 1, false)
-	twin.wait()
-	if !errors.Is(twin.err, ErrHeld) {
-		t.Fatalf("a second process of node 1: %v, want ErrHeld", twin.err)
+	// node 1's lock is taken: a process of another run is refused at
+	// once, without waiting for it
+	other.lockWaiting = func() { t.Error("a process of another run waited for node 1's lock") }
+	intruder = startProc(t.Context(), other, 1, false)
+	intruder.wait()
+	if !errors.Is(intruder.err, ErrHeld) || !strings.Contains(intruder.err.Error(), "pass, 2 nodes") {
+		t.Fatalf("a process of another run on node 1: %v, want ErrHeld naming the run that holds the names", intruder.err)
 	}
+	// a process of this run waits for the lock (it might be a killed
+	// process's), and is refused once the wait is over: here it is short,
+	// node 1's process runs until node 2's starts
+	twin := cfg
+	twin.lockWait = 300 * time.Millisecond
+	tp := startProc(t.Context(), twin, 1, false)
+	tp.wait()
+	if !errors.Is(tp.err, ErrHeld) || !strings.Contains(tp.err.Error(), cfg.Names.NodeLock(1)) {
+		t.Fatalf("a second process of node 1: %v, want ErrHeld naming its lock", tp.err)
+	}
+	other.lockWaiting = nil
 	p2 := startProc(t.Context(), cfg, 2, false)
 	for _, p := range []*proc{p1, p2} {
 		p.wait()

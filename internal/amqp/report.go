@@ -58,7 +58,11 @@ func (m *member) loadState() error {
 // report sends the node's status (and, in another process than the
 // watcher's, the step's events) on.
 func (m *member) report(ctx context.Context) {
-	s := &status{Node: m.i, Sent: clone(m.sent), Recv: clone(m.recv), Done: m.done || m.crashed, Crash: m.crashed,
+	// A crashed node counts as done (it takes no part any more, as in the
+	// simulator) unless a restart of it is pending: a scripted restart, or
+	// the one a restarted node process carries out right after its crash.
+	// Until then the run is not over, whatever the other nodes say.
+	s := &status{Node: m.i, Sent: clone(m.sent), Recv: clone(m.recv), Done: m.done || m.crashed && !m.restartPending(), Crash: m.crashed,
 		Quiet: len(m.timers) == 0 && m.noActions(), Steps: m.steps, ByType: clone(m.byType)}
 	evs := m.events
 	m.events = nil
@@ -79,6 +83,19 @@ func (m *member) noActions() bool {
 	m.actMu.Lock()
 	defer m.actMu.Unlock()
 	return len(m.acts) == 0
+}
+
+// restartPending reports whether a restart of the node is among its
+// pending actions.
+func (m *member) restartPending() bool {
+	m.actMu.Lock()
+	defer m.actMu.Unlock()
+	for _, a := range m.acts {
+		if a.cmd == node.CmdRestart {
+			return true
+		}
+	}
+	return false
 }
 
 func clone[K comparable, V any](mp map[K]V) map[K]V {

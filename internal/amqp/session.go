@@ -32,12 +32,13 @@ const ChannelsPerConnection = 1000
 // that notices dials again (bounded by ReconnectWithin), and every node on
 // it opens a new channel on the new connection. gen numbers each slot's
 // connections, so that nodes that noticed the same loss reconnect once.
-// Every connection, new ones included, first runs hello (which holds the
-// run's lock queue, say).
+// Every connection of the first slot, new ones included, first runs
+// hello (which holds the run's lock queues, say); again tells a
+// connection that replaces a lost one.
 type session struct {
 	url   string
 	wrap  func(net.Conn) net.Conn // tests sever connections through it
-	hello func(*amqp.Connection) error
+	hello func(ctx context.Context, c *amqp.Connection, again bool) error
 
 	mu         sync.Mutex
 	slots      []slot
@@ -52,10 +53,10 @@ type slot struct {
 }
 
 // newSession dials n connections (at least one).
-func newSession(ctx context.Context, url string, n int, wrap func(net.Conn) net.Conn, hello func(*amqp.Connection) error) (*session, error) {
+func newSession(ctx context.Context, url string, n int, wrap func(net.Conn) net.Conn, hello func(context.Context, *amqp.Connection, bool) error) (*session, error) {
 	s := &session{url: url, wrap: wrap, hello: hello, slots: make([]slot, max(n, 1))}
 	for k := range s.slots {
-		c, raw, err := s.dial(ctx, k)
+		c, raw, err := s.dial(ctx, k, false)
 		if err != nil {
 			s.closeAll(time.Now().Add(closeWithin))
 			return nil, err
@@ -65,8 +66,9 @@ func newSession(ctx context.Context, url string, n int, wrap func(net.Conn) net.
 	return s, nil
 }
 
-// dial connects slot k; the first slot's connections run hello.
-func (s *session) dial(ctx context.Context, k int) (*amqp.Connection, net.Conn, error) {
+// dial connects slot k (again: in place of a lost connection); the first
+// slot's connections run hello.
+func (s *session) dial(ctx context.Context, k int, again bool) (*amqp.Connection, net.Conn, error) {
 	var raw net.Conn
 	c, err := dial(ctx, s.url, func(nc net.Conn) net.Conn {
 		raw = nc
@@ -79,7 +81,7 @@ func (s *session) dial(ctx context.Context, k int) (*amqp.Connection, net.Conn, 
 		return nil, nil, err
 	}
 	if k == 0 && s.hello != nil {
-		if err := s.hello(c); err != nil {
+		if err := s.hello(ctx, c, again); err != nil {
 			_ = c.Close()
 			return nil, nil, err
 		}
@@ -133,7 +135,7 @@ func (s *session) redial(ctx context.Context, k int) error {
 	deadline := time.Now().Add(ReconnectWithin)
 	wait := 100 * time.Millisecond
 	for {
-		c, raw, err := s.dial(ctx, k)
+		c, raw, err := s.dial(ctx, k, true)
 		if err == nil {
 			sl.conn, sl.raw, sl.gen = c, raw, sl.gen+1
 			s.reconnects++

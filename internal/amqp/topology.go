@@ -81,21 +81,32 @@ const heldHint = "wait for it to end, or run this one in a virtual host of its o
 
 // hold declares the queues qs exclusive to connection c: they are the
 // run's hold on its names, released when c closes, however the process
-// ends.
+// ends. Another connection's hold on one of them fails it with ErrHeld.
 func hold(c *amqp.Connection, names Names, qs []string) error {
+	taken, err := tryHold(c, qs)
+	if err == nil && taken != "" {
+		err = fmt.Errorf("%w (%s; %s is taken): %s", ErrHeld, names.Exchange, taken, heldHint)
+	}
+	return err
+}
+
+// tryHold declares the queues qs exclusive to connection c, in order,
+// and returns the first that another connection holds ("" if none). The
+// queues before it stay held: declaring them again on c is harmless.
+func tryHold(c *amqp.Connection, qs []string) (taken string, err error) {
 	ch, err := c.Channel()
 	if err != nil {
-		return fmt.Errorf("opening a channel: %w", err)
+		return "", fmt.Errorf("opening a channel: %w", err)
 	}
 	for _, q := range qs {
 		if _, err := ch.QueueDeclare(q, false, false, true, false, nil); err != nil {
 			if isCode(err, amqp.ResourceLocked) {
-				return fmt.Errorf("%w (%s; %s is taken): %s", ErrHeld, names.Exchange, q, heldHint)
+				return q, nil // the refusal closed the channel
 			}
-			return fmt.Errorf("declaring queue %s: %w", q, err)
+			return "", fmt.Errorf("declaring queue %s: %w", q, err)
 		}
 	}
-	return ch.Close()
+	return "", ch.Close()
 }
 
 func isCode(err error, code int) bool {
@@ -118,6 +129,10 @@ func inequivalent(err error, what string) error {
 // ReconnectWithin, so a run that reconnects finds its queues.
 const queueExpires = 60 * time.Second
 
+// heartbeat is the AMQP heartbeat interval a connection asks for; the
+// broker takes a connection whose peer missed two heartbeats as lost.
+const heartbeat = 10 * time.Second
+
 // DialTimeout bounds connecting to the broker, the AMQP handshake included.
 const DialTimeout = 4 * time.Second
 
@@ -129,7 +144,7 @@ func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.
 	ctx, cancel := context.WithTimeout(ctx, DialTimeout)
 	defer cancel()
 	c, err := amqp.DialConfig(url, amqp.Config{
-		Heartbeat: 10 * time.Second,
+		Heartbeat: heartbeat,
 		Locale:    "en_US",
 		Dial: func(network, addr string) (net.Conn, error) {
 			d := net.Dialer{}

@@ -11,7 +11,7 @@ type status struct {
 	Sent   map[int]int64    `json:"sent"` // to -> last seq sent (and confirmed)
 	Recv   map[int]int64    `json:"recv"` // from -> last seq handled
 	Done   bool             `json:"done"`
-	Crash  bool             `json:"crashed,omitempty"` // crashed (and counted done)
+	Crash  bool             `json:"crashed,omitempty"` // crashed (Done unless a restart of it is pending)
 	Quiet  bool             `json:"quiet"`
 	Steps  int64            `json:"steps"`
 	ByType map[string]int64 `json:"by_type"`
