@@ -55,13 +55,12 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, areas
 
 // areas are the areas made from lists of Algorithm values: each gets its
 // algorithms' run, explore and check commands from the list alone.
-func areas() []rcli.Area { return []rcli.Area{election.Area()} }
+func areas() []rcli.Area { return []rcli.Area{mutex.Area(), election.Area()} }
 
 // newApp is the whole command tree, with the areas given.
 func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 	cmds := []*cli.Command{
 		ring.Command(),
-		mutex.Command(),
 	}
 	for _, a := range areas {
 		cmds = append(cmds, a.Command())

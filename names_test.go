@@ -89,7 +89,7 @@ func TestOneNamePerNode(t *testing.T) {
 	for _, tc := range cases {
 		covered[tc.area+" "+tc.algo] = true
 	}
-	for _, a := range mutex.Algorithms() {
+	for _, a := range mutex.Area().Names() {
 		if !covered["mutex "+a] {
 			t.Errorf("mutex %s is not in the table", a)
 		}

@@ -10,7 +10,7 @@ import (
 // Every algorithm once over the broker, with its verdicts.
 func TestAlgorithmsOverRabbitMQ(t *testing.T) {
 	url := amqptest.BrokerURL(t)
-	for _, name := range Algorithms() {
+	for _, name := range Area().Names() {
 		out, errb, code := runCLI(t, name, "--requests", "2", "--runtime", "amqp", "--url", url, "--format", "none")
 		all := out + errb
 		if code != 0 {

@@ -21,15 +21,16 @@ import (
 
 	"ringlab/internal/live"
 	"ringlab/internal/sim"
+	"ringlab/mutex/quorum"
 )
 
 const benchRequests = 50
 
 func BenchmarkMutex(b *testing.B) {
-	for _, a := range algoNames {
+	for _, a := range list() {
 		for _, rt := range []string{"sim", "live"} {
 			for _, n := range []int{5, 17} {
-				b.Run(fmt.Sprintf("algo=%s/runtime=%s/nodes=%d", a, rt, n), func(b *testing.B) {
+				b.Run(fmt.Sprintf("algo=%s/runtime=%s/nodes=%d", a.name, rt, n), func(b *testing.B) {
 					benchOne(b, a, rt, n)
 				})
 			}
@@ -37,12 +38,11 @@ func BenchmarkMutex(b *testing.B) {
 	}
 }
 
-func benchOne(b *testing.B, a, rt string, n int) {
-	p := compareParams(a, n, benchRequests)
-	if a == algoQuorum {
-		p.retryTimeout = 2000 // live: votes may split; 2 ms at a 1µs tick
+func benchOne(b *testing.B, a algorithm, rt string, n int) {
+	pl, err := a.comparePlan(n, benchRequests)
+	if a.name == "quorum" { // live: votes may split; 2 ms at a 1µs tick
+		pl, err = quorumPlan(quorum.Config{Coordinators: n, Participants: n, M: n/2 + 1, RetryTimeout: 2000})
 	}
-	pl, err := p.build()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func benchOne(b *testing.B, a, rt string, n int) {
 			m, ok = res.Messages, res.Quiescent
 		}
 		if !ok {
-			b.Fatalf("%s on %s did not finish", a, rt)
+			b.Fatalf("%s on %s did not finish", a.name, rt)
 		}
 		msgs += m
 	}

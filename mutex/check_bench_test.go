@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"ringlab/internal/statespace"
-	"ringlab/mutex/lamport"
 )
 
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,
@@ -19,13 +18,12 @@ import (
 // sleep sets).
 func BenchmarkCheck(b *testing.B) {
 	cases := []struct {
-		name               string
-		p                  params
-		requests, maxClock int
+		name string
+		args []string // of `ringlab mutex check`
 	}{
-		{"algo=lamport/nodes=3", params{algo: algoLamport, nodes: 3}, 1, 0},
-		{"algo=ricart-agrawala/nodes=3", params{algo: algoRicart, nodes: 3}, 1, 0},
-		{"algo=lamport-tla/nodes=3", params{algo: algoLamport, nodes: 3, clock: lamport.ClockRequests}, 0, 6},
+		{"algo=lamport/nodes=3", []string{"lamport", "--nodes", "3"}},
+		{"algo=ricart-agrawala/nodes=3", []string{"ricart-agrawala", "--nodes", "3"}},
+		{"algo=lamport-tla/nodes=3", []string{"lamport", "--nodes", "3", "--clock", "requests", "--requests", "0", "--max-clock", "6"}},
 	}
 	for _, c := range cases {
 		for _, por := range []bool{false, true} {
@@ -34,11 +32,7 @@ func BenchmarkCheck(b *testing.B) {
 				impl = "por"
 			}
 			b.Run(c.name+"/impl="+impl, func(b *testing.B) {
-				pl, err := c.p.build()
-				if err != nil {
-					b.Fatal(err)
-				}
-				cfg := searchConfig(pl, c.requests, c.maxClock)
+				cfg := checkConfig(b, c.args...)
 				cfg.POR = por
 				b.ReportAllocs()
 				var res statespace.Result

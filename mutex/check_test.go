@@ -12,7 +12,6 @@ import (
 	"ringlab/internal/cliutil"
 	"ringlab/internal/sim"
 	"ringlab/internal/statespace"
-	"ringlab/mutex/lamport"
 )
 
 // checkReplays runs an exhaustive check that must find a violation after
@@ -208,7 +207,7 @@ func TestCheckInterruptedPrintsFigures(t *testing.T) {
 
 // The help of every check command has a runnable example.
 func TestCheckHelpHasExample(t *testing.T) {
-	for _, a := range algos() {
+	for _, a := range list() {
 		out, _, code := runCLI(t, "check", a.name, "--help")
 		if code != 0 || !strings.Contains(out, "ringlab mutex check "+a.name) || !strings.Contains(out, "exhaustive") {
 			t.Errorf("check %s --help: exit %d\n%s", a.name, code, out)
@@ -222,29 +221,46 @@ func TestCheckHelpHasExample(t *testing.T) {
 // random policy, and under FIFO without faults, where the ample sets and
 // the queue's decoded states are in play).
 func TestSnapshotsAreIndependent(t *testing.T) {
-	for _, p := range []params{
-		{algo: algoCentral, nodes: 3, requests: 2, grantTimeout: 5},
-		{algo: algoToken, nodes: 3, requests: 2, regenTimeout: 5},
-		{algo: algoQuorum, coordinators: 3, nodes: 2, requests: 1, retryTimeout: 5},
-		{algo: algoRicart, nodes: 3, requests: 1},
-		{algo: algoLamport, nodes: 3, requests: 1},
-		{algo: algoLamport, nodes: 3, requests: 1, clock: lamport.ClockRequests},
-		{algo: algoMaekawa, nodes: 3, requests: 1},
+	for _, args := range [][]string{
+		{"central", "--nodes", "3", "--requests", "2", "--grant-timeout", "5"},
+		{"token-ring", "--nodes", "3", "--requests", "2", "--regen-timeout", "5"},
+		{"quorum", "--coordinators", "3", "--nodes", "2", "--requests", "1", "--retry-timeout", "5"},
+		{"ricart-agrawala", "--nodes", "3", "--requests", "1"},
+		{"lamport", "--nodes", "3", "--requests", "1"},
+		{"lamport", "--nodes", "3", "--requests", "1", "--clock", "requests"},
+		{"maekawa", "--nodes", "3", "--requests", "1"},
 	} {
-		pl, err := p.build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := searchConfig(pl, p.requests, 0)
+		cfg := checkConfig(t, args...)
 		cfg.POR, cfg.CheckClones = true, true
 		cfg.MaxStates, cfg.Crashes, cfg.Restarts, cfg.Policy = 3000, 1, 1, sim.PolicyRandom
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
-			t.Errorf("%s: %v", p.algo, err)
+			t.Errorf("%v: %v", args, err)
 		}
 		// FIFO and no faults: where the ample sets apply.
 		cfg.Crashes, cfg.Restarts, cfg.Policy = 0, 0, sim.PolicyFIFO
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
-			t.Errorf("%s, fifo: %v", p.algo, err)
+			t.Errorf("%v, fifo: %v", args, err)
+		}
+	}
+}
+
+// An algorithm's check takes --max-clock exactly when its nodes keep a
+// Lamport clock (implement clocked): the flag bounds what the nodes say
+// their clock is, with no list of node types to keep in step.
+func TestMaxClockWhereNodesHaveAClock(t *testing.T) {
+	for _, a := range list() {
+		pl, err := a.plan(a.algorithm().Defaults(), 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd, err := pl.factory(pl.nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, hasClock := clockOf(nd)
+		_, hasFlag := a.algorithm().ForCheck().Param("max-clock")
+		if hasClock != a.clock || hasFlag != a.clock {
+			t.Errorf("%s: nodes with a clock %v, --max-clock %v, entry says %v", a.name, hasClock, hasFlag, a.clock)
 		}
 	}
 }

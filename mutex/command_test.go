@@ -15,8 +15,10 @@ import (
 
 	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/golden"
 	"ringlab/internal/run"
+	"ringlab/internal/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -155,11 +157,11 @@ func TestJSON(t *testing.T) {
 // the fake clock, which moves only when every goroutine is blocked, would
 // never reach the next request.
 func TestLive(t *testing.T) {
-	for _, a := range algos() {
+	for _, a := range list() {
 		t.Run(a.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				args := []string{a.name, "--runtime", "live", "--tick", "1ms", "--seed", "1", "--format", "none"}
-				if a.name == algoToken {
+				if a.name == "token-ring" {
 					args = append(args, "--cs-time", "0", "--think-time", "0")
 				}
 				out, errb, code := runCLI(t, args...)
@@ -182,32 +184,54 @@ func TestCompareInterrupted(t *testing.T) {
 	}
 }
 
-// TestProgressTyped: a liveness verdict turns into exit 4 through any
-// wrapping of the violation, and a safety one stays exit 3 whatever its
-// detail says.
+// TestProgressTyped: a failed liveness verdict (no deadlock, no
+// starvation) of a mutex run is "no progress", exit 4, through any
+// wrapping of the violation, because the property says it is a liveness
+// property; a safety one stays exit 3 whatever its detail says.
 func TestProgressTyped(t *testing.T) {
-	dead := &run.Violation{Property: "no deadlock", Detail: "node 2 waits", Replay: "ringlab mutex central"}
-	safe := &run.Violation{Property: "mutual exclusion", Detail: "no deadlock violated: a detail that quotes another verdict", Replay: "r"}
+	sys, err := Algorithms()[0].Build(Algorithms()[0].Defaults(), engine.Env{Runtime: "sim", MaxDelay: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLivenessExits(t, sys)
+}
+
+// checkLivenessExits fails t unless a failed verdict of sys's properties
+// exits 4 for no deadlock and no starvation, 3 for mutual exclusion,
+// through any wrapping.
+func checkLivenessExits(t *testing.T, sys engine.System) {
+	t.Helper()
+	outcome := func(failed, detail string) error {
+		o := run.Outcome{Result: engine.Result{End: engine.Quiescent}, Properties: sys.Properties,
+			Summary: trace.Summary{Replay: "ringlab mutex central"}}
+		for _, p := range sys.Properties {
+			v := trace.Verdict{Property: string(p.ID()), OK: true}
+			if v.Property == failed {
+				v.OK, v.Detail = false, detail
+			}
+			o.Summary.Verdicts = append(o.Summary.Verdicts, v)
+		}
+		return o.Err()
+	}
+	dead := outcome("no deadlock", "node 2 waits")
+	starved := outcome("no starvation", "1 request(s) of node 2 never granted")
+	safe := outcome("mutual exclusion", "no deadlock violated: a detail that quotes another verdict")
 	for _, c := range []struct {
 		err  error
 		code int
 	}{
 		{dead, cliutil.ExitNoTermination},
 		{fmt.Errorf("node 3: %w", dead), cliutil.ExitNoTermination},
+		{starved, cliutil.ExitNoTermination},
 		{safe, cliutil.ExitViolation},
 		{fmt.Errorf("node 3: %w", safe), cliutil.ExitViolation},
-		{cliutil.Usagef("--nodes"), cliutil.ExitUsage},
-		{nil, cliutil.ExitOK},
 	} {
-		if got := cliutil.Code(progress(c.err)); got != c.code {
-			t.Errorf("progress(%v): exit %d, want %d", c.err, got, c.code)
+		if got := cliutil.Code(c.err); got != c.code {
+			t.Errorf("%v: exit %d, want %d", c.err, got, c.code)
 		}
 	}
-	if got := progress(dead).Error(); got != "no progress: no deadlock violated: node 2 waits (replay: ringlab mutex central)" {
+	if got := dead.Error(); got != "no progress: no deadlock violated: node 2 waits (replay: ringlab mutex central)" {
 		t.Errorf("message %q", got)
-	}
-	if dead.Liveness {
-		t.Error("progress changed the violation it was given")
 	}
 }
 

@@ -85,7 +85,7 @@ func compareAction(c *cli.Context) error {
 		}
 		return printRows(c.App.Writer, rows, format)
 	}
-	for _, a := range algoNames {
+	for _, a := range list() {
 		for _, n := range ns {
 			r, err := compareOne(c.Context, a, n, req, cs, think)
 			if err != nil && c.Context.Err() != nil { // Ctrl-C: the rows measured so far, then exit 130
@@ -130,23 +130,19 @@ func parseCounts(s string) ([]int, error) {
 	return ns, nil
 }
 
-// compareParams is algorithm a with n processes using the CS.
-func compareParams(a string, n, requests int) params {
-	p := params{algo: a, nodes: n, requests: requests}
-	switch a {
-	case algoCentral:
-		p.nodes = n + 1
-	case algoQuorum:
-		p.coordinators = n
+// comparePlan is algorithm a with n processes asking for the critical
+// section requests times each.
+func (a algorithm) comparePlan(n, requests int) (plan, error) {
+	if a.compare != nil {
+		return a.compare(n, requests)
 	}
-	return p
+	return a.plan(a.algorithm().Defaults(), n, requests)
 }
 
 // compareOne measures algorithm a with n processes: a heavy run and a light one.
-func compareOne(ctx context.Context, a string, n, requests int, cs, think int64) (row, error) {
-	r := row{Algorithm: a, N: n}
-	p := compareParams(a, n, requests)
-	pl, err := p.build()
+func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int64) (row, error) {
+	r := row{Algorithm: a.name, N: n}
+	pl, err := a.comparePlan(n, requests)
 	if err != nil {
 		return r, err
 	}
@@ -158,8 +154,7 @@ func compareOne(ctx context.Context, a string, n, requests int, cs, think int64)
 	r.PerEntry, r.SyncDelay, r.RespHeavy = heavy.perEntry(msgs), heavy.syncDelay(), heavy.response()
 	r.Throughput, r.Jain, r.MaxWait, r.Problem = heavy.throughput(), heavy.jain(), heavy.maxWait, problem
 
-	p.requests = 1
-	if pl, err = p.build(); err != nil {
+	if pl, err = a.comparePlan(n, 1); err != nil {
 		return r, err
 	}
 	w := newWorkload(pl, 1, cs, 0)

@@ -14,17 +14,16 @@ import (
 
 	"ringlab/internal/runner"
 	"ringlab/internal/sim"
+	"ringlab/mutex/central"
+	"ringlab/mutex/lamport"
+	"ringlab/mutex/ricart"
 )
 
 // runSim runs p under the standard workload on the simulator and returns
 // the figures, the messages sent and the run's error.
-func runSim(t *testing.T, p params, cs, think int64, latency sim.Delay, seed uint64) (*stats, int64, error) {
+func runSim(t *testing.T, pl plan, requests int, cs, think int64, latency sim.Delay, seed uint64) (*stats, int64, error) {
 	t.Helper()
-	pl, err := p.build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, last := newSpec("test", pl, newWorkload(pl, p.requests, cs, think))
+	spec, last := newSpec("test", pl, newWorkload(pl, requests, cs, think))
 	opts := runner.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
 	out, err := runner.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
 	return last, out.Summary.Messages, err
@@ -39,29 +38,29 @@ func TestExactMessagesPerEntry(t *testing.T) {
 		seeds = 4
 	}
 	for _, tc := range []struct {
-		p    params
+		name string
+		plan func(n int) (plan, error)
 		want func(n int) int64
 	}{
-		{params{algo: algoCentral}, func(int) int64 { return 4 }},
-		{params{algo: algoRicart}, func(n int) int64 { return int64(2 * (n - 1)) }},
-		{params{algo: algoRicart, broadcast: true}, func(n int) int64 { return int64(3 * (n - 1)) }},
-		{params{algo: algoLamport}, func(n int) int64 { return int64(3 * (n - 1)) }},
+		{"central", func(n int) (plan, error) { return centralPlan(central.Config{N: n}) }, func(int) int64 { return 4 }},
+		{"ricart-agrawala", func(n int) (plan, error) { return ricartPlan(ricart.Config{N: n}) }, func(n int) int64 { return int64(2 * (n - 1)) }},
+		{"ricart-agrawala --release-broadcast", func(n int) (plan, error) { return ricartPlan(ricart.Config{N: n, ReleaseBroadcast: true}) },
+			func(n int) int64 { return int64(3 * (n - 1)) }},
+		{"lamport", func(n int) (plan, error) { return lamportPlan(lamport.Config{N: n}) }, func(n int) int64 { return int64(3 * (n - 1)) }},
 	} {
 		for _, n := range []int{2, 3, 5, 9} {
+			pl, err := tc.plan(n)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for seed := uint64(1); seed <= seeds; seed++ {
-				p := tc.p
-				p.nodes, p.requests = n, 4
-				st, msgs, err := runSim(t, p, int64(seed%3), int64(seed%5), sim.Delay{Min: 1, Max: 1 + int64(seed%7)}, seed)
+				st, msgs, err := runSim(t, pl, 4, int64(seed%3), int64(seed%5), sim.Delay{Min: 1, Max: 1 + int64(seed%7)}, seed)
 				if err != nil {
-					t.Fatalf("%s n=%d seed %d: %v", p.algo, n, seed, err)
+					t.Fatalf("%s n=%d seed %d: %v", tc.name, n, seed, err)
 				}
-				requesters := n
-				if p.algo == algoCentral {
-					requesters = n - 1
-				}
-				if st.entries != int64(4*requesters) || msgs != st.entries*tc.want(n) {
-					t.Fatalf("%s (broadcast %v) n=%d seed %d: %d messages for %d entries, want %d per entry",
-						p.algo, p.broadcast, n, seed, msgs, st.entries, tc.want(n))
+				if st.entries != int64(4*len(pl.requesters)) || msgs != st.entries*tc.want(n) {
+					t.Fatalf("%s n=%d seed %d: %d messages for %d entries, want %d per entry",
+						tc.name, n, seed, msgs, st.entries, tc.want(n))
 				}
 			}
 		}
@@ -152,9 +151,9 @@ func TestExplore(t *testing.T) {
 		schedules = "50"
 	}
 	common := []string{"--nodes", "3", "--requests", "2", "--latency", "1-10", "--schedules", schedules, "--format", "none", "--seed", "1"}
-	for _, a := range algoNames {
+	for _, a := range Area().Names() {
 		args := append([]string{"explore", a}, common...)
-		if a == algoQuorum {
+		if a == "quorum" {
 			args = append(args, "--retry-timeout", "60")
 		}
 		out, errb, code := runCLI(t, args...)

@@ -15,47 +15,6 @@ import (
 	"ringlab/mutex/tokenring"
 )
 
-// Algorithm names, as the subcommands spell them, in the order of
-// mutex/README.md.
-const (
-	algoCentral = "central"
-	algoToken   = "token-ring"
-	algoQuorum  = "quorum"
-	algoRicart  = "ricart-agrawala"
-	algoLamport = "lamport"
-	algoMaekawa = "maekawa"
-)
-
-var algoNames = []string{algoCentral, algoToken, algoQuorum, algoRicart, algoLamport, algoMaekawa}
-
-// params is one run's algorithm and its options, independent of the CLI
-// (compare, the benchmarks and the tests build them directly).
-type params struct {
-	algo     string
-	nodes    int // --nodes: all nodes (central: with the coordinator); quorum: participants
-	requests int // --requests per requesting node (token-ring: for the token's retirement)
-
-	grantTimeout int64             // central: the coordinator takes the permission back
-	regenTimeout int64             // token-ring: a waiting node creates a token
-	coordinators int               // quorum: n
-	quorum       int               // quorum: m (0: n/2+1)
-	retryTimeout int64             // quorum: give up and retry without m OKs
-	broadcast    bool              // ricart: the course variant's RELEASE broadcast
-	replyTimeout int64             // ricart: "a silent peer counts as a reply" (0: off)
-	ringRequests []int             // token-ring: requests by node (index 0 = node 1); nil: requests each
-	ids          []int             // ricart: algorithm ids by index (N3..N80 in the worked example); nil: the index
-	clock        lamport.ClockRule // lamport: which events move the clock
-	names        func(int) string  // a scenario's own node names; nil: the algorithm's
-}
-
-// namesOr is the scenario's names, or the algorithm's own.
-func (p params) namesOr(own func(int) string) func(int) string {
-	if p.names != nil {
-		return p.names
-	}
-	return own
-}
-
 // plan is what an algorithm contributes to a run: its nodes, who uses the
 // CS, the order it promises, and its message theory.
 type plan struct {
@@ -91,87 +50,92 @@ func span(a, b int) []int {
 	return ns
 }
 
-// build turns params into a plan; errors are the algorithm's config errors.
-func (p params) build() (plan, error) {
-	var pl plan
-	var err error
-	switch p.algo {
-	case algoCentral:
-		pl.names, pl.topology = p.namesOr(centralNames), trace.TopoStar
-		pl.messages = central.MessageTypes()
-		pl.factory, err = central.Factory(central.Config{N: p.nodes, Timeout: p.grantTimeout, Name: pl.names})
-		pl.nodes, pl.requesters = p.nodes, span(2, p.nodes)
-		pl.order, pl.strict, pl.promise = centralOrder, true, "the order requests reached the coordinator"
-		pl.theory, pl.exact = "4", 4
-	case algoToken:
-		reqs := p.ringRequests
-		if reqs == nil {
-			reqs = make([]int, p.nodes)
-			for k := range reqs {
-				reqs[k] = p.requests
-			}
-		}
-		pl.messages = tokenring.MessageTypes()
-		pl.factory, err = tokenring.Factory(tokenring.Config{N: p.nodes, RegenTimeout: p.regenTimeout, Requests: reqs})
-		pl.nodes, pl.requesters, pl.token = p.nodes, span(1, p.nodes), true
-		pl.start = []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}
-		pl.order, pl.promise = mutexcheck.RequestTime, "ring order"
-		pl.theory = fmt.Sprintf("1..N = 1..%d", p.nodes)
-		pl.names, pl.topology = processNames, trace.TopoRing
-	case algoQuorum:
-		n, m := p.coordinators, p.quorum
-		if m == 0 {
-			m = n/2 + 1
-		}
-		pl.messages = quorum.MessageTypes()
-		pl.factory, err = quorum.Factory(quorum.Config{Coordinators: n, Participants: p.nodes, M: m, RetryTimeout: p.retryTimeout})
-		pl.nodes, pl.requesters = n+p.nodes, span(n+1, n+p.nodes)
-		pl.order, pl.promise = mutexcheck.RequestTime, "each coordinator's own queue order"
-		pl.theory = fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n)
-		pl.names, pl.topology = quorumNames(n), trace.TopoGraph
-		for c := 1; c <= n && n*p.nodes <= 100_000; c++ {
-			for q := n + 1; q <= n+p.nodes; q++ {
-				pl.edges = append(pl.edges, [2]int{c, q})
-			}
-		}
-	case algoRicart:
-		pl.names, pl.topology = processNames, trace.TopoComplete
-		if p.ids != nil {
-			pl.names = idNames(p.ids)
-		}
-		pl.names = p.namesOr(pl.names)
-		cfg := ricart.Config{N: p.nodes, Ids: p.ids, ReleaseBroadcast: p.broadcast, TimeoutAsReply: p.replyTimeout > 0, Timeout: p.replyTimeout, Name: pl.names}
-		pl.messages = ricart.MessageTypes()
-		pl.factory, err = ricart.Factory(cfg)
-		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
-		pl.order, pl.strict, pl.promise = stampOrder(string(ricart.MsgRequest)), true, "(timestamp, id) order"
-		pl.exact = ricart.MessagesPerEntry(p.nodes, p.broadcast)
-		pl.theory = fmt.Sprintf("2(N-1) = %d", pl.exact)
-		if p.broadcast {
-			pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
-		}
-	case algoLamport:
-		pl.messages = lamport.MessageTypes()
-		pl.factory, err = lamport.Factory(lamport.Config{N: p.nodes, Clock: p.clock})
-		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
-		pl.order, pl.strict, pl.promise = stampOrder(string(lamport.MsgAcquire)), true, "(timestamp, id) order"
-		pl.names, pl.topology = processNames, trace.TopoComplete
-		pl.exact = lamport.MessagesPerEntry(p.nodes)
-		pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
-	case algoMaekawa:
-		pl.messages = maekawa.MessageTypes()
-		pl.factory, err = maekawa.Factory(maekawa.Config{N: p.nodes})
-		pl.nodes, pl.requesters = p.nodes, span(1, p.nodes)
-		pl.order, pl.promise = mutexcheck.RequestTime, "each arbiter's (timestamp, id) order"
-		pl.names, pl.topology = processNames, trace.TopoComplete
-		lo, hi := maekawa.MessagesPerEntry(p.nodes)
-		pl.theory = fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(p.nodes))
-	default:
-		err = fmt.Errorf("unknown algorithm %q", p.algo)
+// centralPlan is the central coordinator cfg; cfg.Name names the nodes
+// (nil: the coordinator and P1, P2, ...).
+func centralPlan(cfg central.Config) (plan, error) {
+	if cfg.Name == nil {
+		cfg.Name = centralNames
 	}
-	pl.names = p.namesOr(pl.names)
-	pl.factory = workloadDone(pl.factory)
+	f, err := central.Factory(cfg)
+	return plan{
+		nodes: cfg.N, factory: workloadDone(f), messages: central.MessageTypes(), requesters: span(2, cfg.N),
+		order: centralOrder, strict: true, promise: "the order requests reached the coordinator",
+		theory: "4", exact: 4, names: cfg.Name, topology: trace.TopoStar,
+	}, err
+}
+
+// tokenPlan is the token ring cfg: node 1 starts with the token.
+func tokenPlan(cfg tokenring.Config) (plan, error) {
+	f, err := tokenring.Factory(cfg)
+	return plan{
+		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true,
+		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
+		order: mutexcheck.RequestTime, promise: "ring order",
+		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
+	}, err
+}
+
+// quorumPlan is the quorum of coordinators cfg: coordinators first, then
+// the participants, each linked to every coordinator.
+func quorumPlan(cfg quorum.Config) (plan, error) {
+	n, m := cfg.Coordinators, cfg.M
+	f, err := quorum.Factory(cfg)
+	pl := plan{
+		nodes: n + cfg.Participants, factory: workloadDone(f), messages: quorum.MessageTypes(), requesters: span(n+1, n+cfg.Participants),
+		order: mutexcheck.RequestTime, promise: "each coordinator's own queue order",
+		theory: fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n), names: quorumNames(n), topology: trace.TopoGraph,
+	}
+	for c := 1; c <= n && n*cfg.Participants <= 100_000; c++ {
+		for q := n + 1; q <= n+cfg.Participants; q++ {
+			pl.edges = append(pl.edges, [2]int{c, q})
+		}
+	}
 	return pl, err
+}
+
+// ricartPlan is Ricart-Agrawala cfg; cfg.Name names the nodes (nil: by
+// cfg.Ids, N3, N5, ..., or P1, P2, ...).
+func ricartPlan(cfg ricart.Config) (plan, error) {
+	switch {
+	case cfg.Name != nil:
+	case cfg.Ids != nil:
+		cfg.Name = idNames(cfg.Ids)
+	default:
+		cfg.Name = processNames
+	}
+	f, err := ricart.Factory(cfg)
+	pl := plan{
+		nodes: cfg.N, factory: workloadDone(f), messages: ricart.MessageTypes(), requesters: span(1, cfg.N),
+		order: stampOrder(string(ricart.MsgRequest)), strict: true, promise: "(timestamp, id) order",
+		exact: ricart.MessagesPerEntry(cfg.N, cfg.ReleaseBroadcast), names: cfg.Name, topology: trace.TopoComplete,
+	}
+	pl.theory = fmt.Sprintf("2(N-1) = %d", pl.exact)
+	if cfg.ReleaseBroadcast {
+		pl.theory = fmt.Sprintf("3(N-1) = %d", pl.exact)
+	}
+	return pl, err
+}
+
+// lamportPlan is Lamport's algorithm cfg.
+func lamportPlan(cfg lamport.Config) (plan, error) {
+	f, err := lamport.Factory(cfg)
+	exact := lamport.MessagesPerEntry(cfg.N)
+	return plan{
+		nodes: cfg.N, factory: workloadDone(f), messages: lamport.MessageTypes(), requesters: span(1, cfg.N),
+		order: stampOrder(string(lamport.MsgAcquire)), strict: true, promise: "(timestamp, id) order",
+		exact: exact, theory: fmt.Sprintf("3(N-1) = %d", exact), names: processNames, topology: trace.TopoComplete,
+	}, err
+}
+
+// maekawaPlan is Maekawa's algorithm cfg.
+func maekawaPlan(cfg maekawa.Config) (plan, error) {
+	f, err := maekawa.Factory(cfg)
+	lo, hi := maekawa.MessagesPerEntry(cfg.N)
+	return plan{
+		nodes: cfg.N, factory: workloadDone(f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
+		order: mutexcheck.RequestTime, promise: "each arbiter's (timestamp, id) order",
+		theory: fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(cfg.N)), names: processNames, topology: trace.TopoComplete,
+	}, err
 }
 
 // workloadDone builds nodes that never report Done. The algorithms say
@@ -225,6 +189,10 @@ func centralOrder() mutexcheck.KeyFunc {
 	}
 }
 
+// stamped is a request message that carries the (timestamp, id) its
+// algorithm grants in: Ricart-Agrawala's REQUEST, Lamport's ACQUIRE.
+type stamped interface{ Stamp() (t, id int) }
+
 // stampOrder keys a request by the (T, ID) its request message carries.
 func stampOrder(typ string) func() mutexcheck.KeyFunc {
 	return func() mutexcheck.KeyFunc {
@@ -232,15 +200,11 @@ func stampOrder(typ string) func() mutexcheck.KeyFunc {
 			if e.Kind != trace.KindSend || e.Msg == nil || e.Msg.Type() != typ {
 				return 0, mutexcheck.Key{}, false
 			}
-			var t, id int
-			switch m := e.Msg.Value.(type) {
-			case ricart.Msg:
-				t, id = m.T, m.ID
-			case lamport.Msg:
-				t, id = m.T, m.ID
-			default:
+			m, ok := e.Msg.Value.(stamped)
+			if !ok {
 				return 0, mutexcheck.Key{}, false
 			}
+			t, id := m.Stamp()
 			return e.Node, mutexcheck.Key{int64(t), int64(id)}, true
 		}
 	}

@@ -116,7 +116,7 @@ func wilson(k, n int) (lo, hi float64) {
 // It stops before the next trial once ctx is done, and returns how many
 // trials it ran in full.
 func monteCarlo(ctx context.Context, n, m int, p float64, trials int, seed uint64) (bad, done int, err error) {
-	pl, err := params{algo: algoQuorum, coordinators: n, quorum: m, nodes: 2}.build()
+	pl, err := quorumPlan(quorum.Config{Coordinators: n, M: m, Participants: 2})
 	if err != nil {
 		return 0, 0, err
 	}

@@ -17,13 +17,13 @@ import (
 // timeouts on (the fault paths), contention enough for Maekawa's
 // INQUIRE, FAILED and RELINQUISH.
 var sweeps = map[string][][]string{
-	algoCentral: {{"--nodes", "4", "--requests", "3", "--grant-timeout", "8"}},
-	algoToken:   {{"--nodes", "4", "--requests", "3", "--regen-timeout", "20"}},
-	algoQuorum:  {{"--coordinators", "3", "--nodes", "3", "--requests", "3", "--retry-timeout", "20"}},
-	algoRicart: {{"--nodes", "4", "--requests", "3"},
+	"central":    {{"--nodes", "4", "--requests", "3", "--grant-timeout", "8"}},
+	"token-ring": {{"--nodes", "4", "--requests", "3", "--regen-timeout", "20"}},
+	"quorum":     {{"--coordinators", "3", "--nodes", "3", "--requests", "3", "--retry-timeout", "20"}},
+	"ricart-agrawala": {{"--nodes", "4", "--requests", "3"},
 		{"--nodes", "4", "--requests", "3", "--release-broadcast", "--reply-timeout", "30"}},
-	algoLamport: {{"--nodes", "4", "--requests", "3"}, {"--nodes", "4", "--requests", "3", "--clock", "requests"}},
-	algoMaekawa: {{"--nodes", "9", "--requests", "3"}},
+	"lamport": {{"--nodes", "4", "--requests", "3"}, {"--nodes", "4", "--requests", "3", "--clock", "requests"}},
+	"maekawa": {{"--nodes", "9", "--requests", "3"}},
 }
 
 // Every message type an algorithm sends, on any schedule and under drops,
@@ -36,7 +36,7 @@ func TestMessageRegistryIsComplete(t *testing.T) {
 	if testing.Short() {
 		seeds = 10
 	}
-	for _, name := range Algorithms() {
+	for _, name := range Area().Names() {
 		argss, ok := sweeps[name]
 		if !ok {
 			t.Errorf("%s: no sweep proves its message registry complete", name)

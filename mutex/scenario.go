@@ -28,7 +28,7 @@ type scenario struct {
 // setup is a scenario's run: the algorithm, the scripted requests and
 // faults, CS times, and the nodes' names in the transcript.
 type setup struct {
-	p      params
+	plan   func() (plan, error)
 	script []node.Action
 	cs     int64
 	csFor  map[int]int64
@@ -80,10 +80,12 @@ func (s scenario) action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	st.p.names = st.names
-	pl, err := st.p.build()
+	pl, err := st.plan()
 	if err != nil {
 		return cliutil.Usagef("%v", err)
+	}
+	if st.names != nil {
+		pl.names = st.names
 	}
 	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
 	name := pl.names
@@ -104,7 +106,12 @@ func (s scenario) action(c *cli.Context) error {
 	}
 	replay := strings.TrimSuffix(runner.Replay(c, 1), " --seed 1")
 	_, err = runner.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
-	return progress(err)
+	return err
+}
+
+// planOf is the plan that build makes of cfg, for a scenario.
+func planOf[C any](build func(C) (plan, error), cfg C) func() (plan, error) {
+	return func() (plan, error) { return build(cfg) }
 }
 
 // runExplore runs the scenario's explore command line in a fresh app with

@@ -5,9 +5,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
+	"ringlab/mutex/central"
+	"ringlab/mutex/quorum"
 	"ringlab/mutex/ricart"
+	"ringlab/mutex/tokenring"
 )
 
 func req(at int64, i int) node.Action   { return node.Action{At: at, Node: i, Cmd: node.CmdRequest} }
@@ -36,6 +40,15 @@ func quorumNames(n int) func(int) string {
 	}
 }
 
+// flagTicks reads a scenario's flag of ticks where 0 means "off".
+func flagTicks(c *cli.Context, name string) (int64, error) {
+	v := c.Int64(name)
+	if v < 0 || v > maxTicks {
+		return 0, cliutil.Usagef("--%s must be between 0 (off) and %d ticks, got %d", name, maxTicks, v)
+	}
+	return v, nil
+}
+
 func timeoutFlag(name string, value int64, usage string) func() []cli.Flag {
 	return func() []cli.Flag { return []cli.Flag{&cli.Int64Flag{Name: name, Value: value, Usage: usage}} }
 }
@@ -48,7 +61,7 @@ func scenarios() []scenario {
 			"--grant-timeout 10 ticks the coordinator takes the permission back and serves P2, then\n" +
 			"P3. P1 is really dead: no violation.",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, names: centralNames,
+			return setup{plan: planOf(centralPlan, central.Config{N: 4, Timeout: 10}), cs: 4, names: centralNames,
 				script: []node.Action{req(0, 2), req(1, 3), req(1, 4), crash(3, 2)}}, nil
 		},
 	}, {
@@ -58,7 +71,7 @@ func scenarios() []scenario {
 			"while P1 is still inside. \"In an asynchronous distributed system it is impossible to\n" +
 			"tell a failed process from a slow one.\" (The flags' indices: the coordinator is 1, P1..P3 are 2..4.)",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoCentral, nodes: 4, grantTimeout: 10}, cs: 4, csFor: map[int]int64{2: 20},
+			return setup{plan: planOf(centralPlan, central.Config{N: 4, Timeout: 10}), cs: 4, csFor: map[int]int64{2: 20},
 				names: centralNames, script: []node.Action{req(0, 2), req(1, 3), req(1, 4)}}, nil
 		},
 	}, {
@@ -69,8 +82,8 @@ func scenarios() []scenario {
 			"nobody regenerates: P3 waits forever (exit 4).",
 		flags: timeoutFlag("regen-timeout", 10, "ticks a waiting node goes without the token before creating one (0 = never)"),
 		build: func(c *cli.Context) (setup, error) {
-			rt, err := ticks(c, "regen-timeout")
-			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: rt, ringRequests: []int{0, 1, 1}}, cs: 5,
+			rt, err := flagTicks(c, "regen-timeout")
+			return setup{plan: planOf(tokenPlan, tokenring.Config{N: 3, RegenTimeout: rt, Requests: []int{0, 1, 1}}), cs: 5,
 				script: []node.Action{req(0, 2), req(2, 3), crash(3, 2)}}, err
 		},
 	}, {
@@ -78,7 +91,7 @@ func scenarios() []scenario {
 		about: "Token ring: P2 holds the token for 20 ticks; P3, waiting, regenerates\n" +
 			"the token after 5 ticks although P2 is only slow: two tokens, two nodes in the CS.",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoToken, nodes: 3, regenTimeout: 5, ringRequests: []int{0, 1, 1}}, cs: 5,
+			return setup{plan: planOf(tokenPlan, tokenring.Config{N: 3, RegenTimeout: 5, Requests: []int{0, 1, 1}}), cs: 5,
 				csFor: map[int]int64{2: 20}, script: []node.Action{req(0, 2), req(2, 3)}}, nil
 		},
 	}, {
@@ -87,7 +100,7 @@ func scenarios() []scenario {
 			"C2 crashes and recovers, forgetting its vote; P2 gets OK from {C2, C3}: both are in the\n" +
 			"critical section. (The flags' indices: C1..C3 are 1..3, P1 and P2 are 4 and 5.)",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 2}, cs: 20, names: quorumNames(3),
+			return setup{plan: planOf(quorumPlan, quorum.Config{Coordinators: 3, M: 2, Participants: 2}), cs: 20, names: quorumNames(3),
 				slow:   []sim.Slow{{Node: 3, Extra: 10, From: 0, Until: 1}},
 				script: []node.Action{req(0, 4), crash(3, 2), {At: 4, Node: 2, Cmd: node.CmdRestart}, req(5, 5)}}, nil
 		},
@@ -100,8 +113,8 @@ func scenarios() []scenario {
 			"(The flags' indices: C1..C3 are 1..3, P1..P3 are 4..6.)",
 		flags: timeoutFlag("retry-timeout", 0, "ticks without a quorum before releasing the votes and retrying (0 = never)"),
 		build: func(c *cli.Context) (setup, error) {
-			rt, err := ticks(c, "retry-timeout")
-			return setup{p: params{algo: algoQuorum, coordinators: 3, quorum: 2, nodes: 3, retryTimeout: rt}, cs: 2,
+			rt, err := flagTicks(c, "retry-timeout")
+			return setup{plan: planOf(quorumPlan, quorum.Config{Coordinators: 3, M: 2, Participants: 3, RetryTimeout: rt}), cs: 2,
 				names:  quorumNames(3),
 				slow:   []sim.Slow{{Node: 2, Extra: 3, From: 0, Until: 1}, {Node: 3, Extra: 5, From: 0, Until: 2}},
 				script: []node.Action{req(0, 4), req(1, 5), req(2, 6)}}, err
@@ -114,8 +127,8 @@ func scenarios() []scenario {
 			"both: N80 enters; N80 exits and replies to N12, which enters. Order: N32, N80, N12.",
 		build: func(*cli.Context) (setup, error) {
 			ids := []int{3, 5, 6, 12, 32, 80}
-			return setup{p: params{algo: algoRicart, nodes: 6, ids: ids}, cs: 5,
-				names:  func(i int) string { return fmt.Sprintf("N%d", ids[i-1]) },
+			return setup{plan: planOf(ricartPlan, ricart.Config{N: 6, Ids: ids}), cs: 5,
+				names:  idNames(ids),
 				script: []node.Action{req(0, 5), ricart.RequestAt(3, 4, 115), ricart.RequestAt(3, 6, 110)}}, nil
 		},
 	}, {
@@ -124,7 +137,7 @@ func scenarios() []scenario {
 			"replies; A exits and replies to B; B enters. This example also broadcasts RELEASE on exit:\n" +
 			"3(N-1) = 6 messages per entry.",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoRicart, nodes: 3, broadcast: true}, cs: 6, names: nameList("A", "B", "C"),
+			return setup{plan: planOf(ricartPlan, ricart.Config{N: 3, ReleaseBroadcast: true, Name: nameList("A", "B", "C")}), cs: 6, names: nameList("A", "B", "C"),
 				script: []node.Action{req(0, 1), req(3, 2)}}, nil
 		},
 	}, {
@@ -133,7 +146,7 @@ func scenarios() []scenario {
 			"replied. A holds the CS for 20 ticks and defers B; B's timeout counts A's reply and B enters\n" +
 			"while A is still inside.",
 		build: func(*cli.Context) (setup, error) {
-			return setup{p: params{algo: algoRicart, nodes: 3, replyTimeout: 5}, cs: 4, csFor: map[int]int64{1: 20},
+			return setup{plan: planOf(ricartPlan, ricart.Config{N: 3, TimeoutAsReply: true, Timeout: 5, Name: nameList("A", "B", "C")}), cs: 4, csFor: map[int]int64{1: 20},
 				names: nameList("A", "B", "C"), script: []node.Action{req(0, 1), req(3, 2)}}, nil
 		},
 	}, {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"maps"
@@ -39,6 +40,10 @@ type Area struct {
 	// CheckDescription, if set, is the help of every `AREA check ALGO`:
 	// what the search explores and where it judges which property.
 	CheckDescription string
+	// ExploreArgs, if set, are the flags that every algorithm's explore
+	// example gives after its name ("--nodes 3 --schedules 10000"), for
+	// an algorithm without an ExploreExample of its own.
+	ExploreArgs string
 }
 
 // Command is the area's command tree.
@@ -92,10 +97,14 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 		only = "look for violations of this property only: " + a.Properties + " (default: any)"
 	}
 	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: only})
+	example := alg.ExploreExample
+	if example == "" && a.ExploreArgs != "" {
+		example = "ringlab " + a.Name + " explore " + alg.Name + " " + a.ExploreArgs
+	}
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore " + alg.Name + " under many seeded schedules (simulator)",
 		Description: alg.Description,
-		UsageText:   usageText("ringlab "+a.Name+" explore "+alg.Name+" --schedules N", alg.ExploreExample),
+		UsageText:   usageText("ringlab "+a.Name+" explore "+alg.Name+" --schedules N", example),
 		Flags:       flags,
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -115,17 +124,22 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 }
 
 func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
+	alg = alg.ForCheck()
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
-		Description: a.CheckDescription,
-		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
+		Description: cmp.Or(a.CheckDescription, alg.Description),
+		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, cmp.Or(alg.CheckExample, alg.Example)),
 		Flags:       append(ParamFlags(alg), runner.CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			env := engine.Env{Runtime: "sim", MaxDelay: 1}
-			sys, err := Build(c, alg, env)
+			env := engine.Env{Runtime: "sim", MaxDelay: 1, MaxDepth: c.Int("max-depth")}
+			ps, err := ReadParams(c, alg)
+			if err != nil {
+				return err
+			}
+			sys, err := build1(alg, ps, env)
 			if err != nil {
 				return err
 			}
@@ -136,10 +150,11 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 				return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
 			}
 			fresh := func() []check.Property { // every terminal state is judged by properties of their own
-				again, _ := Build(c, alg, env) // it was built once already from the same flags
+				again, _ := alg.Build(ps, env) // it was built once already from the same parameters
 				return again.Properties
 			}
-			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh}
+			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh,
+				Within: sys.Within, Bound: sys.Bound}
 			return runner.Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -207,11 +222,13 @@ func maxDelay(c *ucli.Context) int64 {
 	return d.Max
 }
 
+// usageText is an algorithm command's usage line, and its example (a
+// command line) if it has one.
 func usageText(cmd, example string) string {
 	if example == "" {
 		return cmd + " [flags]"
 	}
-	return cmd + " [flags]\n\nExample:\n   " + example
+	return withExample(cmd+" [flags]", "Example:\n   "+example)
 }
 
 // Names lists the area's algorithms by name.

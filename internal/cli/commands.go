@@ -119,9 +119,9 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 }
 
 // rechecked are the commands whose runs `ringlab check` judges again:
-// mutex and every area of algorithm values.
+// the areas of algorithm values.
 func rechecked(areas []Area) []string {
-	names := []string{"mutex"}
+	var names []string
 	for _, a := range areas {
 		names = append(names, a.Name)
 	}

@@ -79,6 +79,11 @@ func Build(c *ucli.Context, a engine.Algorithm, env engine.Env) (engine.System, 
 	if err != nil {
 		return engine.System{}, err
 	}
+	return build1(a, ps, env)
+}
+
+// build1 builds a's System from ps; an error of Build is a usage error.
+func build1(a engine.Algorithm, ps engine.Params, env engine.Env) (engine.System, error) {
 	sys, err := a.Build(ps, env)
 	if err != nil && cliutil.Code(err) != cliutil.ExitUsage {
 		err = cliutil.Usagef("%v", err)

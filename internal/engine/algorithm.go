@@ -31,6 +31,21 @@ type Algorithm struct {
 	// explore gives them to every schedule it tries and writes them in
 	// its replay, so that all its schedules run on one layout.
 	Pin func(p Params, env Env) map[string]string
+	// Exhaustive, if set, is the algorithm as the exhaustive checker takes
+	// it, where that differs from a run: parameters of its own (smaller
+	// defaults, a bound that makes the space finite), its own example,
+	// and a Build of the checked System. Its Name is the algorithm's.
+	Exhaustive *Algorithm
+}
+
+// ForCheck is the algorithm as the exhaustive checker takes it.
+func (a Algorithm) ForCheck() Algorithm {
+	if a.Exhaustive == nil {
+		return a
+	}
+	x := *a.Exhaustive
+	x.Name = a.Name
+	return x
 }
 
 // Env is what Build may know of the run it builds for.
@@ -48,6 +63,10 @@ type Env struct {
 	// --restart), which the runner adds to the System's script: an
 	// algorithm that models a failure detector reacts to them.
 	Faults []node.Action
+	// MaxDepth is an exhaustive check's bound on a path's length (0:
+	// none): a System whose space is infinite needs this or a state
+	// constraint of its own (System.Within).
+	MaxDepth int
 }
 
 // Param is one typed parameter: its Default's type (int, int64, uint64,

@@ -92,6 +92,11 @@ type System struct {
 	// in place of names prefixed by the algorithm and run id, so that
 	// processes written to that specification can join it.
 	RingNames bool
+	// Within, if set, is a state constraint for the exhaustive checker
+	// (as TLC's): a state where some node i is not Within is counted but
+	// not expanded. Bound names it in the report ("--max-clock 6").
+	Within func(i int, nd node.Node) bool
+	Bound  string
 	// WireTimestamp puts a timestamp in every message sent over
 	// RabbitMQ, as the ring election's specification asks.
 	WireTimestamp bool

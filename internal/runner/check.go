@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -249,6 +250,13 @@ func writeCheck(w io.Writer, r checkReport) {
 func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
 	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc, path}}
 	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	// A check's verdict on a path is a violation (exit 3), as the search's
+	// is, even of a liveness property: the path ends in the state judged.
+	if v, ok := errors.AsType[*run.Violation](err); ok && v.Liveness {
+		safety := *v
+		safety.Liveness = false
+		return &safety
+	}
 	return err
 }
 

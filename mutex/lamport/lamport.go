@@ -71,6 +71,10 @@ type Msg struct {
 // Type names the message kind.
 func (m Msg) Type() string { return string(m.Kind) }
 
+// Stamp is the (timestamp, id) the message carries: the order of requests
+// the algorithm promises to grant in.
+func (m Msg) Stamp() (t, id int) { return m.T, m.ID }
+
 // MessageTypes lists one value of every message type a node may send, under
 // any schedule and fault: the registry a codec or a log reader decodes by.
 func MessageTypes() []node.Msg {
@@ -329,6 +333,10 @@ type Status struct {
 	Acks     int     // ACKs received for it
 	Queue    []Entry // the request queue, head first
 }
+
+// Clock is the node's Lamport clock: the exhaustive checker's --max-clock
+// bounds it.
+func (n *Node) Clock() int { return n.clock }
 
 // Status returns a snapshot of the node.
 func (n *Node) Status() Status {

@@ -95,6 +95,10 @@ type Deadlock struct {
 // Property names the checked property.
 func (*Deadlock) ID() check.ID { return IDNoDeadlock }
 
+// Liveness says a failure is "no progress" (exit 4): a run cut short
+// fails it without anything having gone wrong.
+func (*Deadlock) Liveness() bool { return true }
+
 // Observe follows requests and grants.
 func (d *Deadlock) Observe(e *trace.Event) string { d.w.observe(e); return "" }
 
@@ -124,6 +128,9 @@ type Starvation struct {
 // Property names the checked property.
 func (*Starvation) ID() check.ID { return IDNoStarvation }
 
+// Liveness says a failure is "no progress" (exit 4).
+func (*Starvation) Liveness() bool { return true }
+
 // Observe follows requests and grants.
 func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
 
@@ -144,10 +151,4 @@ func (s *Starvation) Finish(end check.End) trace.Verdict {
 		v.Detail += fmt.Sprintf("; longest wait %s, %s", end.Time(s.w.longest), s.Name(s.w.longNd))
 	}
 	return v
-}
-
-// Liveness reports whether a property is one of the liveness properties
-// (a failure is "no progress", exit 4, rather than a violation, exit 3).
-func Liveness(id check.ID) bool {
-	return id == IDNoDeadlock || id == IDNoStarvation || id == check.IDTermination
 }

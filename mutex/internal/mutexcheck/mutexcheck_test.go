@@ -6,6 +6,7 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/check"
+	"ringlab/internal/run"
 	"ringlab/internal/trace"
 	"ringlab/mutex/tokenring"
 )
@@ -68,6 +69,12 @@ func TestLiveness(t *testing.T) {
 	_, vs := log(t, stuck, &Deadlock{}, &Starvation{})
 	if vs[0].OK || !strings.Contains(vs[0].Detail, "node 4 still waiting") || vs[1].OK || !strings.Contains(vs[1].Detail, "1 request(s) of node 4") {
 		t.Fatalf("verdicts %v", vs)
+	}
+	for _, p := range []check.Property{&Deadlock{}, &Starvation{}, &GrantOrder{}, &OneToken{}} {
+		l, ok := p.(run.Liveness)
+		if want := p.ID() == IDNoDeadlock || p.ID() == IDNoStarvation; want != (ok && l.Liveness()) {
+			t.Errorf("%s: a liveness property: %v, want %v", p.ID(), ok && l.Liveness(), want)
+		}
 	}
 }
 

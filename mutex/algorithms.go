@@ -1,0 +1,284 @@
+package mutex
+
+import (
+	"fmt"
+
+	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
+	"ringlab/mutex/central"
+	"ringlab/mutex/lamport"
+	"ringlab/mutex/maekawa"
+	"ringlab/mutex/quorum"
+	"ringlab/mutex/ricart"
+	"ringlab/mutex/tokenring"
+)
+
+// algorithm is one mutual-exclusion algorithm as the area describes it:
+// what its run and its exhaustive check are made from (Algorithms), and
+// what compare measures.
+type algorithm struct {
+	name, usage, description, example string
+	checkExample                      string // the exhaustive check's example, with what it shows
+	nodes, minNodes                   int    // --nodes: its default and least value
+	nodesUsage                        string
+	params                            []engine.Param // the algorithm's own, beside the workload's
+	// clock says its nodes keep a Lamport clock (they implement clocked):
+	// its exhaustive check takes --max-clock.
+	clock bool
+	// plan builds the algorithm for --nodes n and --requests per node,
+	// from its own params (given or default); a bad value is a usage
+	// error naming its flag.
+	plan func(p engine.Params, n, requests int) (plan, error)
+	// compare builds it with n processes asking for the critical
+	// section; nil: plan with n nodes and the default params.
+	compare func(n, requests int) (plan, error)
+}
+
+// list is the mutual-exclusion algorithms in the order of mutex/README.md:
+// adding one is its package plus one entry here.
+func list() []algorithm {
+	nodes := "nodes, all asking for the critical section (1..1024)"
+	return []algorithm{{
+		name:  "central",
+		usage: "central coordinator: RequestAccess, ResponseOK, RequestFree, ResponseFree",
+		description: "Node 1 is the coordinator; nodes 2..N ask it for the critical section. Four messages per\n" +
+			"entry. --grant-timeout is the chapter's 'solution' to a holder that never releases: the\n" +
+			"coordinator takes the permission back after that many ticks (named so that it does not\n" +
+			"clash with the engine's --timeout, the live runtime's wall-clock budget).",
+		example:      "ringlab mutex central --nodes 4 --requests 2 --seed 1",
+		checkExample: "ringlab mutex check central --nodes 3 --grant-timeout 10   (a slow holder: two in the CS)",
+		nodes:        5, minNodes: 2, nodesUsage: "nodes including the coordinator, node 1 (2..1024)",
+		params: []engine.Param{ticksParam("grant-timeout", "ticks after a grant before the coordinator takes the permission back (0 = never)")},
+		plan: func(p engine.Params, n, _ int) (plan, error) {
+			t, err := ticks(p, "grant-timeout")
+			if err != nil {
+				return plan{}, err
+			}
+			return centralPlan(central.Config{N: n, Timeout: t})
+		},
+		compare: func(n, _ int) (plan, error) { return centralPlan(central.Config{N: n + 1}) },
+	}, {
+		name:  "token-ring",
+		usage: "token ring: the token circulates; 1 to N messages per entry",
+		description: "Node 1 starts with the token; a node that wants the critical section keeps the token\n" +
+			"while inside. A crashed holder loses it; --regen-timeout lets a node that has waited that\n" +
+			"long create a new one (right if the holder is dead, two tokens if it was only slow).",
+		example:      "ringlab mutex token-ring --nodes 5 --seed 1 --format none",
+		checkExample: "ringlab mutex check token-ring --nodes 3 --regen-timeout 5   (a regenerated token: two in the CS)",
+		nodes:        5, minNodes: 2, nodesUsage: "nodes on the ring (2..1024)",
+		params: []engine.Param{ticksParam("regen-timeout", "ticks a waiting node goes without the token before creating one (0 = never)")},
+		plan: func(p engine.Params, n, requests int) (plan, error) {
+			t, err := ticks(p, "regen-timeout")
+			if err != nil {
+				return plan{}, err
+			}
+			return tokenPlan(tokenring.Config{N: n, RegenTimeout: t, Requests: each(n, requests)})
+		},
+	}, {
+		name:  "quorum",
+		usage: "quorum of coordinators: m of n OKs per entry, request ids",
+		description: "Nodes 1..n are coordinators, the next --nodes nodes participants. A participant needs\n" +
+			"ResponseOK from m > n/2 coordinators. A coordinator restarted with --restart forgets its\n" +
+			"votes (amnesia); --retry-timeout breaks split votes (give up, back off, ask again).",
+		example:      "ringlab mutex quorum --coordinators 3 --nodes 3 --retry-timeout 40 --seed 1 --format none",
+		checkExample: "ringlab mutex check quorum --coordinators 3 --nodes 2 --crashes 1 --restarts 1 --property mutual-exclusion   (amnesia)",
+		nodes:        3, minNodes: 1, nodesUsage: "participants, nodes n+1.. (1..1024)",
+		params: []engine.Param{
+			{Name: "coordinators", Default: 3, Usage: "n, the coordinators: nodes 1..n (1..1024)"},
+			{Name: "quorum", Default: 0, DefaultText: "n/2+1", Usage: "m, the OKs a participant needs: n/2 < m <= n"},
+			ticksParam("retry-timeout", "ticks without a quorum before releasing the votes and retrying after a backoff (0 = never)"),
+		},
+		plan: func(p engine.Params, n, _ int) (plan, error) {
+			c, m := p.Int("coordinators"), p.Int("quorum")
+			if c < 1 || c > maxNodes {
+				return plan{}, cliutil.Usagef("--coordinators must be between 1 and %d, got %d", maxNodes, c)
+			}
+			if !p.Given("quorum") {
+				m = c/2 + 1
+			} else if err := quorum.CheckQuorum(c, m); err != nil {
+				return plan{}, cliutil.Usagef("--quorum: %v", err)
+			}
+			t, err := ticks(p, "retry-timeout")
+			if err != nil {
+				return plan{}, err
+			}
+			return quorumPlan(quorum.Config{Coordinators: c, Participants: n, M: m, RetryTimeout: t})
+		},
+		compare: func(n, _ int) (plan, error) {
+			return quorumPlan(quorum.Config{Coordinators: n, Participants: n, M: n/2 + 1})
+		},
+	}, {
+		name:  "ricart-agrawala",
+		usage: "Ricart-Agrawala (1981): Lamport clocks, 2(N-1) messages per entry",
+		description: "Request(T, id) to all others, enter on N-1 replies; a node HELD, or WANTED with the\n" +
+			"earlier (T, id), defers. The course variant's options: --release-broadcast (3(N-1) per entry) and\n" +
+			"--reply-timeout T, a peer silent for T ticks counts as a reply (unsafe when it is only slow).",
+		example:      "ringlab mutex ricart-agrawala --nodes 5 --seed 1 --format none",
+		checkExample: "ringlab mutex check ricart-agrawala --nodes 3 --policy random",
+		nodes:        5, minNodes: 1, nodesUsage: nodes, clock: true,
+		params: []engine.Param{
+			{Name: "release-broadcast", Default: false, Usage: "the course variant: also send RELEASE to every other node on exit"},
+			ticksParam("reply-timeout", "the course variant: count a peer silent for this many ticks as a reply (0 = off; unsafe)"),
+		},
+		plan: func(p engine.Params, n, _ int) (plan, error) {
+			t, err := ticks(p, "reply-timeout")
+			if err != nil {
+				return plan{}, err
+			}
+			return ricartPlan(ricart.Config{N: n, ReleaseBroadcast: p.Bool("release-broadcast"), TimeoutAsReply: t > 0, Timeout: t})
+		},
+	}, {
+		name:  "lamport",
+		usage: "Lamport's mutual exclusion (1978): sorted request queue, ACQUIRE/ACK/RELEASE, 3(N-1)",
+		description: "Needs FIFO links: with --policy random an ACK may overtake an ACQUIRE and two nodes enter\n" +
+			"(see 'ringlab mutex scenario lamport-nonfifo').",
+		example:      "ringlab mutex lamport --nodes 5 --seed 1 --format none",
+		checkExample: "ringlab mutex check lamport --nodes 3 --clock requests --requests 0 --max-clock 6   (TLC's model and clock bound, about 2 s)",
+		nodes:        5, minNodes: 1, nodesUsage: nodes, clock: true,
+		params: []engine.Param{{Name: "clock", Default: "events",
+			Usage: "which events move a node's clock: events (the paper: every event, every message stamped) or requests (the TLA+ specification: only a received ACQUIRE)"}},
+		plan: func(p engine.Params, n, _ int) (plan, error) {
+			rule, err := lamport.ParseClockRule(p.String("clock"))
+			if err != nil {
+				return plan{}, cliutil.Usagef("--clock: %v", err)
+			}
+			return lamportPlan(lamport.Config{N: n, Clock: rule})
+		},
+	}, {
+		name:  "maekawa",
+		usage: "Maekawa's √N grid quorums with INQUIRE/RELINQUISH/FAILED (no deadlock)",
+		description: "Each node asks its grid row and column; an arbiter locks for one request at a time.\n" +
+			"About 3√N to 5√N messages per entry. Needs FIFO links.",
+		example: "ringlab mutex maekawa --nodes 9 --seed 1 --format none",
+		nodes:   9, minNodes: 1, nodesUsage: nodes,
+		plan: func(_ engine.Params, n, _ int) (plan, error) { return maekawaPlan(maekawa.Config{N: n}) },
+	}}
+}
+
+// Algorithms are the mutual-exclusion algorithms as every command takes
+// them: each runs under the chapter's workload of requests and is judged
+// by the chapter's properties.
+func Algorithms() []engine.Algorithm {
+	var algs []engine.Algorithm
+	for _, a := range list() {
+		algs = append(algs, a.algorithm())
+	}
+	return algs
+}
+
+// Bounds of the workload's parameters.
+const (
+	maxNodes    = 1024
+	maxRequests = 100_000
+	maxTicks    = 1_000_000_000
+)
+
+// algorithm is a's engine.Algorithm: its run, and its exhaustive check.
+func (a algorithm) algorithm() engine.Algorithm {
+	ps := []engine.Param{
+		{Name: "nodes", Default: a.nodes, Usage: a.nodesUsage},
+		{Name: "requests", Default: 3, Usage: fmt.Sprintf("critical-section entries each node asks for (1..%d)", maxRequests)},
+		{Name: "cs-time", Default: int64(2), Usage: "ticks a node stays in the critical section (>= 0)"},
+		{Name: "think-time", Default: int64(5), Usage: "ticks between leaving and asking again; first requests at ticks drawn once from [0, think-time] (>= 0)"},
+	}
+	alg := engine.Algorithm{
+		Name: a.name, Usage: a.usage, Description: a.description, Example: a.example,
+		Params: append(ps, a.params...),
+		Build: func(p engine.Params, _ engine.Env) (engine.System, error) {
+			pl, err := a.build(p, 1, "cs-time", "think-time")
+			if err != nil {
+				return engine.System{}, err
+			}
+			sys, _ := newSpec("mutex "+a.name, pl, newWorkload(pl, p.Int("requests"), p.Int64("cs-time"), p.Int64("think-time")))
+			return sys, nil
+		},
+	}
+	alg.Exhaustive = a.exhaustive()
+	return alg
+}
+
+// exhaustive is a's exhaustive check: a small system (at most 3 nodes by
+// default) asking once each, or for ever (--requests 0) under a bound.
+func (a algorithm) exhaustive() *engine.Algorithm {
+	ps := []engine.Param{
+		{Name: "nodes", Default: min(a.nodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
+		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; needs --max-clock or --max-depth)"},
+	}
+	if a.clock {
+		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
+	}
+	example := a.checkExample
+	if example == "" {
+		example = "ringlab mutex check " + a.name + " --nodes 3"
+	}
+	return &engine.Algorithm{
+		Description: "Breadth-first search over every interleaving the simulator could produce: which message\n" +
+			"is delivered next, which pending timer fires (any moment with --timers any), which\n" +
+			"request or release comes next, and where --crashes/--restarts/--drops strike. Mutual\n" +
+			"exclusion is checked at every step; no deadlock, no starvation and the grant order at\n" +
+			"every terminal state. A violation is reported with a shortest path and its --path replay.",
+		Example: example,
+		Params:  append(ps, a.params...),
+		Build: func(p engine.Params, env engine.Env) (engine.System, error) {
+			pl, err := a.build(p, 0)
+			if err != nil {
+				return engine.System{}, err
+			}
+			requests, maxClock := p.Int("requests"), 0
+			if a.clock {
+				maxClock = p.Int("max-clock")
+			}
+			switch {
+			case requests > 8:
+				return engine.System{}, cliutil.Usagef("--requests must be between 0 and 8 for an exhaustive check, got %d", requests)
+			case maxClock < 0:
+				return engine.System{}, cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
+			case requests == 0 && maxClock == 0 && env.MaxDepth == 0:
+				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite")
+			}
+			return checkSystem(a.name, pl, requests, maxClock), nil
+		},
+	}
+}
+
+// build checks the workload's --nodes, --requests (at least minRequests:
+// a check takes 0, no end) and times (cs-time, think-time), then builds
+// the algorithm's plan from its own parameters.
+func (a algorithm) build(p engine.Params, minRequests int, times ...string) (plan, error) {
+	n, requests := p.Int("nodes"), p.Int("requests")
+	switch {
+	case n < a.minNodes || n > maxNodes:
+		return plan{}, cliutil.Usagef("--nodes must be between %d and %d for %s, got %d", a.minNodes, maxNodes, a.name, n)
+	case requests < minRequests || requests > maxRequests:
+		return plan{}, cliutil.Usagef("--requests must be between %d and %d, got %d", minRequests, maxRequests, requests)
+	}
+	for _, f := range times {
+		if v := p.Int64(f); v < 0 || v > maxTicks {
+			return plan{}, cliutil.Usagef("--%s must be between 0 and %d ticks, got %d", f, maxTicks, v)
+		}
+	}
+	return a.plan(p, n, requests)
+}
+
+// ticksParam is a parameter of ticks where 0 means "off".
+func ticksParam(name, usage string) engine.Param {
+	return engine.Param{Name: name, Default: int64(0), Usage: usage}
+}
+
+// ticks reads a parameter of ticks where 0 means "off".
+func ticks(p engine.Params, name string) (int64, error) {
+	v := p.Int64(name)
+	if v < 0 || v > maxTicks {
+		return 0, cliutil.Usagef("--%s must be between 0 (off) and %d ticks, got %d", name, maxTicks, v)
+	}
+	return v, nil
+}
+
+// each is requests for each of n nodes.
+func each(n, requests int) []int {
+	reqs := make([]int, n)
+	for k := range reqs {
+		reqs[k] = requests
+	}
+	return reqs
+}
