@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
-	engine "ringlab/internal/runner"
 )
 
 // helpCommand is one command of the tree and the command line that reaches it.
@@ -141,7 +141,7 @@ func TestHelpListsOnlyAcceptedFlags(t *testing.T) {
 				ctxFlags = append(ctxFlags, "--from", logFile) // the commands that read a log need one
 			}
 			args = append(args, ctxFlags...)
-			ctx, cancel := context.WithCancel(engine.WithDryRun(t.Context()))
+			ctx, cancel := context.WithCancel(rcli.WithDryRun(t.Context()))
 			cancel()
 			var out, errs bytes.Buffer
 			app := newApp(&out, &errs, areas()...)

@@ -20,7 +20,6 @@ import (
 	"ringlab/exercises"
 	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/runner"
 	"ringlab/internal/serve"
 	"ringlab/internal/trace"
 	"ringlab/mutex"
@@ -67,8 +66,8 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 	}
 	cmds = append(cmds,
 		exercises.Command(),
-		runner.AMQPCommand(nodeAreas()), runner.NodeCommand(nodeAreas()),
-		runner.RenderCommand(ring.LogDialect()),
+		rcli.AMQPCommand(nodeAreas()), rcli.NodeCommand(nodeAreas()),
+		rcli.RenderCommand(ring.LogDialect()),
 		rcli.CheckCommand(stdout, stderr, areas, nodeAreas(), []trace.Dialect{ring.LogDialect()}, reenter(stdout, stderr, areas)),
 		serve.Command(),
 		rcli.VersionCommand(),
@@ -100,7 +99,7 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 
 // nodeAreas are the areas whose algorithms run one node per process over
 // the broker; a bare --algo NAME is an election.
-func nodeAreas() []runner.Area { return []runner.Area{election.NodeArea(), mutex.NodeArea()} }
+func nodeAreas() []rcli.NodeArea { return []rcli.NodeArea{election.NodeArea(), mutex.NodeArea()} }
 
 // reenter runs a command line in a fresh app with the same areas and
 // writers, under ctx: the way `ringlab check` judges a log of a command

@@ -22,7 +22,7 @@ import (
 	"ringlab/election"
 	"ringlab/internal/amqp/amqptest"
 	"ringlab/internal/check"
-	engine "ringlab/internal/runner"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/trace"
 )
 
@@ -101,7 +101,7 @@ func FuzzParseAlgo(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		area, name, err := engine.ParseAlgo(nodeAreas(), s)
+		area, name, err := rcli.ParseAlgo(nodeAreas(), s)
 		if err != nil {
 			if area.Name != "" || name != "" || !strings.HasPrefix(err.Error(), "--algo:") || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("%q: (%q, %q, %v)", s, area.Name, name, err)
@@ -166,7 +166,7 @@ func startNodeArgs(t *testing.T, bin, url, dir string, index int, initiator bool
 // testEnv gives the node processes broker names of their own: the ring's
 // names are fixed, and other packages' tests (or another `go test` of
 // this package, on the same broker) use them too.
-func testEnv() []string { return append(os.Environ(), engine.EnvPrefix+"="+testPrefix) }
+func testEnv() []string { return append(os.Environ(), rcli.EnvPrefix+"="+testPrefix) }
 
 var testPrefix = fmt.Sprintf("test-main-%d.", os.Getpid())
 

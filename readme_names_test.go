@@ -13,7 +13,7 @@ import (
 )
 
 // The READMEs name files, packages and identifiers of the code in backticks
-// (`runner/explore.go`, `mutex/internal/ids`, `node.Step`). The tests below
+// (`cli/explore.go`, `mutex/internal/ids`, `node.Step`). The tests below
 // check that each still exists, so a rename cannot leave a README behind.
 
 var (

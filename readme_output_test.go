@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/racebuild"
-	engine "ringlab/internal/runner"
 )
 
 // A README shows a command's output in one of two ways, and this file
@@ -161,7 +161,7 @@ func runBlock(t *testing.T, b outputBlock) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q is not a ringlab command", line)
 		}
-		args, err := engine.SplitCommand(rest)
+		args, err := rcli.SplitCommand(rest)
 		if err != nil {
 			return nil, err
 		}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
-	engine "ringlab/internal/runner"
 )
 
 // docCommand is one ringlab command line found in a Markdown file.
@@ -83,7 +83,7 @@ func docCommands(t *testing.T) []docCommand {
 			if strings.ContainsAny(rest, "[]|") || strings.Contains(rest, "...") {
 				continue // a synopsis, not a command
 			}
-			args, err := engine.SplitCommand(rest)
+			args, err := rcli.SplitCommand(rest)
 			if err != nil {
 				t.Errorf("%s:%d: %v", path, i+1, err)
 				continue
@@ -101,7 +101,7 @@ func docCommands(t *testing.T) []docCommand {
 // Every ringlab command in the docs parses: its command exists and every
 // flag and value is accepted (or, where the docs say "# exit 2", is
 // refused). Runs on the engine are built but not run
-// (engine.WithDryRun), explore tries no schedule, and the other commands
+// (rcli.WithDryRun), explore tries no schedule, and the other commands
 // get a cancelled context, so none runs long.
 func TestDocCommandsParse(t *testing.T) {
 	cmds := docCommands(t)
@@ -121,7 +121,7 @@ func TestDocCommandsParse(t *testing.T) {
 				args[i] = filepath.Join(dir, "out")
 			}
 		}
-		ctx, cancel := context.WithCancel(engine.WithDryRun(t.Context()))
+		ctx, cancel := context.WithCancel(rcli.WithDryRun(t.Context()))
 		cancel()
 		var out, errs bytes.Buffer
 		app := newApp(&out, &errs, areas()...)

@@ -26,8 +26,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/internal/amqp/amqptest"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/clitest"
-	"ringlab/internal/runner"
 )
 
 // summaryTime is the summary's end time: a duration on the live and
@@ -59,7 +59,7 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 			args := append([]string{"ringlab", "election", "ring", "--nodes", strconv.Itoa(n), "--runtime", rt,
 				"--seed", "1", "--format", "none"}, benchArgs("ring", n)...)
 			b.Run(fmt.Sprintf("nodes=%d/runtime=%s", n, rt), func(b *testing.B) {
-				b.Setenv(runner.EnvPrefix, "bench-election.")
+				b.Setenv(rcli.EnvPrefix, "bench-election.")
 				if rt == "amqp" {
 					args = append(args, "--url", amqptest.BrokerURL(b))
 				}

@@ -10,7 +10,7 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/amqp/amqptest"
-	"ringlab/internal/runner"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -48,7 +48,7 @@ var summaryMessages = regexp.MustCompile(`(?m)^messages: .*$`)
 // simulator sends for the same ring and initiator.
 func TestRingCasesOverRabbitMQ(t *testing.T) {
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, testPrefix) // the ring's names are fixed; other packages' tests use them too
+	t.Setenv(rcli.EnvPrefix, testPrefix) // the ring's names are fixed; other packages' tests use them too
 	for _, c := range []struct {
 		ids, want string
 	}{
@@ -81,7 +81,7 @@ func TestRingCasesOverRabbitMQ(t *testing.T) {
 func TestElectionsOverRabbitMQ(t *testing.T) {
 	const bullyTick = "500ms"
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, testPrefix)
+	t.Setenv(rcli.EnvPrefix, testPrefix)
 	for _, args := range everyElection {
 		if args[0] == "bully" {
 			args = append(slices.Clone(args), "--tick", bullyTick)

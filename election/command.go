@@ -1,7 +1,7 @@
 // Package election holds the `ringlab election` command tree: one
 // subcommand per leader-election algorithm of the course (ring, anonymous,
 // idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
-// (internal/cli, internal/runner) with the election checkers — termination, uniqueness,
+// (internal/cli, internal/run) with the election checkers — termination, uniqueness,
 // agreement, correctness — plus `compare` (measured messages against the
 // theory) and `explore` (many seeded schedules, shrunk to the shortest
 // violating one). The algorithms themselves are the pure Step machines in

@@ -10,7 +10,6 @@ import (
 	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -26,7 +25,7 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 	if !ok {
 		return engine.System{}, cliutil.Usagef("--algo: unknown election algorithm %q (want one of %v)", name, names())
 	}
-	cmd := &cli.Command{Name: alg.Name, Flags: append(rcli.ParamFlags(alg), runner.Flags()...)}
+	cmd := &cli.Command{Name: alg.Name, Flags: append(rcli.ParamFlags(alg), rcli.Flags()...)}
 	for _, arg := range args {
 		if f, ok := strings.CutPrefix(arg, "--"); ok && !slices.ContainsFunc(cmd.Flags, func(fl cli.Flag) bool { return fl.Names()[0] == f }) {
 			return engine.System{}, cliutil.Usagef("--%s is not a flag of %s (see 'ringlab election %s --help')", f, name, name)
@@ -43,8 +42,8 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 // NodeArea is the elections as `ringlab node` and `ringlab amqp` take
 // them: the initiator's node (node 1 unless --initiator is given to another)
 // starts the election.
-func NodeArea() runner.Area {
-	return runner.Area{
+func NodeArea() rcli.NodeArea {
+	return rcli.NodeArea{
 		Name: "election", Algorithms: names(), Flags: []string{"ids", "nodes", "lang"},
 		Spec: func(name string, args []string, index int, initiator bool) (engine.System, error) {
 			if initiator {

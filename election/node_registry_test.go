@@ -12,8 +12,8 @@ import (
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/amqp/amqptest"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -70,12 +70,12 @@ func await(t *testing.T, w *signalWriter, done <-chan struct{}, what string) {
 // node processes in this test process (skipped without a broker).
 func TestNodeProcessDecodesAFaultOnlyType(t *testing.T) {
 	url := amqptest.BrokerURL(t)
-	t.Setenv(runner.EnvPrefix, testPrefix+"registry.")
+	t.Setenv(rcli.EnvPrefix, testPrefix+"registry.")
 	spec, err := NodeSpec("bully", []string{"--initiators", "5"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := runner.BrokerNames(spec.Name, spec.RingNames, "nodes")
+	names := rcli.BrokerNames(spec.Name, spec.RingNames, "nodes")
 	if err := amqp.Setup(t.Context(), url, names, spec.Nodes); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestNodeProcessDecodesAFaultOnlyType(t *testing.T) {
 		p := &proc{out: newSignalWriter(want), errw: newSignalWriter("waiting for"), done: make(chan struct{})}
 		go func() {
 			defer close(p.done)
-			_, p.err = runner.ExecuteNode(ctx, spec, runner.NodeOptions{
+			_, p.err = rcli.ExecuteNode(ctx, spec, rcli.NodeOptions{
 				Index: i, Watch: i == 5, URL: url, Events: events, Timeout: time.Minute,
 				Tick: 200 * time.Millisecond, RunKey: "bully, node 5 initiates",
 			}, p.out, p.errw)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"ringlab/internal/amqp"
-	"ringlab/internal/runner"
+	rcli "ringlab/internal/cli"
 )
 
 // TestRingWire: the ring election, and it alone, asks for the ring
@@ -20,8 +20,8 @@ func TestRingWire(t *testing.T) {
 		if spec.RingNames != ring || spec.WireTimestamp != ring {
 			t.Errorf("%s: RingNames %v, WireTimestamp %v, want %v", name, spec.RingNames, spec.WireTimestamp, ring)
 		}
-		t.Setenv(runner.EnvPrefix, "")
-		got := runner.BrokerNames("election "+name, spec.RingNames, "nodes")
+		t.Setenv(rcli.EnvPrefix, "")
+		got := rcli.BrokerNames("election "+name, spec.RingNames, "nodes")
 		if want := amqp.RingNames(); (got == want) != ring {
 			t.Errorf("%s: broker names %+v (ring names %+v)", name, got, want)
 		}

@@ -1,6 +1,6 @@
 // Package mutex holds the `ringlab mutex` command tree: one subcommand per
 // mutual-exclusion algorithm of the course chapter (central, token-ring, quorum,
-// ricart-agrawala, lamport, maekawa), each run on the engine (internal/runner)
+// ricart-agrawala, lamport, maekawa), each run on the engine (internal/cli, internal/run)
 // under a workload of requests with the chapter's properties — mutual
 // exclusion, no deadlock, no starvation, the order of grants — plus the
 // chapter's failure scenarios (`scenario`), the figures it talks about

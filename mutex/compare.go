@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
-	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 )
 
@@ -177,8 +177,8 @@ func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int
 // failed verdict if any.
 func measure(ctx context.Context, pl plan, w workload) (*stats, int64, string, error) {
 	spec, last := newSpec("compare", pl, w)
-	opts := runner.Options{Runtime: "sim", Seed: 1, Format: "none", Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 50_000_000}
-	out, err := runner.Execute(ctx, spec, opts, "", io.Discard, io.Discard)
+	opts := rcli.Options{Runtime: "sim", Seed: 1, Format: "none", Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 50_000_000}
+	out, err := rcli.Execute(ctx, spec, opts, "", io.Discard, io.Discard)
 	problem := ""
 	switch cliutil.Code(err) {
 	case cliutil.ExitOK:

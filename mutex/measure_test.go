@@ -12,7 +12,7 @@ import (
 	"ringlab/internal/clitest"
 	"ringlab/internal/cliutil"
 
-	"ringlab/internal/runner"
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/sim"
 	"ringlab/mutex/central"
 	"ringlab/mutex/lamport"
@@ -24,8 +24,8 @@ import (
 func runSim(t *testing.T, pl plan, requests int, cs, think int64, latency sim.Delay, seed uint64) (*stats, int64, error) {
 	t.Helper()
 	spec, last := newSpec("test", pl, newWorkload(pl, requests, cs, think))
-	opts := runner.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
-	out, err := runner.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
+	opts := rcli.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
+	out, err := rcli.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
 	return last, out.Summary.Messages, err
 }
 

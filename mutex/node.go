@@ -6,7 +6,6 @@ import (
 	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/runner"
 )
 
 // NodeSpec builds the run, workload included, that algorithm name's
@@ -27,8 +26,8 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 // NodeArea is the mutual-exclusion algorithms as `ringlab node` and
 // `ringlab amqp` take them (mutex/NAME): every node runs the workload; the
 // initiator's process only watches.
-func NodeArea() runner.Area {
-	return runner.Area{
+func NodeArea() rcli.NodeArea {
+	return rcli.NodeArea{
 		Name: "mutex", Algorithms: Area().Names(), Flags: []string{"nodes", "requests"},
 		Spec: func(name string, args []string, _ int, _ bool) (engine.System, error) { return NodeSpec(name, args) },
 	}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
-	"ringlab/internal/runner"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
 )
@@ -48,7 +48,7 @@ func scenarioCommand() *cli.Command {
 		if s.flags != nil {
 			flags = append(flags, s.flags()...)
 		}
-		flags = append(flags, runner.ServeFlags()...)
+		flags = append(flags, rcli.ServeFlags()...)
 		subs = append(subs, &cli.Command{
 			Name: s.name, Usage: s.usage, Description: s.about,
 			UsageText: fmt.Sprintf("ringlab mutex scenario %s [flags]\n\nExample (exit code %d):\n   ringlab mutex scenario %s", s.name, s.want, s.name),
@@ -96,16 +96,16 @@ func (s scenario) action(c *cli.Context) error {
 		m["entry order"] = strings.Join(last.entryOrder(name), ", ")
 		return m
 	}
-	opts := runner.Options{
+	opts := rcli.Options{
 		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"), Out: c.String("out"), VectorClocks: c.Bool("vc"),
 		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
-		Serving: runner.ParseServe(c),
+		Serving: rcli.ParseServe(c),
 	}
 	if format == "text" && !c.IsSet("out") {
 		opts.Intro = s.about + "\n\n"
 	}
-	replay := strings.TrimSuffix(runner.Replay(c, 1), " --seed 1")
-	_, err = runner.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
+	replay := strings.TrimSuffix(rcli.Replay(c, 1), " --seed 1")
+	_, err = rcli.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
 	return err
 }
 

@@ -15,7 +15,6 @@ import (
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
-	"ringlab/internal/runner"
 	"ringlab/internal/statespace"
 )
 
@@ -75,7 +74,7 @@ func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
 	return &ucli.Command{
 		Name: alg.Name, Usage: alg.Usage, Description: alg.Description,
 		UsageText: usageText("ringlab "+a.Name+" "+alg.Name, alg.Example),
-		Flags:     append(ParamFlags(alg), runner.Flags()...),
+		Flags:     append(ParamFlags(alg), Flags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -84,14 +83,14 @@ func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			_, err = runner.Execute(c.Context, sys, opts, runner.Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
+			_, err = Execute(c.Context, sys, opts, Replay(c, opts.Seed), c.App.Writer, c.App.ErrWriter)
 			return err
 		},
 	}
 }
 
 func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
-	flags := append(runner.HideRunOnly(append(ParamFlags(alg), runner.Flags()...)), runner.ExploreFlags()...)
+	flags := append(HideRunOnly(append(ParamFlags(alg), Flags()...)), ExploreFlags()...)
 	only := "look for violations of this property only (default: any)"
 	if a.Properties != "" {
 		only = "look for violations of this property only: " + a.Properties + " (default: any)"
@@ -118,7 +117,7 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 				return err
 			}
 			again := func() (engine.System, error) { sys, _, err := build(c, alg); return sys, err }
-			return runner.Explore(c.Context, c, again, opts, c.App.Writer, c.App.ErrWriter)
+			return Explore(c.Context, c, again, opts, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -129,7 +128,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
 		Description: cmp.Or(a.CheckDescription, alg.Description),
 		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, cmp.Or(alg.CheckExample, alg.Example)),
-		Flags:       append(ParamFlags(alg), runner.CheckFlags()...),
+		Flags:       append(ParamFlags(alg), CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -155,7 +154,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			}
 			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh,
 				Within: sys.Within, Bound: sys.Bound}
-			return runner.Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
+			return Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -166,24 +165,24 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 // System explore and check rebuild from c has the same random layout),
 // and the user's scripted faults. The System's slow links join the
 // simulator's faults.
-func build(c *ucli.Context, alg engine.Algorithm) (engine.System, runner.Options, error) {
+func build(c *ucli.Context, alg engine.Algorithm) (engine.System, Options, error) {
 	seed, drawn := c.Uint64("seed"), !c.IsSet("seed")
 	if drawn {
 		seed = rand.Uint64N(1 << 32)
 		if err := c.Set("seed", strconv.FormatUint(seed, 10)); err != nil {
-			return engine.System{}, runner.Options{}, err
+			return engine.System{}, Options{}, err
 		}
 	}
-	faults, err := runner.ParseScript(c, math.MaxInt) // the node indices are checked by Parse
+	faults, err := ParseScript(c, math.MaxInt) // the node indices are checked by Parse
 	if err != nil {
-		return engine.System{}, runner.Options{}, err
+		return engine.System{}, Options{}, err
 	}
 	env := engine.Env{Seed: seed, Runtime: c.String("runtime"), MaxDelay: maxDelay(c), Faults: faults}
 	sys, err := Build(c, alg, env)
 	if err != nil {
-		return sys, runner.Options{}, err
+		return sys, Options{}, err
 	}
-	opts, err := runner.Parse(c, sys.Nodes)
+	opts, err := Parse(c, sys.Nodes)
 	opts.Seed, opts.SeedDrawn = seed, drawn
 	opts.Faults.Slow = append(opts.Faults.Slow, sys.Slow...)
 	return sys, opts, err
@@ -210,9 +209,9 @@ func pin(c *ucli.Context, alg engine.Algorithm, seed uint64) error {
 }
 
 // maxDelay is the longest a message may take on the simulator under the
-// flags of c (a bad --latency is reported by runner.Parse, afterwards).
+// flags of c (a bad --latency is reported by Parse, afterwards).
 func maxDelay(c *ucli.Context) int64 {
-	d, err := runner.ParseLatency(c.String("latency"))
+	d, err := ParseLatency(c.String("latency"))
 	if err != nil {
 		return 1
 	}
@@ -245,7 +244,7 @@ func (a Area) Names() []string {
 // had, and the replay line the run command writes for them:
 // `ringlab check --from` judges a saved log by them. It reports false
 // when the command is not an algorithm's run command.
-func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, opts runner.Options, replay string, ok bool, err error) {
+func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, opts Options, replay string, ok bool, err error) {
 	if len(args) == 0 {
 		return sys, opts, "", false, nil
 	}
@@ -259,7 +258,7 @@ func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, op
 			return err
 		}
 		sys, opts, err = build(c, alg)
-		replay = runner.Replay(c, opts.Seed)
+		replay = Replay(c, opts.Seed)
 		return err
 	}
 	// under the area's command, so that the replay line names it

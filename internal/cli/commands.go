@@ -14,7 +14,6 @@ import (
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/run"
-	"ringlab/internal/runner"
 	"ringlab/internal/trace"
 )
 
@@ -41,7 +40,7 @@ func VersionCommand() *ucli.Command {
 // CheckCommand is `ringlab check`: it re-judges a saved run: the command line its log names
 // rebuilds the run (its checkers, its figures) through the same command
 // code, and the logged events take the place of the runtime.
-func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Area, dialects []trace.Dialect, reenter func(ctx context.Context, args []string) error) *ucli.Command {
+func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, dialects []trace.Dialect, reenter func(ctx context.Context, args []string) error) *ucli.Command {
 	return &ucli.Command{
 		Name:  "check",
 		Usage: "run a saved NDJSON log through the checkers of the run that wrote it; exit 0, 3 or 4 as the run would",
@@ -50,7 +49,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 			"Example:\n   ringlab mutex ricart-agrawala --nodes 3 --seed 1 --format json > run.ndjson\n" +
 			"   ringlab check --from run.ndjson --property mutual-exclusion",
 		Flags: []ucli.Flag{
-			runner.RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
+			RepeatedFlag("from", "an NDJSON log to read (`FILE`, or - for standard input; repeatable)"),
 			&ucli.StringSliceFlag{Name: "property", Usage: "check only this property, e.g. mutual-exclusion (repeatable; default: every property of the run)"},
 			&ucli.IntFlag{Name: "max-size", Value: run.DefaultMaxLogMiB, Usage: "refuse logs check must hold in memory (several --from files, or one without a header line: a few times their size) past this many `MiB` in all; one log with its header is judged as it is read, whatever its size"},
 		},
@@ -66,7 +65,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 			if maxMiB < 1 || maxMiB > 1<<20 {
 				return cliutil.Usagef("--max-size must be between 1 and %d MiB, got %d", 1<<20, maxMiB)
 			}
-			names := runner.Values(c, "from")
+			names := Values(c, "from")
 			var size int64
 			for i, name := range names {
 				if slices.Contains(names[:i], name) {
@@ -88,7 +87,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 				}
 				srcs = append(srcs, run.Source{Name: name, R: f})
 			}
-			log, err := run.ReadLog(c.Context, run.ReadOptions{MaxBytes: int64(maxMiB) << 20, NodeCommand: runner.NodeLogs(nodeAreas), Dialects: dialects, Stream: true}, srcs...)
+			log, err := run.ReadLog(c.Context, run.ReadOptions{MaxBytes: int64(maxMiB) << 20, NodeCommand: NodeLogs(nodeAreas), Dialects: dialects, Stream: true}, srcs...)
 			if cliutil.Code(err) == cliutil.ExitInterrupted {
 				fmt.Fprintf(stderr, "check: --from %v; nothing judged\n", err)
 				return err
@@ -96,7 +95,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []runner.Are
 			if err != nil {
 				return cliutil.Usagef("--from %v", err)
 			}
-			args, err := runner.SplitCommand(log.Replay)
+			args, err := SplitCommand(log.Replay)
 			if err != nil || len(args) < 3 || args[0] != "ringlab" ||
 				!slices.Contains(rechecked(areas), args[1]) ||
 				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
@@ -146,10 +145,10 @@ func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area,
 			return false, err
 		}
 		log.Replay = replay // the line the run command writes, as a run of it prints
-		_, err = runner.Judge(ctx, sys, opts, log, only, stdout, stderr)
+		_, err = Judge(ctx, sys, opts, log, only, stdout, stderr)
 		return true, err
 	}
-	rec := &runner.Recorded{Log: log, Properties: only}
-	err := reenter(runner.WithRecorded(ctx, rec), args)
+	rec := &Recorded{Log: log, Properties: only}
+	err := reenter(WithRecorded(ctx, rec), args)
 	return rec.Used(), err
 }

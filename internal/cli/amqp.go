@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/cliutil"
@@ -28,7 +28,7 @@ const amqpURL = amqp.DefaultURL
 
 // checkAMQP rejects --url without --runtime amqp, and a --url that is
 // not an AMQP URI (before any connection is tried).
-func checkAMQP(c *cli.Context, o Options) error {
+func checkAMQP(c *ucli.Context, o Options) error {
 	if c.IsSet("url") && o.Runtime != "amqp" {
 		return cliutil.Usagef("--url only applies to --runtime amqp")
 	}

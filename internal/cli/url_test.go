@@ -1,10 +1,10 @@
-package runner
+package cli
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 )
@@ -14,7 +14,7 @@ import (
 // goroutines or the broker, carries no --seed: none replays it).
 func TestReplayMasksThePassword(t *testing.T) {
 	var replay string
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{{Name: "x", Flags: Flags(), Action: func(c *cli.Context) error {
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{{Name: "x", Flags: Flags(), Action: func(c *ucli.Context) error {
 		replay = Replay(c, 7)
 		return nil
 	}}}}

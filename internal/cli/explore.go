@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
@@ -17,9 +17,9 @@ import (
 )
 
 // ExploreFlags are the flags of an `explore` command on top of Flags.
-func ExploreFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "schedules", Value: 1000, Usage: "how many seeded schedules to try (1..10000000)"},
+func ExploreFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.IntFlag{Name: "schedules", Value: 1000, Usage: "how many seeded schedules to try (1..10000000)"},
 	}
 }
 
@@ -27,12 +27,12 @@ func ExploreFlags() []cli.Flag {
 // refuses: it runs on the simulator only (--runtime, --scheduler, --url,
 // --tick) and writes its own --schedule into the replay it prints. They
 // stay defined, for that replay and for the refusal that names them.
-func HideRunOnly(flags []cli.Flag) []cli.Flag {
+func HideRunOnly(flags []ucli.Flag) []ucli.Flag {
 	for _, f := range flags {
 		switch f := f.(type) {
-		case *cli.StringFlag:
+		case *ucli.StringFlag:
 			f.Hidden = f.Hidden || slices.Contains([]string{"runtime", "scheduler", "url", "schedule"}, f.Name)
-		case *cli.DurationFlag:
+		case *ucli.DurationFlag:
 			f.Hidden = f.Hidden || f.Name == "tick"
 		}
 	}
@@ -40,11 +40,11 @@ func HideRunOnly(flags []cli.Flag) []cli.Flag {
 }
 
 // judge adapts a checker set to sim.Judge.
-type judge struct{ set *check.Set }
+type exploreJudge struct{ set *check.Set }
 
-func (j judge) Observe(e *trace.Event) { j.set.Observe(e) }
-func (j judge) Violated() bool         { return j.set.Violated() }
-func (j judge) Final(res sim.Result) bool {
+func (j exploreJudge) Observe(e *trace.Event) { j.set.Observe(e) }
+func (j exploreJudge) Violated() bool         { return j.set.Violated() }
+func (j exploreJudge) Final(res sim.Result) bool {
 	end := check.End{Terminated: res.Quiescent, Why: "step budget exhausted", Messages: res.Messages}
 	for _, v := range j.set.Finish(end) {
 		if !v.OK {
@@ -62,7 +62,7 @@ func (j judge) Final(res sim.Result) bool {
 // A command with a --property flag (mutex and election explore) may name
 // one property (as check.Select reads it): then only its checkers judge
 // the schedules.
-func Explore(ctx context.Context, c *cli.Context, build func() (engine.System, error), opts Options, stdout, stderr io.Writer) error {
+func Explore(ctx context.Context, c *ucli.Context, build func() (engine.System, error), opts Options, stdout, stderr io.Writer) error {
 	sys, err := build()
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func Explore(ctx context.Context, c *cli.Context, build func() (engine.System, e
 	properties := func() []check.Property {
 		fresh, err := build()
 		if err != nil { // it was built once already from the same flags
-			panic(fmt.Sprintf("runner: a System built once fails the second time: %v", err))
+			panic(fmt.Sprintf("cli: a System built once fails the second time: %v", err))
 		}
 		ps, _ := check.Select(fresh.Properties, only)
 		return ps
@@ -95,7 +95,7 @@ func Explore(ctx context.Context, c *cli.Context, build func() (engine.System, e
 		},
 		Schedules: schedules,
 		FirstSeed: first,
-		NewJudge:  func() sim.Judge { return judge{check.NewSet(properties()...)} },
+		NewJudge:  func() sim.Judge { return exploreJudge{check.NewSet(properties()...)} },
 	}
 	bar := newProgress(stderr, int64(schedules), "schedules")
 	x.Progress = func(runs int) { bar.set(int64(runs)) }
@@ -141,7 +141,7 @@ func Explore(ctx context.Context, c *cli.Context, build func() (engine.System, e
 // ExploreStart checks an explore command's own flags and returns how many
 // schedules to try and the first seed: --seed, or a drawn seed printed on
 // stderr with the command that repeats the sweep.
-func ExploreStart(c *cli.Context, opts Options, stderr io.Writer) (schedules int, first uint64, err error) {
+func ExploreStart(c *ucli.Context, opts Options, stderr io.Writer) (schedules int, first uint64, err error) {
 	schedules = c.Int("schedules")
 	switch {
 	case schedules < 1 || schedules > 10_000_000:
@@ -174,7 +174,7 @@ func ExploreNotes(opts Options, stdout, stderr io.Writer) io.Writer {
 // explore's command line without "explore" and the flags only explore has,
 // with --schedule, written as the run command writes its own replay (so the
 // replayed run prints the same line).
-func ExploreReplay(c *cli.Context, seed uint64, sched string) string {
+func ExploreReplay(c *ucli.Context, seed uint64, sched string) string {
 	_ = c.Set("schedule", sched)
 	return strings.Replace(Replay(c, seed, "schedules", "property"), " explore ", " ", 1)
 }

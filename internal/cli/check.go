@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/check"
 	"ringlab/internal/cliutil"
@@ -21,22 +21,22 @@ import (
 
 // CheckFlags are the flags of an exhaustive `check` command, on top of the
 // algorithm's own (which set its nodes, requests, initiators, timeouts).
-func CheckFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
-		&cli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
-		&cli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
-		&cli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
-		&cli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
-		&cli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
-		&cli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
-		&cli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
-		&cli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
-		&cli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
-		&cli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
-		&cli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
-		&cli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
+func CheckFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
+		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
+		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
+		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
+		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
+		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
+		&ucli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
+		&ucli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
+		&ucli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
+		&ucli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
+		&ucli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
+		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
+		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
+		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 	}
 }
 
@@ -76,7 +76,7 @@ type checkReport struct {
 // --path, replays one path through Execute (trace, checkers, renderers).
 // Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
 // stopped it first, 130 interrupted (with the figures so far).
-func Check(ctx context.Context, c *cli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
+func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
 	var err error
 	if sc.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
 		return cliutil.Usagef("--policy: %v", err)

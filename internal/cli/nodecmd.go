@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"fmt"
@@ -6,18 +6,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/amqp"
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
 )
 
-// Area is what the node commands need of an area (election, mutex): the
+// NodeArea is what the node commands need of an area (election, mutex): the
 // names of its algorithms, the node command's flags it takes, and the run
 // one algorithm's subcommand builds from them. The engine does not import
 // the areas; main hands them in.
-type Area struct {
+type NodeArea struct {
 	Name       string
 	Algorithms []string
 	Flags      []string // of ids, nodes, lang, requests: passed on to the subcommand as given
@@ -35,26 +35,26 @@ var areaFlags = []string{"ids", "nodes", "lang", "requests"}
 
 // AMQPCommand is `ringlab amqp setup|teardown`: the broker topology that
 // `ringlab node` processes share.
-func AMQPCommand(areas []Area) *cli.Command {
-	flags := func() []cli.Flag {
-		return []cli.Flag{
-			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
-			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm whose topology it is (as `ringlab node --algo`)"},
-			&cli.IntFlag{Name: "nodes", Value: 5, Usage: "number of nodes (queues node.1 .. node.N)"},
+func AMQPCommand(areas []NodeArea) *ucli.Command {
+	flags := func() []ucli.Flag {
+		return []ucli.Flag{
+			&ucli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
+			&ucli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm whose topology it is (as `ringlab node --algo`)"},
+			&ucli.IntFlag{Name: "nodes", Value: 5, Usage: "number of nodes (queues node.1 .. node.N)"},
 		}
 	}
-	return &cli.Command{
+	return &ucli.Command{
 		Name:  "amqp",
 		Usage: "declare or delete the RabbitMQ topology that `ringlab node` processes share",
 		UsageText: "ringlab amqp setup|teardown [flags]\n\n" +
 			"Example:\n   ringlab amqp setup --nodes 5",
-		Subcommands: []*cli.Command{{
+		Subcommands: []*ucli.Command{{
 			Name:  "setup",
 			Usage: "declare the exchange, the queues node.1 .. node.N and their bindings, and empty them",
 			UsageText: "ringlab amqp setup --nodes N [--url URL] [--algo ring]\n\n" +
 				"Example:\n   ringlab amqp setup --nodes 5",
 			Flags: flags(),
-			Action: func(c *cli.Context) error {
+			Action: func(c *ucli.Context) error {
 				names, n, err := topologyOf(c, areas)
 				if err != nil {
 					return err
@@ -72,7 +72,7 @@ func AMQPCommand(areas []Area) *cli.Command {
 			UsageText: "ringlab amqp teardown [--nodes N] [--url URL] [--algo ring]\n\n" +
 				"Example:\n   ringlab amqp teardown",
 			Flags: flags(),
-			Action: func(c *cli.Context) error {
+			Action: func(c *ucli.Context) error {
 				names, n, err := topologyOf(c, areas)
 				if err != nil {
 					return err
@@ -92,7 +92,7 @@ func AMQPCommand(areas []Area) *cli.Command {
 }
 
 // topologyOf reads --algo and --nodes.
-func topologyOf(c *cli.Context, areas []Area) (amqp.Names, int, error) {
+func topologyOf(c *ucli.Context, areas []NodeArea) (amqp.Names, int, error) {
 	if err := cliutil.NoArgs(c); err != nil {
 		return amqp.Names{}, 0, err
 	}
@@ -119,22 +119,22 @@ func topologyOf(c *cli.Context, areas []Area) (amqp.Names, int, error) {
 // ParseAlgo reads --algo: an algorithm of the first area (the elections:
 // ring, chang-roberts, ...), optionally written AREA/NAME, or
 // AREA/NAME of another (mutex/central).
-func ParseAlgo(areas []Area, s string) (area Area, name string, err error) {
+func ParseAlgo(areas []NodeArea, s string) (area NodeArea, name string, err error) {
 	an, name, found := strings.Cut(s, "/")
 	if !found {
 		an, name = areas[0].Name, s
 	}
-	k := slices.IndexFunc(areas, func(a Area) bool { return a.Name == an })
+	k := slices.IndexFunc(areas, func(a NodeArea) bool { return a.Name == an })
 	if k < 0 {
-		return Area{}, "", cliutil.Usagef("--algo: want an %s algorithm, or AREA/NAME with AREA one of %s; got %q", areas[0].Name, areaNames(areas), s)
+		return NodeArea{}, "", cliutil.Usagef("--algo: want an %s algorithm, or AREA/NAME with AREA one of %s; got %q", areas[0].Name, areaNames(areas), s)
 	}
 	if !slices.Contains(areas[k].Algorithms, name) {
-		return Area{}, "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", an, name, strings.Join(areas[k].Algorithms, ", "))
+		return NodeArea{}, "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", an, name, strings.Join(areas[k].Algorithms, ", "))
 	}
 	return areas[k], name, nil
 }
 
-func areaNames(areas []Area) string {
+func areaNames(areas []NodeArea) string {
 	var ns []string
 	for _, a := range areas {
 		ns = append(ns, a.Name)
@@ -144,8 +144,8 @@ func areaNames(areas []Area) string {
 
 // NodeCommand is `ringlab node`: one node of a run, in this process, over
 // the broker.
-func NodeCommand(areas []Area) *cli.Command {
-	return &cli.Command{
+func NodeCommand(areas []NodeArea) *ucli.Command {
+	return &ucli.Command{
 		Name:  "node",
 		Usage: "run ONE node of an algorithm over RabbitMQ; start one process per node",
 		UsageText: "ringlab node --algo ring --index I --ids 5,3,7,1,4 [--url URL] [--lang pt] [--events FILE] [--initiator]\n\n" +
@@ -159,21 +159,21 @@ func NodeCommand(areas []Area) *cli.Command {
 			"election (for mutex/NAME it only watches), collects every node's reports, decides when\n" +
 			"the run is over, tells the other processes, and prints the verdicts. A run has one\n" +
 			"initiator: a second is refused (exit 2) and the run's other processes end.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm: an election (ring, chang-roberts, franklin, ...) or mutex/NAME"},
-			&cli.IntFlag{Name: "index", DefaultText: "none, required", Usage: "the node `I` this process runs, 1..N"},
-			&cli.StringFlag{Name: "ids", Usage: "election: node `IDS` in ring order, e.g. 5,3,7,1,4"},
-			&cli.IntFlag{Name: "nodes", DefaultText: "that of the algorithm's own command", Usage: "number of nodes `N` (elections: ids 1..N)"},
-			&cli.StringFlag{Name: "lang", DefaultText: "en", Usage: "--algo ring only (the other algorithms refuse it): language of the text, en or pt"},
-			&cli.IntFlag{Name: "requests", DefaultText: "that of the algorithm's own command", Usage: "mutex: `K` critical-section entries each node asks for"},
-			&cli.BoolFlag{Name: "initiator", DisableDefaultText: true,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "algo", Value: "ring", Usage: "the algorithm: an election (ring, chang-roberts, franklin, ...) or mutex/NAME"},
+			&ucli.IntFlag{Name: "index", DefaultText: "none, required", Usage: "the node `I` this process runs, 1..N"},
+			&ucli.StringFlag{Name: "ids", Usage: "election: node `IDS` in ring order, e.g. 5,3,7,1,4"},
+			&ucli.IntFlag{Name: "nodes", DefaultText: "that of the algorithm's own command", Usage: "number of nodes `N` (elections: ids 1..N)"},
+			&ucli.StringFlag{Name: "lang", DefaultText: "en", Usage: "--algo ring only (the other algorithms refuse it): language of the text, en or pt"},
+			&ucli.IntFlag{Name: "requests", DefaultText: "that of the algorithm's own command", Usage: "mutex: `K` critical-section entries each node asks for"},
+			&ucli.BoolFlag{Name: "initiator", DisableDefaultText: true,
 				Usage: "this node starts the election; its process judges the run and prints the verdicts (default: true for --index 1, else false)"},
-			&cli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
-			&cli.StringFlag{Name: "events", Usage: "write this node's NDJSON event log to `FILE`"},
-			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 4) if the run has not ended by then"},
-			&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "wall-clock length of one tick (timers, workloads)"},
+			&ucli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
+			&ucli.StringFlag{Name: "events", Usage: "write this node's NDJSON event log to `FILE`"},
+			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 4) if the run has not ended by then"},
+			&ucli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "wall-clock length of one tick (timers, workloads)"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
@@ -228,7 +228,7 @@ func NodeCommand(areas []Area) *cli.Command {
 // its number of nodes, each node's name (the ids of an election) and
 // --requests, so that the processes of one run agree and those of another
 // do not (--lang, which changes only the text, may differ).
-func runKey(area Area, name string, spec engine.System, setReq bool, requests int) string {
+func runKey(area NodeArea, name string, spec engine.System, setReq bool, requests int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/%s, %d nodes", area.Name, name, spec.Nodes)
 	if setReq {
@@ -245,7 +245,7 @@ func runKey(area Area, name string, spec engine.System, setReq bool, requests in
 }
 
 // nodeReplay is the node command line as given (the flags that were set).
-func nodeReplay(c *cli.Context) string {
+func nodeReplay(c *ucli.Context) string {
 	parts := []string{"ringlab", "node"}
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
@@ -268,7 +268,7 @@ func nodeReplay(c *cli.Context) string {
 // process was part of — the area's algorithm with the area's flags the
 // processes share, on --runtime amqp, seed 0 as the processes log it — and
 // the node it ran.
-func nodeRun(areas []Area, replay string) (run string, index int, err error) {
+func nodeRun(areas []NodeArea, replay string) (run string, index int, err error) {
 	words, err := SplitCommand(replay)
 	if err != nil {
 		return "", 0, err
@@ -312,6 +312,6 @@ func nodeRun(areas []Area, replay string) (run string, index int, err error) {
 
 // NodeLogs reads the command lines of `ringlab node` processes of the
 // areas for run.ReadOptions.NodeCommand.
-func NodeLogs(areas []Area) func(replay string) (run string, index int, err error) {
+func NodeLogs(areas []NodeArea) func(replay string) (run string, index int, err error) {
 	return func(replay string) (string, int, error) { return nodeRun(areas, replay) }
 }

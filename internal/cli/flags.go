@@ -1,8 +1,4 @@
-// Package runner is the glue every algorithm command calls: the flags all of
-// them share (--runtime, --seed, --format, --events, fault flags), the choice
-// of runtime, the checkers on the live event stream, the renderers, the
-// closing summary, and the mapping of verdicts to exit codes.
-package runner
+package cli
 
 import (
 	"fmt"
@@ -12,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
@@ -23,28 +19,28 @@ import (
 )
 
 // Flags returns the engine flags shared by every algorithm command.
-func Flags() []cli.Flag {
-	return append([]cli.Flag{
-		&cli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (goroutines in real time; see --scheduler) or amqp (every message through a RabbitMQ broker)"},
-		&cli.StringFlag{Name: "scheduler", Value: "plain", Usage: "live: plain (one goroutine and one inbox channel per node, the code to read first) or turns (a node runs only while it has work, on one of a few goroutines: for huge runs, a million nodes)"},
-		&cli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
-		&cli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
-		&cli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
-		&cli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
-		&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "sim delivery order: fifo (per link) or random (messages may overtake)"},
-		&cli.StringFlag{Name: "latency", Value: "1", Usage: "sim message latency in ticks: N or MIN-MAX (uniform); under --policy random the default is 1-10, and a single N is refused (messages overtake only when latencies differ)"},
-		&cli.Float64Flag{Name: "drop", Usage: "sim: probability that a message is lost, in [0,1]"},
-		&cli.Float64Flag{Name: "dup", Usage: "sim: probability that a message is duplicated, in [0,1]"},
-		&cli.StringSliceFlag{Name: "crash", Usage: "crash-stop node I at tick T: `I@T` (repeatable)"},
-		&cli.StringSliceFlag{Name: "restart", Usage: "restart node I with its state lost (amnesia) at tick T, after an earlier --crash of I: `I@T` (repeatable)"},
+func Flags() []ucli.Flag {
+	return append([]ucli.Flag{
+		&ucli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (goroutines in real time; see --scheduler) or amqp (every message through a RabbitMQ broker)"},
+		&ucli.StringFlag{Name: "scheduler", Value: "plain", Usage: "live: plain (one goroutine and one inbox channel per node, the code to read first) or turns (a node runs only while it has work, on one of a few goroutines: for huge runs, a million nodes)"},
+		&ucli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
+		&ucli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
+		&ucli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
+		&ucli.StringFlag{Name: "out", Usage: "write the rendered output to `FILE` instead of standard output (the summary goes to stderr)"},
+		&ucli.StringFlag{Name: "events", Usage: "also write the NDJSON event log to `FILE`"},
+		&ucli.StringFlag{Name: "policy", Value: "fifo", Usage: "sim delivery order: fifo (per link) or random (messages may overtake)"},
+		&ucli.StringFlag{Name: "latency", Value: "1", Usage: "sim message latency in ticks: N or MIN-MAX (uniform); under --policy random the default is 1-10, and a single N is refused (messages overtake only when latencies differ)"},
+		&ucli.Float64Flag{Name: "drop", Usage: "sim: probability that a message is lost, in [0,1]"},
+		&ucli.Float64Flag{Name: "dup", Usage: "sim: probability that a message is duplicated, in [0,1]"},
+		&ucli.StringSliceFlag{Name: "crash", Usage: "crash-stop node I at tick T: `I@T` (repeatable)"},
+		&ucli.StringSliceFlag{Name: "restart", Usage: "restart node I with its state lost (amnesia) at tick T, after an earlier --crash of I: `I@T` (repeatable)"},
 		RepeatedFlag("partition", "sim: cut nodes off from the rest from tick A until B: `I,J,...@A-B` (repeatable)"),
-		&cli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
-		&cli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
-		&cli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
-		&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
-		&cli.BoolFlag{Name: "vc", Usage: "add vector clocks to events (sim and live; live adds them anyway when a checker judges by happens-before) and show them, with the Lamport clock, in the text output (O(n) per event)"},
-		&cli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
+		&ucli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
+		&ucli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
+		&ucli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
+		&ucli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
+		&ucli.BoolFlag{Name: "vc", Usage: "add vector clocks to events (sim and live; live adds them anyway when a checker judges by happens-before) and show them, with the Lamport clock, in the text output (O(n) per event)"},
+		&ucli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}, ServeFlags()...)
 }
 
@@ -74,7 +70,7 @@ type Options struct {
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage
 // errors (exit 2) naming the flag.
-func Parse(c *cli.Context, n int) (Options, error) {
+func Parse(c *ucli.Context, n int) (Options, error) {
 	o := Options{
 		Runtime:      c.String("runtime"),
 		URL:          c.String("url"),
@@ -185,7 +181,7 @@ func Parse(c *cli.Context, n int) (Options, error) {
 // ParseScript reads the crashes and restarts of --crash and --restart for
 // a run of n nodes, in the order given (Parse also checks that they do
 // not contradict each other).
-func ParseScript(c *cli.Context, n int) ([]node.Action, error) {
+func ParseScript(c *ucli.Context, n int) ([]node.Action, error) {
 	var script []node.Action
 	for _, kind := range []struct {
 		flag string
@@ -351,12 +347,12 @@ func (r *Repeated) Get() any { return slices.Clone(r.list) }
 
 // RepeatedFlag is a repeatable flag whose values are kept whole (see
 // Repeated); read it with Values. Each call returns a fresh flag.
-func RepeatedFlag(name, usage string) *cli.GenericFlag {
-	return &cli.GenericFlag{Name: name, Usage: usage, Value: &Repeated{}}
+func RepeatedFlag(name, usage string) *ucli.GenericFlag {
+	return &ucli.GenericFlag{Name: name, Usage: usage, Value: &Repeated{}}
 }
 
 // Values returns the values given to a RepeatedFlag, in order.
-func Values(c *cli.Context, name string) []string {
+func Values(c *ucli.Context, name string) []string {
 	if r, ok := c.Generic(name).(*Repeated); ok {
 		return slices.Clone(r.list)
 	}
@@ -368,7 +364,7 @@ func Values(c *cli.Context, name string) []string {
 // live or amqp) follows the Go scheduler, which no seed repeats: its line
 // runs it again, with no --seed (trace.ReplayNote says so where it is shown).
 // Flags named in skip are left out.
-func Replay(c *cli.Context, seed uint64, skip ...string) string {
+func Replay(c *ucli.Context, seed uint64, skip ...string) string {
 	parts := strings.Fields(c.Command.HelpName) // "ringlab election ring"
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
@@ -376,7 +372,7 @@ func Replay(c *cli.Context, seed uint64, skip ...string) string {
 			continue
 		}
 		switch v := c.Value(name).(type) {
-		case cli.StringSlice:
+		case ucli.StringSlice:
 			for _, s := range v.Value() {
 				parts = append(parts, "--"+name, quote(s))
 			}

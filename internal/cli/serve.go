@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/engine"
@@ -18,10 +18,10 @@ import (
 
 // ServeFlags are --serve and --serve-addr: run, then show the run in the
 // browser (package serve). Every run command has them through Flags.
-func ServeFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "serve", Usage: "after the run, show it in the browser: serve its log on --serve-addr until Ctrl-C"},
-		&cli.StringFlag{Name: "serve-addr", Value: serve.DefaultAddr, Usage: "with --serve: `HOST:PORT` to listen on (port 0 picks a free one)"},
+func ServeFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.BoolFlag{Name: "serve", Usage: "after the run, show it in the browser: serve its log on --serve-addr until Ctrl-C"},
+		&ucli.StringFlag{Name: "serve-addr", Value: serve.DefaultAddr, Usage: "with --serve: `HOST:PORT` to listen on (port 0 picks a free one)"},
 	}
 }
 
@@ -33,7 +33,7 @@ type Serving struct {
 }
 
 // ParseServe reads ServeFlags.
-func ParseServe(c *cli.Context) Serving {
+func ParseServe(c *ucli.Context) Serving {
 	if !c.Bool("serve") {
 		return Serving{}
 	}

@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/node"
@@ -24,15 +24,15 @@ func parse(t *testing.T, explore bool, args ...string) (Options, error) {
 	if explore {
 		flags = append(flags, ExploreFlags()...)
 	}
-	app := &cli.App{Name: "ringlab", Writer: &bytes.Buffer{}, ErrWriter: &bytes.Buffer{},
-		Commands: []*cli.Command{{Name: "x", Flags: flags, Action: func(c *cli.Context) error {
+	app := &ucli.App{Name: "ringlab", Writer: &bytes.Buffer{}, ErrWriter: &bytes.Buffer{},
+		Commands: []*ucli.Command{{Name: "x", Flags: flags, Action: func(c *ucli.Context) error {
 			if o, perr = Parse(c, 4); perr != nil || !explore {
 				return perr
 			}
 			_, _, perr = ExploreStart(c, o, &bytes.Buffer{})
 			return perr
 		}}},
-		ExitErrHandler: func(*cli.Context, error) {},
+		ExitErrHandler: func(*ucli.Context, error) {},
 	}
 	if err := app.RunContext(context.Background(), append([]string{"ringlab", "x"}, args...)); err != nil && perr == nil {
 		t.Fatalf("%v: %v", args, err)
@@ -95,7 +95,7 @@ func TestConsistentFlagsParse(t *testing.T) {
 // The replay of a run with a multi-node partition repeats it.
 func TestReplayKeepsPartitionsWhole(t *testing.T) {
 	var replay string
-	app := &cli.App{Name: "ringlab", Commands: []*cli.Command{{Name: "x", Flags: Flags(), Action: func(c *cli.Context) error {
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{{Name: "x", Flags: Flags(), Action: func(c *ucli.Context) error {
 		replay = Replay(c, 7)
 		return nil
 	}}}}

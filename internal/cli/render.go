@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/run"
@@ -21,12 +21,12 @@ var renderFormats = strings.Join(trace.Formats[:len(trace.Formats)-1], ", ")
 // RenderCommand is `ringlab render`: it redraws a saved NDJSON event log
 // in another format. It reads the engine's logs and those of dialects
 // (the capitalizing ring's, which the ring area provides).
-func RenderCommand(dialects ...trace.Dialect) *cli.Command {
+func RenderCommand(dialects ...trace.Dialect) *ucli.Command {
 	also := ""
 	for _, d := range dialects {
 		also += ", and " + d.Source
 	}
-	return &cli.Command{
+	return &ucli.Command{
 		Name:  "render",
 		Usage: "redraw a saved run log as text, NDJSON, a Mermaid sequence diagram, an SVG space-time diagram, a ShiViz log or a Chrome trace",
 		UsageText: "ringlab render --from FILE [--format " + strings.ReplaceAll(renderFormats, ", ", "|") + "] [--out FILE]\n\n" +
@@ -34,13 +34,13 @@ func RenderCommand(dialects ...trace.Dialect) *cli.Command {
 		Description: "Reads the engine's NDJSON (--format json or --events FILE of any run)" + also + ".\n" +
 			"A log without a header line (older logs) names nodes 'node I'. A log larger than\n" +
 			"--max-size (256 MiB) is refused; Ctrl-C stops the reading.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "the NDJSON log to read (`FILE`, or - for standard input)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: renderFormats},
-			&cli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
-			&cli.IntFlag{Name: "max-size", Value: run.DefaultMaxLogMiB, Usage: "refuse a log larger than this many `MiB` (reading holds its events in memory, a few times its size on disk)"},
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "from", Usage: "the NDJSON log to read (`FILE`, or - for standard input)"},
+			&ucli.StringFlag{Name: "format", Value: "text", Usage: renderFormats},
+			&ucli.StringFlag{Name: "out", Usage: "write to `FILE` instead of standard output"},
+			&ucli.IntFlag{Name: "max-size", Value: run.DefaultMaxLogMiB, Usage: "refuse a log larger than this many `MiB` (reading holds its events in memory, a few times its size on disk)"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/urfave/cli/v2"
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/internal/cliutil"
 	"ringlab/internal/run"
@@ -169,7 +169,7 @@ func FuzzReadLog(f *testing.F) {
 		`{"v":1,"seq":2,"t":6,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":2}` + "\n" +
 		`{"v":1,"kind":"header","algorithm":"election ring","nodes":2,"replay":"ringlab node --index 2"}` + "\n" +
 		`{"v":1,"seq":1,"t":7,"node":2,"kind":"recv","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":3}` + "\n"))
-	areas := []Area{{Name: "election", Algorithms: []string{"ring"}, Flags: []string{"ids", "nodes", "lang"}}}
+	areas := []NodeArea{{Name: "election", Algorithms: []string{"ring"}, Flags: []string{"ids", "nodes", "lang"}}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		half := bytes.Index(b, []byte("\n{\"v\":1,\"kind\":\"header\""))
 		if half < 0 {
@@ -261,13 +261,13 @@ func FuzzParseFlags(f *testing.F) {
 		for _, runtime := range []string{"sim", "live"} {
 			var perr error
 			called := false
-			app := &cli.App{Name: "ringlab", Writer: io.Discard, ErrWriter: io.Discard,
-				Commands: []*cli.Command{{Name: "x", Flags: Flags(), Action: func(c *cli.Context) error {
+			app := &ucli.App{Name: "ringlab", Writer: io.Discard, ErrWriter: io.Discard,
+				Commands: []*ucli.Command{{Name: "x", Flags: Flags(), Action: func(c *ucli.Context) error {
 					called = true
 					_, perr = Parse(c, 4)
 					return perr
 				}}},
-				ExitErrHandler: func(*cli.Context, error) {},
+				ExitErrHandler: func(*ucli.Context, error) {},
 			}
 			err := app.Run(append([]string{"ringlab", "x", "--runtime", runtime}, args...))
 			if !called { // urfave/cli refused a value (a bad duration): its own usage error
