@@ -65,20 +65,14 @@ func pathNamed(paths []string, p string) bool {
 func TestREADMEPathsExist(t *testing.T) {
 	paths := repoPaths(t)
 	checked := 0
-	for _, file := range allREADMEs(t) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			for _, m := range readmePath.FindAllStringSubmatch(line, -1) {
-				checked++
-				if !pathNamed(paths, m[1]) {
-					t.Errorf("%s:%d: %q names no file or package of the repository", file, i+1, m[1])
-				}
+	eachREADMELine(t, func(file string, i int, line string) {
+		for _, m := range readmePath.FindAllStringSubmatch(line, -1) {
+			checked++
+			if !pathNamed(paths, m[1]) {
+				t.Errorf("%s:%d: %q names no file or package of the repository", file, i+1, m[1])
 			}
 		}
-	}
+	})
 	if checked < 50 {
 		t.Errorf("checked only %d paths; is the extraction broken?", checked)
 	}
@@ -132,24 +126,18 @@ func packageNames(t *testing.T, paths []string) map[string]map[string]bool {
 func TestREADMEIdentifiersExist(t *testing.T) {
 	names := packageNames(t, repoPaths(t))
 	checked := 0
-	for _, file := range allREADMEs(t) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			for _, m := range readmeIdent.FindAllStringSubmatch(line, -1) {
-				set, ok := names[m[1]]
-				if !ok {
-					continue // a package of the standard library or a module
-				}
-				checked++
-				if !set[m[2]] {
-					t.Errorf("%s:%d: %s.%s: package %s declares no %s", file, i+1, m[1], m[2], m[1], m[2])
-				}
+	eachREADMELine(t, func(file string, i int, line string) {
+		for _, m := range readmeIdent.FindAllStringSubmatch(line, -1) {
+			set, ok := names[m[1]]
+			if !ok {
+				continue // a package of the standard library or a module
+			}
+			checked++
+			if !set[m[2]] {
+				t.Errorf("%s:%d: %s.%s: package %s declares no %s", file, i+1, m[1], m[2], m[1], m[2])
 			}
 		}
-	}
+	})
 	if checked < 20 {
 		t.Errorf("checked only %d identifiers; is the extraction broken?", checked)
 	}
@@ -169,21 +157,29 @@ func TestREADMETestNamesExist(t *testing.T) {
 		}
 	}
 	checked := 0
+	eachREADMELine(t, func(file string, i int, line string) {
+		for _, m := range readmeTest.FindAllStringSubmatch(line, -1) {
+			checked++
+			if !declared[m[1]] {
+				t.Errorf("%s:%d: %s is no function of the repository", file, i+1, m[1])
+			}
+		}
+	})
+	if checked < 20 {
+		t.Errorf("checked only %d test names; is the extraction broken?", checked)
+	}
+}
+
+// eachREADMELine calls f with every line of every README, and its index.
+func eachREADMELine(t *testing.T, f func(file string, i int, line string)) {
+	t.Helper()
 	for _, file := range allREADMEs(t) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
-			for _, m := range readmeTest.FindAllStringSubmatch(line, -1) {
-				checked++
-				if !declared[m[1]] {
-					t.Errorf("%s:%d: %s is no function of the repository", file, i+1, m[1])
-				}
-			}
+			f(file, i, line)
 		}
-	}
-	if checked < 20 {
-		t.Errorf("checked only %d test names; is the extraction broken?", checked)
 	}
 }
