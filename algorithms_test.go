@@ -34,7 +34,7 @@ func algorithmDirs(t *testing.T) []string {
 	return dirs
 }
 
-// No algorithm reads Input.Now, the wall clock or a random source: its Step
+// No algorithm reads Output.Now, the wall clock or a random source: its Step
 // must depend on its state and its input alone. The exhaustive checker
 // takes two states with equal keys for one state, and the simulator
 // replays a seed bit for bit, only because of it; every algorithm's

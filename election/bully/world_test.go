@@ -85,8 +85,8 @@ func (w *world) push(e event) {
 func (w *world) cmd(at int64, i int, c node.Cmd) { w.push(event{at: at, to: i, cmd: c}) }
 
 func (w *world) step(i int, in node.Input) {
-	var out node.Output
-	in.Now, w.last = w.now, w.now
+	out := node.Output{Now: w.now}
+	w.last = w.now
 	w.nodes[i].Step(in, &out)
 	for _, s := range out.Sends {
 		w.count[s.Msg.Type()]++

@@ -322,7 +322,7 @@ func (m *member) act(ctx context.Context, c node.Cmd, arg int) error {
 	}
 	m.lc++
 	m.emit(trace.Event{Kind: trace.KindCmd, Cmd: string(c), Arg: arg})
-	return m.step(ctx, node.Input{Kind: node.InCmd, Now: m.ticks(), Cmd: c, Arg: arg}, nil, 0, 0)
+	return m.step(ctx, node.Input{Kind: node.InCmd, Cmd: c, Arg: arg}, nil, 0, 0)
 }
 
 func (m *member) fireTimers(ctx context.Context) error {
@@ -332,7 +332,7 @@ func (m *member) fireTimers(ctx context.Context) error {
 			continue
 		}
 		delete(m.timers, id)
-		if err := m.step(ctx, node.Input{Kind: node.InTick, Now: m.ticks(), Timer: id}, nil, 0, 0); err != nil {
+		if err := m.step(ctx, node.Input{Kind: node.InTick, Timer: id}, nil, 0, 0); err != nil {
 			return err
 		}
 	}

@@ -42,7 +42,7 @@ func (m *member) handle(ctx context.Context, d *amqp.Delivery) error {
 	if m.r.cfg.Messages {
 		m.emit(trace.Event{Kind: trace.KindRecv, From: int(from), To: m.i, Msg: trace.WrapMsg(msg)})
 	}
-	return m.step(ctx, node.Input{Kind: node.InMsg, Now: m.ticks(), From: int(from), Msg: msg}, d, int(from), seq)
+	return m.step(ctx, node.Input{Kind: node.InMsg, From: int(from), Msg: msg}, d, int(from), seq)
 }
 
 func ack(d *amqp.Delivery) error {
@@ -70,13 +70,14 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 	m.steps++
 	out := &m.out
 	out.Reset()
+	out.Now = m.ticks()
 	m.nd.Step(in, out)
 	var acts []node.Action
 	for _, ev := range out.Events {
 		m.lc++
 		m.emitNode(ev)
 		if m.r.cfg.Workload != nil {
-			acts = append(acts, m.r.cfg.Workload.React(m.i, ev, in.Now)...)
+			acts = append(acts, m.r.cfg.Workload.React(m.i, ev, out.Now)...)
 		}
 	}
 	for _, a := range acts {

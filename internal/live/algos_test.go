@@ -24,7 +24,7 @@ func (t *ticker) Step(in node.Input, out *node.Output) {
 		out.SetTimer(1, int64(t.period))
 	case node.InTick:
 		t.ticks++
-		out.Note("tick %d at %d", t.ticks, in.Now)
+		out.Note("tick %d at %d", t.ticks, out.Now)
 		out.SetTimer(1, int64(t.period))
 	}
 	if t.doneAfter > 0 && t.ticks >= t.doneAfter {

@@ -149,7 +149,7 @@ func TestNoSkipPastATimerThatMatters(t *testing.T) {
 							out.SetTimer(1, 50)
 						}
 					case node.InTick:
-						fired = append(fired, in.Now)
+						fired = append(fired, out.Now)
 						out.Done = true
 					}
 				}), nil

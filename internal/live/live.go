@@ -78,7 +78,7 @@ type Config struct {
 	React    node.React
 
 	// Tick is the wall duration of one tick (timers, Script and React
-	// times, Input.Now). Zero means DefaultTick.
+	// times, Output.Now). Zero means DefaultTick.
 	Tick time.Duration
 
 	// Sink receives every event. Calls are serialized by the runtime, in

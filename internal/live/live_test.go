@@ -138,7 +138,7 @@ func (o *timerOps) Step(in node.Input, out *node.Output) {
 		out.SetTimer(2, 2)
 		out.SetTimer(3, 4)
 	case node.InTick:
-		o.fired = append(o.fired, fmt.Sprintf("%d@%d", in.Timer, in.Now))
+		o.fired = append(o.fired, fmt.Sprintf("%d@%d", in.Timer, out.Now))
 		if in.Timer == 2 {
 			out.SetTimer(1, 1)
 			out.StopTimer(3)
@@ -340,7 +340,7 @@ func TestSinkStops(t *testing.T) {
 type nowSeer struct{ seen *[]int64 }
 
 func (s nowSeer) Step(in node.Input, out *node.Output) {
-	*s.seen = append(*s.seen, in.Now)
+	*s.seen = append(*s.seen, out.Now)
 	if in.Kind == node.InCmd {
 		out.Send(2, nodetest.Token{Hop: 1})
 	}

@@ -90,7 +90,7 @@ func (p *peer) receive(rt *runtime, e envelope) {
 		p.vc[p.self-1]++
 	}
 	rt.emitMsg(p, trace.KindRecv, p.lc, e.from, p.self, e.msg, "")
-	p.step(rt, node.Input{Kind: node.InMsg, Now: p.now(rt), From: e.from, Msg: e.msg}, change{flight: -1})
+	p.step(rt, node.Input{Kind: node.InMsg, From: e.from, Msg: e.msg}, change{flight: -1})
 }
 
 // act carries out a scripted or reactive action, as sim does.
@@ -140,7 +140,7 @@ func (p *peer) act(rt *runtime, a *action) {
 	}
 	p.tick()
 	rt.emitCmd(p, a.cmd, a.arg, a.note)
-	p.step(rt, node.Input{Kind: node.InCmd, Now: p.now(rt), Cmd: a.cmd, Arg: a.arg}, used)
+	p.step(rt, node.Input{Kind: node.InCmd, Cmd: a.cmd, Arg: a.arg}, used)
 }
 
 // fire handles the tick of timer tm, unless the timer was cancelled (or
@@ -152,7 +152,7 @@ func (p *peer) fire(rt *runtime, tm *timer) {
 	}
 	delete(p.timers, tm.id)
 	p.tick()
-	p.step(rt, node.Input{Kind: node.InTick, Now: p.now(rt), Timer: tm.id}, change{queued: -1})
+	p.step(rt, node.Input{Kind: node.InTick, Timer: tm.id}, change{queued: -1})
 }
 
 // step runs one input through the node and carries out what it produced;
@@ -170,6 +170,7 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 		clear(out.Events)
 		out.Reset()
 	}()
+	out.Now = p.now(rt)
 	p.nd.Step(in, out)
 	for _, s := range out.Sends {
 		if err := rt.checkSend(p.self, s.To, s.Msg.Type()); err != nil {
@@ -182,7 +183,7 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 		p.tick()
 		rt.emitNode(p, ev)
 		if rt.cfg.Workload != nil {
-			acts = append(acts, rt.cfg.Workload.React(p.self, ev, in.Now)...)
+			acts = append(acts, rt.cfg.Workload.React(p.self, ev, out.Now)...)
 		}
 	}
 	for _, a := range acts {
@@ -257,7 +258,7 @@ func (p *peer) tick() {
 	}
 }
 
-// now is the Input.Now of the input in hand, in ticks.
+// now is the Output.Now of the step in hand, in ticks.
 func (p *peer) now(rt *runtime) int64 { return int64(p.at / rt.cfg.Tick) }
 
 func (p *peer) count(typ string) {

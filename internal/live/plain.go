@@ -199,7 +199,7 @@ func (r *plainRun) loop(n *plainNode) {
 				e := n.agenda[0]
 				n.agenda = slices.Delete(n.agenda, 0, 1)
 				if e.cmd == "" {
-					r.step(n, node.Input{Kind: node.InTick, Now: r.ticks(n), Timer: e.timer}, count{timers: -1})
+					r.step(n, node.Input{Kind: node.InTick, Timer: e.timer}, count{timers: -1})
 				} else {
 					r.act(n, e.cmd, e.arg, count{pending: -1})
 				}
@@ -231,7 +231,7 @@ func (r *plainRun) handle(n *plainNode, l letter) {
 			n.vc[n.id-1]++
 		}
 		r.emit(n, trace.Event{Kind: trace.KindRecv, From: l.from, To: n.id}, l.msg)
-		r.step(n, node.Input{Kind: node.InMsg, Now: r.ticks(n), From: l.from, Msg: l.msg}, count{pending: -1})
+		r.step(n, node.Input{Kind: node.InMsg, From: l.from, Msg: l.msg}, count{pending: -1})
 	}
 }
 
@@ -278,7 +278,7 @@ func (r *plainRun) act(n *plainNode, cmd node.Cmd, arg int, used count) {
 	if !r.cfg.Skip.Has(trace.KindCmd) {
 		r.emit(n, trace.Event{Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}, nil)
 	}
-	r.step(n, node.Input{Kind: node.InCmd, Now: r.ticks(n), Cmd: cmd, Arg: arg}, used)
+	r.step(n, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg}, used)
 }
 
 // step runs one input through the node. What it changes in the counters
@@ -288,6 +288,7 @@ func (r *plainRun) step(n *plainNode, in node.Input, used count) {
 	n.steps++
 	out := &n.out
 	out.Reset()
+	out.Now = r.ticks(n)
 	n.nd.Step(in, out)
 	var acts []node.Action
 	for _, ev := range out.Events {
@@ -300,7 +301,7 @@ func (r *plainRun) step(n *plainNode, in node.Input, used count) {
 			r.emit(n, e, nil)
 		}
 		if r.cfg.Workload != nil {
-			acts = append(acts, r.cfg.Workload.React(n.id, ev, in.Now)...)
+			acts = append(acts, r.cfg.Workload.React(n.id, ev, out.Now)...)
 		}
 	}
 	for _, s := range out.Sends {

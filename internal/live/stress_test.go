@@ -313,7 +313,7 @@ type switcher struct {
 
 func (s *switcher) Step(in node.Input, out *node.Output) {
 	if !s.clockless && in.Kind == node.InCmd {
-		*s.nows = append(*s.nows, in.Now)
+		*s.nows = append(*s.nows, out.Now)
 	}
 }
 

@@ -50,12 +50,11 @@ const (
 // Input is one thing that happens to a node.
 type Input struct {
 	Kind  InputKind
-	Now   int64 // the runtime's clock in ticks (virtual in sim, elapsed in live)
-	From  int   // InMsg: sender's index
-	Msg   Msg   // InMsg
-	Cmd   Cmd   // InCmd
-	Arg   int   // InCmd: the action's Arg
-	Timer int   // InTick: the id the node gave the timer
+	From  int // InMsg: sender's index
+	Msg   Msg // InMsg
+	Cmd   Cmd // InCmd
+	Arg   int // InCmd: the action's Arg
+	Timer int // InTick: the id the node gave the timer
 }
 
 // Send is a message to another node, by index.
@@ -115,6 +114,13 @@ type Output struct {
 	// A node given work again (a Bully process told to suspect the
 	// leader) says so by returning Done = false, and holds the run up.
 	Done bool
+	// Now is the runtime's clock as the step began, in ticks (virtual
+	// in sim, elapsed on goroutines), set by the runtime before Step. No
+	// algorithm reads it (their timeouts are timers, and the exhaustive
+	// checker's soundness depends on it): it is for the runtimes' own
+	// tests. It lives here, not in Input, so that an Input stays small
+	// enough to pass in registers.
+	Now int64
 }
 
 // Reset empties o for the next step, keeping its storage.

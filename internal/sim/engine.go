@@ -278,7 +278,8 @@ func (s *sim) deliver(it *slot) error {
 		s.emitMsg(trace.KindRecv, to, it, "")
 	}
 	s.begin()
-	ns.nd.Step(node.Input{Kind: node.InMsg, Now: s.q.now, From: int(it.from), Msg: it.msg}, &s.out)
+	s.out.Now = s.q.now
+	ns.nd.Step(node.Input{Kind: node.InMsg, From: int(it.from), Msg: it.msg}, &s.out)
 	return s.carryOut(to)
 }
 
@@ -290,7 +291,8 @@ func (s *sim) fire(it *slot) error {
 	}
 	s.tickClock(to)
 	s.begin()
-	s.nodes[to].nd.Step(node.Input{Kind: node.InTick, Now: s.q.now, Timer: id}, &s.out)
+	s.out.Now = s.q.now
+	s.nodes[to].nd.Step(node.Input{Kind: node.InTick, Timer: id}, &s.out)
 	return s.carryOut(to)
 }
 
@@ -351,7 +353,8 @@ func (s *sim) command(i int, c node.Cmd, arg int) error {
 		s.cfg.Sink(&s.ev)
 	}
 	s.begin()
-	s.nodes[i].nd.Step(node.Input{Kind: node.InCmd, Now: s.q.now, Cmd: c, Arg: arg}, &s.out)
+	s.out.Now = s.q.now
+	s.nodes[i].nd.Step(node.Input{Kind: node.InCmd, Cmd: c, Arg: arg}, &s.out)
 	return s.carryOut(i)
 }
 

@@ -48,7 +48,8 @@ func (s *sim) deliverRun(it *slot) error {
 			ns.lc = max(ns.lc, it.lc) + 1
 			s.res.Steps++
 			o.Reset()
-			ns.nd.Step(node.Input{Kind: node.InMsg, Now: q.now, From: int(it.from), Msg: it.msg}, o)
+			o.Now = q.now
+			ns.nd.Step(node.Input{Kind: node.InMsg, From: int(it.from), Msg: it.msg}, o)
 			if len(o.Sends) == 1 && len(o.Events) == 0 && len(o.Timers) == 0 && uint(o.Sends[0].To-1) < uint(s.cfg.Nodes) {
 				// The commonest step of all, one message out and nothing
 				// else (a ring passing a token on): carryOut and send,

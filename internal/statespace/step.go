@@ -178,7 +178,8 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
 		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
-		nd.Step(node.Input{Kind: node.InMsg, Now: m.now, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
+		m.out.Now = m.now
+		nd.Step(node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
 		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Fire:
@@ -188,7 +189,8 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		m.tick(i)
 		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 		m.out.Reset()
-		nd.Step(node.Input{Kind: node.InTick, Now: m.now, Timer: int(t.Timer)}, &m.out)
+		m.out.Now = m.now
+		nd.Step(node.Input{Kind: node.InTick, Timer: int(t.Timer)}, &m.out)
 		c.nodes[i-1] = m.in.node(i, nd)
 		return m.carryOut(c, i, viol)
 	case Command:
@@ -277,7 +279,8 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 	}
 	nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
 	m.out.Reset()
-	nd.Step(node.Input{Kind: node.InCmd, Now: m.now, Cmd: cmd, Arg: arg}, &m.out)
+	m.out.Now = m.now
+	nd.Step(node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg}, &m.out)
 	c.nodes[i-1] = m.in.node(i, nd)
 	return m.carryOut(c, i, nil)
 }

@@ -105,11 +105,10 @@ func (d *Driver) step(i int, in node.Input) {
 	if d.crashed[i] {
 		return
 	}
-	in.Now = d.Now
 	if in.Kind == node.InMsg {
 		d.Trace = append(d.Trace, fmt.Sprintf("%d->%d %s", in.From, i, in.Msg.Type()))
 	}
-	var out node.Output
+	out := node.Output{Now: d.Now}
 	d.nodes[i].Step(in, &out)
 	for _, s := range out.Sends {
 		d.Counts[s.Msg.Type()]++
