@@ -71,39 +71,49 @@ type checkReport struct {
 	Replay      string  `json:"replay,omitempty"`
 }
 
-// Check runs an exhaustive check of spec (whose Factory, Script and
-// checkers sc already holds) with the flags of CheckFlags, or, with
-// --path, replays one path through Execute (trace, checkers, renderers).
-// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
-// stopped it first, 130 interrupted (with the figures so far).
-func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
+// searchFlags reads the search's flags of CheckFlags into sc; its errors
+// are usage errors naming the flag.
+func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, error) {
 	var err error
 	if sc.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
-		return cliutil.Usagef("--policy: %v", err)
+		return sc, cliutil.Usagef("--policy: %v", err)
 	}
 	if sc.Timers, err = statespace.ParseTimers(c.String("timers")); err != nil {
-		return cliutil.Usagef("--timers: %v", err)
+		return sc, cliutil.Usagef("--timers: %v", err)
 	}
 	sc.MaxDepth, sc.MaxStates, sc.Timeout = c.Int("max-depth"), c.Int64("max-states"), c.Duration("timeout")
 	gib := c.Float64("max-memory")
 	if !(gib >= 0 && gib <= 1<<20) {
-		return cliutil.Usagef("--max-memory must be between 0 and %d GiB, got %v", 1<<20, gib)
+		return sc, cliutil.Usagef("--max-memory must be between 0 and %d GiB, got %v", 1<<20, gib)
 	}
 	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
 	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
 	if c.IsSet("property") {
 		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
-			return err
+			return sc, err
 		}
 	}
 	switch {
 	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
-		return cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
+		return sc, cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
 	case sc.Crashes < 0 || sc.Crashes > 8 || sc.Restarts < 0 || sc.Restarts > 8 || sc.Drops < 0 || sc.Drops > 8:
-		return cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
+		return sc, cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
 	case sc.Nodes > statespace.MaxNodes:
-		return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+		return sc, cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+	}
+	return sc, nil
+}
+
+// Check runs an exhaustive check of spec (whose Factory, Script and
+// checkers sc already holds) with the flags of CheckFlags, or, with
+// --path, replays one path through Execute (trace, checkers, renderers).
+// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
+// stopped it first, 130 interrupted (with the figures so far).
+func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
+	sc, err := searchFlags(c, sc)
+	if err != nil {
+		return err
 	}
 	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
