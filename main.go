@@ -68,7 +68,7 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 		exercises.Command(),
 		rcli.AMQPCommand(nodeAreas()), rcli.NodeCommand(nodeAreas()),
 		rcli.RenderCommand(ring.LogDialect()),
-		rcli.CheckCommand(stdout, stderr, areas, nodeAreas(), []trace.Dialect{ring.LogDialect()}, reenter(stdout, stderr, areas)),
+		rcli.CheckCommand(stdout, stderr, areas, nodeAreas(), []trace.Dialect{ring.LogDialect()}),
 		serve.Command(),
 		rcli.VersionCommand(),
 	)
@@ -101,11 +101,3 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 // the broker; a bare --algo NAME is an election.
 func nodeAreas() []rcli.NodeArea { return []rcli.NodeArea{election.NodeArea(), mutex.NodeArea()} }
 
-// reenter runs a command line in a fresh app with the same areas and
-// writers, under ctx: the way `ringlab check` judges a log of a command
-// that is no area algorithm's.
-func reenter(stdout, stderr io.Writer, areas []rcli.Area) func(ctx context.Context, args []string) error {
-	return func(ctx context.Context, args []string) error {
-		return newApp(stdout, stderr, areas...).RunContext(ctx, args)
-	}
-}

@@ -20,11 +20,12 @@ import (
 // made from Algorithms, and its own commands.
 func Area() rcli.Area {
 	return rcli.Area{
-		Name:       "mutex",
-		Usage:      "mutual exclusion: six algorithms, the chapter's failure scenarios, compare, explore",
-		Example:    "Example (Ricart-Agrawala with N32, N12 and N80):\n   ringlab mutex scenario ra-seed001",
-		Algorithms: Algorithms(),
-		Extra:      []*cli.Command{scenarioCommand(), compareCommand(), probabilityCommand()},
+		Name:         "mutex",
+		Usage:        "mutual exclusion: six algorithms, the chapter's failure scenarios, compare, explore",
+		Example:      "Example (Ricart-Agrawala with N32, N12 and N80):\n   ringlab mutex scenario ra-seed001",
+		Algorithms:   Algorithms(),
+		Extra:        []*cli.Command{scenarioCommand(), compareCommand(), probabilityCommand()},
+		RebuildExtra: rebuildScenario,
 		ExploreExample: "Example (Lamport's algorithm without FIFO links):\n" +
 			"   ringlab mutex explore lamport --nodes 3 --requests 2 --policy random --schedules 10000",
 		ExploreArgs:  "--nodes 3 --requests 2 --latency 1-10 --schedules 10000",

@@ -1,6 +1,7 @@
 package mutex
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 
 	rcli "ringlab/internal/cli"
 	"ringlab/internal/cliutil"
+	"ringlab/internal/engine"
 	"ringlab/internal/node"
 	"ringlab/internal/sim"
 	"ringlab/internal/trace"
@@ -76,13 +78,25 @@ func (s scenario) action(c *cli.Context) error {
 	if s.explore != nil {
 		return s.runExplore(c)
 	}
-	st, err := s.build(c)
+	spec, opts, replay, err := s.prepare(c)
 	if err != nil {
 		return err
 	}
+	_, err = rcli.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
+	return err
+}
+
+// prepare builds the scenario's run from the flags of c: its System, the
+// engine options it runs with, and its replay line.
+func (s scenario) prepare(c *cli.Context) (engine.System, rcli.Options, string, error) {
+	format := c.String("format")
+	st, err := s.build(c)
+	if err != nil {
+		return engine.System{}, rcli.Options{}, "", err
+	}
 	pl, err := st.plan()
 	if err != nil {
-		return cliutil.Usagef("%v", err)
+		return engine.System{}, rcli.Options{}, "", cliutil.Usagef("%v", err)
 	}
 	if st.names != nil {
 		pl.names = st.names
@@ -104,9 +118,7 @@ func (s scenario) action(c *cli.Context) error {
 	if format == "text" && !c.IsSet("out") {
 		opts.Intro = s.about + "\n\n"
 	}
-	replay := strings.TrimSuffix(rcli.Replay(c, 1), " --seed 1")
-	_, err = rcli.Execute(c.Context, spec, opts, replay, c.App.Writer, c.App.ErrWriter)
-	return err
+	return spec, opts, strings.TrimSuffix(rcli.Replay(c, 1), " --seed 1"), nil
 }
 
 // planOf is the plan that build makes of cfg, for a scenario.
@@ -128,4 +140,31 @@ func (s scenario) runExplore(c *cli.Context) error {
 	}
 	cliutil.Prepare(app.Commands)
 	return app.RunContext(c.Context, args)
+}
+
+// rebuildScenario is the run of a scenario command line (the words after
+// "ringlab mutex": scenario NAME [flags]), for `ringlab check --from`; ok
+// is false for anything else, and for a scenario that explores.
+func rebuildScenario(ctx context.Context, args []string) (sys engine.System, opts rcli.Options, replay string, ok bool, err error) {
+	if len(args) < 2 || args[0] != "scenario" {
+		return sys, opts, "", false, nil
+	}
+	for _, sc := range scenarios() {
+		if sc.name != args[1] || sc.explore != nil {
+			continue
+		}
+		cmd := scenarioCommand()
+		for _, sub := range cmd.Subcommands {
+			sub.Action = func(c *cli.Context) error {
+				if err := cliutil.NoArgs(c); err != nil {
+					return err
+				}
+				sys, opts, replay, err = sc.prepare(c)
+				return err
+			}
+		}
+		err = rcli.ParseOnly(ctx, "mutex", cmd, args)
+		return sys, opts, replay, true, err
+	}
+	return sys, opts, "", false, nil
 }

@@ -39,6 +39,10 @@ type Area struct {
 	// CheckDescription, if set, is the help of every `AREA check ALGO`:
 	// what the search explores and where it judges which property.
 	CheckDescription string
+	// RebuildExtra, if set, rebuilds the run of one of the area's own
+	// commands (Extra) from its command line, as Rebuild does an
+	// algorithm's: a log that command wrote is judged the same way.
+	RebuildExtra func(ctx context.Context, args []string) (sys engine.System, opts Options, replay string, ok bool, err error)
 	// ExploreArgs, if set, are the flags that every algorithm's explore
 	// example gives after its name ("--nodes 3 --schedules 10000"), for
 	// an algorithm without an ExploreExample of its own.
@@ -239,17 +243,20 @@ func (a Area) Names() []string {
 	return slices.Clip(names)
 }
 
-// Rebuild reads a command line of one of the area's run commands (the
-// words after "ringlab AREA") and builds the System and options that run
-// had, and the replay line the run command writes for them:
-// `ringlab check --from` judges a saved log by them. It reports false
-// when the command is not an algorithm's run command.
+// Rebuild reads a command line of one of the area's runs (the words after
+// "ringlab AREA": an algorithm's run command, or one RebuildExtra knows)
+// and builds the System and options that run had, and the replay line the
+// command writes for them: `ringlab check --from` judges a saved log by
+// them, by an explicit call. It reports false when the command is no run.
 func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, opts Options, replay string, ok bool, err error) {
 	if len(args) == 0 {
 		return sys, opts, "", false, nil
 	}
 	alg, ok := engine.Find(a.Algorithms, args[0])
 	if !ok {
+		if a.RebuildExtra != nil {
+			return a.RebuildExtra(ctx, args)
+		}
 		return sys, opts, "", false, nil
 	}
 	cmd := a.runCommand(alg)
@@ -261,11 +268,16 @@ func (a Area) Rebuild(ctx context.Context, args []string) (sys engine.System, op
 		replay = Replay(c, opts.Seed)
 		return err
 	}
-	// under the area's command, so that the replay line names it
-	area := &ucli.Command{Name: a.Name, Subcommands: []*ucli.Command{cmd}}
-	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{area}, Writer: io.Discard, ErrWriter: io.Discard,
+	return sys, opts, replay, true, ParseOnly(ctx, a.Name, cmd, args)
+}
+
+// ParseOnly runs cmd, a command of area, on args (the words after
+// "ringlab AREA") in an app of its own that writes nothing: cmd's Action
+// reads its flags, and a replay line it writes names the area.
+func ParseOnly(ctx context.Context, area string, cmd *ucli.Command, args []string) error {
+	top := &ucli.Command{Name: area, Subcommands: []*ucli.Command{cmd}}
+	app := &ucli.App{Name: "ringlab", Commands: []*ucli.Command{top}, Writer: io.Discard, ErrWriter: io.Discard,
 		ExitErrHandler: func(*ucli.Context, error) {}}
 	cliutil.Prepare(app.Commands)
-	err = app.RunContext(ctx, append([]string{"ringlab", a.Name}, args...))
-	return sys, opts, replay, true, err
+	return app.RunContext(ctx, append([]string{"ringlab", area}, args...))
 }

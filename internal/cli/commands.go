@@ -40,7 +40,7 @@ func VersionCommand() *ucli.Command {
 // CheckCommand is `ringlab check`: it re-judges a saved run: the command line its log names
 // rebuilds the run (its checkers, its figures) through the same command
 // code, and the logged events take the place of the runtime.
-func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, dialects []trace.Dialect, reenter func(ctx context.Context, args []string) error) *ucli.Command {
+func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, dialects []trace.Dialect) *ucli.Command {
 	return &ucli.Command{
 		Name:  "check",
 		Usage: "run a saved NDJSON log through the checkers of the run that wrote it; exit 0, 3 or 4 as the run would",
@@ -101,7 +101,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, 
 				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
-			judged, err := judge(c.Context, log, args, c.StringSlice("property"), areas, reenter, stdout, stderr)
+			judged, err := judge(c.Context, log, args, c.StringSlice("property"), areas, stdout, stderr)
 			var flagErr *cliutil.UsageError
 			switch {
 			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
@@ -128,27 +128,21 @@ func rechecked(areas []Area) []string {
 }
 
 // judge judges a saved log by the properties of the run that wrote it,
-// rebuilt from the command line args the log names: by an explicit call
-// for an algorithm of an area of Algorithm values, else by running that
-// command with the log in place of a runtime. It reports whether a run
-// was judged.
-func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area, reenter func(context.Context, []string) error, stdout, stderr io.Writer) (bool, error) {
+// rebuilt from the command line args the log names by the area that runs
+// it (Area.Rebuild), and replayed through run.Run: an explicit call, with
+// no command run again. It reports whether a run was judged.
+func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area, stdout, stderr io.Writer) (bool, error) {
 	for _, a := range areas {
 		if a.Name != args[1] {
 			continue
 		}
 		sys, opts, replay, ok, err := a.Rebuild(ctx, args[2:])
-		if !ok {
-			break
-		}
-		if err != nil {
+		if !ok || err != nil {
 			return false, err
 		}
 		log.Replay = replay // the line the run command writes, as a run of it prints
 		_, err = Judge(ctx, sys, opts, log, only, stdout, stderr)
 		return true, err
 	}
-	rec := &Recorded{Log: log, Properties: only}
-	err := reenter(WithRecorded(ctx, rec), args)
-	return rec.Used(), err
+	return false, nil
 }

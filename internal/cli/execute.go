@@ -24,7 +24,7 @@ func Header(sys *engine.System, opts Options, replay string) *trace.Header {
 // show it, and returns the outcome's typed error (run.Outcome.Err): a
 // violated property is exit 3, no termination exit 4, an interruption 130.
 func Execute(ctx context.Context, sys engine.System, opts Options, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
-	return judgeOrRun(ctx, sys, opts, replay, recordedFrom(ctx), stdout, stderr)
+	return judgeOrRun(ctx, sys, opts, replay, nil, stdout, stderr)
 }
 
 // Judge judges a saved log by the properties of sys, the System of the
@@ -32,20 +32,17 @@ func Execute(ctx context.Context, sys engine.System, opts Options, replay string
 // command would have judged the run: the verdicts and the summary go to
 // stdout, and the error is the outcome's.
 func Judge(ctx context.Context, sys engine.System, opts Options, log *run.Log, only []string, stdout, stderr io.Writer) (run.Outcome, error) {
-	return judgeOrRun(ctx, sys, opts, log.Replay, &Recorded{Log: log, Properties: only}, stdout, stderr)
+	return judgeOrRun(ctx, sys, opts, log.Replay, &saved{log, only}, stdout, stderr)
 }
 
 // judgeOrRun runs sys, or, with rec, judges the log rec holds.
-func judgeOrRun(ctx context.Context, sys engine.System, opts Options, replay string, rec *Recorded, stdout, stderr io.Writer) (run.Outcome, error) {
+func judgeOrRun(ctx context.Context, sys engine.System, opts Options, replay string, rec *saved, stdout, stderr io.Writer) (run.Outcome, error) {
 	switch {
 	case dryRun(ctx):
-		if rec != nil {
-			rec.used = true
-		}
 		return run.Outcome{}, nil
 	case rec != nil: // `ringlab check`: judge a log, print only the verdicts
 		opts.Format, opts.Events, opts.Out, opts.SeedDrawn, opts.Serving = "none", "", "", false, Serving{}
-		opts.Custom = recorded{rec, opts.Runtime}
+		opts.Custom = recorded{rec.log, opts.Runtime}
 	case opts.Serving.Addr != "":
 		return executeServed(ctx, sys, opts, replay, stdout, stderr)
 	}
@@ -68,7 +65,7 @@ func judgeOrRun(ctx context.Context, sys engine.System, opts Options, replay str
 		ro.Renderers, ro.Header = o.rs, Header(&sys, opts, replay)
 	}
 	if rec != nil {
-		ro.Only = rec.Properties
+		ro.Only = rec.only
 	}
 	out, err := run.Run(ctx, sys, rt, ro)
 	done()
@@ -94,7 +91,7 @@ func withFaults(script, faults []node.Action) []node.Action {
 
 // restrictErr makes an unknown --property of `ringlab check` a usage
 // error of that flag; other errors pass as they are.
-func restrictErr(err error, rec *Recorded) error {
+func restrictErr(err error, rec *saved) error {
 	var up *run.UnknownProperty
 	if rec == nil || !errors.As(err, &up) {
 		return err

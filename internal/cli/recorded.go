@@ -12,32 +12,11 @@ import (
 	"ringlab/internal/run"
 )
 
-// Recorded is a saved run handed to Execute in place of a runtime: the
-// command that made the log rebuilds the run's Spec (its checkers, its
-// figures), and Execute feeds the logged events to them instead of running
-// the nodes. It is how `ringlab check` re-judges a log with the very
-// checkers and exit codes of the run.
-type Recorded struct {
-	Log        *run.Log
-	Properties []string // restrict the checkers to these (by name); none means all
-	used       bool
-}
-
-type recordedKey struct{}
-
-// WithRecorded returns a context under which Execute replays rec instead of
-// running a runtime. Execute takes it once: a command that would call
-// Execute twice gets an error the second time.
-func WithRecorded(ctx context.Context, rec *Recorded) context.Context {
-	return context.WithValue(ctx, recordedKey{}, rec)
-}
-
-// Used reports whether a command judged rec.
-func (rec *Recorded) Used() bool { return rec.used }
-
-func recordedFrom(ctx context.Context) *Recorded {
-	rec, _ := ctx.Value(recordedKey{}).(*Recorded)
-	return rec
+// saved is a log to judge, and the properties to judge it by (by name;
+// none: every property of the run).
+type saved struct {
+	log  *run.Log
+	only []string
 }
 
 // restrict keeps the checkers named in props (check.Select); an unknown
@@ -51,20 +30,17 @@ func restrict(cs []check.Property, props []string) ([]check.Property, error) {
 	return out, nil
 }
 
-// recorded is rec as a runtime (run.Recorded), which takes rec once.
+// recorded is a saved log as a runtime (run.Recorded), whose errors are
+// the --from flag's.
 type recorded struct {
-	rec     *Recorded
+	log     *run.Log
 	runtime string // the logged run's runtime, which its times are in
 }
 
 func (r recorded) Name() string { return r.runtime }
 
 func (r recorded) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
-	if r.rec.used {
-		return engine.Result{}, fmt.Errorf("a recorded run can be judged once")
-	}
-	r.rec.used = true
-	res, err := run.Recorded{Log: r.rec.Log, Runtime: r.runtime}.Run(ctx, sys, obs)
+	res, err := run.Recorded{Log: r.log, Runtime: r.runtime}.Run(ctx, sys, obs)
 	var bad *run.BadLog
 	switch {
 	case errors.As(err, &bad) && bad.Stream:

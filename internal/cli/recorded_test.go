@@ -32,7 +32,7 @@ func judgeLog(t *testing.T, log []byte, stream bool, registry []node.Msg) ([]*tr
 		return nil, err
 	}
 	var msgs []*trace.Msg
-	rt := recorded{&Recorded{Log: l}, "sim"}
+	rt := recorded{l, "sim"}
 	_, err = rt.Run(t.Context(), engine.System{Messages: registry}, func(e *trace.Event) {
 		if e.Msg != nil {
 			msgs = append(msgs, e.Msg)
