@@ -100,4 +100,3 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 // nodeAreas are the areas whose algorithms run one node per process over
 // the broker; a bare --algo NAME is an election.
 func nodeAreas() []rcli.NodeArea { return []rcli.NodeArea{election.NodeArea(), mutex.NodeArea()} }
-
