@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -184,6 +185,11 @@ type runner struct {
 	members map[int]*member
 	track   *tracker
 	proc    string // this process's id in its reports
+	// handed counts the actions a node's reaction handed to another node
+	// of this process that it has not yet carried out (and reported): the
+	// nodes' reports do not show them, so the run is not over while any is
+	// left.
+	handed atomic.Int64
 
 	sinkMu sync.Mutex
 
@@ -461,9 +467,17 @@ func (r *runner) dropped(foreign bool) {
 // events (on the node's own channel, so reports follow its messages).
 func (r *runner) report(ctx context.Context, s *status) {
 	if !r.multi || r.cfg.Watch {
-		if r.track.update(s) {
+		if r.track.update(s) && r.handed.Load() == 0 {
 			r.decided(ctx)
 		}
+	}
+}
+
+// carriedOut records that an action one node handed another was carried
+// out and reported, and ends the run if that was all that held it up.
+func (r *runner) carriedOut(ctx context.Context) {
+	if r.handed.Add(-1) == 0 && (!r.multi || r.cfg.Watch) && r.track.over() {
+		r.decided(ctx)
 	}
 }
 

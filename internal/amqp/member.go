@@ -50,9 +50,10 @@ type member struct {
 }
 
 type timed struct {
-	due time.Time
-	cmd node.Cmd
-	arg int // the command's parameter (node.Action.Arg)
+	due    time.Time
+	cmd    node.Cmd
+	arg    int  // the command's parameter (node.Action.Arg)
+	handed bool // another node's reaction handed it over (runner.handed)
 }
 
 // outgoing is a message ready to publish.
@@ -277,6 +278,9 @@ func (m *member) dueActions(ctx context.Context) error {
 		}
 		if err := m.act(ctx, a.cmd, a.arg); err != nil {
 			return err
+		}
+		if a.handed {
+			m.r.carriedOut(ctx)
 		}
 	}
 }

@@ -137,7 +137,11 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 		_ = ack(d)
 	}
 	for _, a := range acts {
-		m.r.members[a.Node].enqueue(timed{due: time.Now().Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd, arg: a.Arg})
+		t := timed{due: time.Now().Add(time.Duration(a.At) * m.r.cfg.Tick), cmd: a.Cmd, arg: a.Arg, handed: a.Node != m.i}
+		if t.handed {
+			m.r.handed.Add(1) // before this step's report: the run cannot look over
+		}
+		m.r.members[a.Node].enqueue(t)
 	}
 	m.report(ctx)
 	return nil

@@ -93,6 +93,13 @@ func (t *tracker) set(k [2]int, f func(*link)) {
 	}
 }
 
+// over reports whether the run is over, by the statuses so far.
+func (t *tracker) over() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.overLocked()
+}
+
 // overLocked applies the rule. Messages to a crashed node wait in its
 // queue for a restart and are not in flight (the in-process runtimes drop
 // them): links into crashed nodes do not count.
