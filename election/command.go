@@ -121,14 +121,6 @@ func (e entry) system(p engine.Params, env engine.Env) (engine.System, error) {
 	return sys, nil
 }
 
-// starts gives CmdStart at tick 0 to every starter.
-func starts(s setup) []node.Action {
-	acts := make([]node.Action, len(s.starters))
-	for k, i := range s.starters {
-		acts[k] = node.Action{At: 0, Node: i, Cmd: node.CmdStart}
-	}
-	return acts
-}
 
 // verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
