@@ -121,7 +121,6 @@ func (e entry) system(p engine.Params, env engine.Env) (engine.System, error) {
 	return sys, nil
 }
 
-
 // verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
 func verdicts(ids []int, want int, rule string) []check.Property {
