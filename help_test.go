@@ -141,10 +141,10 @@ func TestHelpListsOnlyAcceptedFlags(t *testing.T) {
 				ctxFlags = append(ctxFlags, "--from", logFile) // the commands that read a log need one
 			}
 			args = append(args, ctxFlags...)
-			ctx, cancel := context.WithCancel(rcli.WithDryRun(t.Context()))
+			ctx, cancel := context.WithCancel(t.Context())
 			cancel()
 			var out, errs bytes.Buffer
-			app := newApp(&out, &errs, areas()...)
+			app := rcli.DryRun(newApp(&out, &errs, areas()...))
 			if racebuild.Enabled && hc.path[1] == "exercises" {
 				flagsOnly(app.Commands)
 			}

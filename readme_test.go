@@ -101,7 +101,7 @@ func docCommands(t *testing.T) []docCommand {
 // Every ringlab command in the docs parses: its command exists and every
 // flag and value is accepted (or, where the docs say "# exit 2", is
 // refused). Runs on the engine are built but not run
-// (rcli.WithDryRun), explore tries no schedule, and the other commands
+// (rcli.DryRun), explore tries no schedule, and the other commands
 // get a cancelled context, so none runs long.
 func TestDocCommandsParse(t *testing.T) {
 	cmds := docCommands(t)
@@ -121,10 +121,10 @@ func TestDocCommandsParse(t *testing.T) {
 				args[i] = filepath.Join(dir, "out")
 			}
 		}
-		ctx, cancel := context.WithCancel(rcli.WithDryRun(t.Context()))
+		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		var out, errs bytes.Buffer
-		app := newApp(&out, &errs, areas()...)
+		app := rcli.DryRun(newApp(&out, &errs, areas()...))
 		if racebuild.Enabled && args[1] == "exercises" {
 			flagsOnly(app.Commands)
 		}

@@ -139,6 +139,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		if err != nil {
 			return cliutil.Usagef("--path: %v", err)
 		}
+		if dryRun(c) {
+			return nil
+		}
 		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
 

@@ -101,7 +101,7 @@ func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, 
 				slices.Contains([]string{"explore", "compare", "quorum-probability", "check"}, args[2]) {
 				return cliutil.Usagef("--from: the log was made by %q, not by a run of a mutex or election algorithm ringlab can re-check", log.Replay)
 			}
-			judged, err := judge(c.Context, log, args, c.StringSlice("property"), areas, stdout, stderr)
+			judged, err := judge(c.Context, log, args, c.StringSlice("property"), areas, dryRun(c), stdout, stderr)
 			var flagErr *cliutil.UsageError
 			switch {
 			case errors.As(err, &flagErr) && (flagErr.Flag == "property" || flagErr.Flag == "from"): // this command's own flags
@@ -130,8 +130,9 @@ func rechecked(areas []Area) []string {
 // judge judges a saved log by the properties of the run that wrote it,
 // rebuilt from the command line args the log names by the area that runs
 // it (Area.Rebuild), and replayed through run.Run: an explicit call, with
-// no command run again. It reports whether a run was judged.
-func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area, stdout, stderr io.Writer) (bool, error) {
+// no command run again. It reports whether a run was judged. With dry, it
+// rebuilds the run but judges nothing (DryRun).
+func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area, dry bool, stdout, stderr io.Writer) (bool, error) {
 	for _, a := range areas {
 		if a.Name != args[1] {
 			continue
@@ -141,6 +142,7 @@ func judge(ctx context.Context, log *run.Log, args, only []string, areas []Area,
 			return false, err
 		}
 		log.Replay = replay // the line the run command writes, as a run of it prints
+		opts.DryRun = dry
 		_, err = Judge(ctx, sys, opts, log, only, stdout, stderr)
 		return true, err
 	}

@@ -38,7 +38,7 @@ func Judge(ctx context.Context, sys engine.System, opts Options, log *run.Log, o
 // judgeOrRun runs sys, or, with rec, judges the log rec holds.
 func judgeOrRun(ctx context.Context, sys engine.System, opts Options, replay string, rec *saved, stdout, stderr io.Writer) (run.Outcome, error) {
 	switch {
-	case dryRun(ctx):
+	case opts.DryRun:
 		return run.Outcome{}, nil
 	case rec != nil: // `ringlab check`: judge a log, print only the verdicts
 		opts.Format, opts.Events, opts.Out, opts.SeedDrawn, opts.Serving = "none", "", "", false, Serving{}

@@ -151,7 +151,7 @@ func ExploreStart(c *ucli.Context, opts Options, stderr io.Writer) (schedules in
 	case c.IsSet("schedule"):
 		return 0, 0, cliutil.Usagef("--schedule replays one schedule: give it to the run command, not to explore, which tries --schedules of them")
 	}
-	if dryRun(c.Context) {
+	if opts.DryRun {
 		return 0, opts.Seed, nil
 	}
 	if opts.SeedDrawn {

@@ -66,7 +66,26 @@ type Options struct {
 	Serving      Serving        // --serve: show the run in the browser afterwards
 	Intro        string         // printed on stdout before the run's first line, once its flags have all been accepted
 	Custom       engine.Runtime // runs the System instead of the runtime the flags name (a saved log, a checked path)
+	DryRun       bool           // build the run but run nothing (the app was marked by DryRun)
 }
+
+// dryRunKey marks, in an app's Metadata, an app made by DryRun.
+const dryRunKey = "ringlab/dry-run"
+
+// DryRun makes the commands of app check their flags and build their runs
+// but run nothing: Execute returns at once with no output, and explore
+// tries no schedule. Tests use it to check that documented command lines
+// parse.
+func DryRun(app *ucli.App) *ucli.App {
+	if app.Metadata == nil {
+		app.Metadata = map[string]any{}
+	}
+	app.Metadata[dryRunKey] = true
+	return app
+}
+
+// dryRun reports whether c's app was made by DryRun.
+func dryRun(c *ucli.Context) bool { return c.App != nil && c.App.Metadata[dryRunKey] == true }
 
 // Parse reads the engine flags for a run of n nodes. Its errors are usage
 // errors (exit 2) naming the flag.
@@ -83,6 +102,7 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 		Timeout:      c.Duration("timeout"),
 		VectorClocks: c.Bool("vc"),
 		Serving:      ParseServe(c),
+		DryRun:       dryRun(c),
 	}
 	if !c.IsSet("seed") {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true

@@ -107,15 +107,3 @@ func SplitCommand(s string) ([]string, error) {
 	}
 	return words, nil
 }
-
-type dryRunKey struct{}
-
-// WithDryRun returns a context under which a command checks its flags and
-// builds its run but runs nothing: Execute returns at once with no output,
-// and explore tries no schedule. Tests use it to check that documented
-// command lines parse.
-func WithDryRun(ctx context.Context) context.Context {
-	return context.WithValue(ctx, dryRunKey{}, true)
-}
-
-func dryRun(ctx context.Context) bool { return ctx.Value(dryRunKey{}) != nil }
