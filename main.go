@@ -66,9 +66,9 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 	}
 	cmds = append(cmds,
 		exercises.Command(),
-		rcli.AMQPCommand(nodeAreas()), rcli.NodeCommand(nodeAreas()),
+		rcli.AMQPCommand(rcli.NodeAreas(areas)), rcli.NodeCommand(rcli.NodeAreas(areas)),
 		rcli.RenderCommand(ring.LogDialect()),
-		rcli.CheckCommand(stdout, stderr, areas, nodeAreas(), []trace.Dialect{ring.LogDialect()}),
+		rcli.CheckCommand(stdout, stderr, areas, []trace.Dialect{ring.LogDialect()}),
 		serve.Command(),
 		rcli.VersionCommand(),
 	)
@@ -98,5 +98,5 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 }
 
 // nodeAreas are the areas whose algorithms run one node per process over
-// the broker; a bare --algo NAME is an election.
-func nodeAreas() []rcli.NodeArea { return []rcli.NodeArea{election.NodeArea(), mutex.NodeArea()} }
+// the broker: every area with node runs (Area.Node).
+func nodeAreas() []rcli.NodeArea { return rcli.NodeAreas(areas()) }

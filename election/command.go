@@ -83,6 +83,7 @@ func Area() rcli.Area {
 			"is delivered next, which pending timer fires, and where --crashes/--restarts/--drops\n" +
 			"strike. Uniqueness is checked at every step; termination, agreement and correctness at\n" +
 			"every terminal state. A violation is reported with a shortest path and its --path replay.",
+		Node: nodeRuns(),
 	}
 }
 

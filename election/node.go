@@ -39,12 +39,12 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 	})
 }
 
-// NodeArea is the elections as `ringlab node` and `ringlab amqp` take
-// them: the initiator's node (node 1 unless --initiator is given to another)
+// nodeRuns is how `ringlab node` and `ringlab amqp` run the elections:
+// the initiator's node (node 1 unless --initiator is given to another)
 // starts the election.
-func NodeArea() rcli.NodeArea {
-	return rcli.NodeArea{
-		Name: "election", Algorithms: names(), Flags: []string{"ids", "nodes", "lang"},
+func nodeRuns() *rcli.NodeRuns {
+	return &rcli.NodeRuns{
+		Flags: []string{"ids", "nodes", "lang"},
 		Spec: func(name string, args []string, index int, initiator bool) (engine.System, error) {
 			if initiator {
 				args = append(args, "--initiators", strconv.Itoa(index))

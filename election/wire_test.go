@@ -12,7 +12,7 @@ import (
 // learns them from the spec, not from the algorithm's name.
 func TestRingWire(t *testing.T) {
 	for _, name := range names() {
-		spec, err := NodeArea().Spec(name, nil, 1, true)
+		spec, err := nodeRuns().Spec(name, nil, 1, true)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

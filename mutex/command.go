@@ -30,6 +30,7 @@ func Area() rcli.Area {
 			"   ringlab mutex explore lamport --nodes 3 --requests 2 --policy random --schedules 10000",
 		ExploreArgs:  "--nodes 3 --requests 2 --latency 1-10 --schedules 10000",
 		CheckExample: "Example (Lamport's algorithm needs FIFO links):\n   ringlab mutex check lamport --nodes 2 --policy random",
+		Node:         nodeRuns(),
 	}
 }
 

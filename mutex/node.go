@@ -23,12 +23,12 @@ func NodeSpec(name string, args []string) (engine.System, error) {
 	})
 }
 
-// NodeArea is the mutual-exclusion algorithms as `ringlab node` and
-// `ringlab amqp` take them (mutex/NAME): every node runs the workload; the
-// initiator's process only watches.
-func NodeArea() rcli.NodeArea {
-	return rcli.NodeArea{
-		Name: "mutex", Algorithms: Area().Names(), Flags: []string{"nodes", "requests"},
-		Spec: func(name string, args []string, _ int, _ bool) (engine.System, error) { return NodeSpec(name, args) },
+// nodeRuns is how `ringlab node` and `ringlab amqp` run the
+// mutual-exclusion algorithms (mutex/NAME): every node runs the workload;
+// the initiator's process only watches.
+func nodeRuns() *rcli.NodeRuns {
+	return &rcli.NodeRuns{
+		Flags: []string{"nodes", "requests"},
+		Spec:  func(name string, args []string, _ int, _ bool) (engine.System, error) { return NodeSpec(name, args) },
 	}
 }

@@ -9,8 +9,8 @@ import (
 // no progress, exit 4; a safety violation stays exit 3. The properties of
 // the System a node process builds say which are liveness properties.
 func TestNodeAreaExitsAsTheCommand(t *testing.T) {
-	for _, name := range NodeArea().Algorithms {
-		sys, err := NodeArea().Spec(name, []string{"--nodes", "3"}, 2, false)
+	for _, name := range Area().Names() {
+		sys, err := nodeRuns().Spec(name, []string{"--nodes", "3"}, 2, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,6 +47,23 @@ type Area struct {
 	// example gives after its name ("--nodes 3 --schedules 10000"), for
 	// an algorithm without an ExploreExample of its own.
 	ExploreArgs string
+	// Node, if set, is how `ringlab node` and `ringlab amqp` run the
+	// area's algorithms one node per process over a broker.
+	Node *NodeRuns
+}
+
+// NodeRuns is what the node commands need of an area beyond its
+// algorithms: the node command's flags it takes, and the run one
+// algorithm's subcommand builds from them.
+type NodeRuns struct {
+	Flags []string // of ids, nodes, lang, requests: passed on to the subcommand as given
+	// Spec builds the run of algorithm name from the flags passed on, for
+	// the node at index (initiator: it starts the run, where the area
+	// has starters).
+	Spec func(name string, args []string, index int, initiator bool) (engine.System, error)
+	// Exit, if set, maps the error of a node process's run to the exit
+	// its algorithm's own command gives for the same outcome.
+	Exit func(error) error
 }
 
 // Command is the area's command tree.

@@ -40,7 +40,8 @@ func VersionCommand() *ucli.Command {
 // CheckCommand is `ringlab check`: it re-judges a saved run: the command line its log names
 // rebuilds the run (its checkers, its figures) through the same command
 // code, and the logged events take the place of the runtime.
-func CheckCommand(stdout, stderr io.Writer, areas []Area, nodeAreas []NodeArea, dialects []trace.Dialect) *ucli.Command {
+func CheckCommand(stdout, stderr io.Writer, areas []Area, dialects []trace.Dialect) *ucli.Command {
+	nodeAreas := NodeAreas(areas)
 	return &ucli.Command{
 		Name:  "check",
 		Usage: "run a saved NDJSON log through the checkers of the run that wrote it; exit 0, 3 or 4 as the run would",

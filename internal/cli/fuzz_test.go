@@ -169,7 +169,7 @@ func FuzzReadLog(f *testing.F) {
 		`{"v":1,"seq":2,"t":6,"node":1,"kind":"send","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":2}` + "\n" +
 		`{"v":1,"kind":"header","algorithm":"election ring","nodes":2,"replay":"ringlab node --index 2"}` + "\n" +
 		`{"v":1,"seq":1,"t":7,"node":2,"kind":"recv","from":1,"to":2,"msg":{"type":"ELECTION","id":3},"lc":3}` + "\n"))
-	areas := []NodeArea{{Name: "election", Algorithms: []string{"ring"}, Flags: []string{"ids", "nodes", "lang"}}}
+	areas := []NodeArea{{Name: "election", Algorithms: []string{"ring"}, NodeRuns: NodeRuns{Flags: []string{"ids", "nodes", "lang"}}}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		half := bytes.Index(b, []byte("\n{\"v\":1,\"kind\":\"header\""))
 		if half < 0 {

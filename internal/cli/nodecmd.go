@@ -13,21 +13,25 @@ import (
 	"ringlab/internal/engine"
 )
 
-// NodeArea is what the node commands need of an area (election, mutex): the
-// names of its algorithms, the node command's flags it takes, and the run
-// one algorithm's subcommand builds from them. The engine does not import
-// the areas; main hands them in.
+// NodeArea is an area as the node commands take it: its name, the names
+// of its algorithms, and its NodeRuns. NodeAreas makes them from the areas
+// main hands in.
 type NodeArea struct {
 	Name       string
 	Algorithms []string
-	Flags      []string // of ids, nodes, lang, requests: passed on to the subcommand as given
-	// Spec builds the run of algorithm name from the flags passed on, for
-	// the node at index (initiator: it starts the run, where the area
-	// has starters).
-	Spec func(name string, args []string, index int, initiator bool) (engine.System, error)
-	// Exit, if set, maps the error of a node process's run to the exit
-	// its algorithm's own command gives for the same outcome.
-	Exit func(error) error
+	NodeRuns
+}
+
+// NodeAreas are the areas whose algorithms run one node per process (those
+// with Node set), in their order.
+func NodeAreas(areas []Area) []NodeArea {
+	var nas []NodeArea
+	for _, a := range areas {
+		if a.Node != nil {
+			nas = append(nas, NodeArea{Name: a.Name, Algorithms: a.Names(), NodeRuns: *a.Node})
+		}
+	}
+	return nas
 }
 
 // areaFlags are the node command's flags that belong to an area.
@@ -116,22 +120,35 @@ func topologyOf(c *ucli.Context, areas []NodeArea) (amqp.Names, int, error) {
 	return BrokerNames(area.Name+" "+name, spec.RingNames, "nodes"), n, nil
 }
 
-// ParseAlgo reads --algo: an algorithm of the first area (the elections:
-// ring, chang-roberts, ...), optionally written AREA/NAME, or
-// AREA/NAME of another (mutex/central).
+// ParseAlgo reads --algo: AREA/NAME (mutex/central, election/ring), or a
+// NAME alone, which names the first area's algorithm of that name (ring,
+// chang-roberts, central, ...).
 func ParseAlgo(areas []NodeArea, s string) (area NodeArea, name string, err error) {
 	an, name, found := strings.Cut(s, "/")
 	if !found {
-		an, name = areas[0].Name, s
+		k := slices.IndexFunc(areas, func(a NodeArea) bool { return slices.Contains(a.Algorithms, s) })
+		if k < 0 {
+			return NodeArea{}, "", cliutil.Usagef("--algo: unknown algorithm %q (want one of %s, or AREA/NAME)", s, allNames(areas))
+		}
+		return areas[k], s, nil
 	}
 	k := slices.IndexFunc(areas, func(a NodeArea) bool { return a.Name == an })
 	if k < 0 {
-		return NodeArea{}, "", cliutil.Usagef("--algo: want an %s algorithm, or AREA/NAME with AREA one of %s; got %q", areas[0].Name, areaNames(areas), s)
+		return NodeArea{}, "", cliutil.Usagef("--algo: want AREA/NAME with AREA one of %s, or an algorithm's NAME; got %q", areaNames(areas), s)
 	}
 	if !slices.Contains(areas[k].Algorithms, name) {
 		return NodeArea{}, "", cliutil.Usagef("--algo: unknown %s algorithm %q (want one of %s)", an, name, strings.Join(areas[k].Algorithms, ", "))
 	}
 	return areas[k], name, nil
+}
+
+// allNames lists every area's algorithms.
+func allNames(areas []NodeArea) string {
+	var ns []string
+	for _, a := range areas {
+		ns = append(ns, a.Algorithms...)
+	}
+	return strings.Join(ns, ", ")
 }
 
 func areaNames(areas []NodeArea) string {
