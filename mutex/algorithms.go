@@ -1,6 +1,7 @@
 package mutex
 
 import (
+	"cmp"
 	"fmt"
 
 	"ringlab/internal/cliutil"
@@ -194,6 +195,7 @@ func (a algorithm) algorithm() engine.Algorithm {
 		},
 	}
 	alg.Exhaustive = a.exhaustive()
+	alg.CheckExample = cmp.Or(a.checkExample, "ringlab mutex check "+a.name+" --nodes 3")
 	return alg
 }
 
@@ -207,18 +209,13 @@ func (a algorithm) exhaustive() *engine.Algorithm {
 	if a.clock {
 		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
 	}
-	example := a.checkExample
-	if example == "" {
-		example = "ringlab mutex check " + a.name + " --nodes 3"
-	}
 	return &engine.Algorithm{
 		Description: "Breadth-first search over every interleaving the simulator could produce: which message\n" +
 			"is delivered next, which pending timer fires (any moment with --timers any), which\n" +
 			"request or release comes next, and where --crashes/--restarts/--drops strike. Mutual\n" +
 			"exclusion is checked at every step; no deadlock, no starvation and the grant order at\n" +
 			"every terminal state. A violation is reported with a shortest path and its --path replay.",
-		Example: example,
-		Params:  append(ps, a.params...),
+		Params: append(ps, a.params...),
 		Build: func(p engine.Params, env engine.Env) (engine.System, error) {
 			pl, err := a.build(p, 0)
 			if err != nil {

@@ -148,7 +148,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 	return &ucli.Command{
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
 		Description: cmp.Or(a.CheckDescription, alg.Description),
-		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, cmp.Or(alg.CheckExample, alg.Example)),
+		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
 		Flags:       append(ParamFlags(alg), CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {

@@ -32,9 +32,10 @@ type Algorithm struct {
 	// its replay, so that all its schedules run on one layout.
 	Pin func(p Params, env Env) map[string]string
 	// Exhaustive, if set, is the algorithm as the exhaustive checker takes
-	// it, where that differs from a run: parameters of its own (smaller
-	// defaults, a bound that makes the space finite), its own example,
-	// and a Build of the checked System. Its Name is the algorithm's.
+	// it, where that differs from a run: its description, parameters of
+	// its own (smaller defaults, a bound that makes the space finite) and
+	// a Build of the checked System. Its name and examples are the
+	// algorithm's.
 	Exhaustive *Algorithm
 }
 
@@ -44,7 +45,7 @@ func (a Algorithm) ForCheck() Algorithm {
 		return a
 	}
 	x := *a.Exhaustive
-	x.Name = a.Name
+	x.Name, x.Example, x.ExploreExample, x.CheckExample = a.Name, a.Example, a.ExploreExample, a.CheckExample
 	return x
 }
 
