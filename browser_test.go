@@ -4,8 +4,8 @@ package main
 // (chromedp), loads served runs, steps through them with the keyboard and
 // checks what the page shows against the log itself. It needs Debian's
 // chromium (or RINGLAB_CHROMIUM); `bash .ci/run` installs it. With
-// RINGLAB_UPDATE=1 it rewrites the screenshots in internal/serve/testdata/
-// (the pictures of internal/serve's README). It stands in the top package
+// RINGLAB_UPDATE=1 it rewrites the screenshots in engine/serve/testdata/
+// (the pictures of engine/serve's README). It stands in the top package
 // because its logs come from the areas' commands, which the engine's own
 // tests do not import.
 
@@ -26,8 +26,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/serve"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/serve"
 )
 
 // runLog runs a ringlab command line in-process and returns its NDJSON log.
@@ -475,7 +475,7 @@ type speed struct {
 
 // TestBrowserBigLogs loads a 10,000-event and a 100,000-event election and
 // reports how long the page takes to load them and to step (the figures in
-// the README come from its log: go test -run BigLogs -v ./internal/serve);
+// the README come from its log: go test -run BigLogs -v ./engine/serve);
 // past the page's limit it says how to narrow the run.
 func TestBrowserBigLogs(t *testing.T) {
 	if testing.Short() {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // runs whose logs `check` must judge as the run did: every mutex and

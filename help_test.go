@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
 	"ringlab/internal/racebuild"
 )
 

@@ -3,7 +3,7 @@
 // concurrency chapter's exercises, each runnable, replayable and checked.
 //
 // main only assembles the four areas' commands, holds a signal-aware context,
-// and maps errors to exit codes (internal/cliutil) in one place.
+// and maps errors to exit codes (engine/cliutil) in one place.
 package main
 
 import (
@@ -17,11 +17,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/election"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/serve"
+	"ringlab/engine/trace"
 	"ringlab/exercises"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/serve"
-	"ringlab/internal/trace"
 	"ringlab/mutex"
 	"ringlab/ring"
 )

@@ -15,8 +15,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"ringlab/engine/trace"
 	"ringlab/internal/golden"
-	"ringlab/internal/trace"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"ringlab/election"
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 	"ringlab/mutex"
 )
 

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/check"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // relay is an algorithm written for this test and nowhere else: a token

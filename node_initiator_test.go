@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/amqp/amqptest"
+	"ringlab/engine/amqp/amqptest"
 )
 
 // brokerPassword is the password url gives, or "".

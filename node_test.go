@@ -20,10 +20,10 @@ import (
 	"time"
 
 	"ringlab/election"
-	"ringlab/internal/amqp/amqptest"
-	"ringlab/internal/check"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp/amqptest"
+	"ringlab/engine/check"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/trace"
 )
 
 func TestNodeAndAMQPBadInputExit2(t *testing.T) {

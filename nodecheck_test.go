@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/amqp/amqptest"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp/amqptest"
+	"ringlab/engine/trace"
 )
 
 // summaryOf is the summary line of a log file (the watching process's).

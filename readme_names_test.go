@@ -18,8 +18,9 @@ import (
 
 var (
 	// readmePath is a file or package path in backticks: it ends in .go or
-	// a slash, or starts with internal/ (a module path "ringlab/..." too).
-	readmePath = regexp.MustCompile("`(?:ringlab/)?([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*(?:\\.go|/)|(?:[a-z]+/)*internal/[a-z0-9_/]+)`")
+	// a slash, or starts with engine/ or internal/ (a module path
+	// "ringlab/..." too).
+	readmePath = regexp.MustCompile("`(?:ringlab/)?([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*(?:\\.go|/)|(?:[a-z]+/)*(?:engine|internal)/[a-z0-9_/]+)`")
 	// readmeIdent is an identifier of a package in backticks: `sim.Explore`,
 	// `node.Input.Now` (the package and the first name are checked; a one-letter
 	// name is a placeholder, as in the queue `node.X`).

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	rcli "ringlab/internal/cli"
+	rcli "ringlab/engine/cli"
 	"ringlab/internal/racebuild"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // The space-time diagrams must read on a slide: no label over another,

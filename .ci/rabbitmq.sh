@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RabbitMQ for the integration tests of internal/amqp (and `ringlab node`).
+# RabbitMQ for the integration tests of engine/amqp (and `ringlab node`).
 #
 #   bash .ci/rabbitmq.sh start   install Debian's rabbitmq-server if missing, start it
 #                                detached, and wait (at most 60 s) until it answers

@@ -6,11 +6,11 @@ import (
 	"slices"
 
 	"ringlab/election/bully"
-	"ringlab/internal/check"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // Bully's named scenarios (election/README.md, "Bully: the worked example

@@ -5,10 +5,10 @@ import (
 	"io"
 
 	"ringlab/election/smallestid"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // defaultRingIDs is the default configuration of the ring-election specification

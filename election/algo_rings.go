@@ -8,10 +8,10 @@ import (
 	"ringlab/election/changroberts"
 	"ringlab/election/franklin"
 	"ringlab/election/idlist"
-	"ringlab/internal/check"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/trace"
 )
 
 func anonymousAlgo() entry {

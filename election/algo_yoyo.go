@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"ringlab/election/yoyo"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 func yoyoAlgo() entry {

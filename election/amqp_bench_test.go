@@ -25,8 +25,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/amqp/amqptest"
-	rcli "ringlab/internal/cli"
+	"ringlab/engine/amqp/amqptest"
+	rcli "ringlab/engine/cli"
 	"ringlab/internal/clitest"
 )
 

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/amqp"
-	"ringlab/internal/amqp/amqptest"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp"
+	"ringlab/engine/amqp/amqptest"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // The ring election's wire format: {"type","candidate_id","sender_id","timestamp"}.

@@ -14,10 +14,10 @@ import (
 	"ringlab/election/idlist"
 	"ringlab/election/smallestid"
 	"ringlab/election/yoyo"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
-	"ringlab/internal/statespace"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+	"ringlab/engine/statespace"
 )
 
 // checkReplays runs a check that must find a violation after exactly

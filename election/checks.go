@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"ringlab/election/anonymous"
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // agreementAmong is agreement restricted to the nodes that can learn the

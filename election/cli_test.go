@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/goleak"
 
+	"ringlab/engine/cliutil"
 	"ringlab/internal/clitest"
-	"ringlab/internal/cliutil"
 	"ringlab/internal/golden"
 )
 

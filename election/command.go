@@ -1,7 +1,7 @@
 // Package election holds the `ringlab election` command tree: one
 // subcommand per leader-election algorithm of the course (ring, anonymous,
 // idlist, chang-roberts, franklin, bully, yoyo), each run on the engine
-// (internal/cli, internal/run) with the election checkers — termination, uniqueness,
+// (engine/cli, engine/run) with the election checkers — termination, uniqueness,
 // agreement, correctness — plus `compare` (measured messages against the
 // theory) and `explore` (many seeded schedules, shrunk to the shortest
 // violating one). The algorithms themselves are the pure Step machines in
@@ -14,11 +14,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/check"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // entry is one election algorithm: its subcommand, its own parameters

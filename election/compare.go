@@ -14,11 +14,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/check"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // compared are the algorithms `compare` knows the theory of, in its

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
 )
 
 // MaxNodes bounds --nodes (a million-node election fits in a few GiB).

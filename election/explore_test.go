@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 )
 
 // The explorer finds the split-brain cases (the anonymous ring, Bully) and prints the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 )
 
 // The parsers of the election flags: whatever the input, no panic, a

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
 )
 
 // Generated topologies for yoyo (--topology).

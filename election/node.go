@@ -7,10 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/trace"
 )
 
 // names lists the election algorithms by their subcommand names.

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/amqp"
-	"ringlab/internal/amqp/amqptest"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp"
+	"ringlab/engine/amqp/amqptest"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/trace"
 )
 
 // signalWriter collects a process's output and closes seen at the first

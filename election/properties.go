@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // The IDs of the election's properties.

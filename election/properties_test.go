@@ -3,8 +3,8 @@ package election
 import (
 	"testing"
 
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 func ev(node int, kind string) *trace.Event { return &trace.Event{Node: node, Kind: kind} }

@@ -3,7 +3,7 @@ package election
 import (
 	"testing"
 
-	"ringlab/internal/registrytest"
+	"ringlab/engine/registrytest"
 )
 
 // sweeps are the command lines of each election whose runs, under the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // `ringlab election ring --lang pt` on the default configuration prints the

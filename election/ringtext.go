@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"ringlab/election/smallestid"
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // words are the output lines of the ring-election specification

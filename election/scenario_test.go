@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/trace"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/trace"
 )
 
 // The anonymous ring of the course chapter on leader election: one candidate on two processes gives one

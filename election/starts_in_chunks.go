@@ -1,6 +1,6 @@
 package election
 
-import "ringlab/internal/node"
+import "ringlab/engine/node"
 
 // starts gives CmdStart at tick 0 to every starter. startsPlain is the
 // plain version; this one fills the script in chunks of startChunk, each

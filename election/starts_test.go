@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 func TestStartsInChunksIsPlain(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"ringlab/election/changroberts"
 	"ringlab/election/franklin"
 	"ringlab/election/idlist"
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // comparison is what `compare` measures an algorithm's runs against: the

@@ -3,8 +3,8 @@ package election
 import (
 	"testing"
 
-	"ringlab/internal/amqp"
-	rcli "ringlab/internal/cli"
+	"ringlab/engine/amqp"
+	rcli "ringlab/engine/cli"
 )
 
 // TestRingWire: the ring election, and it alone, asks for the ring

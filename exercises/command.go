@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/blockingqueue"
 	"ringlab/exercises/concmap"
 	"ringlab/exercises/counter"
@@ -20,7 +21,6 @@ import (
 	"ringlab/exercises/stateful"
 	"ringlab/exercises/threadlocal"
 	"ringlab/exercises/twolocks"
-	"ringlab/internal/cliutil"
 )
 
 // Lessons returns the lesson commands in catalog order.

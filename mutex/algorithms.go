@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
 	"ringlab/mutex/central"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/maekawa"

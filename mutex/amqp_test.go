@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/amqp/amqptest"
+	"ringlab/engine/amqp/amqptest"
 )
 
 // Every algorithm once over the broker, with its verdicts.

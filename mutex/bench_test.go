@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/internal/live"
-	"ringlab/internal/sim"
+	"ringlab/engine/live"
+	"ringlab/engine/sim"
 	"ringlab/mutex/quorum"
 )
 

@@ -3,8 +3,8 @@ package mutex
 import (
 	"fmt"
 
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
+	"ringlab/engine"
+	"ringlab/engine/node"
 )
 
 // checkWorkload is the workload of an exhaustive check: each requester

@@ -7,7 +7,7 @@ import (
 	"context"
 	"testing"
 
-	"ringlab/internal/statespace"
+	"ringlab/engine/statespace"
 )
 
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,

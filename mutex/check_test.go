@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/sim"
-	"ringlab/internal/statespace"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/sim"
+	"ringlab/engine/statespace"
 )
 
 // checkReplays runs an exhaustive check that must find a violation after

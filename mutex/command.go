@@ -1,6 +1,6 @@
 // Package mutex holds the `ringlab mutex` command tree: one subcommand per
 // mutual-exclusion algorithm of the course chapter (central, token-ring, quorum,
-// ricart-agrawala, lamport, maekawa), each run on the engine (internal/cli, internal/run)
+// ricart-agrawala, lamport, maekawa), each run on the engine (engine/cli, engine/run)
 // under a workload of requests with the chapter's properties — mutual
 // exclusion, no deadlock, no starvation, the order of grants — plus the
 // chapter's failure scenarios (`scenario`), the figures it talks about
@@ -13,7 +13,7 @@ package mutex
 import (
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
+	rcli "ringlab/engine/cli"
 )
 
 // Area is the mutex area: its algorithms' run, explore and check commands

@@ -13,12 +13,12 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/goleak"
 
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/run"
+	"ringlab/engine/trace"
 	"ringlab/internal/clitest"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
 	"ringlab/internal/golden"
-	"ringlab/internal/run"
-	"ringlab/internal/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

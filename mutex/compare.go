@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/sim"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/sim"
 )
 
 func compareCommand() *cli.Command {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 	"ringlab/mutex/quorum"
 )
 

@@ -5,11 +5,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/check"
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/statespace"
+	"ringlab/engine"
+	"ringlab/engine/check"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/statespace"
 )
 
 // checkConfig is the search `ringlab mutex check ALGO ARGS...` makes of

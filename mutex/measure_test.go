@@ -9,11 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/internal/clitest"
-	"ringlab/internal/cliutil"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/sim"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/sim"
 	"ringlab/mutex/central"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/ricart"

@@ -3,9 +3,9 @@ package mutex
 import (
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
+	"ringlab/engine"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
 )
 
 // NodeSpec builds the run, workload included, that algorithm name's

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/amqp"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 	"ringlab/mutex/internal/mutexcheck"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/ricart"

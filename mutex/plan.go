@@ -3,9 +3,9 @@ package mutex
 import (
 	"fmt"
 
-	"ringlab/internal/check"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 	"ringlab/mutex/central"
 	"ringlab/mutex/internal/mutexcheck"
 	"ringlab/mutex/lamport"

@@ -8,11 +8,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/check"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 	"ringlab/mutex/quorum"
 )
 

@@ -3,7 +3,7 @@ package mutex
 import (
 	"testing"
 
-	"ringlab/internal/registrytest"
+	"ringlab/engine/registrytest"
 )
 
 // sweeps are the command lines of each algorithm whose runs, under the

@@ -7,12 +7,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	rcli "ringlab/internal/cli"
-	"ringlab/internal/cliutil"
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	rcli "ringlab/engine/cli"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // scenario is one of the chapter's worked examples or failure scenarios,

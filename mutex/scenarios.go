@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
 	"ringlab/mutex/central"
 	"ringlab/mutex/quorum"
 	"ringlab/mutex/ricart"

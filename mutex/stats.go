@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 	"ringlab/mutex/internal/mutexcheck"
 )
 

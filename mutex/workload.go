@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"ringlab/internal/engine"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // workload is the course chapter's "processes that try": each requester asks for the

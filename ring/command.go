@@ -14,8 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
-	"ringlab/internal/trace"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/trace"
 )
 
 // Command returns the `ring` command.

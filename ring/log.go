@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // LogDialect is the ring's --format json as the engine reads logs: render,

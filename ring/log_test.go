@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/trace"
+	"ringlab/engine/trace"
 )
 
 // TestRingLog: the capitalizing ring's hop lines read as a ring of

@@ -28,7 +28,7 @@ package anonymous
 import (
 	"fmt"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Message types (the chapter's VoteEmMim and HabemosLider).

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 func newNet(t *testing.T, n int) *electiontest.Net[*Node] {

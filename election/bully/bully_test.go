@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // upTo returns the ids 1..n.

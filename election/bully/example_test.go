@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"ringlab/election/bully"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // Five processes, all alive, every message taking one tick; the lowest id

@@ -1,6 +1,6 @@
 package bully
 
-import "ringlab/internal/node"
+import "ringlab/engine/node"
 
 // Clone implements node.Snapshot (the configuration is shared: it is
 // never written after New).

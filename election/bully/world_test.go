@@ -3,7 +3,7 @@ package bully
 import (
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // world is a tiny deterministic driver with a virtual clock: a message

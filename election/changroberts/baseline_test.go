@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // the announcement ELECTED(l) is -l. A channel holds one message; a node
 // holds at most one, and messages never multiply, so a send cannot block
 // for ever: every goroutine ends after the announcement passes it. Like
-// internal/live's nodes, a node blocks on its own channels only (a select
+// engine/live's nodes, a node blocks on its own channels only (a select
 // on a shared ctx.Done() costs each of a million goroutines a lock on one
 // channel); it cannot be cancelled.
 func baseline(ids []int) (msgs int64, leaders []int) {

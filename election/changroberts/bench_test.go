@@ -7,7 +7,7 @@
 // BenchmarkElection runs Chang-Roberts with every node starting on a random
 // layout, announcement included: impl=baseline is the hand-written ring of
 // goroutines and int channels (baseline_test.go), impl=live the Node
-// machines on internal/live with no sink, impl=sim the same on internal/sim,
+// machines on engine/live with no sink, impl=sim the same on engine/sim,
 // impl=sim-unoptimized without the simulator's speed-ups (prefetch.go,
 // fastpath.go: what they pay).
 // Each op is a whole run, goroutine start-up and join included; peak-MB is
@@ -22,9 +22,9 @@ import (
 	"syscall"
 	"testing"
 
-	"ringlab/internal/live"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
+	"ringlab/engine/live"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
 )
 
 func BenchmarkElection(b *testing.B) {

@@ -32,7 +32,7 @@ import (
 	"fmt"
 	"math"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Message types.

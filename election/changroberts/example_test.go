@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"ringlab/election/changroberts"
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
-	"ringlab/internal/trace"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+	"ringlab/engine/trace"
 )
 
 // Five nodes on a ring, every one starting an election: each id travels

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Factory validates the ring once (ids[i-1] is node i's id; at least one,

@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // newNet is the area's test net over a Franklin ring of ids, every link

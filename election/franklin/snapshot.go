@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Clone implements node.Snapshot.

@@ -23,7 +23,7 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // TypeList is the list message's type; the chapter writes it [p : l].

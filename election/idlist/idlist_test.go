@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 func newNet(t electiontest.TB, ids []int) *electiontest.Net[*Node] {

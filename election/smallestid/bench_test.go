@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // BenchmarkElection runs the specification's worst single-initiator election (ids

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Ring configures a whole run.

@@ -8,7 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Several initiators, every node starting before any delivery,

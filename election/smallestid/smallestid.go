@@ -33,7 +33,7 @@ package smallestid
 import (
 	"fmt"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Message types, as the specification names them on the wire.

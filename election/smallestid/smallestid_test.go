@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 func newNet(t electiontest.TB, ids []int, extinction bool) *electiontest.Net[*Node] {

@@ -1,6 +1,6 @@
 package smallestid
 
-import "ringlab/internal/node"
+import "ringlab/engine/node"
 
 // Clone implements node.Snapshot.
 func (n *Node) Clone() node.Node { c := *n; return &c }

@@ -3,7 +3,7 @@ package yoyo
 import (
 	"math/bits"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // begin starts iteration n.iter+1 on the DAG as it is now.

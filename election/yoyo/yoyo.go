@@ -39,7 +39,7 @@ import (
 	"slices"
 
 	"ringlab/election/internal/ids"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Kind is a message kind.

@@ -8,7 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"ringlab/election/internal/electiontest"
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // newGraph is the area's test net over cfg's graph, every link FIFO.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lesson"
-	"ringlab/internal/cliutil"
 )
 
 // Implementations, for --impl.

@@ -7,8 +7,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lessontest"
-	"ringlab/internal/cliutil"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lessontest"
-	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lesson"
-	"ringlab/internal/cliutil"
 )
 
 // MaxDuration bounds every duration flag.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lesson"
-	"ringlab/internal/cliutil"
 	"ringlab/internal/racebuild"
 )
 

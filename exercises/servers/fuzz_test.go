@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 )
 
 // FuzzArchs: --archs gives distinct known names that read back the same,

@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sync/errgroup"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lesson"
-	"ringlab/internal/cliutil"
 )
 
 const explanation = `stateful: paging through a query, stateless vs stateful (the course chapter on concurrency).

@@ -16,8 +16,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine/cliutil"
 	"ringlab/exercises/internal/lesson"
-	"ringlab/internal/cliutil"
 )
 
 // MaxLoops bounds --loops.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 )
 
 // Run runs the command line args (args[0] is the program's name) on an app

@@ -44,7 +44,7 @@ import (
 	"slices"
 	"strconv"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Kind is the kind of a message, named as in the chapter.

@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 	"ringlab/mutex/internal/mutextest"
 )
 

@@ -48,7 +48,7 @@ import (
 	"ringlab/mutex/internal/ids"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Kind is a message kind.

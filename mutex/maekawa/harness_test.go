@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 	"ringlab/mutex/internal/mutextest"
 )
 

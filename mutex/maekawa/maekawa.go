@@ -41,7 +41,7 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 	"ringlab/mutex/internal/ids"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 	"ringlab/mutex/internal/mutextest"
 )
 

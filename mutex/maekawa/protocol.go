@@ -3,7 +3,7 @@ package maekawa
 import (
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // The requester's side.

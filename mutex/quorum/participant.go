@@ -1,6 +1,6 @@
 package quorum
 
-import "ringlab/internal/node"
+import "ringlab/engine/node"
 
 func (n *Node) stepParticipant(in node.Input, out *node.Output) {
 	switch in.Kind {

@@ -49,7 +49,7 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Kind is the kind of a message, named as in the chapter.

@@ -6,7 +6,7 @@ import (
 	"ringlab/mutex/internal/ids"
 	"strconv"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // MaxNodes bounds Config.N.

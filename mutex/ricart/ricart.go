@@ -32,7 +32,7 @@
 // and both worked examples step by step.
 package ricart
 
-import "ringlab/internal/node"
+import "ringlab/engine/node"
 
 // Kind is a message kind.
 type Kind string

@@ -3,8 +3,8 @@ package tokenring_test
 import (
 	"fmt"
 
-	"ringlab/internal/node"
-	"ringlab/internal/sim"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
 	"ringlab/mutex/tokenring"
 )
 

@@ -3,7 +3,7 @@ package tokenring
 import (
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Clone implements node.Snapshot.

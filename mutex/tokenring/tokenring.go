@@ -44,7 +44,7 @@ package tokenring
 import (
 	"fmt"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Msg is the TOKEN. Origin and Gen name the token (the node that created it,

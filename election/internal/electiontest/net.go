@@ -9,7 +9,7 @@ package electiontest
 import (
 	"slices"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Envelope is a message in flight.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 	"ringlab/internal/racebuild"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"ringlab/internal/cliutil"
+	"ringlab/engine/cliutil"
 )
 
 // Run executes `x <cmd.Name> args...` on a tiny app whose stdout and stderr

@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/check"
-	"ringlab/internal/node"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // The IDs of the properties of this package.

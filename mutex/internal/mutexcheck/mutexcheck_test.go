@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/amqp"
-	"ringlab/internal/check"
-	"ringlab/internal/run"
-	"ringlab/internal/trace"
+	"ringlab/engine/amqp"
+	"ringlab/engine/check"
+	"ringlab/engine/run"
+	"ringlab/engine/trace"
 	"ringlab/mutex/tokenring"
 )
 

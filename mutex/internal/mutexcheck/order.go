@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // Key orders requests: lower first.

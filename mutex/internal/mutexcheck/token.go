@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"ringlab/internal/check"
-	"ringlab/internal/trace"
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // OneToken checks a token ring: at most one token exists at any

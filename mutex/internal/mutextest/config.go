@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // ConfigCase is a config and what its package's Factory must say of it:

@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"strings"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // TB is what the driver needs of *testing.T and *rapid.T.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"ringlab/internal/node"
+	"ringlab/engine/node"
 )
 
 // Net is a tiny deterministic network for pure nodes of type N: a list of

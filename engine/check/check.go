@@ -1,0 +1,334 @@
+// Package check holds ringlab's properties, written once and judged by
+// every tool. A property watches the event stream as it happens (Observe)
+// and reports a violation at the event that breaks it; at the end of a run
+// (Finish) it gives its verdict. The same properties are judged at each
+// event of a run on any runtime, over a saved NDJSON log (Log), at every
+// step of the random explorer and, those that are a Snapshot, at every
+// state of the exhaustive checker (the others where its paths end).
+package check
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+
+	"ringlab/engine/trace"
+)
+
+// End is what a property learns when the run is over.
+type End struct {
+	Terminated bool   // the run ended by itself (quiescent or every node done)
+	Why        string // why it did not, if it did not
+	Messages   int64
+	Runtime    string // "live": times are nanoseconds
+}
+
+// Time writes a time of the run: ticks as a number, a live run's
+// nanoseconds in a readable unit.
+func (e End) Time(t int64) string {
+	h := trace.Header{Runtime: e.Runtime}
+	return h.FormatTime(t)
+}
+
+// ID names a property: the name written in violations and verdicts, lower
+// case, words separated by one space ("mutual exclusion"). Code compares
+// IDs; a user's spelling becomes one through PropertyName.
+type ID string
+
+// The IDs of the properties of this package.
+const (
+	IDMutualExclusion ID = "mutual exclusion"
+	IDTermination     ID = "termination"
+	IDMessageBound    ID = "message bound"
+)
+
+// Property is one property of a run.
+type Property interface {
+	// ID is the name written in violations and verdicts.
+	ID() ID
+	// Observe sees every event in order and returns a description of the
+	// violation this event causes, or "".
+	Observe(e *trace.Event) string
+	// Finish returns the verdict once the run is over.
+	Finish(end End) trace.Verdict
+}
+
+// Wanter is a Property that needs only some kinds of events. A property
+// that is not one is shown every kind.
+type Wanter interface {
+	Wants() trace.Kinds
+}
+
+// Set runs several properties over one stream and remembers the violations.
+type Set struct {
+	Properties []Property
+	Violations []trace.Event
+	violated   map[ID]bool
+}
+
+// NewSet returns a set of properties.
+func NewSet(ps ...Property) *Set { return &Set{Properties: ps, violated: map[ID]bool{}} }
+
+// Observe feeds one event to every property and returns the violation events
+// it caused (to be logged right after e).
+func (s *Set) Observe(e *trace.Event) []trace.Event {
+	var out []trace.Event
+	for _, c := range s.Properties {
+		if d := c.Observe(e); d != "" {
+			v := trace.Event{V: trace.Version, T: e.T, Node: e.Node, Kind: trace.KindViolation, Property: string(c.ID()), Detail: d, LC: e.LC}
+			out = append(out, v)
+			s.Violations = append(s.Violations, v)
+			s.violated[c.ID()] = true
+		}
+	}
+	return out
+}
+
+// ClockWanter is a Property that judges better with vector clocks on the
+// events (happens-before instead of the order events were seen in); a
+// runtime that can give them then does.
+type ClockWanter interface {
+	WantsClocks() bool
+}
+
+// WantsClocks reports whether a property of the set wants vector clocks.
+func (s *Set) WantsClocks() bool {
+	for _, c := range s.Properties {
+		if w, ok := c.(ClockWanter); ok && w.WantsClocks() {
+			return true
+		}
+	}
+	return false
+}
+
+// Wants is the union of the kinds its properties need: a runtime may skip
+// the others when nothing else (a renderer, a log) wants them.
+func (s *Set) Wants() trace.Kinds {
+	var k trace.Kinds
+	for _, c := range s.Properties {
+		if w, ok := c.(Wanter); ok {
+			k |= w.Wants()
+		} else {
+			k = trace.AllKinds
+		}
+	}
+	return k
+}
+
+// Violated reports whether any property has found a violation so far.
+func (s *Set) Violated() bool { return len(s.Violations) > 0 }
+
+// Finish collects the verdicts. A property that was violated during the run
+// fails even if its end-of-run check would pass.
+func (s *Set) Finish(end End) []trace.Verdict {
+	vs := make([]trace.Verdict, 0, len(s.Properties))
+	for _, c := range s.Properties {
+		v := c.Finish(end)
+		if s.violated[c.ID()] && (v.OK || v.Detail == "") {
+			v.OK = false
+			for _, e := range s.Violations {
+				if ID(e.Property) == c.ID() {
+					v.Detail = e.Detail
+					break
+				}
+			}
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// Log judges properties over a saved NDJSON log and returns the violations and
+// verdicts, with the summary line read from the log.
+func Log(r io.Reader, cs ...Property) (*Set, []trace.Verdict, *trace.Summary, error) {
+	set := NewSet(cs...)
+	var sum *trace.Summary
+	err := trace.Read(r, func(e *trace.Event) error {
+		if e.Kind != trace.KindViolation {
+			set.Observe(e)
+		}
+		return nil
+	}, func(s *trace.Summary) error { sum = s; return nil })
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	end := End{Terminated: true}
+	if sum != nil {
+		end.Messages = sum.Messages
+		for _, v := range sum.Verdicts {
+			if ID(v.Property) == IDTermination && !v.OK {
+				end.Terminated, end.Why = false, v.Detail
+			}
+		}
+	}
+	return set, set.Finish(end), sum, nil
+}
+
+// MutualExclusion: never two live nodes in the critical section at once. A
+// node that crashes inside the CS leaves it (it is dead, not using the
+// resource).
+//
+// What "at once" means depends on what the events carry. Without vector
+// clocks (the simulator's default) it is the order of the events: one
+// global virtual time, so two nodes between enter_cs and exit_cs at the
+// same time. With vector clocks (the live runtime, or the simulator with
+// --vc) it is causality: every entry must happen after (→, Lamport's
+// happens-before) the last exit of every other node, so two critical
+// sections not ordered by messages are flagged even when, on this run's
+// clock, one ended before the other began: on another run they overlap.
+//
+// Its state is the set of nodes inside (a sorted small slice) and, only
+// for runs whose events carry clocks, each node's last exit clock: a
+// Snapshot the exhaustive checker carries in every state.
+type MutualExclusion struct {
+	Names
+	Times
+	in       NodeSet
+	worst    int
+	first    string           // the first violation, for the verdict
+	lastExit map[int][]uint32 // each node's last exit_cs clock, while it is alive
+	causal   bool             // the events carried vector clocks
+}
+
+func (*MutualExclusion) ID() ID { return IDMutualExclusion }
+
+func (*MutualExclusion) Wants() trace.Kinds {
+	return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS, trace.KindCrash, trace.KindRecover)
+}
+
+// WantsClocks says the property judges by happens-before when it can.
+func (*MutualExclusion) WantsClocks() bool { return true }
+
+func (m *MutualExclusion) Observe(e *trace.Event) string {
+	d := m.observe(e)
+	if d != "" && m.first == "" {
+		m.first = d
+	}
+	return d
+}
+
+func (m *MutualExclusion) observe(e *trace.Event) string {
+	switch e.Kind {
+	case trace.KindEnterCS:
+		m.in.Add(e.Node)
+		if len(m.in) > 1 {
+			m.worst = max(m.worst, len(m.in))
+			return fmt.Sprintf("%s are in the critical section at once (t=%s)", m.List(m.in), m.Time(e.T))
+		}
+		if e.VC == nil {
+			return ""
+		}
+		m.causal = true
+		for _, i := range sortedKeys(m.lastExit) {
+			if i != e.Node && !happensBefore(m.lastExit[i], e.VC) {
+				m.worst = max(m.worst, 2)
+				return fmt.Sprintf("the critical sections of %s and %s are not ordered by happens-before: "+
+					"%s's exit (vc %v) does not happen before %s's entry (vc %v, t=%s)",
+					m.Name(i), m.Name(e.Node), m.Name(i), m.lastExit[i], m.Name(e.Node), e.VC, m.Time(e.T))
+			}
+		}
+	case trace.KindExitCS:
+		m.in.Remove(e.Node)
+		if e.VC != nil {
+			if m.lastExit == nil {
+				m.lastExit = map[int][]uint32{}
+			}
+			m.lastExit[e.Node] = slices.Clone(e.VC)
+		}
+	case trace.KindCrash, trace.KindRecover:
+		// A dead node holds nothing, and nothing can be ordered after it.
+		m.in.Remove(e.Node)
+		delete(m.lastExit, e.Node)
+	}
+	return ""
+}
+
+// Clone returns an independent copy (the exhaustive checker's snapshot).
+func (m *MutualExclusion) Clone() Snapshot {
+	c := *m
+	c.in = slices.Clone(m.in)
+	if m.lastExit != nil {
+		c.lastExit = make(map[int][]uint32, len(m.lastExit))
+		for i, vc := range m.lastExit {
+			c.lastExit[i] = slices.Clone(vc)
+		}
+	}
+	return &c
+}
+
+// AppendKey encodes what Observe depends on: the nodes inside and the last
+// exit clocks (none in the exhaustive checker, whose events carry no
+// clocks). worst only shapes the verdict, which is judged where a path ends.
+func (m *MutualExclusion) AppendKey(b []byte) []byte {
+	b = binary.AppendUvarint(m.in.AppendKey(b), uint64(len(m.lastExit)))
+	for _, i := range sortedKeys(m.lastExit) {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(i)), uint64(len(m.lastExit[i])))
+		for _, c := range m.lastExit[i] {
+			b = binary.AppendUvarint(b, uint64(c))
+		}
+	}
+	return b
+}
+
+// happensBefore reports whether the event with clock a happens before (or
+// is) the event with clock b: a <= b in every component.
+func happensBefore(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] > b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *MutualExclusion) Finish(End) trace.Verdict {
+	v := trace.Verdict{Property: string(m.ID()), OK: m.worst < 2}
+	switch {
+	case v.OK && m.causal:
+		v.Detail = "every two critical sections ordered by happens-before (vector clocks)"
+	case v.OK:
+		v.Detail = "never two nodes inside at once, in the order the events happened"
+	default:
+		v.Detail = m.first
+	}
+	return v
+}
+
+// Termination: the run ended by itself within its budget.
+type Termination struct{}
+
+func (Termination) ID() ID                      { return IDTermination }
+func (Termination) Observe(*trace.Event) string { return "" }
+func (Termination) Wants() trace.Kinds          { return 0 }
+func (Termination) Finish(end End) trace.Verdict {
+	return trace.Verdict{Property: string(IDTermination), OK: end.Terminated, Detail: end.Why}
+}
+
+// MessageBound: the run sent at most Max messages (Formula says where the
+// bound comes from, e.g. "n(n+1)/2 + n").
+type MessageBound struct {
+	Max     int64
+	Formula string
+}
+
+func (MessageBound) ID() ID                      { return IDMessageBound }
+func (MessageBound) Observe(*trace.Event) string { return "" }
+func (MessageBound) Wants() trace.Kinds          { return 0 }
+func (b MessageBound) Finish(end End) trace.Verdict {
+	d := fmt.Sprintf("%d messages, bound %s = %d", end.Messages, b.Formula, b.Max)
+	return trace.Verdict{Property: string(IDMessageBound), OK: end.Messages <= b.Max, Detail: d}
+}
+
+// sortedKeys returns a map's int keys in order.
+func sortedKeys[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

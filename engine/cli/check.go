@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
+	"ringlab/engine/run"
+	"ringlab/engine/sim"
+	"ringlab/engine/statespace"
+	"ringlab/engine/trace"
+)
+
+// CheckFlags are the flags of an exhaustive `check` command, on top of the
+// algorithm's own (which set its nodes, requests, initiators, timeouts).
+func CheckFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
+		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
+		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
+		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
+		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
+		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
+		&ucli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
+		&ucli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
+		&ucli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
+		&ucli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
+		&ucli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
+		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
+		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
+		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
+	}
+}
+
+// checkReport is the JSON object a check prints with --format json.
+type checkReport struct {
+	Algorithm   string  `json:"algorithm"`
+	Nodes       int     `json:"nodes"`
+	Policy      string  `json:"policy"`
+	Timers      string  `json:"timers"`
+	POR         bool    `json:"por"`
+	Crashes     int     `json:"crashes"`
+	Restarts    int     `json:"restarts"`
+	Drops       int     `json:"drops"`
+	Explored    int64   `json:"explored"`
+	Distinct    int64   `json:"distinct"`
+	Transitions int64   `json:"transitions"`
+	Terminal    int64   `json:"terminal"`
+	Depth       int     `json:"depth"`
+	Seconds     float64 `json:"seconds"`
+	PerSecond   float64 `json:"states_per_second"`
+	MemBytes    uint64  `json:"mem_bytes"`
+	Reduced     int64   `json:"reduced"`
+	Bound       string  `json:"bound,omitempty"`
+	Beyond      int64   `json:"beyond_bound,omitempty"`
+	Shortest    int64   `json:"shortest_states,omitempty"`
+	Exhausted   bool    `json:"exhausted"`
+	Stop        string  `json:"stop,omitempty"`
+	Property    string  `json:"property,omitempty"`
+	Detail      string  `json:"detail,omitempty"`
+	Steps       int     `json:"steps,omitempty"`
+	Path        string  `json:"path,omitempty"`
+	Replay      string  `json:"replay,omitempty"`
+}
+
+// searchFlags reads the search's flags of CheckFlags into sc; its errors
+// are usage errors naming the flag.
+func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, error) {
+	var err error
+	if sc.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
+		return sc, cliutil.Usagef("--policy: %v", err)
+	}
+	if sc.Timers, err = statespace.ParseTimers(c.String("timers")); err != nil {
+		return sc, cliutil.Usagef("--timers: %v", err)
+	}
+	sc.MaxDepth, sc.MaxStates, sc.Timeout = c.Int("max-depth"), c.Int64("max-states"), c.Duration("timeout")
+	gib := c.Float64("max-memory")
+	if !(gib >= 0 && gib <= 1<<20) {
+		return sc, cliutil.Usagef("--max-memory must be between 0 and %d GiB, got %v", 1<<20, gib)
+	}
+	sc.MaxMemory = uint64(gib * (1 << 30))
+	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
+	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
+	if c.IsSet("property") {
+		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
+			return sc, err
+		}
+	}
+	switch {
+	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
+		return sc, cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
+	case sc.Crashes < 0 || sc.Crashes > 8 || sc.Restarts < 0 || sc.Restarts > 8 || sc.Drops < 0 || sc.Drops > 8:
+		return sc, cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
+	case sc.Nodes > statespace.MaxNodes:
+		return sc, cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+	}
+	return sc, nil
+}
+
+// Check runs an exhaustive check of spec (whose Factory, Script and
+// checkers sc already holds) with the flags of CheckFlags, or, with
+// --path, replays one path through Execute (trace, checkers, renderers).
+// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
+// stopped it first, 130 interrupted (with the figures so far).
+func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
+	sc, err := searchFlags(c, sc)
+	if err != nil {
+		return err
+	}
+	if checks := sc.Checks; checks != nil && sys.Names != nil {
+		// the terminal verdicts name nodes as the run's text and pictures do
+		sc.Checks = func() []check.Property {
+			cs := checks()
+			check.NewSet(cs...).SetNames(sys.Names)
+			return cs
+		}
+	}
+	format := c.String("format")
+	if _, err := trace.NewRenderer(format, nil); err != nil {
+		return cliutil.Usagef("--format: %v", err)
+	}
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property"), " --seed 0")
+	if !sc.POR {
+		base += " --por=false"
+	}
+	if c.IsSet("path") {
+		if strings.TrimSpace(c.String("path")) == "" {
+			return cliutil.Usagef("--path is empty: give the labels of a path a check printed, e.g. --path c2,d2-1")
+		}
+		path, err := statespace.ParsePath(c.String("path"), sc.Nodes)
+		if err != nil {
+			return cliutil.Usagef("--path: %v", err)
+		}
+		if dryRun(c) {
+			return nil
+		}
+		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+	}
+
+	rep := checkReport{
+		Algorithm: sys.Name, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
+		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
+	}
+	// The text report's first line says what is searched: it goes out
+	// before the search, so a search of minutes shows at once what it does.
+	notes := stdout
+	if format != "text" {
+		notes = stderr
+	}
+	if format != "json" {
+		writeCheckHead(notes, rep)
+	}
+	res, err := statespace.Search(ctx, sc)
+	if err != nil {
+		return err
+	}
+	rep.Explored, rep.Distinct, rep.Transitions, rep.Terminal = res.Explored, res.Distinct, res.Transitions, res.Terminal
+	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
+	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
+	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
+	if v := res.Violation; v != nil {
+		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
+		rep.Path = statespace.FormatPath(res.Path)
+		rep.Replay = base + " --path " + rep.Path
+	}
+	switch format {
+	case "json":
+		b, _ := json.Marshal(rep)
+		fmt.Fprintf(stdout, "%s\n", b)
+	default: // text to stdout; none, mermaid: the figures go to stderr, stdout keeps the picture clean
+		writeCheck(notes, rep)
+	}
+	picture := format != "text" && format != "json" && format != "none"
+	if picture && res.Violation == nil {
+		fmt.Fprintf(stderr, "no counterexample, so no %s picture: a check draws the path to a violation (or the path given with --path)\n", format)
+	}
+	if res.Violation != nil {
+		if format == "text" || picture {
+			if format == "text" {
+				fmt.Fprintln(stdout)
+			}
+			err := replayPath(ctx, sys, sc, res.Path, format, rep.Replay, stdout, stderr)
+			if cliutil.Code(err) != cliutil.ExitViolation && cliutil.Code(err) != cliutil.ExitNoTermination && err != nil {
+				return err
+			}
+		}
+		return &run.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
+	}
+	switch res.Stop {
+	case "":
+		return nil
+	case "interrupted":
+		return ctx.Err()
+	}
+	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+}
+
+// onlyProperty is the property --property names among those sc judges (a
+// usage error listing them if it names none): the search then reports
+// violations of it alone.
+func onlyProperty(sc statespace.Config, name string) (check.ID, error) {
+	cs := []check.Property{check.Termination{}}
+	if sc.Checks != nil {
+		cs = sc.Checks()
+	}
+	sel, err := restrict(cs, []string{name})
+	if err != nil {
+		return "", err
+	}
+	return sel[0].ID(), nil
+}
+
+// writeCheckHead writes the first line of the text report: what is checked.
+func writeCheckHead(w io.Writer, r checkReport) {
+	faults := "none"
+	if r.Crashes+r.Restarts+r.Drops > 0 {
+		faults = fmt.Sprintf("up to %d crashes, %d restarts, %d drops", r.Crashes, r.Restarts, r.Drops)
+	}
+	por := "on"
+	if !r.POR {
+		por = "off"
+	}
+	fmt.Fprintf(w, "exhaustive check of %s: %d nodes, policy %s, timers %s, partial-order reduction %s, faults: %s\n",
+		r.Algorithm, r.Nodes, r.Policy, r.Timers, por, faults)
+}
+
+// writeCheck writes the rest of the text report: the figures and the result.
+func writeCheck(w io.Writer, r checkReport) {
+	fmt.Fprintf(w, "states: %d distinct, %d explored (%d by an ample set), %d transitions, %d terminal; depth %d\n",
+		r.Distinct, r.Explored, r.Reduced, r.Transitions, r.Terminal, r.Depth)
+	if r.Bound != "" {
+		fmt.Fprintf(w, "state constraint %s: %d distinct states beyond it, not expanded\n", r.Bound, r.Beyond)
+	}
+	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
+	switch {
+	case r.Property != "":
+		if r.Shortest > 0 {
+			fmt.Fprintf(w, "shortest path: searched again without the ample sets, to the depth found (%d distinct states)\n", r.Shortest)
+		}
+		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
+		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
+	case r.Exhausted:
+		within := ""
+		if r.Bound != "" {
+			within = " within " + r.Bound
+		}
+		fmt.Fprintf(w, "result: exhausted%s, no violation\n", within)
+	default:
+		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
+	}
+}
+
+// replayPath runs one path through Execute: the same properties,
+// renderers and exit codes as a run.
+func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
+	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc, path}}
+	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	// A check's verdict on a path is a violation (exit 3), as the search's
+	// is, even of a liveness property: the path ends in the state judged.
+	if v, ok := errors.AsType[*run.Violation](err); ok && v.Liveness {
+		safety := *v
+		safety.Liveness = false
+		return &safety
+	}
+	return err
+}
+
+// pathRuntime replays one path of the exhaustive checker as a run.
+type pathRuntime struct {
+	sc   statespace.Config
+	path []statespace.Trans
+}
+
+func (pathRuntime) Name() string { return "check" }
+
+func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
+	rr, err := statespace.Replay(p.sc, p.path, obs)
+	if err != nil {
+		return engine.Result{}, cliutil.Usagef("--path: %v", err)
+	}
+	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
+		Dropped: rr.Dropped, ByType: rr.ByType}
+	if !rr.Terminated {
+		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+	}
+	return res, nil
+}

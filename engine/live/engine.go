@@ -1,0 +1,96 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"ringlab/engine"
+	"ringlab/engine/trace"
+)
+
+// Scheduler chooses how the live runtime runs its nodes.
+type Scheduler uint8
+
+const (
+	// Plain runs one goroutine and one inbox channel per node (plain.go):
+	// the runtime to read first.
+	Plain Scheduler = iota
+	// Turns runs a node on a goroutine only while its inbox holds
+	// something and it holds one of a few turns (turns.go): the runtime
+	// for huge runs (a million-node election).
+	Turns
+)
+
+var schedulerNames = [...]string{Plain: "plain", Turns: "turns"}
+
+func (s Scheduler) String() string {
+	if int(s) < len(schedulerNames) {
+		return schedulerNames[s]
+	}
+	return fmt.Sprintf("Scheduler(%d)", s)
+}
+
+// ParseScheduler reads a scheduler's name: "plain" or "turns".
+func ParseScheduler(s string) (Scheduler, error) {
+	for k, name := range schedulerNames {
+		if s == name {
+			return Scheduler(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scheduler %q (want plain or turns)", s)
+}
+
+// Runtime is the live runtime as an engine.Runtime: the knobs of a live
+// run; the nodes, script and workload come from the System.
+type Runtime struct {
+	Scheduler Scheduler
+	Tick      time.Duration // zero means DefaultTick
+	Timeout   time.Duration // zero: no bound (End TimedOut)
+	// Messages, Skip, VectorClocks and Stop are as in Config.
+	Messages     bool
+	Skip         trace.Kinds
+	VectorClocks bool
+	Stop         func() bool
+	// Progress, if set, is called about five times a second.
+	Progress func(Progress)
+}
+
+// Name is "live".
+func (Runtime) Name() string { return "live" }
+
+// Run runs sys on goroutines; see engine.Runtime. The observer's calls
+// are serialized.
+func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
+	cfg := Config{
+		Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
+		Tick: r.Tick, Sink: obs, Messages: r.Messages, Skip: r.Skip, VectorClocks: r.VectorClocks,
+		Stop: r.Stop, Timeout: r.Timeout, Progress: r.Progress,
+	}
+	run := RunPlain
+	if r.Scheduler == Turns {
+		run = Run
+	}
+	res, err := run(ctx, cfg)
+	out := engine.Result{Now: res.Now, T: res.Now * r.tick().Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		out.End, out.Why, err = engine.Interrupted, "interrupted", nil
+	case res.Quiescent:
+		out.End = engine.Quiescent
+	case res.Stopped:
+		out.End, out.Why = engine.Stopped, "stopped"
+	case res.Exhausted:
+		out.End, out.Why = engine.TimedOut, fmt.Sprintf("still running after %v of wall time", r.Timeout)
+	}
+	return out, err
+}
+
+// tick is the runtime's tick: Tick, or DefaultTick when it is zero.
+func (r Runtime) tick() time.Duration {
+	if r.Tick == 0 {
+		return DefaultTick
+	}
+	return r.Tick
+}

@@ -1,0 +1,117 @@
+package live
+
+import (
+	"sync"
+
+	"ringlab/engine/node"
+)
+
+// envelope is one inbox item: a message from another node (from > 0), or
+// an action of the runtime's (from == 0: a scripted or reactive action, or
+// a timer's tick), by pointer in msg.
+type envelope struct {
+	from int      // the sender's index; 0 for an action
+	lc   int64    // the sender's Lamport clock at the send
+	msg  node.Msg // the message, or an *action
+	vc   []uint32 // the sender's vector clock at the send (Config.VectorClocks)
+}
+
+// action is an inbox item that is not a message: a command, crash or
+// restart (cmd), or the tick of a timer (tm). Nodes never see it.
+type action struct {
+	cmd  node.Cmd
+	arg  int    // the command's parameter (node.Action.Arg)
+	tm   *timer // a timer's tick when not nil (schedule.go)
+	note string // why it came early: "time skipped ..." (schedule.go)
+}
+
+func (*action) Type() string { return "action" }
+
+// inbox is a node's mailbox: a FIFO queue under a mutex, which any
+// goroutine may append to and only the node's goroutine takes from.
+//
+// It also keeps the state of the node's goroutine (see turns.go). A node
+// has a goroutine only while it has something to handle: the put that
+// finds the node idle makes it ready for a turn, and the turn starts its
+// goroutine; the goroutine that finds the queue empty marks the node idle,
+// gives its turn back and returns. All of it happens under mu, so a node
+// never has two goroutines at work, and an item is never left without one.
+// Once the run is over (closed), puts are dropped and start nothing.
+type inbox struct {
+	mu     sync.Mutex
+	q      []envelope // q[head:] waits to be handled, oldest first
+	head   int
+	state  int           // idle, ready or active (turns.go)
+	hasG   bool          // a goroutine that yielded its turn waits on wake for another
+	wake   chan struct{} // one slot: "you hold a turn"; made when the node first yields
+	closed bool
+}
+
+// put appends e to node p's inbox and, if the node was idle, asks a turn
+// for it. It never blocks for long: only for another put or take on the
+// same inbox. The caller is a goroutine counted in rt.wg (a node's or the
+// scheduler), so a goroutine started here is added to rt.wg before its
+// Wait.
+//
+// byNode says the caller is a node's goroutine, which holds a turn that it
+// will give back soon (see admit).
+func (p *peer) put(rt *runtime, e envelope, byNode bool) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.push(e)
+	wasIdle := p.state == idle
+	if wasIdle {
+		p.state = ready
+	}
+	p.mu.Unlock()
+	if wasIdle {
+		rt.admit(p, byNode)
+	}
+}
+
+// push appends e to the queue. The caller holds mu, or no goroutine runs
+// yet.
+func (b *inbox) push(e envelope) {
+	if len(b.q) == cap(b.q) && b.head >= len(b.q)/2 {
+		// Reuse the handled front half rather than grow: a queue that
+		// never empties stays the size of what it holds.
+		n := copy(b.q, b.q[b.head:])
+		clear(b.q[n:])
+		b.q, b.head = b.q[:n], 0
+	}
+	b.q = append(b.q, e)
+}
+
+// take returns the node's next item. When there is none, or the run is
+// over, it marks the node idle and returns false: the node's goroutine
+// must then give its turn back (release).
+func (p *peer) take() (envelope, bool) {
+	p.mu.Lock()
+	if p.head == len(p.q) || p.closed {
+		p.q, p.head = p.q[:0], 0
+		p.state = idle
+		p.mu.Unlock()
+		return envelope{}, false
+	}
+	e := p.q[p.head]
+	p.q[p.head] = envelope{} // keep no message alive
+	p.head++
+	p.mu.Unlock()
+	return e, true
+}
+
+// close refuses every later put, forgets what the inbox holds, and wakes
+// a goroutine that waits for a turn, to return; the run is over.
+func (b *inbox) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	b.q, b.head = nil, 0
+	if b.hasG && b.state == ready {
+		b.hasG = false
+		b.wake <- struct{}{}
+	}
+}

@@ -1,0 +1,92 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"ringlab/engine"
+	"ringlab/engine/trace"
+)
+
+// Violation is the error of a run that broke a property: at an event
+// (Safety), or in its end-of-run verdict. A violated liveness property
+// (no deadlock, no starvation) says the run stopped short of its work
+// rather than that it did something wrong.
+type Violation struct {
+	Property string
+	Detail   string
+	Liveness bool
+	Replay   string // the command line that repeats the run
+}
+
+func (v *Violation) Error() string {
+	s := fmt.Sprintf("%s violated: %s (replay: %s)", v.Property, v.Detail, v.Replay)
+	if v.Liveness {
+		return "no progress: " + s
+	}
+	return s
+}
+
+// NoTermination is the error of a run that did not end by itself within
+// its budget.
+type NoTermination struct {
+	Why    string
+	Replay string
+}
+
+func (e *NoTermination) Error() string {
+	return fmt.Sprintf("no termination: %s (replay: %s)", e.Why, e.Replay)
+}
+
+// Liveness is implemented by a property that says whether it is a
+// liveness property: one a run cut short can fail without anything having
+// gone wrong (no deadlock, no starvation).
+type Liveness interface {
+	Liveness() bool
+}
+
+// Err says what the outcome means, as a typed error: nil when every
+// property held and the run ended by itself; context.Canceled when it was
+// interrupted; a *Violation when a property was violated at an event
+// (a safety violation is real however the run ended); a *NoTermination
+// when it did not end (its end-of-run verdicts judge a run cut short, so
+// they do not count); else a *Violation for the first failed verdict.
+// Verdicts are taken in the properties' order, safety first by
+// convention.
+func (o Outcome) Err() error {
+	if o.Result.End == engine.Interrupted {
+		return context.Canceled
+	}
+	for _, v := range o.Summary.Verdicts {
+		if !v.OK && slices.ContainsFunc(o.Violations, func(e trace.Event) bool { return e.Property == v.Property }) {
+			return o.violation(v)
+		}
+	}
+	if o.Result.End != engine.Quiescent {
+		return &NoTermination{Why: why(o.Result), Replay: o.Summary.Replay}
+	}
+	for _, v := range o.Summary.Verdicts {
+		if !v.OK {
+			return o.violation(v)
+		}
+	}
+	return nil
+}
+
+func (o Outcome) violation(v trace.Verdict) *Violation {
+	e := &Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
+	for _, p := range o.Properties {
+		if l, ok := p.(Liveness); ok && string(p.ID()) == v.Property {
+			e.Liveness = l.Liveness()
+		}
+	}
+	return e
+}
+
+// UnknownProperty is the error of Options.Only naming no property of the
+// System; Err lists the properties there are.
+type UnknownProperty struct{ Err error }
+
+func (e *UnknownProperty) Error() string { return e.Err.Error() }
+func (e *UnknownProperty) Unwrap() error { return e.Err }

@@ -1,0 +1,117 @@
+package statespace
+
+import (
+	"fmt"
+	"time"
+
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+)
+
+// TimerModel says when a pending timer may fire.
+type TimerModel int
+
+const (
+	TimersAny   TimerModel = iota // at any moment: the asynchronous model
+	TimersQuiet                   // only when no message is in flight: timeouts longer than any delay
+)
+
+func (t TimerModel) String() string {
+	if t == TimersQuiet {
+		return "quiet"
+	}
+	return "any"
+}
+
+// ParseTimers reads a timer model name.
+func ParseTimers(s string) (TimerModel, error) {
+	switch s {
+	case "any", "":
+		return TimersAny, nil
+	case "quiet":
+		return TimersQuiet, nil
+	}
+	return 0, fmt.Errorf("unknown timer model %q (want any or quiet)", s)
+}
+
+// Config is one search.
+type Config struct {
+	Nodes   int
+	Factory node.Factory // every node must be a node.Snapshot
+	// Script holds the environment's first commands; each node gets its
+	// own in order of At (times are not modelled). A crash at tick 0 makes
+	// the node start crashed.
+	Script []node.Action
+	// Workload is the environment's initial state (nil: none). The search
+	// never changes it: each state holds its own clone. It sees the same
+	// node events a run's workload does, at a virtual time (the step's
+	// depth); the actions it answers with must be for the node whose event
+	// it answers, and their At is ignored (time is not modelled). A
+	// workload that is a check.Wanter is shown only the kinds it wants.
+	Workload engine.Workload
+	// Checks are the run's properties. Those that are a check.Snapshot
+	// are carried in every state and judged at every step, shown the same
+	// trace.Event a run shows them (without clocks); every property is
+	// judged at every terminal state, by replaying the path that reached it.
+	Checks func() []check.Property
+
+	Policy                   sim.Policy
+	Timers                   TimerModel
+	Crashes, Drops, Restarts int // fault budgets
+
+	// Within, when set, is a state constraint, as TLC's: a state where
+	// some node's state fails it is counted, and its safety judged on the
+	// step that reached it, but it is neither expanded nor judged as
+	// terminal. A constraint over each node's own state commutes with the
+	// partial-order reduction (a step at another node leaves that node's
+	// state as it is); Bound names it in the report ("--max-clock 6").
+	Within func(i int, nd node.Node) bool
+	Bound  string
+
+	MaxDepth  int           // 0: none
+	MaxStates int64         // distinct states; 0: none
+	MaxMemory uint64        // bytes of Go heap; 0: none
+	Timeout   time.Duration // wall clock; 0: none
+	POR       bool          // partial-order reduction: ample sets and sleep sets
+	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
+	Only      check.ID      // look for violations of this property only ("": any)
+	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// CheckClones is a test of the nodes' node.Snapshot methods: every new
+	// state is rebuilt from the initial state along its path and its key
+	// compared (a Clone that shares memory with its original, or a key that
+	// misses a field, shows up as a difference). Slow: O(depth) per state.
+	CheckClones bool
+}
+
+// MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).
+const MaxNodes = 64
+
+// Result is what a search found.
+type Result struct {
+	Explored    int64 // states expanded
+	Distinct    int64 // distinct states seen
+	Transitions int64 // steps taken (successors computed)
+	Terminal    int64 // distinct terminal states judged
+	Depth       int   // deepest state seen
+	Elapsed     time.Duration
+	MemBytes    uint64 // memory the Go runtime holds from the OS at the end
+	Exhausted   bool   // every reachable state was explored (within the Within constraint)
+	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
+	Violation   *Violation
+	Path        []Trans // the shortest path to the violation
+	Reduced     int64   // states expanded by an ample set smaller than their enabled set
+	Beyond      int64   // distinct states outside the Within constraint, not expanded
+	// ShortestStates is the distinct states of the second search that
+	// finds a shortest path to a violation the ample sets found (0: none).
+	ShortestStates int64
+}
+
+// StatesPerSecond is distinct states per second of wall clock.
+func (r Result) StatesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Distinct) / r.Elapsed.Seconds()
+}

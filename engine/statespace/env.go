@@ -1,0 +1,150 @@
+package statespace
+
+import (
+	"fmt"
+
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
+)
+
+// env is the environment of the nodes as part of a state: the workload,
+// which answers a node's events with commands for that node, and the
+// properties judged at every step (the check.Snapshot ones of
+// Config.Checks). Its key is the workload's key followed by each
+// property's. States share env objects through the interner; an env is
+// never changed once interned: a step changes a clone.
+type env struct {
+	work  engine.Workload // nil: none
+	props []check.Snapshot
+	wants []trace.Kinds // by property: the kinds it is shown
+	// hears is the kinds of node events anyone here is shown: the
+	// properties' and the workload's (a workload that is a check.Wanter
+	// says which kinds it answers; React returns nothing for the others).
+	// A step whose events are all of other kinds leaves the env as it is.
+	hears trace.Kinds
+	// own holds props when they are few: a clone is then one allocation
+	// for the env and its property list, not two.
+	own [2]check.Snapshot
+}
+
+// newEnv is the initial environment: a clone of the workload w (nil:
+// none) and the Snapshot properties among cs. It is nil when it has
+// neither.
+func newEnv(w engine.Workload, cs []check.Property) *env {
+	e := &env{}
+	if w != nil {
+		e.work = w.Clone()
+		e.hears = trace.AllKinds
+		if wt, ok := w.(check.Wanter); ok {
+			e.hears = wt.Wants()
+		}
+	}
+	for _, c := range cs {
+		p, ok := c.(check.Snapshot)
+		if !ok {
+			continue
+		}
+		k := trace.AllKinds
+		if wt, ok := c.(check.Wanter); ok {
+			k = wt.Wants()
+		}
+		e.props, e.wants = append(e.props, p), append(e.wants, k)
+		e.hears |= k
+	}
+	if e.work == nil && len(e.props) == 0 {
+		return nil
+	}
+	return e
+}
+
+func (e *env) clone() *env {
+	c := &env{wants: e.wants, hears: e.hears}
+	if len(e.props) <= len(c.own) {
+		c.props = c.own[:len(e.props)]
+	} else {
+		c.props = make([]check.Snapshot, len(e.props))
+	}
+	if e.work != nil {
+		c.work = e.work.Clone()
+	}
+	for k, p := range e.props {
+		c.props[k] = p.Clone()
+	}
+	return c
+}
+
+// hearsAny reports whether anyone in e is shown one of evs.
+func (e *env) hearsAny(evs []node.Event) bool {
+	for _, ev := range evs {
+		if e.hears.HasNode(ev.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) appendKey(b []byte) []byte {
+	if e.work != nil {
+		b = e.work.AppendKey(b)
+	}
+	for _, p := range e.props {
+		b = p.AppendKey(b)
+	}
+	return b
+}
+
+// observe shows te to every property that wants its kind and returns the
+// violation it reports: the first of property only, if only is not "" and
+// one is of it, else the first.
+func (e *env) observe(te *trace.Event, only check.ID) *Violation {
+	var v *Violation
+	for k, p := range e.props {
+		if !e.wants[k].Has(te.Kind) {
+			continue
+		}
+		d := p.Observe(te)
+		if d == "" {
+			continue
+		}
+		if v == nil || only != "" && v.Property != only && p.ID() == only {
+			v = &Violation{Property: p.ID(), Detail: d}
+		}
+	}
+	return v
+}
+
+// event gives node i's event ev, at virtual time now, to the workload and
+// the properties: the actions the workload answers with, all for node i (a
+// workload that answers for another node breaks the independence of steps
+// at two nodes, and is an error), and the violation reported.
+func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only check.ID) ([]node.Action, *Violation, error) {
+	var acts []node.Action
+	if e.work != nil {
+		acts = e.work.React(i, ev, now)
+		for _, a := range acts {
+			if a.Node != i {
+				return nil, nil, fmt.Errorf("statespace: the workload answered node %d's %s with %s for node %d: it may only answer for the node itself", i, trace.NodeKind(ev.Kind), a.Cmd, a.Node)
+			}
+		}
+	}
+	if len(e.props) == 0 {
+		return acts, nil, nil
+	}
+	return acts, e.observe(te, only), nil
+}
+
+// fault tells the environment that node i crashed (kind trace.KindCrash)
+// or came back with amnesia (trace.KindRecover).
+func (e *env) fault(i int, kind string, now int64, only check.ID) *Violation {
+	if e.work != nil {
+		if kind == trace.KindCrash {
+			e.work.Crash(i)
+		} else {
+			e.work.Restart(i)
+		}
+	}
+	te := trace.Event{V: trace.Version, T: now, Node: i, Kind: kind}
+	return e.observe(&te, only)
+}

@@ -1,0 +1,472 @@
+// Package statespace is ringlab's exhaustive checker: a breadth-first
+// search of every state a small system of real node.Node machines can
+// reach, branching on every choice the simulator would make at random —
+// which message is delivered next (under FIFO the head of any link, under
+// the random policy any message in flight), which pending timer fires,
+// which command of the environment comes next, and, within budgets, where
+// a crash, a restart or a lost message strikes.
+//
+// Time is not modelled: under TimersAny a pending timer may fire at any
+// moment (the asynchronous model, where a slow node and a dead one look
+// alike); under TimersQuiet only when no message is in flight (every
+// timeout longer than any message delay). States are deduplicated by a
+// canonical key (every node's node.Snapshot key, the links, the pending
+// timers and commands, the environment, the budgets spent), stored as a
+// 64-bit fingerprint or, with Exact, in full; node states, messages and
+// environments are interned, so a state is a few small slices of numbers. The
+// partial-order reduction (POR) takes, where it can, only one group of
+// nodes' invisible steps (ample sets, which cut states) and skips the
+// second order of steps at two different nodes (sleep sets, which cut
+// transitions); the README argues its soundness.
+//
+// The environment is the run's own workload (an engine.Workload), which
+// answers the nodes' events with commands. Safety is judged at every
+// transition by the run's properties that snapshot themselves
+// (check.Snapshot), carried in the state with the workload; every property,
+// liveness included, at every terminal state, by replaying the path that
+// reached it.
+package statespace
+
+import (
+	"context"
+	"hash/maphash"
+	"runtime"
+	"slices"
+	"time"
+
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
+)
+
+// Search explores cfg's state space breadth first. It stops at the first
+// violation (a shortest path to it), at a bound, or when ctx is done.
+//
+// With the ample sets, the first violation found may lie on a longer path
+// than the shortest one (the reduction postpones a node's invisible steps
+// only in some orders), so Search then looks for the shortest one again
+// with sleep sets only, no deeper than the path it found.
+func Search(ctx context.Context, cfg Config) (Result, error) {
+	res, err := search(ctx, cfg)
+	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
+		return res, err
+	}
+	full := cfg
+	full.sleepOnly, full.MaxDepth = true, len(res.Path)
+	if cfg.Timeout > 0 {
+		full.Timeout = max(cfg.Timeout-res.Elapsed, time.Millisecond)
+	}
+	short, err := search(ctx, full)
+	if err != nil {
+		return res, err
+	}
+	res.Elapsed += short.Elapsed
+	res.ShortestStates = short.Distinct
+	if short.Violation != nil {
+		res.Violation, res.Path = short.Violation, short.Path
+	}
+	return res, nil
+}
+
+// searcher is one breadth-first search. search runs its phases in order:
+// begin (the initial state), then level by level, expand each state of the
+// level (pickAmple chooses the transitions to take, successor takes each,
+// revisit wakes the sleep set of a state seen before, discover records a
+// new one, judging it), and end with the figures.
+type searcher struct {
+	ctx      context.Context
+	cfg      Config
+	m        *machine
+	res      Result
+	start    time.Time
+	deadline time.Time
+	// The visited set: 64-bit fingerprints, or with cfg.Exact whole keys;
+	// each maps to its record in recs.
+	seed   maphash.Seed
+	fp     *fpSet
+	full   map[string]int32
+	recs   chunked[rec]
+	sleeps *sleepSets
+	key    []byte // scratch: the key of the state last looked up
+	// The BFS levels: entries and the arenas that hold their keys.
+	level, next   chunked[entry]
+	levelA, nextA arena
+	bounded       bool // a state was left unexpanded at cfg.MaxDepth
+	stopped       bool // a violation or a bound ended the search: res says which
+	// memo holds the successors pickAmple computed while trying ample
+	// sets, so that the expansion does not step them again.
+	memo              []succ
+	cands             []uint64
+	ts                []Trans
+	slb, wakeb, keepb []Trans // scratch
+}
+
+func search(ctx context.Context, cfg Config) (Result, error) {
+	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
+		fp: newFPSet(), full: map[string]int32{}, sleeps: newSleepSets()}
+	if cfg.Timeout > 0 {
+		s.deadline = s.start.Add(cfg.Timeout)
+	}
+	s0, err := s.begin()
+	if err != nil {
+		return s.res, err
+	}
+	if s0 {
+		return s.end(), nil
+	}
+	for s.level.len() > 0 {
+		if err := s.expandLevel(); err != nil {
+			return s.res, err
+		}
+		if s.stopped {
+			return s.end(), nil
+		}
+	}
+	if s.bounded {
+		s.res.Stop = "max-depth"
+	} else {
+		s.res.Exhausted = true
+	}
+	return s.end(), nil
+}
+
+// begin builds the machine and records the initial state, judged at once
+// if it is terminal; it reports whether that ended the search.
+func (s *searcher) begin() (bool, error) {
+	m, s0, err := newMachine(s.cfg, nil, nil)
+	if err != nil {
+		return false, err
+	}
+	s.m = m
+	_, _, k0 := s.lookup(s0)
+	s.insert(k0, rec{parent: -1})
+	s.res.Distinct = 1
+	if m.terminal(s0) {
+		v, err := s.judge(0)
+		if err != nil || v != nil {
+			s.res.Violation = v
+			return true, err
+		}
+	}
+	s.level.push(entry{ref: s.levelA.add(k0), n: uint32(len(k0)), only: -1})
+	return false, nil
+}
+
+// end fills in the figures of the finished search.
+func (s *searcher) end() Result {
+	s.res.Elapsed = time.Since(s.start)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	s.res.MemBytes = ms.Sys
+	return s.res
+}
+
+// expandLevel expands every state of the current level, then makes the
+// next level current.
+func (s *searcher) expandLevel() error {
+	for qi := range s.level.len() {
+		if s.outOfBudget() {
+			s.stopped = true
+			return nil
+		}
+		if err := s.expand(s.level.at(qi)); err != nil || s.stopped {
+			return err
+		}
+	}
+	s.level, s.next = s.next, chunked[entry]{}
+	s.levelA, s.nextA = s.nextA, arena{}
+	return nil
+}
+
+// outOfBudget checks, every 256 states, the context, the deadline and
+// (every 16384) the memory bound, and says in res.Stop which ran out.
+func (s *searcher) outOfBudget() bool {
+	if s.res.Explored&255 != 0 {
+		return false
+	}
+	switch {
+	case s.ctx.Err() != nil:
+		s.res.Stop = "interrupted"
+	case !s.deadline.IsZero() && time.Now().After(s.deadline):
+		s.res.Stop = "timeout"
+	case s.cfg.MaxMemory > 0 && s.res.Explored&(1<<14-1) == 0 && heapBytes() > s.cfg.MaxMemory:
+		s.res.Stop = "max-memory"
+	default:
+		return false
+	}
+	return true
+}
+
+// expand takes the transitions of the state of e: those of an ample set
+// where one is found, less those asleep (POR), or with e.only those of a
+// re-expansion.
+func (s *searcher) expand(e *entry) error {
+	cfg := &s.cfg
+	es := decode(s.levelA.get(e.ref, e.n), s.m.n)
+	s.res.Explored++
+	r := s.recs.at(int(e.rec))
+	ts := s.m.enabled(es, s.ts[:0])
+	s.ts = ts
+	s.memo = s.memo[:0]
+	if cfg.POR && !cfg.sleepOnly && e.only < 0 {
+		var reduced bool
+		var err error
+		if ts, reduced, err = s.pickAmple(e, es, ts); err != nil {
+			return err
+		}
+		if reduced {
+			s.res.Reduced++
+		}
+	}
+	var sleep []Trans
+	if cfg.POR {
+		sleep = s.sleeps.sets[r.sleep]
+		if e.only >= 0 {
+			only := s.sleeps.sets[e.only]
+			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
+		} else {
+			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
+		}
+		r.expanded = true
+	}
+	var done []Trans
+	for _, t := range ts {
+		next, viol, err := s.successor(es, e.depth, t)
+		if err != nil {
+			return err
+		}
+		s.res.Transitions++
+		sl := s.slb[:0]
+		if cfg.POR {
+			sl = s.m.asleepAfter(sl, sleep, done, t)
+			done = append(done, t)
+		}
+		idx, seen, k := s.lookup(next)
+		if seen {
+			if cfg.POR {
+				s.revisit(idx, k, sl)
+			}
+			continue
+		}
+		s.slb = sl
+		if err := s.discover(e, t, next, viol, k, sl); err != nil || s.stopped {
+			return err
+		}
+	}
+	return nil
+}
+
+// step takes t from es, a state at depth: the virtual time of its events
+// is the depth of the state it reaches (as on a replay of the path).
+func (s *searcher) step(es *state, depth int32, t Trans) (*state, *Violation, error) {
+	s.m.now = int64(depth)
+	return s.m.step(es, t)
+}
+
+// successor is es's successor by t, from the memo if pickAmple stepped it.
+func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violation, error) {
+	for _, c := range s.memo {
+		if c.t == t {
+			return c.s, c.viol, nil
+		}
+	}
+	return s.step(es, depth, t)
+}
+
+// pickAmple returns the transitions of the first candidate ample set of e
+// whose steps are all invisible and none of whose successors was seen at
+// e's depth or less (the cycle proviso), and whether it is smaller than
+// ts; otherwise ts itself.
+func (s *searcher) pickAmple(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
+	s.cands = s.m.ampleSets(es, ts, s.cands)
+next:
+	for _, S := range s.cands {
+		for _, t := range ts {
+			if S&(1<<(t.Node-1)) == 0 {
+				continue
+			}
+			k := slices.IndexFunc(s.memo, func(c succ) bool { return c.t == t })
+			if k < 0 {
+				next, viol, err := s.step(es, e.depth, t)
+				if err != nil {
+					return nil, false, err
+				}
+				s.memo = append(s.memo, succ{t: t, s: next, viol: viol, vis: s.m.vis})
+				k = len(s.memo) - 1
+			}
+			if s.memo[k].vis || !s.m.within(s.memo[k].s) {
+				continue next // visible, or beyond the constraint: expand in full
+			}
+			if idx, seen, _ := s.lookup(s.memo[k].s); seen && s.recs.at(int(idx)).depth <= e.depth {
+				continue next
+			}
+		}
+		return slices.DeleteFunc(ts, func(t Trans) bool { return S&(1<<(t.Node-1)) == 0 }), true, nil
+	}
+	return ts, false, nil
+}
+
+// asleepAfter appends to sl the transitions asleep after t: those of the
+// state's sleep set and those taken before t from the same state (done)
+// that are independent of t.
+func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
+	for _, u := range sleep {
+		if m.independent(u, t) {
+			sl = append(sl, u)
+		}
+	}
+	for _, u := range done {
+		if m.independent(u, t) {
+			sl = append(sl, u)
+		}
+	}
+	return sl
+}
+
+// revisit reaches the state idx (key k) again with sleep set sl: the
+// transitions of its sleep set that are not in sl wake up, and if it was
+// expanded already, it is expanded again with those alone.
+func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
+	old := s.recs.at(int(idx))
+	wake, keep := s.wakeb[:0], s.keepb[:0]
+	for _, u := range s.sleeps.sets[old.sleep] {
+		if containsT(sl, u) {
+			keep = append(keep, u)
+		} else {
+			wake = append(wake, u)
+		}
+	}
+	if len(wake) > 0 {
+		old.sleep = s.sleeps.id(keep)
+		if old.expanded {
+			s.push(k, entry{rec: idx, depth: old.depth, only: s.sleeps.id(wake)})
+		}
+	}
+	s.wakeb, s.keepb = wake, keep
+}
+
+// discover records next, a new state reached from e by t with sleep set
+// sl, and judges it: the violation its step reported, else its
+// properties if it is terminal; otherwise it is queued for the next level
+// (unless beyond the constraint or cfg.MaxDepth).
+func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
+	cfg := &s.cfg
+	idx := s.insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: s.sleeps.id(sl)})
+	if cfg.CheckClones {
+		if err := s.m.checkClone(s.cfg, next, s.path(idx), k); err != nil {
+			return err
+		}
+	}
+	s.res.Distinct++
+	d := int(e.depth) + 1
+	s.res.Depth = max(s.res.Depth, d)
+	if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
+		s.res.Violation, s.res.Path, s.stopped = viol, s.path(idx), true
+		return nil
+	}
+	switch {
+	case !s.m.within(next):
+		s.res.Beyond++ // outside the constraint: counted, not expanded
+	case s.m.terminal(next):
+		v, err := s.judge(idx)
+		if err != nil {
+			return err
+		}
+		if v != nil {
+			s.res.Violation, s.res.Path, s.stopped = v, s.path(idx), true
+			return nil
+		}
+	case cfg.MaxDepth > 0 && d >= cfg.MaxDepth:
+		s.bounded = true
+	default:
+		s.push(k, entry{rec: idx, depth: int32(d), only: -1})
+	}
+	if cfg.MaxStates > 0 && s.res.Distinct >= cfg.MaxStates {
+		s.res.Stop, s.stopped = "max-states", true
+	}
+	return nil
+}
+
+// judge judges the terminal state idx by replaying the path to it through
+// every property of the run.
+func (s *searcher) judge(idx int32) (*Violation, error) {
+	s.res.Terminal++
+	if s.cfg.Checks == nil {
+		return nil, nil
+	}
+	set := check.NewSet(s.cfg.Checks()...)
+	rr, err := replay(s.cfg, s.m.in, s.path(idx), func(e *trace.Event) { set.Observe(e) })
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
+		if id := check.ID(v.Property); !v.OK && (s.cfg.Only == "" || id == s.cfg.Only) {
+			return &Violation{Property: id, Detail: v.Detail}, nil
+		}
+	}
+	return nil, nil
+}
+
+// lookup returns the record of s's state if it was seen, and its key.
+func (s *searcher) lookup(st *state) (int32, bool, []byte) {
+	s.key = st.appendKey(s.key[:0], s.m.in)
+	if s.cfg.Exact {
+		idx, ok := s.full[string(s.key)]
+		return idx, ok, s.key
+	}
+	idx, ok := s.fp.get(maphash.Bytes(s.seed, s.key))
+	return idx, ok, s.key
+}
+
+// insert records a new state whose key is k.
+func (s *searcher) insert(k []byte, r rec) int32 {
+	idx := int32(s.recs.push(r))
+	if s.cfg.Exact {
+		s.full[string(k)] = idx
+	} else {
+		s.fp.put(maphash.Bytes(s.seed, k), idx)
+	}
+	return idx
+}
+
+// push queues the state of key k for the next level.
+func (s *searcher) push(k []byte, e entry) {
+	e.ref, e.n = s.nextA.add(k), uint32(len(k))
+	s.next.push(e)
+}
+
+// path is the shortest path to the state idx.
+func (s *searcher) path(idx int32) []Trans {
+	var p []Trans
+	for ; idx > 0; idx = s.recs.at(int(idx)).parent {
+		p = append(p, s.recs.at(int(idx)).t)
+	}
+	slices.Reverse(p)
+	return p
+}
+
+// heapBytes is the live Go heap, as the runtime last measured it.
+func heapBytes() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// independent reports whether t and u commute and neither disables the
+// other: steps at two different nodes that take an input each. A fault
+// is dependent on everything; under TimersQuiet so is a timer (any send
+// or delivery may enable or disable it).
+func (m *machine) independent(t, u Trans) bool {
+	if t.Node == u.Node || t.Kind > Command || u.Kind > Command {
+		return false
+	}
+	return m.cfg.Timers != TimersQuiet || (t.Kind != Fire && u.Kind != Fire)
+}
+
+func containsT(ts []Trans, t Trans) bool {
+	for _, u := range ts {
+		if u.same(t) {
+			return true
+		}
+	}
+	return false
+}
