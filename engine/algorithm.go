@@ -7,10 +7,11 @@ import (
 	"ringlab/engine/node"
 )
 
-// Algorithm describes one algorithm once. Every command (run, scenario,
-// compare, explore, check, node, the browser page) is made from a list of
-// these values: adding an algorithm is its package plus one entry in its
-// area's list.
+// Algorithm describes one algorithm once, for every tool: engine/cli makes
+// its commands (a run, `explore`, `check`, one node per process) from it,
+// and engine/run, engine/sim's explorer and engine/statespace run and judge
+// the Systems its Build makes. Name and Build are required; the rest is
+// optional.
 type Algorithm struct {
 	Name        string // the subcommand: "ricart-agrawala"
 	Usage       string // one line for the command list
@@ -74,8 +75,8 @@ type Env struct {
 // bool, string) is the parameter's type.
 type Param struct {
 	Name    string // the flag's name: "nodes", "grant-timeout"
-	Usage   string
-	Default any
+	Usage   string // one line for --help
+	Default any    // the value when the user gives none; its type is the parameter's
 	// DefaultText shows the default in --help when it is computed ("n/2+1").
 	DefaultText string
 	// Check, if set, validates a value the user gave; its error names no

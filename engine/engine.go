@@ -42,10 +42,17 @@ type Observer func(*trace.Event)
 // (the live runtime calls it from several goroutines at once, one per
 // node), which is also what lets steps at two nodes commute.
 type Workload interface {
+	// React returns the actions that answer event ev of node i at time
+	// now; an action's At is relative to now.
 	React(i int, ev node.Event, now int64) []node.Action
+	// Crash tells the workload that node i crashed.
 	Crash(i int)
+	// Restart tells the workload that node i came back, with no memory.
 	Restart(i int)
+	// Clone returns an independent copy of the workload's state.
 	Clone() Workload
+	// AppendKey appends a canonical encoding of the state React depends
+	// on: two workloads with equal keys answer alike.
 	AppendKey(b []byte) []byte
 }
 
@@ -54,7 +61,9 @@ type Workload interface {
 type System struct {
 	// Name is how summaries and logs name the algorithm
 	// ("mutex ricart-agrawala").
-	Name    string
+	Name string
+	// Nodes is the number of nodes, indexed 1..Nodes; Factory makes
+	// node i, at the start and again when it restarts after a crash.
 	Nodes   int
 	Factory node.Factory
 	// Messages lists one value of every message type the nodes may send,
@@ -109,11 +118,12 @@ type System struct {
 }
 
 // Slow delays every message delivered to Node by Extra ticks during
-// [From, Until): the chapter's "dead or only slow?".
+// [From, Until), in simulator ticks: a node that is only slow, which its
+// peers may take for dead.
 type Slow struct {
-	Node        int
-	Extra       int64
-	From, Until int64
+	Node        int   // the receiving node's index
+	Extra       int64 // ticks added to each delivery
+	From, Until int64 // the half-open window of send times it applies to
 }
 
 // Wants is the kinds of events the System itself needs: its properties'
@@ -158,6 +168,8 @@ const (
 
 var endNames = [...]string{Quiescent: "quiescent", Stopped: "stopped", Exhausted: "exhausted", TimedOut: "timed out", Interrupted: "interrupted"}
 
+// String returns the end's name as summaries print it ("quiescent",
+// "timed out").
 func (e End) String() string {
 	if int(e) < len(endNames) && endNames[e] != "" {
 		return endNames[e]
@@ -167,7 +179,7 @@ func (e End) String() string {
 
 // Result is what a run did, on any runtime.
 type Result struct {
-	End End
+	End End // how the run ended
 	// Why says in words why a run that is not Quiescent ended
 	// ("still running after the step budget of 1000 steps").
 	Why string
@@ -175,12 +187,12 @@ type Result struct {
 	// T is the end's time in the unit of the events' T: ticks on the
 	// simulator, nanoseconds since the start on goroutines and RabbitMQ.
 	T          int64
-	Steps      int64 // inputs handled by nodes
-	Messages   int64 // messages sent (drops and duplicates not included)
-	ByType     map[string]int64
-	Dropped    int64
-	Duplicated int64
-	Elapsed    time.Duration // wall time
+	Steps      int64            // inputs handled by nodes
+	Messages   int64            // messages sent (drops and duplicates not included)
+	ByType     map[string]int64 // messages sent, by message type
+	Dropped    int64            // messages lost to faults
+	Duplicated int64            // messages delivered twice by faults
+	Elapsed    time.Duration    // wall time
 	// Unapplied lists scripted faults that never happened because the run
 	// ended before they were due.
 	Unapplied []string
@@ -195,5 +207,6 @@ type Runtime interface {
 	// Name is the runtime's name in summaries and logs: "sim", "live",
 	// "amqp".
 	Name() string
+	// Run runs sys to its end, reporting every event to obs.
 	Run(ctx context.Context, sys System, obs Observer) (Result, error)
 }

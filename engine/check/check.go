@@ -20,7 +20,7 @@ import (
 type End struct {
 	Terminated bool   // the run ended by itself (quiescent or every node done)
 	Why        string // why it did not, if it did not
-	Messages   int64
+	Messages   int64  // messages the run sent
 	Runtime    string // "live": times are nanoseconds
 }
 
@@ -57,13 +57,15 @@ type Property interface {
 // Wanter is a Property that needs only some kinds of events. A property
 // that is not one is shown every kind.
 type Wanter interface {
+	// Wants returns the kinds of events Observe must see; a runtime may
+	// leave the others unbuilt.
 	Wants() trace.Kinds
 }
 
 // Set runs several properties over one stream and remembers the violations.
 type Set struct {
-	Properties []Property
-	Violations []trace.Event
+	Properties []Property    // the properties judged, in order
+	Violations []trace.Event // every violation event Observe returned, in order
 	violated   map[ID]bool
 }
 
@@ -89,6 +91,7 @@ func (s *Set) Observe(e *trace.Event) []trace.Event {
 // events (happens-before instead of the order events were seen in); a
 // runtime that can give them then does.
 type ClockWanter interface {
+	// WantsClocks reports whether the property asks for vector clocks.
 	WantsClocks() bool
 }
 
@@ -165,7 +168,8 @@ func Log(r io.Reader, cs ...Property) (*Set, []trace.Verdict, *trace.Summary, er
 	return set, set.Finish(end), sum, nil
 }
 
-// MutualExclusion: never two live nodes in the critical section at once. A
+// MutualExclusion is the property that never two live nodes are in the
+// critical section at once (events enter_cs and exit_cs). A
 // node that crashes inside the CS leaves it (it is dead, not using the
 // resource).
 //
@@ -191,8 +195,11 @@ type MutualExclusion struct {
 	causal   bool             // the events carried vector clocks
 }
 
+// ID returns IDMutualExclusion.
 func (*MutualExclusion) ID() ID { return IDMutualExclusion }
 
+// Wants returns the kinds that move a node in or out of the critical
+// section: enter_cs, exit_cs, crash and recover.
 func (*MutualExclusion) Wants() trace.Kinds {
 	return trace.KindsOf(trace.KindEnterCS, trace.KindExitCS, trace.KindCrash, trace.KindRecover)
 }
@@ -200,6 +207,9 @@ func (*MutualExclusion) Wants() trace.Kinds {
 // WantsClocks says the property judges by happens-before when it can.
 func (*MutualExclusion) WantsClocks() bool { return true }
 
+// Observe returns a description of the violation e causes: a second
+// node inside at once or, when events carry vector clocks, an entry not
+// ordered after another node's last exit.
 func (m *MutualExclusion) Observe(e *trace.Event) string {
 	d := m.observe(e)
 	if d != "" && m.first == "" {
@@ -285,6 +295,8 @@ func happensBefore(a, b []uint32) bool {
 	return true
 }
 
+// Finish returns the verdict: OK unless Observe ever reported a
+// violation, whose first description is the detail.
 func (m *MutualExclusion) Finish(End) trace.Verdict {
 	v := trace.Verdict{Property: string(m.ID()), OK: m.worst < 2}
 	switch {
@@ -298,26 +310,42 @@ func (m *MutualExclusion) Finish(End) trace.Verdict {
 	return v
 }
 
-// Termination: the run ended by itself within its budget.
+// Termination is the property that the run ended by itself within its
+// budget (End.Terminated). It is judged only at the end.
 type Termination struct{}
 
-func (Termination) ID() ID                      { return IDTermination }
+// ID returns IDTermination.
+func (Termination) ID() ID { return IDTermination }
+
+// Observe reports nothing: termination is judged at the end.
 func (Termination) Observe(*trace.Event) string { return "" }
-func (Termination) Wants() trace.Kinds          { return 0 }
+
+// Wants returns no kinds: Termination reads no event.
+func (Termination) Wants() trace.Kinds { return 0 }
+
+// Finish returns OK if end.Terminated, else the reason end.Why.
 func (Termination) Finish(end End) trace.Verdict {
 	return trace.Verdict{Property: string(IDTermination), OK: end.Terminated, Detail: end.Why}
 }
 
-// MessageBound: the run sent at most Max messages (Formula says where the
-// bound comes from, e.g. "n(n+1)/2 + n").
+// MessageBound is the property that the run sent at most Max messages
+// (End.Messages). It is judged only at the end.
 type MessageBound struct {
-	Max     int64
-	Formula string
+	Max     int64  // the most messages allowed
+	Formula string // where Max comes from, for the verdict: "n(n+1)/2 + n"
 }
 
-func (MessageBound) ID() ID                      { return IDMessageBound }
+// ID returns IDMessageBound.
+func (MessageBound) ID() ID { return IDMessageBound }
+
+// Observe reports nothing: the bound is judged at the end.
 func (MessageBound) Observe(*trace.Event) string { return "" }
-func (MessageBound) Wants() trace.Kinds          { return 0 }
+
+// Wants returns no kinds: MessageBound reads the count in End.
+func (MessageBound) Wants() trace.Kinds { return 0 }
+
+// Finish returns OK if end.Messages <= b.Max, with the count, the formula
+// and the bound as its detail.
 func (b MessageBound) Finish(end End) trace.Verdict {
 	d := fmt.Sprintf("%d messages, bound %s = %d", end.Messages, b.Formula, b.Max)
 	return trace.Verdict{Property: string(IDMessageBound), OK: end.Messages <= b.Max, Detail: d}

@@ -11,6 +11,7 @@ import (
 // run's display names so that a verdict says "P1 and P2", as the text
 // output and the diagrams do, rather than indices.
 type Namer interface {
+	// SetNames gives the property node i's display name, name(i).
 	SetNames(name func(int) string)
 }
 

@@ -17,7 +17,9 @@ import (
 // A property that is not a Snapshot is judged where a run or a path ends.
 type Snapshot interface {
 	Property
+	// Clone returns an independent copy of the property's state.
 	Clone() Snapshot
+	// AppendKey appends a canonical encoding of what Observe depends on.
 	AppendKey(b []byte) []byte
 }
 

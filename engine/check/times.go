@@ -10,6 +10,7 @@ import (
 // it the run's way of writing them (ticks as numbers, a live or broker
 // run's nanoseconds with a unit), as the text output writes them.
 type Timer interface {
+	// SetTimes gives the property the run's way of writing time t.
 	SetTimes(format func(t int64) string)
 }
 

@@ -23,6 +23,8 @@ import "fmt"
 // the source does ("ELECTION", "REQUEST"); it keys the message counts. The
 // exported fields, with their json tags, are what traces show.
 type Msg interface {
+	// Type returns the message's type name, the same for every value of
+	// one Go type.
 	Type() string
 }
 
@@ -49,25 +51,25 @@ const (
 
 // Input is one thing that happens to a node.
 type Input struct {
-	Kind  InputKind
-	From  int // InMsg: sender's index
-	Msg   Msg // InMsg
-	Cmd   Cmd // InCmd
-	Arg   int // InCmd: the action's Arg
-	Timer int // InTick: the id the node gave the timer
+	Kind  InputKind // which of the fields below are set
+	From  int       // InMsg: sender's index
+	Msg   Msg       // InMsg
+	Cmd   Cmd       // InCmd
+	Arg   int       // InCmd: the action's Arg
+	Timer int       // InTick: the id the node gave the timer
 }
 
 // Send is a message to another node, by index.
 type Send struct {
-	To  int
-	Msg Msg
+	To  int // the receiver's index, 1..n
+	Msg Msg // the message, a value the node no longer changes
 }
 
 // Timer asks the runtime to deliver an InTick with this ID after After ticks.
 // Setting an ID that is already pending replaces it; After < 0 cancels it.
 type Timer struct {
-	ID    int
-	After int64
+	ID    int   // the node's own name for the timer, echoed in Input.Timer
+	After int64 // ticks from now; negative cancels the pending timer ID
 }
 
 // EventKind is the kind of something that happened inside a node.
@@ -83,6 +85,7 @@ const (
 
 var eventNames = [...]string{EvState: "state", EvEnterCS: "enter_cs", EvExitCS: "exit_cs", EvLeader: "leader", EvNote: "note"}
 
+// String returns the kind's name as event logs spell it ("enter_cs").
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
 		return eventNames[k]
@@ -92,9 +95,9 @@ func (k EventKind) String() string {
 
 // Event is something that happened inside a node during one Step.
 type Event struct {
-	Kind   EventKind
-	State  string // EvState
-	Leader int    // EvLeader: the leader's algorithm id
+	Kind   EventKind // which of the fields below are set
+	State  string    // EvState
+	Leader int       // EvLeader: the leader's algorithm id
 	// Round is, in an EvLeader of an algorithm that runs in rounds, the
 	// rounds the election took (0: the algorithm counts none), a figure
 	// the tools read without parsing a note.
@@ -105,6 +108,8 @@ type Event struct {
 // Output collects what one Step produced. The runtime owns it and resets it
 // between steps, so a Step allocates nothing it does not have to.
 type Output struct {
+	// Sends, Timers and Events are what the step produced, in order;
+	// append through Send, SetTimer, StopTimer and the event methods.
 	Sends  []Send
 	Timers []Timer
 	Events []Event
@@ -115,11 +120,12 @@ type Output struct {
 	// leader) says so by returning Done = false, and holds the run up.
 	Done bool
 	// Now is the runtime's clock as the step began, in ticks (virtual
-	// in sim, elapsed on goroutines), set by the runtime before Step. No
-	// algorithm reads it (their timeouts are timers, and the exhaustive
-	// checker's soundness depends on it): it is for the runtimes' own
-	// tests. It lives here, not in Input, so that an Input stays small
-	// enough to pass in registers.
+	// in sim, elapsed on goroutines), set by the runtime before Step. A
+	// Step must not base a decision on it: timeouts are timers, and the
+	// exhaustive checker, which does not model time, is sound only for
+	// nodes that ignore it. It is there for the runtimes' own tests, and
+	// lives here, not in Input, so that an Input stays small enough to
+	// pass in registers.
 	Now int64
 }
 
@@ -172,8 +178,8 @@ func (o *Output) NoteText(text string) { o.Events = append(o.Events, Event{Kind:
 // actions; both runtimes carry them out.
 type Action struct {
 	At   int64 // ticks (absolute in a script, relative to now in a React)
-	Node int
-	Cmd  Cmd // a command for the node, or CmdCrash / CmdRestart
+	Node int   // the node's index, 1..n
+	Cmd  Cmd   // a command for the node, or CmdCrash / CmdRestart
 	// Arg is a parameter of Cmd the node reads in Input.Arg (0: none):
 	// the timestamp a Ricart-Agrawala request carries at least, say.
 	Arg int

@@ -9,7 +9,9 @@ package node
 // (the configuration, the index) may be left out.
 type Snapshot interface {
 	Node
+	// Clone returns an independent copy of the node.
 	Clone() Node
+	// AppendKey appends a canonical encoding of the node's state to b.
 	AppendKey(b []byte) []byte
 }
 

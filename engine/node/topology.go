@@ -8,7 +8,7 @@ import (
 // Topology is who may talk to whom: an undirected graph over nodes 1..N,
 // with the ring's direction kept for ring algorithms.
 type Topology struct {
-	N   int
+	N   int     // the number of nodes
 	adj [][]int // adj[i] sorted, 1-based; adj[0] unused
 }
 
