@@ -53,13 +53,13 @@ import (
 
 // Config describes one run, or this process's part of it.
 type Config struct {
-	URL     string
-	Names   Names
-	Nodes   int
-	Factory node.Factory // called for each local node, and again on restart
-	Codec   *Codec       // the algorithm's message registry (NewCodec); required
-	Script  []node.Action
-	React   node.React // its actions must be for nodes of this process
+	URL     string        // the broker: amqp://user:pass@host:port/vhost
+	Names   Names         // the exchange and queue names of the run (RunNames, RingNames)
+	Nodes   int           // the number of nodes of the whole run, indexed 1..Nodes
+	Factory node.Factory  // called for each local node, and again on restart
+	Codec   *Codec        // the algorithm's message registry (NewCodec); required
+	Script  []node.Action // commands, crashes and restarts at absolute times (ticks)
+	React   node.React    // its actions must be for nodes of this process
 	// Workload answers node events with actions (for nodes of this
 	// process) and hears of crashes and restarts; React is its
 	// plain-function form (engine.ReactFunc). Set one of them, or neither.
@@ -121,16 +121,16 @@ type Config struct {
 // Result is what a run did (in a multi-process run, the watcher's Result
 // sums every node's reports; another process's covers its own nodes).
 type Result struct {
-	Steps      int64
-	Messages   int64
-	ByType     map[string]int64
-	Elapsed    time.Duration
-	Now        int64 // ticks
-	Quiescent  bool  // the run ended: every node done or quiet, no message in flight
-	Exhausted  bool  // Timeout passed first
-	Duplicates int64 // deliveries dropped as already handled
-	Foreign    int64 // deliveries of another run, dropped
-	Reconnects int
+	Steps      int64            // inputs handled by nodes
+	Messages   int64            // messages sent
+	ByType     map[string]int64 // messages sent, by message type
+	Elapsed    time.Duration    // wall time of the run
+	Now        int64            // ticks
+	Quiescent  bool             // the run ended: every node done or quiet, no message in flight
+	Exhausted  bool             // Timeout passed first
+	Duplicates int64            // deliveries dropped as already handled
+	Foreign    int64            // deliveries of another run, dropped
+	Reconnects int              // times the connection to the broker was made again
 }
 
 // Run executes cfg and returns when its part of the run has ended.

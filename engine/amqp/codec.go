@@ -29,6 +29,7 @@ import (
 // on either side. The registry is fixed when the codec is made: a Codec is
 // safe for concurrent use, Timestamp aside (set it before the first use).
 type Codec struct {
+	// Timestamp makes Encode write the send time in every message.
 	Timestamp bool
 
 	protos map[string]proto

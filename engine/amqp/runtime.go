@@ -14,8 +14,8 @@ import (
 // process: the broker, its names and the codec are its own; the nodes,
 // script and workload come from the System.
 type Runtime struct {
-	URL   string
-	Names Names
+	URL   string // the broker: amqp://user:pass@host:port/vhost
+	Names Names  // the exchange and queue names of the run (RunNames, RingNames)
 	// Codec encodes and decodes the System's messages; nil: the codec of
 	// sys.Messages, its message registry.
 	Codec   *Codec
@@ -35,8 +35,8 @@ type Runtime struct {
 // Counters are what a run saw of the broker: deliveries dropped as
 // already handled or as another run's, and reconnections.
 type Counters struct {
-	Duplicates, Foreign int64
-	Reconnects          int
+	Duplicates, Foreign int64 // deliveries dropped as already handled, or as another run's
+	Reconnects          int   // times the connection to the broker was made again
 }
 
 // Name is "amqp".

@@ -93,13 +93,13 @@ func amqpFailure(err error) error {
 
 // NodeOptions are the settings of one node process (`ringlab node`).
 type NodeOptions struct {
-	Index   int    // the node this process runs
-	Watch   bool   // this process starts the election and judges the run
-	URL     string // the broker
-	Events  string // write this node's NDJSON log here
-	Timeout time.Duration
-	Tick    time.Duration
-	Replay  string // the command line, for the summary
+	Index   int           // the node this process runs
+	Watch   bool          // this process starts the election and judges the run
+	URL     string        // the broker
+	Events  string        // write this node's NDJSON log here
+	Timeout time.Duration // the run's wall-time bound; zero: none
+	Tick    time.Duration // the wall duration of one tick
+	Replay  string        // the command line, for the summary
 	// RunKey names the run's algorithm and parameters: the processes of
 	// one run give the same, and a process of another run is refused.
 	RunKey string
@@ -109,6 +109,7 @@ type NodeOptions struct {
 // of its own node, those other node processes report (the ring election's
 // text names the leader in its verdict lines).
 type RemoteSink interface {
+	// Remote takes an event another node process reported.
 	Remote(e *trace.Event)
 }
 

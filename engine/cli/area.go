@@ -24,9 +24,9 @@ import (
 // schedules, `ringlab AREA check ALGO` searches every state of a small
 // system. Adding an algorithm to an area is one entry in Algorithms.
 type Area struct {
-	Name       string // the command: "mutex"
-	Usage      string
-	Algorithms []engine.Algorithm
+	Name       string             // the command: "mutex"
+	Usage      string             // one line for the command list
+	Algorithms []engine.Algorithm // each becomes `AREA NAME`, `AREA explore NAME` and `AREA check NAME`
 	// Extra are the area's own commands beside its algorithms'
 	// (scenarios, compare).
 	Extra []*ucli.Command

@@ -46,22 +46,22 @@ func Flags() []ucli.Flag {
 
 // Options are the parsed engine flags.
 type Options struct {
-	Runtime      string
-	URL          string // --runtime amqp: the broker
-	Seed         uint64
-	SeedDrawn    bool
-	Format       string
-	Events       string
-	Out          string // the rendered output goes to this file, not stdout
-	Policy       sim.Policy
-	Latency      sim.Delay
-	Faults       sim.Faults
-	Script       []node.Action // crashes and restarts
-	MaxSteps     int64
-	Tick         time.Duration
+	Runtime      string         // --runtime: "sim", "live" or "amqp"
+	URL          string         // --runtime amqp: the broker
+	Seed         uint64         // --seed, or the seed drawn when it was not given
+	SeedDrawn    bool           // the seed was drawn, not given
+	Format       string         // --format: one of trace.Formats
+	Events       string         // --events: write the NDJSON log to this file
+	Out          string         // the rendered output goes to this file, not stdout
+	Policy       sim.Policy     // --policy: the simulator's delivery order
+	Latency      sim.Delay      // --latency: the simulator's message delay
+	Faults       sim.Faults     // --drop, --dup, --partition, --slow
+	Script       []node.Action  // crashes and restarts
+	MaxSteps     int64          // --max-steps: the simulator's step budget
+	Tick         time.Duration  // --tick: a tick's wall duration on goroutines and RabbitMQ
 	Scheduler    live.Scheduler // --runtime live: plain or turns
-	Timeout      time.Duration
-	VectorClocks bool
+	Timeout      time.Duration  // --timeout: the run's wall-time bound; zero: none
+	VectorClocks bool           // --vc: vector clocks on every event
 	Schedule     []int64        // sim decisions to replay (explore's shrunk schedules)
 	Serving      Serving        // --serve: show the run in the browser afterwards
 	Intro        string         // printed on stdout before the run's first line, once its flags have all been accepted

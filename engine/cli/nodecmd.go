@@ -17,8 +17,8 @@ import (
 // of its algorithms, and its NodeRuns. NodeAreas makes them from the areas
 // main hands in.
 type NodeArea struct {
-	Name       string
-	Algorithms []string
+	Name       string   // the area's command name
+	Algorithms []string // the names of its algorithms
 	NodeRuns
 }
 

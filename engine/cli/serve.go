@@ -28,7 +28,7 @@ func ServeFlags() []ucli.Flag {
 // Serving is what --serve asks for: the address to serve the run on ("":
 // do not serve) and, inside Execute, the in-memory copy of its log.
 type Serving struct {
-	Addr string
+	Addr string // the address to serve on, host:port
 	log  io.Writer
 }
 

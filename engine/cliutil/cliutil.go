@@ -30,11 +30,14 @@ const (
 // ExitError carries an exit code with an error. Commands return it; only
 // main turns it into a process exit status.
 type ExitError struct {
-	Code int
-	Err  error
+	Code int   // the process exit status: one of the Exit constants
+	Err  error // the error, whose text is the one line printed
 }
 
+// Error returns Err's text.
 func (e *ExitError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // ExitCode is e's exit code.
@@ -45,7 +48,7 @@ func (e *ExitError) ExitCode() int { return e.Code }
 // without reading the message.
 type UsageError struct {
 	Flag string // the flag's name without dashes: "from", "property"
-	Err  error
+	Err  error  // the error, whose text names the flag
 }
 
 // FlagUsagef reports bad input to --flag: exit code 2. The message should
@@ -54,7 +57,10 @@ func FlagUsagef(flag, format string, args ...any) error {
 	return &UsageError{Flag: flag, Err: fmt.Errorf(format, args...)}
 }
 
+// Error returns Err's text.
 func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // ExitCode is 2.

@@ -25,6 +25,7 @@ const (
 
 var schedulerNames = [...]string{Plain: "plain", Turns: "turns"}
 
+// String returns the scheduler's name: "plain" or "turns".
 func (s Scheduler) String() string {
 	if int(s) < len(schedulerNames) {
 		return schedulerNames[s]
@@ -45,7 +46,7 @@ func ParseScheduler(s string) (Scheduler, error) {
 // Runtime is the live runtime as an engine.Runtime: the knobs of a live
 // run; the nodes, script and workload come from the System.
 type Runtime struct {
-	Scheduler Scheduler
+	Scheduler Scheduler     // Plain (the zero value) or Turns
 	Tick      time.Duration // zero means DefaultTick
 	Timeout   time.Duration // zero: no bound (End TimedOut)
 	// Messages, Skip, VectorClocks and Stop are as in Config.

@@ -65,7 +65,7 @@ import (
 
 // Config describes one run. It mirrors sim.Config where that makes sense.
 type Config struct {
-	Nodes int
+	Nodes int // the number of nodes, indexed 1..Nodes
 	// Factory is called for every node before any goroutine starts, and
 	// again from a node's goroutine when it restarts; React is called from
 	// the node's goroutine. Both must be safe for concurrent use.
@@ -118,9 +118,9 @@ type Config struct {
 
 // Progress is how far a run has got.
 type Progress struct {
-	Elapsed  time.Duration
-	InFlight int64 // messages sent and not yet handled
-	NotDone  int64 // live nodes that have not said Done
+	Elapsed  time.Duration // wall time since the start
+	InFlight int64         // messages sent and not yet handled
+	NotDone  int64         // live nodes that have not said Done
 }
 
 // DefaultTick is the tick when Config.Tick is zero.
@@ -128,15 +128,15 @@ const DefaultTick = time.Millisecond
 
 // Result is what a run did. The fields mean what they mean in sim.Result.
 type Result struct {
-	Steps     int64         // inputs handled by nodes
-	Now       int64         // ticks at the end, time skipped included
-	Elapsed   time.Duration // wall time of the run
-	Skipped   time.Duration // time skipped because only scheduled actions were left
-	Messages  int64         // messages sent
-	ByType    map[string]int64
-	Quiescent bool // ended because nothing was left to do, or every live node was done
-	Exhausted bool // ended because Config.Timeout passed
-	Stopped   bool // ended because Config.Stop said so
+	Steps     int64            // inputs handled by nodes
+	Now       int64            // ticks at the end, time skipped included
+	Elapsed   time.Duration    // wall time of the run
+	Skipped   time.Duration    // time skipped because only scheduled actions were left
+	Messages  int64            // messages sent
+	ByType    map[string]int64 // messages sent, by message type
+	Quiescent bool             // ended because nothing was left to do, or every live node was done
+	Exhausted bool             // ended because Config.Timeout passed
+	Stopped   bool             // ended because Config.Stop said so
 }
 
 // Run executes one live run on the turn scheduler (turns.go), the

@@ -14,12 +14,14 @@ import (
 // (no deadlock, no starvation) says the run stopped short of its work
 // rather than that it did something wrong.
 type Violation struct {
-	Property string
-	Detail   string
-	Liveness bool
+	Property string // the property's ID ("mutual exclusion")
+	Detail   string // what broke it, in words
+	Liveness bool   // the property is a liveness property (see Liveness)
 	Replay   string // the command line that repeats the run
 }
 
+// Error names the property, the detail and the replay, prefixed with
+// "no progress: " for a liveness property.
 func (v *Violation) Error() string {
 	s := fmt.Sprintf("%s violated: %s (replay: %s)", v.Property, v.Detail, v.Replay)
 	if v.Liveness {
@@ -31,10 +33,11 @@ func (v *Violation) Error() string {
 // NoTermination is the error of a run that did not end by itself within
 // its budget.
 type NoTermination struct {
-	Why    string
-	Replay string
+	Why    string // why the run ended ("still running after the step budget ...")
+	Replay string // the command line that repeats the run
 }
 
+// Error says why the run did not end, with the replay.
 func (e *NoTermination) Error() string {
 	return fmt.Sprintf("no termination: %s (replay: %s)", e.Why, e.Replay)
 }
@@ -43,6 +46,7 @@ func (e *NoTermination) Error() string {
 // liveness property: one a run cut short can fail without anything having
 // gone wrong (no deadlock, no starvation).
 type Liveness interface {
+	// Liveness reports whether the property is a liveness property.
 	Liveness() bool
 }
 
@@ -86,7 +90,12 @@ func (o Outcome) violation(v trace.Verdict) *Violation {
 
 // UnknownProperty is the error of Options.Only naming no property of the
 // System; Err lists the properties there are.
-type UnknownProperty struct{ Err error }
+type UnknownProperty struct {
+	Err error // check.Select's error, which names the properties there are
+}
 
+// Error returns Err's text.
 func (e *UnknownProperty) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *UnknownProperty) Unwrap() error { return e.Err }

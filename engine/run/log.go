@@ -19,9 +19,9 @@ import (
 // in one order that keeps each file's order and puts every send before its
 // receive, and what its header and summary lines say about the run.
 type Log struct {
-	Algorithm string // "election ring", from the header or the summary
-	Replay    string // the command line that made the run (for node logs: the one-process run of the same nodes)
-	Events    []*trace.Event
+	Algorithm string         // "election ring", from the header or the summary
+	Replay    string         // the command line that made the run (for node logs: the one-process run of the same nodes)
+	Events    []*trace.Event // the events in the order above (nil for a streamed log: see Each)
 	Summary   *trace.Summary // nil when no file has a summary line
 	Nodes     int            // from the headers (or the summary of a log without one)
 	// Origin is the time the run's times count from: 0, or for the logs
@@ -78,8 +78,8 @@ func (l *Log) Read() int { return l.read }
 
 // Source is one named log to read.
 type Source struct {
-	Name string
-	R    io.Reader
+	Name string    // the file's name, as errors name it
+	R    io.Reader // the NDJSON lines
 }
 
 // ReadOptions say how ReadLog reads.

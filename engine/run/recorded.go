@@ -21,7 +21,7 @@ import (
 // System's message registry, as a run's are, so properties see one
 // representation. A cancelled ctx stops it with the events judged so far.
 type Recorded struct {
-	Log     *Log
+	Log     *Log   // the saved run, as ReadLog returns it
 	Runtime string // the logged run's runtime, which its times are in
 }
 
@@ -83,11 +83,14 @@ func (r Recorded) Run(ctx context.Context, sys engine.System, obs engine.Observe
 // not a run's history (found as a streamed log is read), or a message in
 // it is of no type the registry lists.
 type BadLog struct {
-	Err    error
-	Stream bool // found while the log streamed
+	Err    error // what is wrong, naming the file and line where it can
+	Stream bool  // found while the log streamed
 }
 
+// Error returns Err's text.
 func (e *BadLog) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *BadLog) Unwrap() error { return e.Err }
 
 // DecodeMsg types a message read back as JSON (from a log, or from

@@ -22,7 +22,8 @@ type Options struct {
 	// Renderers see every event (numbered), then the summary; a
 	// trace.HeaderRenderer gets Header first. Run does not flush them.
 	Renderers []trace.Renderer
-	Header    *trace.Header
+	// Header, if set, is the log's header that HeaderRenderers get.
+	Header *trace.Header
 	// Only restricts the properties judged to these (check.Select's
 	// names); none: every property of the System.
 	Only []string
@@ -36,9 +37,9 @@ type Options struct {
 // log ends with (verdicts and figures included), and every violation seen
 // at an event.
 type Outcome struct {
-	Result     engine.Result
-	Summary    trace.Summary
-	Violations []trace.Event
+	Result     engine.Result // what the runtime reported
+	Summary    trace.Summary // the closing summary, as the renderers got it
+	Violations []trace.Event // the violation events, in the order they were seen
 	// Properties are the properties judged, in the System's order.
 	Properties []check.Property
 }

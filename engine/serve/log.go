@@ -11,27 +11,25 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Limits on what the server reads and the page loads.
-const (
-	// MaxLogBytes is the largest log the server serves. A 100,000-event
-	// election log is about 15 MB.
-	MaxLogBytes = 256 << 20
-	// maxLine is the longest line the scanner accepts (vector clocks of
-	// big runs make long lines).
-	maxLine = 16 << 20
-)
+// MaxLogBytes is the largest log the server serves. A 100,000-event
+// election log is about 15 MB.
+const MaxLogBytes = 256 << 20
+
+// maxLine is the longest line the scanner accepts (vector clocks of big
+// runs make long lines).
+const maxLine = 16 << 20
 
 // Info is what the list page says about a log: read once from its lines,
 // its text passed through trace.OneLine as every renderer's is.
 type Info struct {
-	Algorithm  string
-	Nodes      int
-	Events     int
-	Violations int
-	Header     bool // the log starts with a header line
-	Summary    bool // the log ends with a summary line
-	Failed     []string
-	Replay     string
+	Algorithm  string   // the algorithm's name, from the header or summary
+	Nodes      int      // the number of nodes
+	Events     int      // event lines, violations included
+	Violations int      // violation events
+	Header     bool     // the log starts with a header line
+	Summary    bool     // the log ends with a summary line
+	Failed     []string // the properties whose verdict failed
+	Replay     string   // the command line that repeats the run
 }
 
 // line holds the fields of a log line the list page needs.

@@ -8,18 +8,21 @@ import (
 // safety property has been broken so far (the run stops there), and Final
 // judges the finished run (liveness: termination, agreement, starvation).
 type Judge interface {
+	// Observe sees the next event of the run.
 	Observe(e *trace.Event)
+	// Violated reports whether a safety property is broken so far.
 	Violated() bool
+	// Final reports whether the finished run res passes.
 	Final(res Result) bool
 }
 
 // Explore runs Config under many seeds looking for a run that a judge
 // condemns, then shrinks the violating schedule.
 type Explore struct {
-	Config    Config // Seed, Sink, Stop, Choices are set per run
-	Schedules int    // how many seeds to try
-	FirstSeed uint64
-	NewJudge  func() Judge
+	Config    Config       // Seed, Sink, Stop, Choices are set per run
+	Schedules int          // how many seeds to try
+	FirstSeed uint64       // the first seed tried; the others follow it
+	NewJudge  func() Judge // makes a fresh judge for every run
 	// MaxShrinkRuns bounds the shrinking (0 means 2000 runs).
 	MaxShrinkRuns int
 	// Progress, if set, is told how many schedules have been tried, after

@@ -14,11 +14,11 @@ import (
 // script, workload) comes from the System. The zero value is a valid
 // runtime: seed 0, per-link FIFO, one tick per message, no faults.
 type Runtime struct {
-	Seed     uint64
-	Policy   Policy
-	Delay    Delay // zero means {1, 1}
-	Faults   Faults
-	MaxSteps int64 // step budget; zero means DefaultMaxSteps
+	Seed     uint64 // the seed of every random choice: one seed, one run
+	Policy   Policy // the delivery order: PolicyFIFO or PolicyRandom
+	Delay    Delay  // zero means {1, 1}
+	Faults   Faults // drops, duplicates, partitions and slow links
+	MaxSteps int64  // step budget; zero means DefaultMaxSteps
 	// Timeout bounds the run's wall time (End TimedOut); zero: no bound.
 	Timeout time.Duration
 	// Messages adds send/recv/drop/dup events; Skip lists kinds the

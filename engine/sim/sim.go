@@ -36,6 +36,7 @@ const (
 	PolicyRandom               // non-FIFO: each message's latency is independent, reordering allowed
 )
 
+// String returns the policy's name: "fifo" or "random".
 func (p Policy) String() string {
 	if p == PolicyRandom {
 		return "random"
@@ -44,39 +45,42 @@ func (p Policy) String() string {
 }
 
 // Delay is the latency distribution of a message, uniform in [Min, Max] ticks.
-type Delay struct{ Min, Max int64 }
+type Delay struct {
+	Min, Max int64 // the bounds in ticks, both included; Min >= 1
+}
 
 // Partition cuts the nodes in Group off from the rest during [From, Until):
 // messages crossing the cut are dropped.
 type Partition struct {
-	Group       []int
-	From, Until int64
+	Group       []int // the indices of the nodes cut off
+	From, Until int64 // the half-open window, in ticks
 }
 
 // Slow delays every message delivered to Node by Extra ticks during
-// [From, Until): the chapter's "dead or only slow?". It is the engine's
+// [From, Until): a node only slow, which its peers may take for dead. It
+// is the engine's
 // type, so that a System can ask for slow links.
 type Slow = engine.Slow
 
 // Faults is the fault model of a run; all of it is seeded and replayable.
 type Faults struct {
-	Drop       float64 // probability that a message is lost
-	Dup        float64 // probability that a message is delivered twice
-	Partitions []Partition
-	Slow       []Slow
+	Drop       float64     // probability that a message is lost
+	Dup        float64     // probability that a message is delivered twice
+	Partitions []Partition // network partitions, each for a window of time
+	Slow       []Slow      // slowed links into a node, each for a window of time
 }
 
 // Config describes one run.
 type Config struct {
-	Nodes    int
-	Factory  node.Factory
-	Seed     uint64
-	Policy   Policy
-	Delay    Delay // zero means {1, 1}
-	Faults   Faults
+	Nodes    int           // the number of nodes, indexed 1..Nodes
+	Factory  node.Factory  // makes node i, at the start and at a restart
+	Seed     uint64        // the seed of every random choice: one seed, one run
+	Policy   Policy        // the delivery order: PolicyFIFO or PolicyRandom
+	Delay    Delay         // zero means {1, 1}
+	Faults   Faults        // drops, duplicates, partitions and slow links
 	Script   []node.Action // commands, crashes and restarts at absolute times
-	React    node.React
-	MaxSteps int64 // step budget; zero means DefaultMaxSteps
+	React    node.React    // see Workload
+	MaxSteps int64         // step budget; zero means DefaultMaxSteps
 
 	// Workload answers node events with actions and hears of crashes and
 	// restarts; React is its plain-function form (engine.ReactFunc). Set
@@ -122,15 +126,15 @@ const DefaultMaxSteps = 200_000_000
 
 // Result is what a run did.
 type Result struct {
-	Steps      int64 // inputs handled by nodes
-	Now        int64 // virtual time at the end
-	Messages   int64 // messages sent (duplicates and drops not included)
-	ByType     map[string]int64
-	Dropped    int64
-	Duplicated int64
-	Quiescent  bool // ended because nothing was left to do
-	Exhausted  bool // ended because the step budget ran out
-	Stopped    bool // ended because Config.Stop said so
+	Steps      int64            // inputs handled by nodes
+	Now        int64            // virtual time at the end
+	Messages   int64            // messages sent (duplicates and drops not included)
+	ByType     map[string]int64 // messages sent, by message type
+	Dropped    int64            // messages lost to Faults.Drop or a partition
+	Duplicated int64            // messages delivered twice by Faults.Dup
+	Quiescent  bool             // ended because nothing was left to do
+	Exhausted  bool             // ended because the step budget ran out
+	Stopped    bool             // ended because Config.Stop said so
 	// Interrupted: ended because Cancel was closed; TimedOut: because the
 	// Deadline passed.
 	Interrupted bool

@@ -18,6 +18,7 @@ const (
 	TimersQuiet                   // only when no message is in flight: timeouts longer than any delay
 )
 
+// String returns the model's name: "any" or "quiet".
 func (t TimerModel) String() string {
 	if t == TimersQuiet {
 		return "quiet"
@@ -38,7 +39,7 @@ func ParseTimers(s string) (TimerModel, error) {
 
 // Config is one search.
 type Config struct {
-	Nodes   int
+	Nodes   int          // the number of nodes, at most MaxNodes
 	Factory node.Factory // every node must be a node.Snapshot
 	// Script holds the environment's first commands; each node gets its
 	// own in order of At (times are not modelled). A crash at tick 0 makes
@@ -57,9 +58,9 @@ type Config struct {
 	// judged at every terminal state, by replaying the path that reached it.
 	Checks func() []check.Property
 
-	Policy                   sim.Policy
-	Timers                   TimerModel
-	Crashes, Drops, Restarts int // fault budgets
+	Policy                   sim.Policy // which message may be delivered next: a link's head (FIFO) or any
+	Timers                   TimerModel // when a pending timer may fire
+	Crashes, Drops, Restarts int        // fault budgets: how many of each a path may hold
 
 	// Within, when set, is a state constraint, as TLC's: a state where
 	// some node's state fails it is counted, and its safety judged on the
@@ -90,19 +91,19 @@ const MaxNodes = 64
 
 // Result is what a search found.
 type Result struct {
-	Explored    int64 // states expanded
-	Distinct    int64 // distinct states seen
-	Transitions int64 // steps taken (successors computed)
-	Terminal    int64 // distinct terminal states judged
-	Depth       int   // deepest state seen
-	Elapsed     time.Duration
-	MemBytes    uint64 // memory the Go runtime holds from the OS at the end
-	Exhausted   bool   // every reachable state was explored (within the Within constraint)
-	Stop        string // what stopped it short: max-depth, max-states, timeout, interrupted
-	Violation   *Violation
-	Path        []Trans // the shortest path to the violation
-	Reduced     int64   // states expanded by an ample set smaller than their enabled set
-	Beyond      int64   // distinct states outside the Within constraint, not expanded
+	Explored    int64         // states expanded
+	Distinct    int64         // distinct states seen
+	Transitions int64         // steps taken (successors computed)
+	Terminal    int64         // distinct terminal states judged
+	Depth       int           // deepest state seen
+	Elapsed     time.Duration // wall time of the search
+	MemBytes    uint64        // memory the Go runtime holds from the OS at the end
+	Exhausted   bool          // every reachable state was explored (within the Within constraint)
+	Stop        string        // what stopped it short: max-depth, max-states, timeout, interrupted
+	Violation   *Violation    // the property broken, nil if none was
+	Path        []Trans       // the shortest path to the violation
+	Reduced     int64         // states expanded by an ample set smaller than their enabled set
+	Beyond      int64         // distinct states outside the Within constraint, not expanded
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64

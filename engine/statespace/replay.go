@@ -110,10 +110,10 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 
 // ReplayResult is the end of a replayed path.
 type ReplayResult struct {
-	Steps, Messages, Dropped int64
-	ByType                   map[string]int64
-	Terminated               bool // the path ends in a terminal state
-	Violation                *Violation
+	Steps, Messages, Dropped int64            // inputs handled, messages sent, messages lost
+	ByType                   map[string]int64 // messages sent, by message type
+	Terminated               bool             // the path ends in a terminal state
+	Violation                *Violation       // the property the path breaks, nil if none
 	end                      *state
 }
 

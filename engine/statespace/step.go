@@ -139,8 +139,8 @@ func (m *machine) find(s *state, t Trans) (Trans, bool) {
 
 // Violation is a property broken in a state.
 type Violation struct {
-	Property check.ID
-	Detail   string
+	Property check.ID // the property broken
+	Detail   string   // what broke it, in words
 }
 
 // step returns the successor of s by t (enabled in s) and the safety

@@ -23,12 +23,12 @@ const (
 // (its interned number) for Deliver and Drop; K is its position on the
 // link, the label's ".K" under the random policy.
 type Trans struct {
-	Kind  Kind
-	Node  int16
-	From  int16
-	K     int16
-	Timer int32
-	Msg   uint32
+	Kind  Kind   // what the transition does
+	Node  int16  // the node it happens at (a delivery's receiver)
+	From  int16  // Deliver, Drop: the sender
+	K     int16  // Deliver, Drop: the message's position on its link
+	Timer int32  // Fire: the timer's id
+	Msg   uint32 // Deliver, Drop: the message's interned number
 }
 
 // same reports whether t and u are the same transition (in two states).

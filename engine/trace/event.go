@@ -44,24 +44,24 @@ const (
 
 // Event is one thing that happened in a run.
 type Event struct {
-	V        int      `json:"v"`
-	Seq      int64    `json:"seq"`
-	T        int64    `json:"t"`
-	Node     int      `json:"node"`
-	Kind     string   `json:"kind"`
-	From     int      `json:"from,omitempty"`
-	To       int      `json:"to,omitempty"`
-	Msg      *Msg     `json:"msg,omitempty"`
-	Cmd      string   `json:"cmd,omitempty"`
-	Arg      int      `json:"arg,omitempty"` // the command's parameter (node.Action.Arg)
-	State    string   `json:"state,omitempty"`
-	Leader   *int     `json:"leader,omitempty"`
-	Round    int      `json:"round,omitempty"` // a leader event's rounds (node.Event.Round)
-	Note     string   `json:"note,omitempty"`
-	Property string   `json:"property,omitempty"`
-	Detail   string   `json:"detail,omitempty"`
-	LC       int64    `json:"lc"`
-	VC       []uint32 `json:"vc,omitempty"`
+	V        int      `json:"v"`                  // the schema version, Version
+	Seq      int64    `json:"seq"`                // the event's position in the run, from 1
+	T        int64    `json:"t"`                  // ticks (sim) or nanoseconds since the start (live, amqp)
+	Node     int      `json:"node"`               // the 1-based index of the node it happened at
+	Kind     string   `json:"kind"`               // one of the Kind constants
+	From     int      `json:"from,omitempty"`     // send, recv, drop, dup: the sender
+	To       int      `json:"to,omitempty"`       // send, recv, drop, dup: the receiver
+	Msg      *Msg     `json:"msg,omitempty"`      // send, recv, drop, dup: the message
+	Cmd      string   `json:"cmd,omitempty"`      // cmd: the command
+	Arg      int      `json:"arg,omitempty"`      // the command's parameter (node.Action.Arg)
+	State    string   `json:"state,omitempty"`    // state: the node's new protocol state
+	Leader   *int     `json:"leader,omitempty"`   // leader: the leader's algorithm id
+	Round    int      `json:"round,omitempty"`    // a leader event's rounds (node.Event.Round)
+	Note     string   `json:"note,omitempty"`     // note (and a detail on other kinds)
+	Property string   `json:"property,omitempty"` // violation: the property's ID
+	Detail   string   `json:"detail,omitempty"`   // violation: what broke it
+	LC       int64    `json:"lc"`                 // the node's Lamport clock after the event
+	VC       []uint32 `json:"vc,omitempty"`       // the node's vector clock, when the run asked for it
 }
 
 // Command is a cmd event's command as traces show it: "request", or
@@ -181,31 +181,31 @@ func (m *Msg) UnmarshalJSON(b []byte) error {
 
 // Verdict is a checked property and what the check found.
 type Verdict struct {
-	Property string `json:"property"`
-	OK       bool   `json:"ok"`
-	Detail   string `json:"detail,omitempty"`
+	Property string `json:"property"`         // the property's ID ("mutual exclusion")
+	OK       bool   `json:"ok"`               // whether the run kept it
+	Detail   string `json:"detail,omitempty"` // what was found, in words
 }
 
 // Summary is the last line of a run's log.
 type Summary struct {
-	V          int              `json:"v"`
-	Kind       string           `json:"kind"` // always "summary"
-	Algorithm  string           `json:"algorithm"`
-	Runtime    string           `json:"runtime"`
-	Seed       uint64           `json:"seed"`
-	Nodes      int              `json:"nodes"`
-	Time       int64            `json:"t"`     // virtual time (sim) or ns (live) at the end
-	Steps      int64            `json:"steps"` // inputs handled by nodes
-	Messages   int64            `json:"messages"`
-	ByType     map[string]int64 `json:"by_type"`
-	Dropped    int64            `json:"dropped,omitempty"`
-	Duplicated int64            `json:"duplicated,omitempty"`
-	Verdicts   []Verdict        `json:"verdicts"`
+	V          int              `json:"v"`                    // the schema version, Version
+	Kind       string           `json:"kind"`                 // always "summary"
+	Algorithm  string           `json:"algorithm"`            // the System's name
+	Runtime    string           `json:"runtime"`              // "sim", "live" or "amqp"
+	Seed       uint64           `json:"seed"`                 // the run's seed
+	Nodes      int              `json:"nodes"`                // the number of nodes
+	Time       int64            `json:"t"`                    // virtual time (sim) or ns (live) at the end
+	Steps      int64            `json:"steps"`                // inputs handled by nodes
+	Messages   int64            `json:"messages"`             // messages sent (drops and duplicates not included)
+	ByType     map[string]int64 `json:"by_type"`              // messages sent, by message type
+	Dropped    int64            `json:"dropped,omitempty"`    // messages lost to faults
+	Duplicated int64            `json:"duplicated,omitempty"` // messages delivered twice
+	Verdicts   []Verdict        `json:"verdicts"`             // one per property judged
 	// Unapplied lists scripted faults that never happened because the run
 	// ended before they were due (a partition window after the end, say).
 	Unapplied []string       `json:"unapplied,omitempty"`
 	Extra     map[string]any `json:"extra,omitempty"` // algorithm figures: rounds, ids carried, ...
-	Replay    string         `json:"replay"`
+	Replay    string         `json:"replay"`          // a command line that repeats the run
 }
 
 // Kinds is a set of event kinds, for a consumer to say which it needs

@@ -25,16 +25,16 @@ const (
 // ("coordinator", "P2", "N5"). A log without a header (an older one) reads
 // as names "node I" and a complete topology.
 type Header struct {
-	V         int      `json:"v"`
-	Kind      string   `json:"kind"` // always "header"
-	Algorithm string   `json:"algorithm"`
-	Runtime   string   `json:"runtime"`
-	Nodes     int      `json:"nodes"`
-	Seed      uint64   `json:"seed"`
-	Names     []string `json:"names,omitempty"`
-	Topology  string   `json:"topology"`
-	Edges     [][2]int `json:"edges,omitempty"`
-	Replay    string   `json:"replay"`
+	V         int      `json:"v"`               // the schema version, Version
+	Kind      string   `json:"kind"`            // always "header"
+	Algorithm string   `json:"algorithm"`       // the System's name
+	Runtime   string   `json:"runtime"`         // "sim", "live" or "amqp": the unit of the events' T
+	Nodes     int      `json:"nodes"`           // the number of nodes
+	Seed      uint64   `json:"seed"`            // the run's seed
+	Names     []string `json:"names,omitempty"` // Names[i-1] is node i's display name
+	Topology  string   `json:"topology"`        // TopoRing, TopoComplete, TopoStar or TopoGraph
+	Edges     [][2]int `json:"edges,omitempty"` // TopoGraph's undirected edges, by node index
+	Replay    string   `json:"replay"`          // a command line that repeats the run
 }
 
 // KindHeader is the kind of the header line.

@@ -15,6 +15,8 @@ import (
 // handler skips its lines. An error a handler returns stops the read and
 // comes back prefixed with the line it was called for.
 type Handlers struct {
+	// Header, Event and Summary receive the header line, each event
+	// line and the summary line.
 	Header  func(*Header) error
 	Event   func(*Event) error
 	Summary func(*Summary) error
@@ -50,7 +52,9 @@ type Dialect struct {
 // calls Replay, which hands the log over to h as a header, events
 // (through h.EventAt with line 0, or h.Event) and a summary.
 type DialectLog interface {
+	// Add takes the next line of the log; an error refuses the log.
 	Add(kind string, line []byte) error
+	// Replay hands the whole log over to h.
 	Replay(h Handlers) error
 }
 
@@ -78,9 +82,10 @@ func dialectOf(ds []Dialect, kind string) *Dialect {
 type Interrupted struct {
 	Lines int    // lines read (or events written) before it stopped
 	What  string // "" (lines read) or what Lines counts
-	Err   error
+	Err   error  // the context's error
 }
 
+// Error says how far the read got and why it stopped.
 func (e *Interrupted) Error() string {
 	if e.What != "" {
 		return fmt.Sprintf("interrupted after %d %s: %v", e.Lines, e.What, e.Err)
@@ -88,6 +93,8 @@ func (e *Interrupted) Error() string {
 	return fmt.Sprintf("interrupted after reading %d lines: %v", e.Lines, e.Err)
 }
 
+// Unwrap returns the context's error, so errors.Is(err,
+// context.Canceled) holds.
 func (e *Interrupted) Unwrap() error { return e.Err }
 
 // EventKinds lists the kinds of events a run writes.
@@ -217,9 +224,9 @@ const MaxNodes = 1 << 22
 
 // Log is a whole run log in memory.
 type Log struct {
-	Header    *Header // never nil: made up from the events and summary when the log has none
-	HasHeader bool
-	Events    []Event
+	Header    *Header  // never nil: made up from the events and summary when the log has none
+	HasHeader bool     // whether the log had a header line
+	Events    []Event  // the events, in order, violations included
 	Summary   *Summary // nil when the log has no summary line
 }
 

@@ -20,14 +20,19 @@ const FormatUsage = "text, json (NDJSON events), mermaid (sequence diagram), svg
 // Renderer writes a run's events and its closing summary in one format.
 // Event may be handed a reused *Event: renderers must not keep it.
 type Renderer interface {
+	// Event renders one event, in the order of the run.
 	Event(e *Event) error
+	// Summary renders the closing summary, after the last event.
 	Summary(s *Summary) error
+	// Flush writes out whatever the renderer still holds; call it once,
+	// at the end.
 	Flush() error
 }
 
 // HeaderRenderer is a Renderer that wants the log's header (the nodes'
 // names, the topology) before the first event.
 type HeaderRenderer interface {
+	// Header takes the log's header, before the first Event.
 	Header(h *Header) error
 }
 
