@@ -97,7 +97,9 @@ type Config struct {
 
 	// Sink receives every event, one call at a time. A watching process
 	// also receives the events other processes report (without Msg.Value);
-	// Local tells them apart. The *Event is not reused.
+	// Local tells them apart. The *Event is not reused. Messages adds
+	// send and recv events; Skip lists kinds the Sink does not want
+	// (they are not built).
 	Sink     func(*trace.Event)
 	Messages bool
 	Skip     trace.Kinds

@@ -25,8 +25,10 @@ type Runtime struct {
 	// Lock are as in Config.
 	RunID                 string
 	Purge, Teardown, Lock bool
-	Messages              bool
-	Skip                  trace.Kinds
+	// Messages adds send and recv events; Skip lists kinds the observer
+	// does not want (they are not built). As in Config.
+	Messages bool
+	Skip     trace.Kinds
 	// Counters, if set, receives the run's broker-level figures, which
 	// engine.Result does not carry.
 	Counters *Counters
