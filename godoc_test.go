@@ -258,3 +258,71 @@ func startsWith(text, name string) bool {
 func isIdentRune(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// TestUndocumentedFindsGaps runs the checker over a package written to
+// hold each kind of gap and each kind of documentation it accepts, so the
+// tests above cannot pass by seeing nothing.
+func TestUndocumentedFindsGaps(t *testing.T) {
+	const src = `// Package gaps is documented.
+package gaps
+
+func Bare() {}
+
+// Named does its job.
+func Named() {}
+
+// does not start with its name.
+func Misnamed() {}
+
+// A Thing is a thing, with an article.
+type Thing struct {
+	// Group and Grouped share this comment.
+	Group   int
+	Grouped int
+
+	Alone int
+	Inline int // says what it is
+	hidden int
+}
+
+func (Thing) Method() {}
+
+// Limits, a group comment.
+const (
+	One = 1
+	Two = 2
+)
+
+const Lone = 3
+
+// Ifc is an interface.
+type Ifc interface {
+	Do()
+	// Done says so.
+	Done() bool
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "gaps.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := doc.NewFromFiles(fset, []*ast.File{f}, "example.com/gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := undocumented(fset, p)
+	want := []string{
+		"value Lone: no doc comment",
+		"func Bare: no doc comment",
+		"func Misnamed: doc comment does not start with its name",
+		"method Ifc.Do: no doc comment",
+		"method Thing.Method: no doc comment",
+		"field Thing.Alone: no doc comment",
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("undocumented found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
