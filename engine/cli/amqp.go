@@ -58,7 +58,7 @@ func flagText(name string, v any) string {
 }
 
 // BrokerNames are the broker objects a run of algorithm uses: the ring
-// election's own names when ring is set (Spec.RingNames), else names
+// election's own names when ring is set (System.RingNames), else names
 // prefixed by the algorithm and run id. The environment variable
 // RINGLAB_AMQP_PREFIX, if set, prefixes them all, so that several users
 // (or test packages) can share one broker.
@@ -94,7 +94,7 @@ func amqpFailure(err error) error {
 // NodeOptions are the settings of one node process (`ringlab node`).
 type NodeOptions struct {
 	Index   int           // the node this process runs
-	Watch   bool          // this process starts the election and judges the run
+	Watch   bool          // this process decides the end and judges the run (one per run)
 	URL     string        // the broker
 	Events  string        // write this node's NDJSON log here
 	Timeout time.Duration // the run's wall-time bound; zero: none

@@ -105,9 +105,11 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 	return sc, nil
 }
 
-// Check runs an exhaustive check of spec (whose Factory, Script and
-// checkers sc already holds) with the flags of CheckFlags, or, with
-// --path, replays one path through Execute (trace, checkers, renderers).
+// Check is the action of a `check` command, which Area.Command makes for
+// every algorithm: it runs an exhaustive check of sys (whose Factory,
+// Script and properties sc already holds) with the flags of CheckFlags,
+// or, with --path, replays one path through Execute (trace, properties,
+// renderers).
 // Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
 // stopped it first, 130 interrupted (with the figures so far).
 func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {

@@ -17,7 +17,9 @@ import (
 	"ringlab/engine/trace"
 )
 
-// VersionCommand is `ringlab version`.
+// VersionCommand is `ringlab version`: it prints ringlab's own version and
+// the Go toolchain, and exists for ringlab's binary; an app of your own
+// prints its own.
 func VersionCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "version",

@@ -54,14 +54,16 @@ func (j exploreJudge) Final(res sim.Result) bool {
 	return false
 }
 
-// Explore runs spec under many seeds on the simulator (from --seed on, or
+// Explore is the action of an `explore` command, which Area.Command
+// makes for every algorithm: it runs the System build makes (a fresh one
+// per schedule) under many seeds on the simulator (from --seed on, or
 // from a drawn seed it prints) and prints either that no schedule violated
 // a property or the shrunk violating schedule, replayed in full, with its
-// replay command.
+// replay command. Call it directly only for a command of your own that
+// ExploreFlags and Flags parse.
 //
-// A command with a --property flag (mutex and election explore) may name
-// one property (as check.Select reads it): then only its checkers judge
-// the schedules.
+// A command with a --property flag may name one property (as
+// check.Select reads it): then only its checkers judge the schedules.
 func Explore(ctx context.Context, c *ucli.Context, build func() (engine.System, error), opts Options, stdout, stderr io.Writer) error {
 	sys, err := build()
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 )
 
 // NodeArea is an area as the node commands take it: its name, the names
-// of its algorithms, and its NodeRuns. NodeAreas makes them from the areas
-// main hands in.
+// of its algorithms, and its NodeRuns. NodeAreas makes them from an app's
+// areas.
 type NodeArea struct {
 	Name       string   // the area's command name
 	Algorithms []string // the names of its algorithms
@@ -38,7 +38,9 @@ func NodeAreas(areas []Area) []NodeArea {
 var areaFlags = []string{"ids", "nodes", "lang", "requests"}
 
 // AMQPCommand is `ringlab amqp setup|teardown`: the broker topology that
-// `ringlab node` processes share.
+// `ringlab node` processes share. Like NodeCommand it serves the areas
+// whose Node is set; an app that runs every node in one process needs
+// neither.
 func AMQPCommand(areas []NodeArea) *ucli.Command {
 	flags := func() []ucli.Flag {
 		return []ucli.Flag{

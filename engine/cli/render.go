@@ -20,7 +20,7 @@ var renderFormats = strings.Join(trace.Formats[:len(trace.Formats)-1], ", ")
 
 // RenderCommand is `ringlab render`: it redraws a saved NDJSON event log
 // in another format. It reads the engine's logs and those of dialects
-// (the capitalizing ring's, which the ring area provides).
+// (other programs' logs: ringlab passes the capitalizing ring's).
 func RenderCommand(dialects ...trace.Dialect) *ucli.Command {
 	also := ""
 	for _, d := range dialects {

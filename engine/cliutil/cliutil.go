@@ -17,14 +17,14 @@ import (
 	"ringlab/engine/run"
 )
 
-// Exit codes, as documented in the README.
+// Exit codes, the contract of every command; Code maps an error to one.
 const (
-	ExitOK            = 0
-	ExitInternal      = 1
-	ExitUsage         = 2
-	ExitViolation     = 3
-	ExitNoTermination = 4
-	ExitInterrupted   = 130
+	ExitOK            = 0   // the command did its work; a run kept every property
+	ExitInternal      = 1   // something went wrong that is not the user's input
+	ExitUsage         = 2   // bad input: a flag, an argument, a file
+	ExitViolation     = 3   // a run or a check found a property violated
+	ExitNoTermination = 4   // a run did not end by itself within its budget
+	ExitInterrupted   = 130 // interrupted (Ctrl-C): 128 + SIGINT
 )
 
 // ExitError carries an exit code with an error. Commands return it; only
@@ -136,7 +136,8 @@ func groupAction(c *cli.Context) error {
 	return cli.ShowSubcommandHelp(c)
 }
 
-// NotBuilt is the action of a command whose issue has not landed yet.
+// NotBuilt is the action of a command listed before it is written: it
+// fails with exit code 1, naming the command.
 func NotBuilt(name string) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		return &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: not built yet", name)}
