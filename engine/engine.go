@@ -93,13 +93,15 @@ type System struct {
 	// summary (its runtime, its message counts) and what Observe counted.
 	Figures func(s *trace.Summary) map[string]any
 	// Text, if set, replaces the engine's text renderer for --format text
-	// (the ring-election specification's own wording); stderr is for
-	// figures that must not disturb stdout.
+	// (ringlab's ring election uses it for its specification's own
+	// wording); stderr is for figures that must not disturb stdout. Most
+	// Systems leave it nil.
 	Text func(stdout, stderr io.Writer) trace.Renderer
 	// RingNames makes a run over RabbitMQ use the ring election's own
 	// broker names (exchange leader.election.ring, queues node.1..node.N)
 	// in place of names prefixed by the algorithm and run id, so that
-	// processes written to that specification can join it.
+	// processes written to that specification can join it. Most Systems
+	// leave it false.
 	RingNames bool
 	// Within, if set, is a state constraint for the exhaustive checker
 	// (as TLC's): a state where some node i is not Within is counted but
@@ -107,7 +109,8 @@ type System struct {
 	Within func(i int, nd node.Node) bool
 	Bound  string
 	// WireTimestamp puts a timestamp in every message sent over
-	// RabbitMQ, as the ring election's specification asks.
+	// RabbitMQ, as the ring election's specification asks (amqp.Codec's
+	// Timestamp).
 	WireTimestamp bool
 	// Slow are links the run needs slowed on the simulator (a scenario
 	// whose point is a message slower than a timeout); the runner adds

@@ -94,6 +94,7 @@ type ReadOptions struct {
 	// whose per-process logs ReadLog merges into the run they made: it
 	// returns the one-process command of that run and the node the
 	// process ran (nil: such logs name no run ringlab can re-check).
+	// ringlab's binary passes cli.NodeLogs; other callers leave it nil.
 	NodeCommand func(replay string) (run string, index int, err error)
 	// Dialects are other programs' logs (trace.Dialect) it knows, to
 	// refuse them by name: they carry no run to judge again.

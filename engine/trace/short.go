@@ -9,7 +9,7 @@ import (
 )
 
 // Short writes a message as its type and its fields in short form, the
-// way the chapter labels arrows: REQUEST(T=110, id=80). A one-letter field
+// way a textbook labels arrows: REQUEST(T=110, id=80). A one-letter field
 // name is upper-cased (T for a timestamp); a "kind" field that repeats the
 // type is left out; long values are cut with "…".
 func Short(m *Msg) string {
