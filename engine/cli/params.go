@@ -1,11 +1,3 @@
-// Package cli is the command-line glue of ringlab's engine, around the
-// CLI-free engine/run: the flags every algorithm command shares
-// (--runtime, --seed, --format, --events, the faults) and the runtime they
-// choose; an Algorithm's typed parameters as flags and back; the commands
-// every algorithm gets from an area's list of Algorithm values (Area); the
-// outputs, progress and closing summary of a run (Execute); and the
-// commands that serve every area alike (render, check, node, amqp,
-// version).
 package cli
 
 import (
