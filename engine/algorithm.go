@@ -40,7 +40,8 @@ type Algorithm struct {
 	Exhaustive *Algorithm
 }
 
-// ForCheck is the algorithm as the exhaustive checker takes it.
+// ForCheck returns the algorithm as the exhaustive checker takes it: a
+// itself, or a.Exhaustive under a's name and with a's examples.
 func (a Algorithm) ForCheck() Algorithm {
 	if a.Exhaustive == nil {
 		return a
@@ -118,7 +119,7 @@ func (p Params) Give(name string, v any) error {
 // its default): an algorithm whose parameters exclude each other asks.
 func (p Params) Given(name string) bool { return p.given[name] }
 
-// Param returns the parameter named name.
+// Param returns the parameter named name, and whether a has one.
 func (a Algorithm) Param(name string) (Param, bool) {
 	i := slices.IndexFunc(a.Params, func(q Param) bool { return q.Name == name })
 	if i < 0 {
@@ -152,7 +153,7 @@ func get[T any](p Params, name string) T {
 	return v
 }
 
-// Find returns the algorithm named name in list.
+// Find returns the algorithm named name in list, and whether there is one.
 func Find(list []Algorithm, name string) (Algorithm, bool) {
 	i := slices.IndexFunc(list, func(a Algorithm) bool { return a.Name == name })
 	if i < 0 {

@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -35,19 +36,25 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 	out.Done = true
 }
 
-// Run runs a System on a Runtime, judges its properties at every event and
-// at the end, and hands the events to renderers. Here a ping makes four
-// hops on a ring of three nodes, against a bound of three messages:
-// Outcome.Err is the typed *run.Violation a caller acts on.
-func ExampleRun() {
-	sys := engine.System{
+// pingSystem is a ping making hops hops on a ring of three nodes, judged
+// against a bound of three messages.
+func pingSystem(hops int) engine.System {
+	return engine.System{
 		Name: "ping", Nodes: 3, Topology: trace.TopoRing,
-		Factory:  func(i int) (node.Node, error) { return &pinger{i: i, n: 3, hops: 4}, nil },
+		Factory:  func(i int) (node.Node, error) { return &pinger{i: i, n: 3, hops: hops}, nil },
 		Messages: []node.Msg{Ping{}},
 		Script:   []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		Properties: []check.Property{check.Termination{},
 			check.MessageBound{Max: 3, Formula: "n"}},
 	}
+}
+
+// Run runs a System on a Runtime, judges its properties at every event and
+// at the end, and hands the events to renderers. Here a ping makes four
+// hops on a ring of three nodes, against a bound of three messages:
+// Outcome.Err is the typed *run.Violation a caller acts on.
+func ExampleRun() {
+	sys := pingSystem(4)
 	text, err := trace.NewRenderer("text", os.Stdout)
 	if err != nil {
 		panic(err)
@@ -81,4 +88,40 @@ func ExampleRun() {
 	// ✗ message bound: 4 messages, bound n = 3
 	// replay: ping --seed 1
 	// message bound: 4 messages, bound n = 3
+}
+
+// A saved NDJSON log is judged by the same properties as the run that
+// wrote it: ReadLog reads and validates it, and Recorded replays its
+// events as a runtime would.
+func ExampleRecorded() {
+	var log bytes.Buffer
+	js, err := trace.NewRenderer("json", &log)
+	if err != nil {
+		panic(err)
+	}
+	sys := pingSystem(2)
+	if _, err := run.Run(context.Background(), sys, sim.Runtime{Messages: true},
+		run.Options{Renderers: []trace.Renderer{js}, Replay: "ping"}); err != nil {
+		panic(err)
+	}
+	if err := js.Flush(); err != nil {
+		panic(err)
+	}
+
+	saved, err := run.ReadLog(context.Background(), run.ReadOptions{}, run.Source{Name: "ping.ndjson", R: &log})
+	if err != nil {
+		panic(err)
+	}
+	out, err := run.Run(context.Background(), pingSystem(2), run.Recorded{Log: saved, Runtime: "sim"}, run.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range out.Summary.Verdicts {
+		fmt.Println(trace.VerdictLine(v))
+	}
+	fmt.Println("err:", out.Err())
+	// Output:
+	// ✓ termination
+	// ✓ message bound: 2 messages, bound n = 3
+	// err: <nil>
 }
