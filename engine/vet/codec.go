@@ -110,7 +110,7 @@ func differs(m, got node.Msg, b []byte) string {
 	v, g := reflect.ValueOf(m), reflect.ValueOf(got)
 	if v.Kind() == reflect.Struct && g.IsValid() && g.Type() == v.Type() {
 		for k := range v.NumField() {
-			sent, back := fmt.Sprintf("%#v", v.Field(k)), fmt.Sprintf("%#v", g.Field(k))
+			sent, back := valueText(v.Field(k)), valueText(g.Field(k))
 			if sent == back {
 				continue
 			}
@@ -126,4 +126,13 @@ func differs(m, got node.Msg, b []byte) string {
 		}
 	}
 	return fmt.Sprintf("decodes from %s as %s, not equal to the message sent%s", clip(string(b), 160), clip(fmt.Sprintf("%+v", got), 120), field)
+}
+
+// valueText is a field's value with its dynamic type when it is an
+// interface: an int and a float64 1 must not read alike.
+func valueText(v reflect.Value) string {
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		return fmt.Sprintf("%s(%#v)", v.Elem().Type(), v.Elem())
+	}
+	return fmt.Sprintf("%#v", v)
 }

@@ -89,7 +89,7 @@ func (l *linter) stepAll() {
 			if _, _, p := step(c, r.in); p == "" {
 				if after := r.st.AppendKey(nil); !bytes.Equal(before, after) {
 					l.clone = append(l.clone, Finding{Check: CheckClone, Node: r.i, Method: "Clone", Input: r.text,
-						Detail: fmt.Sprintf("stepping the clone changed the original's key from %x to %x: Clone shares a slice, map or pointer with its original", before, after)})
+						Detail: fmt.Sprintf("stepping the clone changed the original's key from %s to %s: Clone shares a slice, map or pointer with its original", keyText(string(before)), keyText(string(after)))})
 				}
 			}
 		}
@@ -113,7 +113,7 @@ func (l *linter) stepAll() {
 		case !sameOutput(&oa, &ob):
 			diff = fmt.Sprintf("two clones of one state gave different outputs: %s, then %s", outputText(&oa), outputText(&ob))
 		case !bytes.Equal(ka, kb):
-			diff = fmt.Sprintf("two clones of one state have different keys afterwards: %x, then %x", ka, kb)
+			diff = fmt.Sprintf("two clones of one state have different keys afterwards: %s, then %s", keyText(string(ka)), keyText(string(kb)))
 		}
 		if diff != "" {
 			r.bad = true
@@ -148,12 +148,12 @@ func (l *linter) keys(first []node.Snapshot) []Finding {
 			case !sameOutput(&o, &q.out):
 				diff = fmt.Sprintf("outputs %s, and %s", outputText(&q.out), outputText(&o))
 			case string(nk) != q.nkey:
-				diff = fmt.Sprintf("next keys %x, and %x", q.nkey, nk)
+				diff = fmt.Sprintf("next keys %s, and %s", keyText(q.nkey), keyText(string(nk)))
 			}
 			if diff != "" {
 				return []Finding{{Check: CheckKey, Node: i, Method: "AppendKey", Input: q.text,
-					Detail: fmt.Sprintf("two states with key %x (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour",
-						key, stateText(q.st), stateText(st), how, diff)}}
+					Detail: fmt.Sprintf("two states with key %s (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour",
+						keyText(key), stateText(q.st), stateText(st), how, diff)}}
 			}
 		}
 		return nil
@@ -253,6 +253,14 @@ func outputText(o *node.Output) string {
 		return "[nothing]"
 	}
 	return clip("["+strings.Join(parts, "; ")+"]", 300)
+}
+
+// keyText is a key as a finding shows it: hexadecimal.
+func keyText(k string) string {
+	if k == "" {
+		return "(empty)"
+	}
+	return fmt.Sprintf("%x", k)
 }
 
 // stateText is a node state as a finding shows it.
