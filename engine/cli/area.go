@@ -68,18 +68,21 @@ type NodeRuns struct {
 
 // Command is the area's command tree.
 func (a Area) Command() *ucli.Command {
-	var runs, explore, check []*ucli.Command
+	var runs, explore, check, vet []*ucli.Command
 	for _, alg := range a.Algorithms {
 		runs = append(runs, a.runCommand(alg))
 		explore = append(explore, a.exploreCommand(alg))
 		check = append(check, a.checkCommand(alg))
+		vet = append(vet, a.vetCommand(alg))
 	}
 	subs := append(runs, a.Extra...)
 	subs = append(subs,
 		&ucli.Command{Name: "explore", Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
 			UsageText: withExample("ringlab "+a.Name+" explore ALGORITHM --schedules N [flags of the algorithm]", a.ExploreExample), Subcommands: explore},
 		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
-			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check})
+			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check},
+		&ucli.Command{Name: "vet", Usage: "lint an algorithm's node: determinism, clone, key, codec, clock",
+			UsageText: "ringlab " + a.Name + " vet ALGORITHM [flags of its check]", Subcommands: vet})
 	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: withExample("ringlab "+a.Name+" ALGORITHM [flags]", a.Example), Subcommands: subs}
 }
 
