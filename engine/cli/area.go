@@ -82,8 +82,16 @@ func (a Area) Command() *ucli.Command {
 		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
 			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check},
 		&ucli.Command{Name: "vet", Usage: "lint an algorithm's node: determinism, clone, key, codec, clock",
-			UsageText: "ringlab " + a.Name + " vet ALGORITHM [flags of its check]", Subcommands: vet})
+			UsageText: withExample("ringlab "+a.Name+" vet ALGORITHM [flags of its check]", a.vetExample()), Subcommands: vet})
 	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: withExample("ringlab "+a.Name+" ALGORITHM [flags]", a.Example), Subcommands: subs}
+}
+
+// vetExample is the example of `AREA vet`: the area's first algorithm.
+func (a Area) vetExample() string {
+	if len(a.Algorithms) == 0 {
+		return ""
+	}
+	return "Example:\n   ringlab " + a.Name + " vet " + a.Algorithms[0].Name
 }
 
 // withExample ends a command's usage with its example, if any.
