@@ -76,7 +76,7 @@ func vetReport(c *ucli.Context, r vet.Report) error {
 	}
 	ran := []string{}
 	skipped := []string{}
-	for _, name := range vet.Checks {
+	for _, name := range vet.Checks() {
 		skip := ""
 		for _, s := range r.Skipped {
 			if s.Check == name {

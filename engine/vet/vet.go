@@ -46,7 +46,9 @@ const (
 )
 
 // Checks lists every check's name, in the order vet runs them.
-var Checks = []string{CheckDeterminism, CheckClone, CheckKey, CheckCodec, CheckClock}
+func Checks() []string {
+	return []string{CheckDeterminism, CheckClone, CheckKey, CheckCodec, CheckClock}
+}
 
 // DefaultMaxStates bounds the search that collects the inputs when
 // Options.MaxStates is 0.
@@ -56,7 +58,7 @@ const DefaultMaxStates = 3000
 // the algorithm as a whole, codec or clock), in which method, on which
 // input, and what differed.
 type Finding struct {
-	Check  string // one of Checks
+	Check  string // one of Checks()
 	Node   int    // the node's index (1-based); 0: none
 	Method string // "Step", "Clone", "AppendKey", "amqp codec", "NDJSON log", "time.Now", ...
 	Input  string // the input or message, as text ("" where there is none)
@@ -142,12 +144,12 @@ func Run(ctx context.Context, alg engine.Algorithm, p engine.Params, opts Option
 	if err != nil {
 		return Report{}, err
 	}
-	return System(ctx, sys, opts)
+	return RunSystem(ctx, sys, opts)
 }
 
-// System lints an already built System: the checked System of an
+// RunSystem lints an already built System: the checked System of an
 // algorithm, as Run builds it.
-func System(ctx context.Context, sys engine.System, opts Options) (Report, error) {
+func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, error) {
 	if sys.Factory == nil || sys.Nodes < 1 {
 		return Report{}, fmt.Errorf("the System has no nodes (Nodes %d, Factory set: %v)", sys.Nodes, sys.Factory != nil)
 	}
