@@ -173,15 +173,18 @@ func recvName(fd *ast.FuncDecl) string {
 func clockOf(nd node.Node) ([]Finding, string) {
 	var fs []Finding
 	for {
-		t := reflect.TypeOf(nd)
-		file := stepFile(t)
-		if file == "" {
+		inner, recv := wrapped(nd)
+		file := stepFile(reflect.TypeOf(nd))
+		switch {
+		case file == "" && inner != nil: // the wrapper's Step is the wrapped node's
+			nd = inner
+			continue
+		case file == "":
 			return nil, fmt.Sprintf("no source file is known for %T's Step", nd)
 		}
 		if _, err := os.Stat(file); err != nil {
 			return nil, fmt.Sprintf("the source of %T's Step (%s) is not on this machine", nd, filepath.Base(file))
 		}
-		inner, recv := wrapped(nd)
 		var f []Finding
 		var err error
 		switch {
