@@ -22,7 +22,8 @@ import (
 // algorithm gets is made: `ringlab AREA ALGO` runs it (on the simulator,
 // goroutines or RabbitMQ), `ringlab AREA explore ALGO` tries many seeded
 // schedules, `ringlab AREA check ALGO` searches every state of a small
-// system. Adding an algorithm to an area is one entry in Algorithms.
+// system, `ringlab AREA vet ALGO` lints its node (engine/vet). Adding an
+// algorithm to an area is one entry in Algorithms.
 type Area struct {
 	Name       string // the command: "mutex"
 	Usage      string
