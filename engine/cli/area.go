@@ -22,7 +22,8 @@ import (
 // algorithm gets is made: `ringlab AREA ALGO` runs it (on the simulator,
 // goroutines or RabbitMQ), `ringlab AREA explore ALGO` tries many seeded
 // schedules, `ringlab AREA check ALGO` searches every state of a small
-// system. Adding an algorithm to an area is one entry in Algorithms.
+// system, `ringlab AREA vet ALGO` lints its node (engine/vet). Adding an
+// algorithm to an area is one entry in Algorithms.
 type Area struct {
 	Name       string             // the command: "mutex"
 	Usage      string             // one line for the command list
@@ -68,19 +69,30 @@ type NodeRuns struct {
 
 // Command is the area's command tree.
 func (a Area) Command() *ucli.Command {
-	var runs, explore, check []*ucli.Command
+	var runs, explore, check, vet []*ucli.Command
 	for _, alg := range a.Algorithms {
 		runs = append(runs, a.runCommand(alg))
 		explore = append(explore, a.exploreCommand(alg))
 		check = append(check, a.checkCommand(alg))
+		vet = append(vet, a.vetCommand(alg))
 	}
 	subs := append(runs, a.Extra...)
 	subs = append(subs,
 		&ucli.Command{Name: "explore", Usage: "run an algorithm under many seeded schedules and show the shortest violating one",
 			UsageText: withExample("ringlab "+a.Name+" explore ALGORITHM --schedules N [flags of the algorithm]", a.ExploreExample), Subcommands: explore},
 		&ucli.Command{Name: "check", Usage: "exhaustive state-space search: every interleaving of a small system, shortest counterexample",
-			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check})
+			UsageText: withExample("ringlab "+a.Name+" check ALGORITHM [flags]", a.CheckExample), Subcommands: check},
+		&ucli.Command{Name: "vet", Usage: "lint an algorithm's node: determinism, clone, key, codec, clock",
+			UsageText: withExample("ringlab "+a.Name+" vet ALGORITHM [flags of its check]", a.vetExample()), Subcommands: vet})
 	return &ucli.Command{Name: a.Name, Usage: a.Usage, UsageText: withExample("ringlab "+a.Name+" ALGORITHM [flags]", a.Example), Subcommands: subs}
+}
+
+// vetExample is the example of `AREA vet`: the area's first algorithm.
+func (a Area) vetExample() string {
+	if len(a.Algorithms) == 0 {
+		return ""
+	}
+	return "Example:\n   ringlab " + a.Name + " vet " + a.Algorithms[0].Name
 }
 
 // withExample ends a command's usage with its example, if any.

@@ -84,6 +84,13 @@ type Config struct {
 	// compared (a Clone that shares memory with its original, or a key that
 	// misses a field, shows up as a difference). Slow: O(depth) per state.
 	CheckClones bool
+	// OnStep, if set, is called before every step of a node with the
+	// node's index, a clone of its state before the step (the callee's to
+	// keep) and the input it is about to handle: a lint (engine/vet)
+	// collects from it the inputs the search met. It is called again for
+	// a step taken again (a state expanded twice, a path replayed), from
+	// the goroutine that called Search; unset, it costs nothing.
+	OnStep func(i int, before node.Snapshot, in node.Input)
 }
 
 // MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).

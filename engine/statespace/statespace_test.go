@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -328,5 +329,29 @@ func TestWorkloadAnswersOnlyForItsNode(t *testing.T) {
 	_, err := Search(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "it may only answer for the node itself") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// OnStep sees every node step of the search, each with a state of its
+// own: on the hand-counted system of three senders, the 3 starts and the
+// collector's 3 + 3·2 + 6·1 = 15 deliveries (from each order of d senders
+// delivered, one of the 3-d others), though stepping the states it is
+// given changes nothing the search finds.
+func TestOnStepSeesEveryStepWithAStateOfItsOwn(t *testing.T) {
+	cfg := collectors(3)
+	calls := 0
+	pairs := map[string]bool{}
+	cfg.OnStep = func(i int, before node.Snapshot, in node.Input) {
+		calls++
+		pairs[fmt.Sprintf("%d %x %d %d %v", i, before.AppendKey(nil), in.Kind, in.From, in.Msg)] = true
+		before.Step(in, &node.Output{})
+	}
+	res, err := Search(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 18 || int64(calls) < res.Transitions || res.Distinct != 38 {
+		t.Errorf("%d distinct steps in %d calls, %d transitions, %d states; want 18, at least as many calls as transitions, 38 states",
+			len(pairs), calls, res.Transitions, res.Distinct)
 	}
 }

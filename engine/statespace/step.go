@@ -176,22 +176,14 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
-		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
-		m.out.Reset()
-		m.out.Now = m.now
-		nd.Step(node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgs[it.id]}, &m.out)
-		c.nodes[i-1] = m.in.node(i, nd)
+		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgs[it.id]})
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
 			return int(p.node) == i && p.kind == pendTimer && p.val == t.Timer
 		})
 		m.tick(i)
-		nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
-		m.out.Reset()
-		m.out.Now = m.now
-		nd.Step(node.Input{Kind: node.InTick, Timer: int(t.Timer)}, &m.out)
-		c.nodes[i-1] = m.in.node(i, nd)
+		m.stepNode(c, i, node.Input{Kind: node.InTick, Timer: int(t.Timer)})
 		return m.carryOut(c, i, viol)
 	case Command:
 		lo, _ := c.pendOf(i)
@@ -277,12 +269,22 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
 	}
-	nd := m.in.nodeObj[c.nodes[i-1]].Clone().(node.Snapshot)
+	m.stepNode(c, i, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg})
+	return m.carryOut(c, i, nil)
+}
+
+// stepNode steps a clone of node i's state in c by in, into m.out, and
+// puts the new state in c. Config.OnStep, if set, sees the step first.
+func (m *machine) stepNode(c *state, i int, in node.Input) {
+	orig := m.in.nodeObj[c.nodes[i-1]]
+	if m.cfg.OnStep != nil {
+		m.cfg.OnStep(i, orig.Clone().(node.Snapshot), in)
+	}
+	nd := orig.Clone().(node.Snapshot)
 	m.out.Reset()
 	m.out.Now = m.now
-	nd.Step(node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg}, &m.out)
+	nd.Step(in, &m.out)
 	c.nodes[i-1] = m.in.node(i, nd)
-	return m.carryOut(c, i, nil)
 }
 
 // carryOut applies node i's step output to c: events (to the environment,
