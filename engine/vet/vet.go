@@ -97,17 +97,17 @@ type Options struct {
 // Skip is a check that did not run, and why: a check skipped is not a
 // check passed.
 type Skip struct {
-	Check string
-	Why   string
+	Check string // the check that did not run: "clock"
+	Why   string // why it could not, as the report prints it
 }
 
 // Report is what a vet found and how much it looked at.
 type Report struct {
-	Findings []Finding
-	Skipped  []Skip
-	States   int64 // distinct states the search visited
-	Inputs   int   // distinct (node state, input) pairs the checks stepped
-	Messages int   // distinct messages the codec check round-tripped
+	Findings []Finding // every fault found, check by check
+	Skipped  []Skip    // the checks that could not run, and why
+	States   int64     // distinct states the search visited
+	Inputs   int       // distinct (node state, input) pairs the checks stepped
+	Messages int       // distinct messages the codec check round-tripped
 }
 
 // Check lints alg: it builds the checked System (alg.ForCheck().Build(p,
