@@ -11,7 +11,7 @@ import (
 // the nodes announce; as a check.Snapshot the exhaustive checker judges it
 // at every state.
 type Atomicity struct {
-	check.Names // the nodes' names, which the runner sets
+	check.Names        // the nodes' names, which the runner sets
 	committed, aborted check.NodeSet
 }
 
