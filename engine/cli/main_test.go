@@ -280,3 +280,31 @@ func TestProgramNodeLogs(t *testing.T) {
 		t.Error("a run's command line was read as a node's")
 	}
 }
+
+// FuzzProgramNodeLogs reads any header line of a node process's log: it
+// never panics, an error is one line, and a line it accepts is a run of
+// the program's algorithm that the program's own parser reads back.
+func FuzzProgramNodeLogs(f *testing.F) {
+	for _, s := range []string{
+		"relayer node --index 2 --nodes 4", "relayer node --algo baton --index 1 --initiator",
+		"relayer node --index x", "relayer node --algo 'b a' --index 1", "ringlab node --ids 1,2", "relayer node --nodes",
+	} {
+		f.Add(s)
+	}
+	area := Area{Name: "relayer", Algorithms: []engine.Algorithm{batonAlgorithm()}}
+	area.Node = programNodeRuns(area.Algorithms)
+	logs := programNodeLogs("relayer", area, NodeAreas([]Area{area}))
+	f.Fuzz(func(t *testing.T, line string) {
+		run, _, err := logs(line)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a multi-line error: %q", err)
+			}
+			return
+		}
+		words, err := SplitCommand(run)
+		if err != nil || len(words) < 2 || words[0] != "relayer" || words[1] != "baton" {
+			t.Fatalf("%q gave the run %q (%v)", line, run, err)
+		}
+	})
+}

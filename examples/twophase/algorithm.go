@@ -38,13 +38,17 @@ func between(lo, hi int) func(any) error {
 
 func build(p engine.Params, env engine.Env) (engine.System, error) {
 	n, no := p.Int("participants"), p.Int("no")
+	wait := 4 * env.MaxDelay // two round trips on the simulator
+	if env.Runtime != "sim" {
+		wait = 1000 // a second at the default --tick: a real network has no latency bound to scale
+	}
 	if no > n {
 		return engine.System{}, fmt.Errorf("--no %d: there are %d participants (--participants)", no, n)
 	}
 	return engine.System{
 		Name: "twophase 2pc", Nodes: n + 1, Topology: trace.TopoStar,
 		Factory: func(i int) (node.Node, error) {
-			return &Node{index: i, n: n, no: i == no+1, eager: p.Bool("eager"), wait: 4 * env.MaxDelay}, nil
+			return &Node{index: i, n: n, no: i == no+1, eager: p.Bool("eager"), wait: wait}, nil
 		},
 		Messages: []node.Msg{Prepare{}, Vote{}, Decision{}},
 		Script:   []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
