@@ -49,6 +49,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, algs ...e
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
+	return Exit(prog, err, stderr)
+}
+
+// Exit is the exit code of a program's command that returned err
+// (cliutil.Code), which it writes to stderr as the program's last line,
+// "PROG: error", or "PROG: interrupted" for Ctrl-C.
+func Exit(prog string, err error, stderr io.Writer) int {
 	code := cliutil.Code(err)
 	switch {
 	case err == nil:
@@ -98,9 +105,23 @@ func App(prog string, stdout, stderr io.Writer, algs ...engine.Algorithm) (*ucli
 	}
 	node, amqpCmd := NodeCommand(nodeAreas), AMQPCommand(nodeAreas)
 	first := algs[0].Name
-	node.UsageText = prog + " node --algo ALGORITHM --index I [--nodes N] [--url URL] [--events FILE] [--initiator]\n\n" +
+	node.UsageText = prog + " node --algo ALGORITHM --index I [--url URL] [--events FILE] [--initiator]\n\n" +
 		"Example (after `" + prog + " amqp setup --algo " + first + "`, one process per node):\n" +
 		"   " + prog + " node --algo " + first + " --index 1\n   " + prog + " node --algo " + first + " --index 2\n   ..."
+	node.Description = "Each process prints its own node's lines. The initiator's process (node 1's, unless\n" +
+		"another is started with --initiator and node 1's with --initiator=false) gives its node\n" +
+		"the script's start, collects every node's reports, decides when the run is over, tells\n" +
+		"the other processes, and prints the verdicts. The algorithm's parameters are at their\n" +
+		"defaults, but for those the node command takes (--nodes, ...)."
+	node.Flags = slices.DeleteFunc(node.Flags, func(f ucli.Flag) bool { // ringlab's areas' flags the algorithms do not take
+		name := f.Names()[0]
+		return slices.Contains(areaFlags, name) && !slices.Contains(area.Node.Flags, name)
+	})
+	for _, f := range node.Flags {
+		if b, ok := f.(*ucli.BoolFlag); ok && b.Name == "initiator" {
+			b.Usage = "this process gives its node the script's start, judges the run and prints the verdicts (default: true for --index 1, else false)"
+		}
+	}
 	amqpCmd.Usage = "declare or delete the RabbitMQ topology that `" + prog + " node` processes share"
 	amqpCmd.UsageText = prog + " amqp setup|teardown [flags]\n\nExample:\n   " + prog + " amqp setup --algo " + first
 	for _, c := range append([]*ucli.Command{node}, amqpCmd.Subcommands...) {

@@ -225,17 +225,16 @@ func TestProgramInputAndHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var walk func(path []string, names []string)
-	walk = func(path, names []string) {
+	walk := func(path []string) {
 		code, out, errs := prog(t, append(append([]string{"relayer"}, path...), "--help")...)
 		if code != 0 || strings.Contains(out+errs, "ringlab") || !strings.Contains(out, "relayer") {
 			t.Errorf("%q --help: exit %d, or ringlab named:\n%s%s", path, code, out, errs)
 		}
 	}
 	for _, c := range app.Commands {
-		walk([]string{c.Name}, nil)
+		walk([]string{c.Name})
 		for _, s := range c.Subcommands {
-			walk([]string{c.Name, s.Name}, nil)
+			walk([]string{c.Name, s.Name})
 		}
 	}
 }
