@@ -7,9 +7,9 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Atomicity: no node commits while another aborts. It reads the states
-// the nodes announce; as a check.Snapshot the exhaustive checker judges it
-// at every state.
+// Atomicity is the property that no node commits while another aborts.
+// It reads the states the nodes announce; as a check.Snapshot the
+// exhaustive checker judges it at every state.
 type Atomicity struct {
 	check.Names        // the nodes' names, which the runner sets
 	committed, aborted check.NodeSet
@@ -18,7 +18,7 @@ type Atomicity struct {
 // ID names the property.
 func (*Atomicity) ID() check.ID { return "atomicity" }
 
-// Wants the state events only.
+// Wants is the state events only.
 func (*Atomicity) Wants() trace.Kinds { return trace.KindsOf(trace.KindState) }
 
 // Observe reports the first event after which one node has committed and
@@ -51,10 +51,10 @@ func (a *Atomicity) Clone() check.Snapshot {
 // AppendKey keys the sets.
 func (a *Atomicity) AppendKey(b []byte) []byte { return a.aborted.AppendKey(a.committed.AppendKey(b)) }
 
-// Validity: a commit only if every participant voted yes. A no vote and a
-// commit anywhere are a violation, whatever their order; a run that ends
-// with a commit is judged at its end for the participants that never
-// voted yes (crashed first, say).
+// Validity is the property that a commit comes only if every participant
+// voted yes. A no vote and a commit anywhere are a violation, whatever
+// their order; a run that ends with a commit is judged at its end for the
+// participants that never voted yes (crashed first, say).
 type Validity struct {
 	check.Names  // the nodes' names, which the runner sets
 	Participants int
@@ -65,7 +65,7 @@ type Validity struct {
 // ID names the property.
 func (*Validity) ID() check.ID { return "validity" }
 
-// Wants the state events only.
+// Wants is the state events only.
 func (*Validity) Wants() trace.Kinds { return trace.KindsOf(trace.KindState) }
 
 // Observe reports the first event after which a commit and a no vote

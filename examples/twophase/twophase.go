@@ -27,9 +27,13 @@ type Decision struct {
 	Commit bool `json:"commit"`
 }
 
-// Type names the message kinds as the protocol does.
-func (Prepare) Type() string  { return "PREPARE" }
-func (Vote) Type() string     { return "VOTE" }
+// Type is "PREPARE".
+func (Prepare) Type() string { return "PREPARE" }
+
+// Type is "VOTE".
+func (Vote) Type() string { return "VOTE" }
+
+// Type is "DECISION".
 func (Decision) Type() string { return "DECISION" }
 
 // The states a node announces (node.Output.State), which the properties read.
