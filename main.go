@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -40,16 +39,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // runWith is run with the areas given.
 func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, areas []rcli.Area) int {
-	err := newApp(stdout, stderr, areas...).RunContext(ctx, args)
-	code := cliutil.Code(err)
-	if err != nil {
-		if code == cliutil.ExitInterrupted {
-			fmt.Fprintln(stderr, "ringlab: interrupted")
-		} else {
-			fmt.Fprintf(stderr, "ringlab: %v\n", err)
-		}
-	}
-	return code
+	return rcli.Exit("ringlab", newApp(stdout, stderr, areas...).RunContext(ctx, args), stderr)
 }
 
 // areas are the areas made from lists of Algorithm values: each gets its

@@ -265,7 +265,7 @@ func runKey(area NodeArea, name string, spec engine.System, setReq bool, request
 
 // nodeReplay is the node command line as given (the flags that were set).
 func nodeReplay(c *ucli.Context) string {
-	parts := []string{"ringlab", "node"}
+	parts := []string{c.App.Name, "node"}
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
 		if !c.IsSet(name) {

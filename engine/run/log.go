@@ -90,7 +90,8 @@ type ReadOptions struct {
 	// Stream leaves a single log with a header to Each, which reads it
 	// as it judges it.
 	Stream bool
-	// NodeCommand reads the command line of a `ringlab node` process,
+	// NodeCommand reads the command line of a node process (`ringlab
+	// node ...`, or any program's `PROG node ...`),
 	// whose per-process logs ReadLog merges into the run they made: it
 	// returns the one-process command of that run and the node the
 	// process ran (nil: such logs name no run ringlab can re-check).
@@ -402,7 +403,7 @@ func (f *logFile) readHeader(h *trace.Header, nodeCommand func(string) (string, 
 		return fmt.Errorf("a header with %d nodes", h.Nodes)
 	}
 	f.algorithm = h.Algorithm
-	if !strings.HasPrefix(h.Replay, "ringlab node ") {
+	if _, rest, _ := strings.Cut(h.Replay, " "); !strings.HasPrefix(rest, "node ") { // "PROG node ...": any program's node process
 		return nil
 	}
 	if nodeCommand == nil {

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestExamplesModule runs the tests of the worked example, a module of
+// its own (examples/go.mod) that the main module's ./... does not reach,
+// so that `go test ./...` here covers it too: two-phase commit written
+// against the public engine, its planted bug found, its README's output.
+func TestExamplesModule(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: run `go test ./...` in examples/ (the worked example's module)")
+	}
+	cmd := exec.CommandContext(t.Context(), gobin, "test", "./...")
+	cmd.Dir = "examples"
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test ./... in examples: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "ok  \texample.com/ringlab-examples/twophase") {
+		t.Fatalf("go test ./... in examples ran no twophase tests:\n%s", out)
+	}
+}
