@@ -11,18 +11,18 @@ import (
 	"ringlab/engine/node"
 )
 
-// ping is the smallest algorithm: node 1 sends PING to node 2, which is
+// pingNode is the smallest algorithm: node 1 sends POKE to node 2, which is
 // done when it has it.
-type ping struct{ i int }
+type pingNode struct{ i int }
 
-// Ping is ping's one message.
-type Ping struct{}
+// Poke is ping's one message.
+type Poke struct{}
 
-func (Ping) Type() string { return "PING" }
+func (Poke) Type() string { return "POKE" }
 
-func (p *ping) Step(in node.Input, out *node.Output) {
+func (p *pingNode) Step(in node.Input, out *node.Output) {
 	if in.Kind == node.InCmd && p.i == 1 {
-		out.Send(2, Ping{})
+		out.Send(2, Poke{})
 	}
 	out.Done = true
 }
@@ -36,8 +36,8 @@ func ExampleRun() {
 		Build: func(engine.Params, engine.Env) (engine.System, error) {
 			return engine.System{
 				Name: "ping", Nodes: 2,
-				Factory:    func(i int) (node.Node, error) { return &ping{i: i}, nil },
-				Messages:   []node.Msg{Ping{}},
+				Factory:    func(i int) (node.Node, error) { return &pingNode{i: i}, nil },
+				Messages:   []node.Msg{Poke{}},
 				Script:     []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 				Properties: []check.Property{check.Termination{}},
 			}, nil
@@ -48,7 +48,7 @@ func ExampleRun() {
 	fmt.Println("exit", code)
 	// Output:
 	// ping on sim, 2 nodes, seed 1: 2 steps, t=1
-	// messages: 1 (PING 1)
+	// messages: 1 (POKE 1)
 	// ✓ termination
 	// replay: pinger ping --format none --seed 1
 	// exit 0
