@@ -212,7 +212,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 	dir := t.TempDir()
 	if os.Getenv("RINGLAB_UPDATE") == "1" {
-		dir = filepath.Join("internal", "serve", "testdata")
+		dir = filepath.Join("engine", "serve", "testdata")
 	}
 	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		t.Fatal(err)

@@ -372,7 +372,7 @@ func TestMermaidCLI(t *testing.T) {
 		t.Fatal("mmdc accepted a malformed diagram: this test could not fail")
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "render", "*.mmd"))
-	more, _ := filepath.Glob(filepath.Join("internal", "trace", "testdata", "*.mmd"))
+	more, _ := filepath.Glob(filepath.Join("engine", "trace", "testdata", "*.mmd"))
 	files = append(files, more...)
 	if len(files) < 4 {
 		t.Fatalf("only %d Mermaid golden files: %v", len(files), files)
