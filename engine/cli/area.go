@@ -13,7 +13,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/engine"
-	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/statespace"
 )
@@ -171,7 +170,10 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			if err != nil {
 				return err
 			}
-			sys, err := build1(alg, ps, env)
+			sys, sc, err := statespace.For(alg, ps, env)
+			if err != nil && cliutil.Code(err) != cliutil.ExitUsage {
+				err = cliutil.Usagef("%v", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -181,12 +183,6 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			if len(sys.Slow) > 0 {
 				return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
 			}
-			fresh := func() []check.Property { // every terminal state is judged by properties of their own
-				again, _ := alg.Build(ps, env) // it was built once already from the same parameters
-				return again.Properties
-			}
-			sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload, Checks: fresh,
-				Within: sys.Within, Bound: sys.Bound}
 			return Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
 		},
 	}

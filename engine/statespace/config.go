@@ -123,3 +123,25 @@ func (r Result) StatesPerSecond() float64 {
 	}
 	return float64(r.Distinct) / r.Elapsed.Seconds()
 }
+
+// For builds alg's checked System (alg.ForCheck) from p in env and the
+// Config that searches it: the System's nodes, script, workload and state
+// constraint, and its properties, built afresh (by Build again) for every
+// terminal state judged. The search's own bounds and options are left for
+// the caller to set.
+func For(alg engine.Algorithm, p engine.Params, env engine.Env) (engine.System, Config, error) {
+	alg = alg.ForCheck()
+	sys, err := alg.Build(p, env)
+	if err != nil {
+		return sys, Config{}, err
+	}
+	fresh := func() []check.Property {
+		again, err := alg.Build(p, env)
+		if err != nil { // it built once from the same parameters
+			panic(fmt.Sprintf("statespace: %s built once, then failed: %v", alg.Name, err))
+		}
+		return again.Properties
+	}
+	return sys, Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
+		Checks: fresh, Within: sys.Within, Bound: sys.Bound}, nil
+}

@@ -1,0 +1,290 @@
+package statespace
+
+import (
+	"fmt"
+	"hash/maphash"
+	"strings"
+
+	"ringlab/engine/check"
+	"ringlab/engine/node"
+	"ringlab/engine/trace"
+)
+
+// Explorer lets a caller be the scheduler: At replays a path of
+// transitions from the initial state and describes the state it reaches
+// (every node, every message in flight, each property's status) and every
+// step enabled there, with the state that step leads to. It takes the
+// same Config as Search and steps the same real node code, so a path the
+// caller builds replays with Replay, with `check --path`, and through
+// every renderer.
+//
+// An Explorer is not safe for concurrent use.
+type Explorer struct {
+	cfg   Config
+	in    *interner
+	m     *machine
+	seed  maphash.Seed
+	names func(int) string
+}
+
+// NewExplorer checks cfg as Search does and returns an Explorer over its
+// system. names, if set, names node i in the words of a step ("P2");
+// nil: "node i".
+func NewExplorer(cfg Config, names func(int) string) (*Explorer, error) {
+	in := newInterner()
+	in.inside = cfg.Within
+	m, _, err := newMachine(cfg, nil, in)
+	if err != nil {
+		return nil, err
+	}
+	if names == nil {
+		names = func(i int) string { return fmt.Sprintf("node %d", i) }
+	}
+	return &Explorer{cfg: cfg, in: in, m: m, seed: maphash.MakeSeed(), names: names}, nil
+}
+
+// View is one state as a user who schedules sees it.
+type View struct {
+	Path     []Trans    // the path from the initial state
+	Nodes    []NodeView // every node, node i at index i-1
+	InFlight []Flight   // every message in flight, link by link
+	// Steps are the transitions enabled here, in the order the search
+	// takes them; none in a terminal state.
+	Steps []Step
+	// Violation is the first property the path violated, at a step or,
+	// in a terminal state, at its end; nil: none.
+	Violation *Violation
+	// ViolatedAt is the number of the step (1-based) that violated it,
+	// or len(Path)+1 for a verdict at the end of the run.
+	ViolatedAt int
+	Terminal   bool
+	// Properties are each property's status here.
+	Properties []PropertyStatus
+	// Messages counts the messages sent along the path.
+	Messages int64
+	// Key identifies the state: two paths that reach the same state have
+	// the same Key (within one Explorer).
+	Key uint64
+}
+
+// NodeView is one node in a state.
+type NodeView struct {
+	Index int    // 1-based
+	Name  string // as the system names it: "P2"
+	Alive bool   // false once crashed, until a restart
+	// Done is whether the node's last step said it had finished its part.
+	Done bool
+	// State is the node's variables, printed with %+v.
+	State string
+	// Pending lists its pending commands and timers ("request", "timer 1").
+	Pending []string
+}
+
+// Flight is a message in flight on the link From -> To; K is its
+// position on the link (the label's .K under the random policy).
+type Flight struct {
+	From, To, K int      // the link and the position on it (0: the head)
+	Msg         node.Msg // the message itself
+	Text        string   // the message in short form: REQUEST(T=3)
+}
+
+// Step is one enabled transition and what it leads to.
+type Step struct {
+	Trans Trans  // the transition, as Replay and FormatPath take it
+	Label string // the transition's label in a --path: d2-1
+	Words string // the same in words: "deliver REQUEST(T=3) from P2 to P1"
+	// Next is the Key of the state the step leads to.
+	Next uint64
+	// Violation is the property the step itself violates, if any.
+	Violation *Violation
+	// Messages is the number of messages the step sends.
+	Messages int
+}
+
+// PropertyStatus is one property at one state.
+type PropertyStatus struct {
+	ID       check.ID // the property's name
+	Liveness bool     // judged only where a run ends
+	// Status is "violated", "holds" (judged at the end of a run, or a
+	// safety property not broken so far) or "pending" (a liveness
+	// property, judged only where the run ends).
+	Status string
+	Detail string
+}
+
+// At replays path from the initial state and describes the state it
+// reaches. A label that is not enabled where it comes is an error naming
+// the step and what was enabled there.
+func (x *Explorer) At(path []Trans) (*View, error) {
+	var set *check.Set
+	if x.cfg.Checks != nil {
+		set = check.NewSet(x.cfg.Checks()...)
+	}
+	observe := func(e *trace.Event) {
+		if set != nil {
+			set.Observe(e)
+		}
+	}
+	rr, err := replay(x.cfg, x.in, path, observe)
+	if err != nil {
+		return nil, err
+	}
+	s := rr.end
+	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
+	if rr.Violation != nil {
+		v.Violation = rr.Violation
+		v.ViolatedAt = x.violatedAt(path)
+	}
+	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
+	if v.Violation == nil && v.Terminal {
+		for _, p := range v.Properties {
+			if p.Status == "violated" {
+				v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
+				break
+			}
+		}
+	}
+	v.Nodes = x.nodes(s)
+	v.InFlight = x.flights(s)
+	for _, t := range x.m.enabled(s, nil) {
+		x.m.out.Reset()
+		next, viol, err := x.m.step(s, t)
+		if err != nil {
+			return nil, err
+		}
+		v.Steps = append(v.Steps, Step{Trans: t, Label: t.String(), Words: x.Words(s, t), Next: x.key(next),
+			Violation: viol, Messages: len(x.m.out.Sends)})
+	}
+	return v, nil
+}
+
+// violatedAt finds the first step of path whose transition reported a
+// violation, by stepping the path again.
+func (x *Explorer) violatedAt(path []Trans) int {
+	_, s, err := newMachine(x.cfg, nil, x.in)
+	if err != nil {
+		return 0
+	}
+	for k, t := range path {
+		u, ok := x.m.find(s, t)
+		if !ok {
+			return 0
+		}
+		next, v, err := x.m.step(s, u)
+		if err != nil {
+			return 0
+		}
+		if v != nil {
+			return k + 1
+		}
+		s = next
+	}
+	return 0
+}
+
+// statuses says where each property stands after the events set saw.
+func (x *Explorer) statuses(set *check.Set, terminal bool, messages int64) []PropertyStatus {
+	if set == nil {
+		return nil
+	}
+	violated := map[check.ID]string{}
+	for _, e := range set.Violations {
+		id := check.ID(e.Property)
+		if _, ok := violated[id]; !ok {
+			violated[id] = e.Detail
+		}
+	}
+	var verdicts map[check.ID]trace.Verdict
+	if terminal {
+		verdicts = map[check.ID]trace.Verdict{}
+		for _, vd := range set.Finish(check.End{Terminated: true, Messages: messages}) {
+			verdicts[check.ID(vd.Property)] = vd
+		}
+	}
+	var out []PropertyStatus
+	for _, p := range set.Properties {
+		ps := PropertyStatus{ID: p.ID()}
+		if l, ok := p.(interface{ Liveness() bool }); ok {
+			ps.Liveness = l.Liveness()
+		}
+		detail, broken := violated[ps.ID]
+		switch vd, judged := verdicts[ps.ID]; {
+		case broken:
+			ps.Status, ps.Detail = "violated", detail
+		case judged && !vd.OK:
+			ps.Status, ps.Detail = "violated", vd.Detail
+		case judged || !ps.Liveness:
+			ps.Status = "holds"
+		default:
+			ps.Status = "pending"
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// key is s's fingerprint.
+func (x *Explorer) key(s *state) uint64 {
+	return maphash.Bytes(x.seed, s.appendKey(nil, x.in))
+}
+
+// nodes describes every node of s.
+func (x *Explorer) nodes(s *state) []NodeView {
+	vs := make([]NodeView, x.m.n)
+	for i := 1; i <= x.m.n; i++ {
+		nd := x.in.nodeObj[s.nodes[i-1]]
+		v := NodeView{Index: i, Name: x.names(i), Alive: s.alive(i), Done: s.done&(1<<(i-1)) != 0,
+			State: strings.TrimPrefix(fmt.Sprintf("%+v", nd), "&")}
+		lo, hi := s.pendOf(i)
+		for _, p := range s.pend[lo:hi] {
+			if p.kind == pendCmd {
+				v.Pending = append(v.Pending, string(x.in.cmds[p.val].cmd))
+			} else {
+				v.Pending = append(v.Pending, fmt.Sprintf("timer %d", p.val))
+			}
+		}
+		vs[i-1] = v
+	}
+	return vs
+}
+
+// flights lists the messages in flight in s, link by link.
+func (x *Explorer) flights(s *state) []Flight {
+	var fs []Flight
+	for k, it := range s.net {
+		from, to := int(it.link)/x.m.n+1, int(it.link)%x.m.n+1
+		pos := 0
+		for j := k - 1; j >= 0 && s.net[j].link == it.link; j-- {
+			pos++
+		}
+		msg := x.in.msgs[it.id]
+		fs = append(fs, Flight{From: from, To: to, K: pos, Msg: msg, Text: trace.Short(trace.WrapMsg(msg))})
+	}
+	return fs
+}
+
+// Words says what transition t does in state s, in the words of the
+// system's names: "deliver REQUEST(T=3) from P2 to P1", "fire P1's timer
+// 1", "give P2 its command request", "crash P3", "restart P3", "drop the
+// REPLY from P2 to P1".
+func (x *Explorer) Words(s *state, t Trans) string {
+	i := int(t.Node)
+	switch t.Kind {
+	case Deliver, Drop:
+		text := trace.Short(trace.WrapMsg(x.in.msgs[t.Msg]))
+		if t.Kind == Drop {
+			return fmt.Sprintf("drop the %s from %s to %s", text, x.names(int(t.From)), x.names(i))
+		}
+		return fmt.Sprintf("deliver %s from %s to %s", text, x.names(int(t.From)), x.names(i))
+	case Fire:
+		return fmt.Sprintf("fire %s's timer %d", x.names(i), t.Timer)
+	case Command:
+		lo, _ := s.pendOf(i)
+		return fmt.Sprintf("give %s its command %s", x.names(i), x.in.cmds[s.pend[lo].val].cmd)
+	case Crash:
+		return "crash " + x.names(i)
+	case Restart:
+		return "restart " + x.names(i)
+	}
+	return t.String()
+}

@@ -1,0 +1,422 @@
+package statespace
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"ringlab/engine/check"
+	"ringlab/engine/trace"
+)
+
+// Fate is what a state decides about a violation, over every way the run
+// can go on from it.
+type Fate uint8
+
+const (
+	// Safe: no violation is reachable from the state.
+	Safe Fate = iota + 1
+	// Reachable: some continuation violates a property, some does not.
+	Reachable
+	// Unavoidable: every continuation violates a property (the state
+	// itself may already be a violation).
+	Unavoidable
+)
+
+// String names the fate as the page shows it.
+func (f Fate) String() string {
+	switch f {
+	case Safe:
+		return "safe"
+	case Reachable:
+		return "reachable"
+	case Unavoidable:
+		return "unavoidable"
+	}
+	return "unknown"
+}
+
+// Unbounded is MessagesLeft's answer when a continuation can send
+// messages for ever (a cycle that sends).
+const Unbounded = math.MaxInt64
+
+// Fates is the whole state graph of a system, explored without the
+// partial-order reduction, with what each state decides: its Fate, and the
+// fewest and most messages any continuation still sends before the run
+// ends (or a violation stops it).
+type Fates struct {
+	ids      map[uint64]int32 // state key (Explorer.key) -> index
+	fate     []Fate
+	min, max []int64
+	// States and Edges count the graph.
+	States, Edges int
+}
+
+// edge is one transition of the graph.
+type edge struct {
+	to   int32
+	sent int32
+}
+
+// Analyze explores the whole state space of x's system, up to limit
+// distinct states (0: no limit), and computes every state's Fate and
+// message bounds by backward passes over the graph. It fails when the
+// space has more than limit states or ctx is done first.
+//
+// A state is a violation when the step into it violated a property, or
+// when it is terminal and a property fails at the end of the run; a
+// violation is not expanded.
+func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
+	_, s0, err := newMachine(x.cfg, nil, x.in)
+	if err != nil {
+		return nil, err
+	}
+	g := &graph{x: x, ids: map[uint64]int32{}}
+	g.add(s0, -1, Trans{})
+	var ts []Trans
+	for k := 0; k < len(g.states); k++ {
+		if k%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s := g.states[k]
+		if g.bad[k] {
+			continue
+		}
+		if x.m.terminal(s) {
+			v, err := g.judge(int32(k))
+			if err != nil {
+				return nil, err
+			}
+			g.bad[k] = v
+			continue
+		}
+		ts = x.m.enabled(s, ts[:0])
+		for _, t := range ts {
+			x.m.out.Reset()
+			next, viol, err := x.m.step(s, t)
+			if err != nil {
+				return nil, err
+			}
+			to := g.add(next, int32(k), t)
+			if viol != nil {
+				g.bad[to] = true
+			}
+			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends))})
+			g.edges++
+		}
+		if limit > 0 && len(g.states) > limit {
+			return nil, fmt.Errorf("statespace: more than %d states: too many to decide every step's fate", limit)
+		}
+		g.states[k] = nil // expanded: only its edges are needed now
+	}
+	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges}
+	f.fate = g.fates()
+	f.min, f.max = g.messages()
+	return f, nil
+}
+
+// Fate returns the fate of the state whose View.Key (or Step.Next) is key.
+func (f *Fates) Fate(key uint64) (Fate, bool) {
+	i, ok := f.ids[key]
+	if !ok {
+		return 0, false
+	}
+	return f.fate[i], true
+}
+
+// MessagesLeft returns the fewest and the most messages any continuation
+// of the state whose key is key sends before the run ends or a violation
+// stops it; most is Unbounded when a continuation can send for ever. ok is
+// false for an unknown key, or a state from which no run ends.
+func (f *Fates) MessagesLeft(key uint64) (fewest, most int64, ok bool) {
+	i, found := f.ids[key]
+	if !found || f.min[i] == Unbounded {
+		return 0, 0, false
+	}
+	return f.min[i], f.max[i], true
+}
+
+// graph is the explored state graph while Analyze builds it.
+type graph struct {
+	x      *Explorer
+	ids    map[uint64]int32
+	states []*state // nil once expanded
+	parent []int32
+	via    []Trans
+	bad    []bool
+	succ   [][]edge
+	edges  int
+}
+
+// add returns the index of s, recording it (reached from parent by t) if
+// it is new.
+func (g *graph) add(s *state, parent int32, t Trans) int32 {
+	k := g.x.key(s)
+	if i, ok := g.ids[k]; ok {
+		return i
+	}
+	i := int32(len(g.states))
+	g.ids[k] = i
+	g.states, g.parent, g.via = append(g.states, s), append(g.parent, parent), append(g.via, t)
+	g.bad, g.succ = append(g.bad, false), append(g.succ, nil)
+	return i
+}
+
+// judge replays the path to terminal state i and reports whether a
+// property fails at the end of that run.
+func (g *graph) judge(i int32) (bool, error) {
+	if g.x.cfg.Checks == nil {
+		return false, nil
+	}
+	var path []Trans
+	for k := i; g.parent[k] >= 0; k = g.parent[k] {
+		path = append(path, g.via[k])
+	}
+	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+		path[a], path[b] = path[b], path[a]
+	}
+	set := check.NewSet(g.x.cfg.Checks()...)
+	rr, err := replay(g.x.cfg, g.x.in, path, func(e *trace.Event) { set.Observe(e) })
+	if err != nil {
+		return false, err
+	}
+	for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
+		if !v.OK {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// preds is the reverse of the graph's edges, one entry per edge.
+func (g *graph) preds() [][]int32 {
+	ps := make([][]int32, len(g.succ))
+	for from, es := range g.succ {
+		for _, e := range es {
+			ps[e.to] = append(ps[e.to], int32(from))
+		}
+	}
+	return ps
+}
+
+// fates computes every state's Fate by two backward passes. Reachable:
+// the states that can reach a violation. Unavoidable, the least fixed
+// point: a violation, or a state with successors that are all unavoidable
+// (counted edge by edge). A terminal state that is no violation, or a
+// cycle that avoids every violation, keeps a state out of it.
+func (g *graph) fates() []Fate {
+	n := len(g.succ)
+	ps := g.preds()
+	reach := make([]bool, n)
+	unavoid := make([]bool, n)
+	left := make([]int, n)
+	var work []int32
+	for i := range n {
+		left[i] = len(g.succ[i])
+		if g.bad[i] {
+			reach[i], unavoid[i] = true, true
+			work = append(work, int32(i))
+		}
+	}
+	for q := slices.Clone(work); len(q) > 0; {
+		i := q[len(q)-1]
+		q = q[:len(q)-1]
+		for _, p := range ps[i] {
+			if !reach[p] {
+				reach[p] = true
+				q = append(q, p)
+			}
+		}
+	}
+	for q := work; len(q) > 0; {
+		i := q[len(q)-1]
+		q = q[:len(q)-1]
+		for _, p := range ps[i] {
+			if unavoid[p] {
+				continue
+			}
+			left[p]--
+			if left[p] == 0 {
+				unavoid[p] = true
+				q = append(q, p)
+			}
+		}
+	}
+	fs := make([]Fate, n)
+	for i := range n {
+		switch {
+		case unavoid[i]:
+			fs[i] = Unavoidable
+		case reach[i]:
+			fs[i] = Reachable
+		default:
+			fs[i] = Safe
+		}
+	}
+	return fs
+}
+
+// messages computes, for every state, the fewest messages on a path to an
+// end (a state with no successor: terminal, or a violation) by Dijkstra's
+// algorithm backwards from the ends, and the most, over the graph's
+// strongly connected components in reverse topological order: a component
+// that holds an edge that sends, and every state that can reach one, can
+// send for ever (Unbounded). A state that reaches no end has min
+// Unbounded.
+func (g *graph) messages() (min, max []int64) {
+	n := len(g.succ)
+	ps := make([][]edge, n) // reverse edges with their weights
+	for from, es := range g.succ {
+		for _, e := range es {
+			ps[e.to] = append(ps[e.to], edge{to: int32(from), sent: e.sent})
+		}
+	}
+	min = make([]int64, n)
+	h := &distHeap{}
+	for i := range n {
+		min[i] = Unbounded
+		if len(g.succ[i]) == 0 {
+			min[i] = 0
+			heap.Push(h, dist{int32(i), 0})
+		}
+	}
+	for h.Len() > 0 {
+		d := heap.Pop(h).(dist)
+		if d.d > min[d.i] {
+			continue
+		}
+		for _, e := range ps[d.i] {
+			if nd := d.d + int64(e.sent); nd < min[e.to] {
+				min[e.to] = nd
+				heap.Push(h, dist{e.to, nd})
+			}
+		}
+	}
+	comp, order := g.components()
+	max = make([]int64, n)
+	cmax := make([]int64, len(order))
+	for _, c := range order { // sinks first
+		best := int64(0)
+		for _, i := range c.members {
+			for _, e := range g.succ[i] {
+				switch {
+				case comp[e.to] == comp[i]:
+					if e.sent > 0 {
+						best = Unbounded
+					}
+				case cmax[comp[e.to]] == Unbounded:
+					best = Unbounded
+				case best != Unbounded:
+					best = maxInt64(best, cmax[comp[e.to]]+int64(e.sent))
+				}
+			}
+		}
+		cmax[c.id] = best
+	}
+	for i := range n {
+		max[i] = cmax[comp[i]]
+	}
+	return min, max
+}
+
+func maxInt64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+type dist struct {
+	i int32
+	d int64
+}
+
+type distHeap []dist
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(a, b int) bool { return h[a].d < h[b].d }
+func (h distHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(dist)) }
+func (h *distHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// component is one strongly connected component of the graph.
+type component struct {
+	id      int32
+	members []int32
+}
+
+// components finds the strongly connected components (Tarjan's
+// algorithm, without recursion): comp maps a state to its component, and
+// order lists the components sinks first (Tarjan emits them so).
+func (g *graph) components() (comp []int32, order []component) {
+	n := len(g.succ)
+	index := make([]int32, n)
+	low := make([]int32, n)
+	on := make([]bool, n)
+	comp = make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int32
+	next := int32(0)
+	type frame struct {
+		v  int32
+		ei int
+	}
+	for root := range n {
+		if index[root] >= 0 {
+			continue
+		}
+		calls := []frame{{v: int32(root)}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, int32(root))
+		on[root] = true
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			v := f.v
+			if f.ei < len(g.succ[v]) {
+				w := g.succ[v][f.ei].to
+				f.ei++
+				switch {
+				case index[w] < 0:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					on[w] = true
+					calls = append(calls, frame{v: w})
+				case on[w]:
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			if low[v] == index[v] {
+				c := component{id: int32(len(order))}
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[w] = false
+					comp[w] = c.id
+					c.members = append(c.members, w)
+					if w == v {
+						break
+					}
+				}
+				order = append(order, c)
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				u := calls[len(calls)-1].v
+				low[u] = min(low[u], low[v])
+			}
+		}
+	}
+	return comp, order
+}
