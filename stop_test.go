@@ -76,6 +76,7 @@ func stopRows(bin string) map[string]stopRow {
 			ready: re(`^seeds from \d+`), out: re(`interrupted (after \d+ of 10000000 schedules|while shrinking)`)}
 	}
 	checkRow := stopRow{ready: re(`^exhaustive check of`), out: re(`result: not exhausted, stopped by interrupted`)}
+	vetRow := stopRow{ready: re(`^vet: searching up to`), out: re(`(?m)^vet: interrupted after \d+ states: \d+ findings so far`)}
 	rows := map[string]stopRow{
 		"ring": {args: []string{"ring", "--delay", "1s", "--nodes", "30", "--length", "80"},
 			ready: re(`.`), out: re(`interrupted after`)},
@@ -95,6 +96,7 @@ func stopRows(bin string) map[string]stopRow {
 			ready: re(`^P_v =`), out: re(`Monte Carlo: interrupted after \d+ of 1000000 trials`)},
 		"mutex check *":   withArgs(checkRow, "{}", "--nodes", "7", "--requests", "4"),
 		"mutex explore *": explore("--nodes", "3", "--requests", "2"),
+		"mutex vet *":     withArgs(vetRow, "{}", "--nodes", "7", "--requests", "4", "--max-states", "1000000000"),
 
 		"election ring":          runRow("election", "ring", "--nodes", big),
 		"election anonymous":     runRow("election", "anonymous", "--nodes", big),
@@ -112,6 +114,7 @@ func stopRows(bin string) map[string]stopRow {
 		"election check bully":         withArgs(checkRow, "election", "check", "bully", "--nodes", "8", "--initiators", "1", "--timers", "quiet"),
 		"election check chang-roberts": withArgs(checkRow, "election", "check", "chang-roberts", "--nodes", "12", "--initiators", "all"),
 		"election explore *":           explore("--nodes", "5", "--initiators", "all"),
+		"election vet *":               withArgs(vetRow, "{}", "--nodes", "8", "--initiators", "all", "--max-states", "1000000000"),
 		// two anonymous candidates both win in the first schedule, before a
 		// signal could land: one candidate keeps the sweep going
 		"election explore anonymous": withArgs(explore(), "election", "explore", "anonymous", "--schedules", "10000000", "--nodes", "5", "--initiators", "1"),

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -58,6 +59,7 @@ func (a Area) vetCommand(alg engine.Algorithm) *ucli.Command {
 			if _, err := build1(alg, ps, engine.Env{Runtime: "sim", MaxDelay: 1}); err != nil {
 				return err
 			}
+			fmt.Fprintf(c.App.ErrWriter, "vet: searching up to %d states of %s, then stepping what the search meets\n", c.Int64("max-states"), alg.Name)
 			r, err := vet.Run(c.Context, alg, ps, vet.Options{MaxStates: c.Int64("max-states")})
 			if err != nil {
 				return err
@@ -94,6 +96,10 @@ func vetReport(c *ucli.Context, r vet.Report) error {
 	checks := "checks: " + strings.Join(ran, ", ")
 	if len(skipped) > 0 {
 		checks += "; skipped: " + strings.Join(skipped, ", ")
+	}
+	if r.Interrupted {
+		fmt.Fprintf(out, "vet: interrupted after %d states: %d findings so far (%s)\n", r.States, len(r.Findings), checks)
+		return context.Canceled
 	}
 	fmt.Fprintf(out, "vet: %d findings (%s)\n", len(r.Findings), checks)
 	if len(r.Findings) > 0 {
