@@ -7,54 +7,18 @@ import (
 	"fmt"
 	"os"
 
-	"ringlab/engine"
-	"ringlab/engine/check"
-	"ringlab/engine/node"
+	"ringlab/engine/demo"
 	"ringlab/engine/run"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 )
-
-// Ping is the one message of the example system: the hop it makes.
-type Ping struct{ Hop int }
-
-// Type names the message kind.
-func (Ping) Type() string { return "PING" }
-
-// pinger passes a ping round a ring of n nodes until it has made hops
-// hops; the node told to start sends the first.
-type pinger struct{ i, n, hops int }
-
-func (p *pinger) Step(in node.Input, out *node.Output) {
-	hop := 1
-	if in.Kind == node.InMsg {
-		hop = in.Msg.(Ping).Hop + 1
-	}
-	if hop <= p.hops {
-		out.Send(p.i%p.n+1, Ping{Hop: hop})
-	}
-	out.Done = true
-}
-
-// pingSystem is a ping making hops hops on a ring of three nodes, judged
-// against a bound of three messages.
-func pingSystem(hops int) engine.System {
-	return engine.System{
-		Name: "ping", Nodes: 3, Topology: trace.TopoRing,
-		Factory:  func(i int) (node.Node, error) { return &pinger{i: i, n: 3, hops: hops}, nil },
-		Messages: []node.Msg{Ping{}},
-		Script:   []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Properties: []check.Property{check.Termination{},
-			check.MessageBound{Max: 3, Formula: "n"}},
-	}
-}
 
 // Run runs a System on a Runtime, judges its properties at every event and
 // at the end, and hands the events to renderers. Here a ping makes four
 // hops on a ring of three nodes, against a bound of three messages:
 // Outcome.Err is the typed *run.Violation a caller acts on.
 func ExampleRun() {
-	sys := pingSystem(4)
+	sys := demo.System(3, 4, 3)
 	text, err := trace.NewRenderer("text", os.Stdout)
 	if err != nil {
 		panic(err)
@@ -99,7 +63,7 @@ func ExampleRecorded() {
 	if err != nil {
 		panic(err)
 	}
-	sys := pingSystem(2)
+	sys := demo.System(3, 2, 3)
 	if _, err := run.Run(context.Background(), sys, sim.Runtime{Messages: true},
 		run.Options{Renderers: []trace.Renderer{js}, Replay: "ping"}); err != nil {
 		panic(err)
@@ -112,7 +76,7 @@ func ExampleRecorded() {
 	if err != nil {
 		panic(err)
 	}
-	out, err := run.Run(context.Background(), pingSystem(2), run.Recorded{Log: saved, Runtime: "sim"}, run.Options{})
+	out, err := run.Run(context.Background(), demo.System(3, 2, 3), run.Recorded{Log: saved, Runtime: "sim"}, run.Options{})
 	if err != nil {
 		panic(err)
 	}
