@@ -19,6 +19,8 @@ import (
 	"ringlab/election"
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/grade"
+	"ringlab/engine/scaffold"
 	"ringlab/engine/serve"
 	"ringlab/engine/trace"
 	"ringlab/exercises"
@@ -70,6 +72,7 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 		rcli.RenderCommand(ring.LogDialect()),
 		rcli.CheckCommand(stdout, stderr, areas, []trace.Dialect{ring.LogDialect()}),
 		serve.Command(),
+		scaffold.Command(), grade.Command(),
 		rcli.VersionCommand(),
 	)
 	cliutil.Prepare(cmds)
