@@ -2,6 +2,7 @@ package grade
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -45,6 +46,9 @@ func Command() *ucli.Command {
 			if err != nil {
 				return cliutil.FlagUsagef("points", "--points %s: %v", c.String("points"), err)
 			}
+			if err := c.Context.Err(); err != nil {
+				return err
+			}
 			in, what := c.App.Reader, "stdin"
 			if from := c.String("from"); from != "" {
 				f, err := os.Open(from)
@@ -57,8 +61,11 @@ func Command() *ucli.Command {
 			if in == nil {
 				in = os.Stdin
 			}
-			s, err := ReadStream(in)
+			s, err := readStream(c.Context, in)
 			if err != nil {
+				if c.Context.Err() != nil {
+					return err
+				}
 				return cliutil.Usagef("%s: %v", what, err)
 			}
 			var b bytes.Buffer
@@ -76,6 +83,41 @@ func Command() *ucli.Command {
 			return writeWhole(out, b.Bytes())
 		},
 	}
+}
+
+// readStream reads the test stream, or returns the context's error as soon
+// as it is cancelled: a stream piped from a go test that hangs must not
+// hold up Ctrl-C. The reading goroutine is left to finish its read; the
+// command is over by then.
+func readStream(ctx context.Context, r io.Reader) (*Stream, error) {
+	type result struct {
+		s   *Stream
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := ReadStream(ctxReader{ctx, r})
+		done <- result{s, err}
+	}()
+	select {
+	case res := <-done:
+		return res.s, res.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// ctxReader stops reading once its context is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // writeWhole writes b to path through a temporary file in its directory,
