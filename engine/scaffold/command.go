@@ -51,6 +51,9 @@ func kindCommand(kind string) *ucli.Command {
 			if dir == "" {
 				dir = name
 			}
+			if err := c.Context.Err(); err != nil { // interrupted before a file was written
+				return err
+			}
 			if err := Write(dir, kind, name); err != nil {
 				return cliutil.Usagef("--dir: %v", err)
 			}
