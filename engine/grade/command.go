@@ -23,10 +23,11 @@ func Command() *ucli.Command {
 		Name:  "grade",
 		Usage: "turn go test -json output and a points file into Gradescope's results.json",
 		UsageText: "go test -json ./... | ringlab grade --points FILE [--out results.json]\n\n" +
-			"The points file has one graded test a line: NAME POINTS [visible|hidden] (# starts a comment).\n\n" +
+			"The points file has one graded test a line: NAME POINTS [VISIBILITY], VISIBILITY one of visible (the default),\n" +
+			"hidden, after_due_date or after_published, as Gradescope reads them; # starts a comment.\n\n" +
 			"Example:\n   go test -json ./assignment/ricart | ringlab grade --points assignment/points --out results.json",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "points", Usage: "the points `FILE`: one graded test a line, NAME POINTS [visible|hidden]"},
+			&ucli.StringFlag{Name: "points", Usage: "the points `FILE`: one graded test a line, NAME POINTS [VISIBILITY]"},
 			&ucli.StringFlag{Name: "from", Usage: "read the go test -json output from `FILE` (default: stdin)"},
 			&ucli.StringFlag{Name: "out", Usage: "write results.json to `FILE` (default: stdout)"},
 		},
@@ -35,7 +36,7 @@ func Command() *ucli.Command {
 				return err
 			}
 			if c.String("points") == "" {
-				return cliutil.FlagUsagef("points", "--points is required: the file of graded tests, one a line: NAME POINTS [visible|hidden]")
+				return cliutil.FlagUsagef("points", "--points is required: the file of graded tests, one a line: NAME POINTS [VISIBILITY]")
 			}
 			pf, err := os.Open(c.String("points"))
 			if err != nil {

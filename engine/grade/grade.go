@@ -6,7 +6,8 @@
 // failure and the replay command the test printed.
 //
 // The points file has one graded test a line, with its points and,
-// optionally, its visibility (visible by default); # starts a comment:
+// optionally, its visibility (visible, hidden, after_due_date or
+// after_published; visible by default); # starts a comment:
 //
 //	# test                        points  visibility
 //	TestVet                        1
@@ -26,15 +27,26 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// Visibilities a points file may give a test.
+// Visibilities a points file may give a test, Gradescope's: hidden is
+// never shown to students, after_due_date and after_published once the
+// due date has passed or the grades are published, visible always.
+// Gradescope means hidden for tests that carry no points (students with a
+// hidden test cannot see their total, it says); a graded test the students
+// must not see before the due date is after_due_date.
 const (
-	Visible = "visible"
-	Hidden  = "hidden"
+	Visible        = "visible"
+	Hidden         = "hidden"
+	AfterDueDate   = "after_due_date"
+	AfterPublished = "after_published"
 )
+
+// visibilities lists them.
+var visibilities = []string{Visible, Hidden, AfterDueDate, AfterPublished}
 
 // Statuses of a graded test.
 const (
@@ -46,7 +58,7 @@ const (
 type Points struct {
 	Name       string
 	Points     float64
-	Visibility string // Visible or Hidden
+	Visibility string // one of the Visibilities: Visible, Hidden, AfterDueDate, AfterPublished
 }
 
 // maxPoints bounds a test's points: a larger figure is a typing mistake.
@@ -68,10 +80,10 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 			continue
 		}
 		if len(f) > 3 {
-			return nil, fmt.Errorf("line %d: want NAME POINTS [visible|hidden], got %d fields", n, len(f))
+			return nil, fmt.Errorf("line %d: want NAME POINTS [VISIBILITY], got %d fields", n, len(f))
 		}
 		if len(f) < 2 {
-			return nil, fmt.Errorf("line %d: %q has no points: want NAME POINTS [visible|hidden]", n, f[0])
+			return nil, fmt.Errorf("line %d: %q has no points: want NAME POINTS [VISIBILITY]", n, f[0])
 		}
 		if !validName(f[0]) {
 			return nil, fmt.Errorf("line %d: %q is not a test's name (TestX or TestX/sub)", n, f[0])
@@ -83,8 +95,8 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 		vis := Visible
 		if len(f) == 3 {
 			vis = f[2]
-			if vis != Visible && vis != Hidden {
-				return nil, fmt.Errorf("line %d: visibility %q: want visible or hidden", n, vis)
+			if !slices.Contains(visibilities, vis) {
+				return nil, fmt.Errorf("line %d: visibility %q: want visible, hidden, after_due_date or after_published", n, vis)
 			}
 		}
 		if prev, dup := seen[f[0]]; dup {
@@ -97,7 +109,7 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 		return nil, err
 	}
 	if len(ps) == 0 {
-		return nil, errors.New("no graded test: want lines NAME POINTS [visible|hidden]")
+		return nil, errors.New("no graded test: want lines NAME POINTS [VISIBILITY]")
 	}
 	return ps, nil
 }
@@ -352,11 +364,13 @@ func (res Results) Write(w io.Writer) error {
 }
 
 // Validate checks a results.json against the fields Gradescope documents
-// for it: a numeric top-level score (this package always writes one),
-// a tests array whose entries have a string name, a numeric score and
-// max_score, a status of "passed" or "failed", a string output and a
-// visibility of "hidden", "after_due_date", "after_published" or
-// "visible"; optional fields, where present, of their documented types.
+// for it, and requires those this package always writes: a numeric
+// top-level score, and a tests array whose entries have a string name, a
+// numeric score and max_score, a status of "passed" or "failed", a string
+// output and a visibility of "hidden", "after_due_date",
+// "after_published" or "visible". The optional fields it knows
+// (execution_time, number, tags, extra_data, the top-level output and
+// visibilities) must, where present, be of their documented types.
 func Validate(b []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
@@ -375,6 +389,17 @@ func Validate(b []byte) error {
 	if err := visibility(top, "visibility"); err != nil {
 		return err
 	}
+	if err := visibility(top, "stdout_visibility"); err != nil {
+		return err
+	}
+	var secs float64
+	if err := field(top, "execution_time", &secs, false); err != nil {
+		return err
+	}
+	var extra map[string]any
+	if err := field(top, "extra_data", &extra, false); err != nil {
+		return err
+	}
 	var tests []map[string]json.RawMessage
 	if err := field(top, "tests", &tests, true); err != nil {
 		return err
@@ -387,6 +412,17 @@ func Validate(b []byte) error {
 			v    any
 		}{{"name", &name}, {"score", &s}, {"max_score", &max}, {"status", &status}, {"output", &output}} {
 			if err := field(t, f.name, f.v, true); err != nil {
+				return fmt.Errorf("tests[%d]: %w", i, err)
+			}
+		}
+		var number string
+		var tags []string
+		var extra map[string]any
+		for _, f := range []struct {
+			name string
+			v    any
+		}{{"number", &number}, {"tags", &tags}, {"extra_data", &extra}} {
+			if err := field(t, f.name, f.v, false); err != nil {
 				return fmt.Errorf("tests[%d]: %w", i, err)
 			}
 		}
@@ -431,11 +467,7 @@ func visibility(top map[string]json.RawMessage, name string) error {
 	if err := field(top, name, &v, false); err != nil {
 		return err
 	}
-	switch v {
-	case "", Hidden, "after_due_date", "after_published", Visible:
-		if _, ok := top[name]; ok && v == "" {
-			return fmt.Errorf("%q is empty", name)
-		}
+	if _, ok := top[name]; !ok || slices.Contains(visibilities, v) {
 		return nil
 	}
 	return fmt.Errorf("%q: %q is not hidden, after_due_date, after_published or visible", name, v)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,10 +35,10 @@ const stream = `{"Action":"start","Package":"ex/ricart"}
 {"Action":"fail","Package":"ex/ricart","Elapsed":0.01}
 `
 
-const points = `# NAME POINTS [visible|hidden]
+const points = `# NAME POINTS [VISIBILITY]
 TestVet      1
 TestSweep    2   visible
-TestSkipped  1.5 hidden
+TestSkipped  1.5 after_due_date
 TestMissing  3   hidden   # never ran
 `
 
@@ -61,7 +62,7 @@ func TestGrade(t *testing.T) {
 	}{
 		{"TestVet", "passed", "visible", 1, 1, "--- PASS: TestVet"},
 		{"TestSweep", "failed", "visible", 0, 2, "replay (prints the run): RINGLAB_SEED=1 go test -run '^TestSweep$/^three$' ./ricart"},
-		{"TestSkipped", "failed", "hidden", 0, 1.5, "TestSkipped was skipped"},
+		{"TestSkipped", "failed", "after_due_date", 0, 1.5, "TestSkipped was skipped"},
 		{"TestMissing", "failed", "hidden", 0, 3, "TestMissing did not run: no package in the test stream has it"},
 	}
 	if len(res.Tests) != len(want) {
@@ -112,7 +113,7 @@ func TestParsePointsRefuses(t *testing.T) {
 		"":                          "no graded test",
 		"# only a comment\n":        "no graded test",
 		"TestA\n":                   `line 1: "TestA" has no points`,
-		"TestA 1 hidden extra\n":    "line 1: want NAME POINTS [visible|hidden], got 4 fields",
+		"TestA 1 hidden extra\n":    "line 1: want NAME POINTS [VISIBILITY], got 4 fields",
 		"TestA one\n":               `line 1: points "one"`,
 		"TestA -1\n":                `line 1: points "-1"`,
 		"TestA NaN\n":               `line 1: points "NaN"`,
@@ -147,7 +148,7 @@ func TestReadStreamRefuses(t *testing.T) {
 // TestValidate: the validator refuses what Gradescope would not read, so
 // that its approval of this package's files means something.
 func TestValidate(t *testing.T) {
-	good := `{"score":1,"tests":[{"name":"TestA","score":1,"max_score":1,"status":"passed","output":"","visibility":"visible"}]}`
+	good := `{"score":1,"execution_time":3,"stdout_visibility":"hidden","extra_data":{},"tests":[{"name":"TestA","score":1,"max_score":1,"status":"passed","output":"","visibility":"visible","number":"1.1","tags":["a"]}]}`
 	if err := grade.Validate([]byte(good)); err != nil {
 		t.Fatalf("a good file refused: %v", err)
 	}
@@ -162,7 +163,11 @@ func TestValidate(t *testing.T) {
 		`{"score":1,"tests":[{"name":"A","score":1,"max_score":1,"status":"passed","output":""}]}`:                          "no visibility",
 		`{"score":1,"tests":[{"name":"A","score":1,"max_score":null,"status":"passed","output":"","visibility":"hidden"}]}`: `"max_score" is null`,
 		`{"score":1,"tests":[{"name":"A","score":-1,"max_score":1,"status":"failed","output":"","visibility":"hidden"}]}`:   "a negative score",
-		`{"score":1,"output":7,"tests":[]}`: `"output": want *string`,
+		`{"score":1,"output":7,"tests":[]}`:                   `"output": want *string`,
+		`{"score":1,"execution_time":"long","tests":[]}`:      `"execution_time": want *float64`,
+		`{"score":1,"stdout_visibility":"always","tests":[]}`: `"always" is not hidden`,
+		`{"score":1,"tests":[{"name":"A","score":1,"max_score":1,"status":"passed","output":"","visibility":"hidden","tags":"x"}]}`: `tests[0]: "tags": want *[]string`,
+		`{"score":1,"tests":[{"name":"A","score":1,"max_score":1,"status":"passed","output":"","visibility":""}]}`:                  `"" is not hidden`,
 	} {
 		if err := grade.Validate([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate(%s) = %v, want an error with %q", bad, err, want)
@@ -181,7 +186,7 @@ func FuzzParsePoints(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, p := range ps {
-			if p.Points < 0 || p.Points > 1e6 || p.Points != p.Points || (p.Visibility != "visible" && p.Visibility != "hidden") ||
+			if p.Points < 0 || p.Points > 1e6 || p.Points != p.Points || (!slices.Contains([]string{"visible", "hidden", "after_due_date", "after_published"}, p.Visibility)) ||
 				seen[p.Name] || strings.ContainsAny(p.Name, " \t\n#") {
 				t.Fatalf("accepted a bad line: %+v from %q", p, in)
 			}
