@@ -41,10 +41,10 @@ const SeedEnv = "RINGLAB_SEED"
 // path (its labels, as a failure prints them) and log its trace.
 const PathEnv = "RINGLAB_PATH"
 
-// Delay is the latency Sweep's simulator draws each message's from, in
-// ticks: per-link FIFO, as the command line's runs are, with latencies
+// sweepDelay is the latency Sweep's simulator draws each message's from,
+// in ticks: per-link FIFO, as the command line's runs are, with latencies
 // spread enough that different seeds interleave the nodes differently.
-var Delay = sim.Delay{Min: 1, Max: 10}
+var sweepDelay = sim.Delay{Min: 1, Max: 10}
 
 // MaxSteps is Sweep's step budget per run: a run that needs more is
 // reported as not terminating.
@@ -56,7 +56,7 @@ const MaxStates = 5_000_000
 
 // Sweep builds alg afresh from p for each seed 1..seeds and runs it on the
 // simulator with that seed (through run.Run, every property of the System
-// judged). At the first run that breaks a property or does not end, it
+// judged), each message's latency drawn from 1..10 ticks, per-link FIFO. At the first run that breaks a property or does not end, it
 // reports the property, its detail and the replay command with t.Errorf
 // and returns; a Build that fails is reported the same way. With the
 // environment variable RINGLAB_SEED set to a seed, it runs that seed
@@ -78,12 +78,12 @@ func Sweep(t testing.TB, alg engine.Algorithm, p engine.Params, seeds int) {
 	}
 	for seed := first; seed <= last; seed++ {
 		replay := fmt.Sprintf("%s=%d %s", SeedEnv, seed, goTest(t))
-		sys, err := alg.Build(p, engine.Env{Seed: seed, Runtime: "sim", MaxDelay: Delay.Max})
+		sys, err := alg.Build(p, engine.Env{Seed: seed, Runtime: "sim", MaxDelay: sweepDelay.Max})
 		if err != nil {
 			t.Errorf("%s: Build (seed %d): %v", alg.Name, seed, err)
 			return
 		}
-		rt := sim.Runtime{Seed: seed, Delay: Delay, MaxSteps: MaxSteps, Messages: true}
+		rt := sim.Runtime{Seed: seed, Delay: sweepDelay, MaxSteps: MaxSteps, Messages: true}
 		var log bytes.Buffer
 		err = judge(t.Context(), sys, rt, seed, replay, verbose, &log)
 		if verbose {
