@@ -131,3 +131,13 @@ func TestExhaustFindsAndReplaysAViolation(t *testing.T) {
 		t.Fatalf("a bad path: got %v", bad.errs)
 	}
 }
+
+// TestSweepReportsARunThatDoesNotEnd: a relay with more hops than the
+// step budget allows is reported as not terminating.
+func TestSweepReportsARunThatDoesNotEnd(t *testing.T) {
+	r := record(t)
+	enginetest.Sweep(r, relayAlgorithm(), params(map[string]any{"hops": 2 * enginetest.MaxSteps}), 3)
+	if len(r.errs) != 1 || !strings.Contains(r.errs[0], "relay, seed 1 of 1..3: no termination: still running after the step budget of 1000000 steps") {
+		t.Fatalf("got %v", r.errs)
+	}
+}
