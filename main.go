@@ -18,6 +18,8 @@ import (
 	"ringlab/election"
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/grade"
+	"ringlab/engine/scaffold"
 	"ringlab/engine/serve"
 	"ringlab/engine/trace"
 	"ringlab/exercises"
@@ -60,6 +62,7 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 		rcli.RenderCommand(ring.LogDialect()),
 		rcli.CheckCommand(stdout, stderr, areas, []trace.Dialect{ring.LogDialect()}),
 		serve.Command(),
+		scaffold.Command(), grade.Command(),
 		rcli.VersionCommand(),
 	)
 	cliutil.Prepare(cmds)

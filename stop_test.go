@@ -147,6 +147,9 @@ func stopRows(bin string) map[string]stopRow {
 			errOut: re(`interrupted`)},
 		"check": {args: []string{"check", "--from", "-"}, stdin: bigLog, fedOut: 4 << 20,
 			errOut: re(`interrupted`)},
+		"new *": {args: []string{"{}", "mypkg"}, instant: "writes two small files"},
+		"grade": {args: []string{"grade", "--points", kitPoints()}, stdin: bigTestStream, fedOut: 4 << 20,
+			errOut: re(`interrupted`)},
 		"serve": {args: []string{"serve", "--addr", "127.0.0.1:0"},
 			ready: re(`^serving`), errOut: re(`^serving`)},
 

@@ -1,0 +1,276 @@
+// Package enginetest runs a user's algorithm through ringlab's tools from
+// inside `go test`: Sweep runs it on the simulator under many seeded
+// schedules, Exhaust searches every state of a small system. Both report a
+// violated property with its detail and a command that replays the failing
+// run and prints its whole trace, ready to paste:
+//
+//	RINGLAB_SEED=7 go test -run '^TestMutex$' ./mymutex
+//	RINGLAB_PATH=c1,c2,d1-2,d2-1 go test -run '^TestMutex$' ./mymutex
+//
+// With RINGLAB_SEED set, Sweep runs that seed alone and logs its trace;
+// with RINGLAB_PATH set, Exhaust replays that path alone and logs its
+// trace, instead of searching. A test that calls both reads each variable
+// only in the helper it belongs to.
+package enginetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ringlab/engine"
+	"ringlab/engine/check"
+	"ringlab/engine/run"
+	"ringlab/engine/sim"
+	"ringlab/engine/statespace"
+	"ringlab/engine/trace"
+)
+
+// SeedEnv names the environment variable that makes Sweep replay one
+// seed and log its trace.
+const SeedEnv = "RINGLAB_SEED"
+
+// PathEnv names the environment variable that makes Exhaust replay one
+// path (its labels, as a failure prints them) and log its trace.
+const PathEnv = "RINGLAB_PATH"
+
+// sweepDelay is the latency Sweep's simulator draws each message's from,
+// in ticks: per-link FIFO, as the command line's runs are, with latencies
+// spread enough that different seeds interleave the nodes differently.
+var sweepDelay = sim.Delay{Min: 1, Max: 10}
+
+// MaxSteps is Sweep's step budget per run: a run that needs more is
+// reported as not terminating.
+const MaxSteps = 1_000_000
+
+// MaxStates bounds Exhaust's search, in distinct states: a space larger
+// than this is reported as not exhausted rather than searched for ever.
+const MaxStates = 5_000_000
+
+// Sweep builds alg afresh from p for each seed 1..seeds and runs it on the
+// simulator with that seed (through run.Run, every property of the System
+// judged), each message's latency drawn from 1..10 ticks, per-link FIFO. At the first run that breaks a property or does not end, it
+// reports the property, its detail and the replay command with t.Errorf
+// and returns; a Build that fails is reported the same way. With the
+// environment variable RINGLAB_SEED set to a seed, it runs that seed
+// alone and logs its trace with t.Log.
+func Sweep(t testing.TB, alg engine.Algorithm, p engine.Params, seeds int) {
+	t.Helper()
+	if seeds < 1 {
+		t.Errorf("enginetest.Sweep: seeds must be at least 1, got %d", seeds)
+		return
+	}
+	first, last, verbose := uint64(1), uint64(seeds), false
+	if s, ok := os.LookupEnv(SeedEnv); ok {
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			t.Errorf("%s=%q: want a seed, a whole number", SeedEnv, s)
+			return
+		}
+		first, last, verbose = n, n, true
+	}
+	for seed := first; seed <= last; seed++ {
+		replay := fmt.Sprintf("%s=%d %s", SeedEnv, seed, goTest(t))
+		sys, err := alg.Build(p, engine.Env{Seed: seed, Runtime: "sim", MaxDelay: sweepDelay.Max})
+		if err != nil {
+			t.Errorf("%s: Build (seed %d): %v", alg.Name, seed, err)
+			return
+		}
+		rt := sim.Runtime{Seed: seed, Delay: sweepDelay, MaxSteps: MaxSteps, Messages: true}
+		var log bytes.Buffer
+		err = judge(t.Context(), sys, rt, seed, replay, verbose, &log)
+		if verbose {
+			t.Logf("%s, seed %d:\n%s", alg.Name, seed, log.String())
+		}
+		if err != nil {
+			t.Errorf("%s, seed %d of %d..%d: %v\nreplay (prints the run): %s", alg.Name, seed, first, last, describe(err), replay)
+			return
+		}
+	}
+}
+
+// judge runs sys on rt, writes its trace as text to log if verbose, and
+// returns what the run broke (nil: nothing).
+func judge(ctx context.Context, sys engine.System, rt engine.Runtime, seed uint64, replay string, verbose bool, log *bytes.Buffer) error {
+	opts := run.Options{Seed: seed, Replay: replay,
+		Header: trace.NewHeader(sys.Name, rt.Name(), sys.Nodes, seed, sys.Names, sys.Topology, sys.Edges, replay)}
+	var r trace.Renderer
+	if verbose {
+		r, _ = trace.NewRenderer("text", log) // "text" is a format
+		opts.Renderers = []trace.Renderer{r}
+	}
+	out, err := run.Run(ctx, sys, rt, opts)
+	if r != nil {
+		if ferr := r.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the run could not be carried out: %w", err)
+	}
+	return out.Err()
+}
+
+// describe says what a run's error means, without the replay the caller
+// prints on a line of its own.
+func describe(err error) string {
+	if v, ok := errors.AsType[*run.Violation](err); ok {
+		if v.Liveness {
+			return fmt.Sprintf("no progress: %s violated: %s", v.Property, v.Detail)
+		}
+		return fmt.Sprintf("%s violated: %s", v.Property, v.Detail)
+	}
+	if nt, ok := errors.AsType[*run.NoTermination](err); ok {
+		return "no termination: " + nt.Why
+	}
+	return err.Error()
+}
+
+// Exhaust searches every reachable state of alg's checked System
+// (alg.ForCheck(), built from p, which are that algorithm's parameters),
+// as `ringlab AREA check ALGO` does with its defaults: per-link FIFO
+// delivery, timers that may fire at any moment, partial-order reduction,
+// no faults, at most MaxStates distinct states. It reports with t.Errorf a
+// violated property with its detail, the shortest path to it (labels and
+// the trace in words) and the replay command; and a search that stops
+// before it has exhausted the space. With the environment variable
+// RINGLAB_PATH set to a path's labels, it replays that path alone and
+// logs its trace.
+func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
+	t.Helper()
+	alg = alg.ForCheck()
+	env := engine.Env{Runtime: "sim", MaxDelay: 1}
+	sys, err := alg.Build(p, env)
+	if err != nil {
+		t.Errorf("%s: Build: %v", alg.Name, err)
+		return
+	}
+	if sys.Nodes > statespace.MaxNodes {
+		t.Errorf("%s: an exhaustive check takes at most %d nodes, got %d", alg.Name, statespace.MaxNodes, sys.Nodes)
+		return
+	}
+	fresh := func() []check.Property { // each terminal state is judged by properties of their own
+		again, _ := alg.Build(p, env) // built once already from the same parameters
+		cs := again.Properties
+		if len(cs) == 0 {
+			cs = []check.Property{check.Termination{}}
+		}
+		if sys.Names != nil {
+			check.NewSet(cs...).SetNames(sys.Names)
+		}
+		return cs
+	}
+	sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
+		Checks: fresh, Within: sys.Within, Bound: sys.Bound, POR: true, MaxStates: MaxStates}
+
+	if s, ok := os.LookupEnv(PathEnv); ok {
+		path, err := statespace.ParsePath(s, sys.Nodes)
+		if err != nil {
+			t.Errorf("%s=%q: %v", PathEnv, s, err)
+			return
+		}
+		words, err := replayPath(t.Context(), sys, sc, path, "")
+		t.Logf("%s, path %s:\n%s", alg.Name, statespace.FormatPath(path), words)
+		if err != nil {
+			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
+		}
+		return
+	}
+
+	res, err := statespace.Search(t.Context(), sc)
+	if err != nil {
+		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
+		return
+	}
+	if v := res.Violation; v != nil {
+		labels := statespace.FormatPath(res.Path)
+		replay := fmt.Sprintf("%s=%s %s", PathEnv, labels, goTest(t))
+		words, _ := replayPath(t.Context(), sys, sc, res.Path, replay) // the search found it: the replay shows it
+		t.Errorf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
+			alg.Name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		return
+	}
+	if !res.Exhausted {
+		t.Errorf("%s: not exhausted: stopped by %s after %d distinct states; no violation in the states explored",
+			alg.Name, res.Stop, res.Distinct)
+		return
+	}
+	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", alg.Name, res.Distinct, res.Terminal, res.Depth)
+}
+
+// replayPath runs one path of the search through run.Run, the trace
+// written as text, and returns the text and what the run broke.
+func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, replay string) (string, error) {
+	var log bytes.Buffer
+	err := judge(ctx, sys, pathRuntime{sc, path}, 0, replay, true, &log)
+	return log.String(), err
+}
+
+// pathRuntime replays one path of the exhaustive checker as a run.
+type pathRuntime struct {
+	sc   statespace.Config
+	path []statespace.Trans
+}
+
+func (pathRuntime) Name() string { return "check" }
+
+func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
+	rr, err := statespace.Replay(p.sc, p.path, obs)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
+		Dropped: rr.Dropped, ByType: rr.ByType}
+	if !rr.Terminated {
+		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+	}
+	return res, nil
+}
+
+// indent indents every line of s by two spaces.
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// goTest is the command that runs t alone: go test with -run matching its
+// name (each subtest level anchored), in its package's directory written
+// from the module's root.
+func goTest(t testing.TB) string {
+	parts := strings.Split(t.Name(), "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return fmt.Sprintf("go test -run '%s' %s", strings.Join(parts, "/"), packageDir())
+}
+
+// packageDir is the directory go test runs a test in (its package's),
+// relative to the module's root, as `go test` takes it from there: "./x/y",
+// or "." at the root or when no go.mod is found above it.
+func packageDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "."
+		}
+		dir = up
+	}
+}

@@ -1,0 +1,474 @@
+// Package grade turns the output of `go test -json` and a teacher's points
+// file into the results.json that Gradescope's autograder reads
+// (https://gradescope-autograders.readthedocs.io/en/latest/specs/): a
+// top-level score and one entry per graded test with its score, its
+// maximum, its status, its visibility and its output, which holds the
+// failure and the replay command the test printed.
+//
+// The points file has one graded test a line, with its points and,
+// optionally, its visibility (visible, hidden, after_due_date or
+// after_published; visible by default); # starts a comment:
+//
+//	# test                        points  visibility
+//	TestVet                        1
+//	TestSweep                      2      visible
+//	TestHiddenExhaustTwoRequests   4      hidden
+//
+// A name is a test's full name as go test prints it (TestX, or TestX/sub
+// for a subtest); every package in the stream that ran it must have passed
+// it for its points.
+package grade
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Visibilities a points file may give a test, Gradescope's: hidden is
+// never shown to students, after_due_date and after_published once the
+// due date has passed or the grades are published, visible always.
+// Gradescope means hidden for tests that carry no points (students with a
+// hidden test cannot see their total, it says); a graded test the students
+// must not see before the due date is after_due_date.
+const (
+	Visible        = "visible"
+	Hidden         = "hidden"
+	AfterDueDate   = "after_due_date"
+	AfterPublished = "after_published"
+)
+
+// visibilities lists them.
+var visibilities = []string{Visible, Hidden, AfterDueDate, AfterPublished}
+
+// Statuses of a graded test.
+const (
+	Passed = "passed"
+	Failed = "failed"
+)
+
+// Points is one graded test of a points file.
+type Points struct {
+	Name       string
+	Points     float64
+	Visibility string // one of the Visibilities: Visible, Hidden, AfterDueDate, AfterPublished
+}
+
+// maxPoints bounds a test's points: a larger figure is a typing mistake.
+const maxPoints = 1e6
+
+// ParsePoints reads a points file. Its errors name the line.
+func ParsePoints(r io.Reader) ([]Points, error) {
+	var ps []Points
+	seen := map[string]int{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) > 3 {
+			return nil, fmt.Errorf("line %d: want NAME POINTS [VISIBILITY], got %d fields", n, len(f))
+		}
+		if len(f) < 2 {
+			return nil, fmt.Errorf("line %d: %q has no points: want NAME POINTS [VISIBILITY]", n, f[0])
+		}
+		if !validName(f[0]) {
+			return nil, fmt.Errorf("line %d: %q is not a test's name (TestX or TestX/sub)", n, f[0])
+		}
+		pts, err := strconv.ParseFloat(f[1], 64)
+		if err != nil || math.IsNaN(pts) || pts < 0 || pts > maxPoints {
+			return nil, fmt.Errorf("line %d: points %q: want a number from 0 to %g", n, f[1], float64(maxPoints))
+		}
+		vis := Visible
+		if len(f) == 3 {
+			vis = f[2]
+			if !slices.Contains(visibilities, vis) {
+				return nil, fmt.Errorf("line %d: visibility %q: want visible, hidden, after_due_date or after_published", n, vis)
+			}
+		}
+		if prev, dup := seen[f[0]]; dup {
+			return nil, fmt.Errorf("line %d: %s is graded already on line %d", n, f[0], prev)
+		}
+		seen[f[0]] = n
+		ps = append(ps, Points{Name: f[0], Points: pts, Visibility: vis})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return nil, errors.New("no graded test: want lines NAME POINTS [VISIBILITY]")
+	}
+	return ps, nil
+}
+
+// validName reports whether s is a test's name as go test prints it:
+// Test, Example or Fuzz and the rest, with subtests after slashes, no
+// space (go test writes a subtest's spaces as underscores).
+func validName(s string) bool {
+	top, _, _ := strings.Cut(s, "/")
+	if !strings.HasPrefix(top, "Test") && !strings.HasPrefix(top, "Example") && !strings.HasPrefix(top, "Fuzz") {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return !strings.HasSuffix(s, "/") && !strings.Contains(s, "//")
+}
+
+// Event is one line of `go test -json` (cmd/test2json's TestEvent), the
+// fields grading reads.
+type Event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+	// ImportPath is the package a build-output or build-fail event is
+	// about.
+	ImportPath string
+}
+
+// Run is what a stream says of one test in one package.
+type run struct {
+	action string // pass, fail or skip ("": no verdict: the binary died)
+	output strings.Builder
+}
+
+// Stream is a `go test -json` stream, read.
+type Stream struct {
+	runs     map[string]map[string]*run // test name → package → run
+	packages map[string]string          // package → its verdict (pass, fail, skip)
+	pkgOut   map[string]*strings.Builder
+	order    []string // packages in the order they first appear
+}
+
+// maxLine bounds one line of the stream.
+const maxLine = 16 << 20
+
+// ReadStream reads the output of `go test -json`: one JSON object a line,
+// each with an Action. Its errors name the line.
+func ReadStream(r io.Reader) (*Stream, error) {
+	s := &Stream{runs: map[string]map[string]*run{}, packages: map[string]string{}, pkgOut: map[string]*strings.Builder{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	lines := 0
+	for n := 1; sc.Scan(); n++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		lines++
+		var e Event
+		if b[0] != '{' {
+			return nil, fmt.Errorf("line %d: not a go test -json event (a JSON object): %.40q", n, b)
+		}
+		if err := json.Unmarshal(b, &e); err != nil {
+			return nil, fmt.Errorf("line %d: not a go test -json event: %v", n, err)
+		}
+		if e.Action == "" {
+			return nil, fmt.Errorf("line %d: an event without an Action", n)
+		}
+		s.add(e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading the test stream: %w", err)
+	}
+	if lines == 0 {
+		return nil, errors.New("the test stream is empty: want the output of go test -json")
+	}
+	return s, nil
+}
+
+func (s *Stream) add(e Event) {
+	pkg := e.Package
+	if pkg == "" {
+		pkg = e.ImportPath
+	}
+	if _, ok := s.pkgOut[pkg]; !ok {
+		s.pkgOut[pkg] = &strings.Builder{}
+		s.order = append(s.order, pkg)
+	}
+	if e.Test == "" {
+		switch e.Action {
+		case "output", "build-output":
+			s.pkgOut[pkg].WriteString(e.Output)
+		case "pass", "fail", "skip":
+			s.packages[pkg] = e.Action
+		case "build-fail":
+			s.packages[pkg] = "fail"
+		}
+		return
+	}
+	byPkg := s.runs[e.Test]
+	if byPkg == nil {
+		byPkg = map[string]*run{}
+		s.runs[e.Test] = byPkg
+	}
+	r := byPkg[pkg]
+	if r == nil {
+		r = &run{}
+		byPkg[pkg] = r
+	}
+	switch e.Action {
+	case "output":
+		if !framing(e.Output) {
+			r.output.WriteString(e.Output)
+		}
+	case "pass", "fail", "skip":
+		r.action = e.Action
+	}
+	// a subtest's output belongs to its parents too: a graded TestX shows
+	// why its TestX/sub failed
+	for name := e.Test; ; {
+		i := strings.LastIndexByte(name, '/')
+		if i < 0 || e.Action != "output" || framing(e.Output) {
+			break
+		}
+		name = name[:i]
+		if p := s.runs[name][pkg]; p != nil {
+			p.output.WriteString(e.Output)
+		}
+	}
+}
+
+// framing reports whether a line of output is go test's own marking of a
+// test's start or pause, which says nothing a student needs.
+func framing(line string) bool {
+	l := strings.TrimLeft(line, " ")
+	return strings.HasPrefix(l, "=== RUN") || strings.HasPrefix(l, "=== PAUSE") || strings.HasPrefix(l, "=== CONT") ||
+		strings.HasPrefix(l, "=== NAME")
+}
+
+// Results is Gradescope's results.json, the fields this package writes.
+type Results struct {
+	Score float64 `json:"score"`
+	// Output is text about the whole submission: the packages that did
+	// not build or whose test binary failed outside any test.
+	Output string       `json:"output,omitempty"`
+	Tests  []TestResult `json:"tests"`
+}
+
+// TestResult is one graded test of Results.
+type TestResult struct {
+	Name       string  `json:"name"`
+	Score      float64 `json:"score"`
+	MaxScore   float64 `json:"max_score"`
+	Status     string  `json:"status"`
+	Output     string  `json:"output"`
+	Visibility string  `json:"visibility"`
+}
+
+// maxOutput bounds one test's output in the results: Gradescope shows a
+// page of it, and a test that logs a whole trace for every seed would
+// otherwise make a results file of megabytes.
+const maxOutput = 64 << 10
+
+// Grade grades the stream by the points: a test scores its points when it
+// passed in every package that ran it, and nothing when it failed, was
+// skipped, or never ran (then its output says so, with the output of the
+// package that did not build or whose binary died).
+func Grade(s *Stream, points []Points) Results {
+	res := Results{Tests: []TestResult{}}
+	for _, p := range points {
+		t := TestResult{Name: p.Name, MaxScore: p.Points, Visibility: p.Visibility, Status: Failed}
+		byPkg := s.runs[p.Name]
+		var out strings.Builder
+		passed := len(byPkg) > 0
+		for _, pkg := range s.order {
+			r, ok := byPkg[pkg]
+			if !ok {
+				continue
+			}
+			out.WriteString(r.output.String())
+			switch r.action {
+			case "pass":
+			case "skip":
+				passed = false
+				fmt.Fprintf(&out, "%s was skipped: a skipped test scores nothing\n", p.Name)
+			case "fail":
+				passed = false
+			default:
+				passed = false
+				fmt.Fprintf(&out, "%s never finished: the test binary of %s died during it\n%s", p.Name, pkg, s.pkgOut[pkg].String())
+			}
+		}
+		if len(byPkg) == 0 {
+			fmt.Fprintf(&out, "%s did not run", p.Name)
+			if failed := s.failedPackages(); failed != "" {
+				out.WriteString(": " + failed)
+			} else {
+				out.WriteString(": no package in the test stream has it\n")
+			}
+		}
+		if passed {
+			t.Status, t.Score = Passed, p.Points
+		}
+		t.Output = clip(out.String())
+		res.Score += t.Score
+		res.Tests = append(res.Tests, t)
+	}
+	res.Output = clip(s.failedPackages())
+	return res
+}
+
+// failedPackages says which packages failed outside their tests (a build
+// error, a panic at init), with their output; "" if none did.
+func (s *Stream) failedPackages() string {
+	var b strings.Builder
+	for _, pkg := range s.order {
+		if s.packages[pkg] != "fail" || s.anyTestRan(pkg) {
+			continue
+		}
+		fmt.Fprintf(&b, "package %s failed before any test ran:\n%s", pkg, s.pkgOut[pkg].String())
+	}
+	return b.String()
+}
+
+func (s *Stream) anyTestRan(pkg string) bool {
+	for _, byPkg := range s.runs {
+		if _, ok := byPkg[pkg]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// clip keeps the first and last parts of an output longer than maxOutput.
+func clip(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	half := maxOutput / 2
+	return s[:half] + fmt.Sprintf("\n… %d bytes left out …\n", len(s)-2*half) + s[len(s)-half:]
+}
+
+// Write writes res as indented JSON.
+func (res Results) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
+
+// Validate checks a results.json against the fields Gradescope documents
+// for it, and requires those this package always writes: a numeric
+// top-level score, and a tests array whose entries have a string name, a
+// numeric score and max_score, a status of "passed" or "failed", a string
+// output and a visibility of "hidden", "after_due_date",
+// "after_published" or "visible". The optional fields it knows
+// (execution_time, number, tags, extra_data, the top-level output and
+// visibilities) must, where present, be of their documented types.
+func Validate(b []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return fmt.Errorf("results.json is not a JSON object: %v", err)
+	}
+	var score float64
+	if err := field(top, "score", &score, true); err != nil {
+		return err
+	}
+	for _, f := range []string{"output", "visibility", "stdout_visibility", "output_format"} {
+		var s string
+		if err := field(top, f, &s, false); err != nil {
+			return err
+		}
+	}
+	if err := visibility(top, "visibility"); err != nil {
+		return err
+	}
+	if err := visibility(top, "stdout_visibility"); err != nil {
+		return err
+	}
+	var secs float64
+	if err := field(top, "execution_time", &secs, false); err != nil {
+		return err
+	}
+	var extra map[string]any
+	if err := field(top, "extra_data", &extra, false); err != nil {
+		return err
+	}
+	var tests []map[string]json.RawMessage
+	if err := field(top, "tests", &tests, true); err != nil {
+		return err
+	}
+	for i, t := range tests {
+		var name, status, output string
+		var s, max float64
+		for _, f := range []struct {
+			name string
+			v    any
+		}{{"name", &name}, {"score", &s}, {"max_score", &max}, {"status", &status}, {"output", &output}} {
+			if err := field(t, f.name, f.v, true); err != nil {
+				return fmt.Errorf("tests[%d]: %w", i, err)
+			}
+		}
+		var number string
+		var tags []string
+		var extra map[string]any
+		for _, f := range []struct {
+			name string
+			v    any
+		}{{"number", &number}, {"tags", &tags}, {"extra_data", &extra}} {
+			if err := field(t, f.name, f.v, false); err != nil {
+				return fmt.Errorf("tests[%d]: %w", i, err)
+			}
+		}
+		if status != Passed && status != Failed {
+			return fmt.Errorf("tests[%d] (%s): status %q: want passed or failed", i, name, status)
+		}
+		if err := visibility(t, "visibility"); err != nil {
+			return fmt.Errorf("tests[%d] (%s): %w", i, name, err)
+		}
+		if _, ok := t["visibility"]; !ok {
+			return fmt.Errorf("tests[%d] (%s): no visibility", i, name)
+		}
+		if s < 0 || max < 0 {
+			return fmt.Errorf("tests[%d] (%s): a negative score", i, name)
+		}
+	}
+	return nil
+}
+
+// field decodes top[name] into v: an error if it is of another type, or
+// missing and required.
+func field(top map[string]json.RawMessage, name string, v any, required bool) error {
+	raw, ok := top[name]
+	if !ok {
+		if required {
+			return fmt.Errorf("no %q", name)
+		}
+		return nil
+	}
+	if string(raw) == "null" {
+		return fmt.Errorf("%q is null", name)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%q: want %T: %v", name, v, err)
+	}
+	return nil
+}
+
+// visibility checks a visibility field, if present.
+func visibility(top map[string]json.RawMessage, name string) error {
+	var v string
+	if err := field(top, name, &v, false); err != nil {
+		return err
+	}
+	if _, ok := top[name]; !ok || slices.Contains(visibilities, v) {
+		return nil
+	}
+	return fmt.Errorf("%q: %q is not hidden, after_due_date, after_published or visible", name, v)
+}
