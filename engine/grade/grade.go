@@ -56,9 +56,9 @@ const (
 
 // Points is one graded test of a points file.
 type Points struct {
-	Name       string
-	Points     float64
-	Visibility string // one of the Visibilities: Visible, Hidden, AfterDueDate, AfterPublished
+	Name       string  // the test's name, as go test names it: TestX or TestX/sub
+	Points     float64 // what passing it is worth
+	Visibility string  // one of the Visibilities: Visible, Hidden, AfterDueDate, AfterPublished
 }
 
 // maxPoints bounds a test's points: a larger figure is a typing mistake.
@@ -133,10 +133,10 @@ func validName(s string) bool {
 // Event is one line of `go test -json` (cmd/test2json's TestEvent), the
 // fields grading reads.
 type Event struct {
-	Action  string
-	Package string
-	Test    string
-	Output  string
+	Action  string // run, pass, fail, skip, output, build-fail, ...
+	Package string // the package's import path
+	Test    string // the test's name ("": the package as a whole)
+	Output  string // a line of output (Action "output")
 	// ImportPath is the package a build-output or build-fail event is
 	// about.
 	ImportPath string
@@ -255,7 +255,7 @@ func framing(line string) bool {
 
 // Results is Gradescope's results.json, the fields this package writes.
 type Results struct {
-	Score float64 `json:"score"`
+	Score float64 `json:"score"` // the sum of the tests' scores
 	// Output is text about the whole submission: the packages that did
 	// not build or whose test binary failed outside any test.
 	Output string       `json:"output,omitempty"`
@@ -264,12 +264,12 @@ type Results struct {
 
 // TestResult is one graded test of Results.
 type TestResult struct {
-	Name       string  `json:"name"`
-	Score      float64 `json:"score"`
-	MaxScore   float64 `json:"max_score"`
-	Status     string  `json:"status"`
-	Output     string  `json:"output"`
-	Visibility string  `json:"visibility"`
+	Name       string  `json:"name"`       // the test, as the points file names it
+	Score      float64 `json:"score"`      // its points if it passed, else 0
+	MaxScore   float64 `json:"max_score"`  // its points
+	Status     string  `json:"status"`     // "passed" or "failed"
+	Output     string  `json:"output"`     // what the student sees: the failure and its replay command
+	Visibility string  `json:"visibility"` // visible, hidden, after_due_date or after_published
 }
 
 // maxOutput bounds one test's output in the results: Gradescope shows a
