@@ -43,34 +43,36 @@ func CheckFlags() []ucli.Flag {
 
 // checkReport is the JSON object a check prints with --format json.
 type checkReport struct {
-	Algorithm   string      `json:"algorithm"`
-	Nodes       int         `json:"nodes"`
-	Policy      string      `json:"policy"`
-	Timers      string      `json:"timers"`
-	POR         bool        `json:"por"`
-	Crashes     int         `json:"crashes"`
-	Restarts    int         `json:"restarts"`
-	Drops       int         `json:"drops"`
-	Explored    int64       `json:"explored"`
-	Distinct    int64       `json:"distinct"`
-	Transitions int64       `json:"transitions"`
-	Terminal    int64       `json:"terminal"`
-	Depth       int         `json:"depth"`
-	Seconds     float64     `json:"seconds"`
-	PerSecond   float64     `json:"states_per_second"`
-	MemBytes    uint64      `json:"mem_bytes"`
-	Reduced     int64       `json:"reduced"`
-	Bound       string      `json:"bound,omitempty"`
-	Beyond      int64       `json:"beyond_bound,omitempty"`
-	Shortest    int64       `json:"shortest_states,omitempty"`
-	Exhausted   bool        `json:"exhausted"`
-	Stop        string      `json:"stop,omitempty"`
-	Property    string      `json:"property,omitempty"`
-	Detail      string      `json:"detail,omitempty"`
-	Steps       int         `json:"steps,omitempty"`
-	Path        string      `json:"path,omitempty"`
-	Replay      string      `json:"replay,omitempty"`
-	Live        *liveReport `json:"liveness,omitempty"`
+	Algorithm   string  `json:"algorithm"`
+	Nodes       int     `json:"nodes"`
+	Policy      string  `json:"policy"`
+	Timers      string  `json:"timers"`
+	POR         bool    `json:"por"`
+	Crashes     int     `json:"crashes"`
+	Restarts    int     `json:"restarts"`
+	Drops       int     `json:"drops"`
+	Explored    int64   `json:"explored"`
+	Distinct    int64   `json:"distinct"`
+	Transitions int64   `json:"transitions"`
+	Terminal    int64   `json:"terminal"`
+	Depth       int     `json:"depth"`
+	Seconds     float64 `json:"seconds"`
+	PerSecond   float64 `json:"states_per_second"`
+	MemBytes    uint64  `json:"mem_bytes"`
+	Reduced     int64   `json:"reduced"`
+	Bound       string  `json:"bound,omitempty"`
+	Beyond      int64   `json:"beyond_bound,omitempty"`
+	Shortest    int64   `json:"shortest_states,omitempty"`
+	Exhausted   bool    `json:"exhausted"`
+	Stop        string  `json:"stop,omitempty"`
+	Property    string  `json:"property,omitempty"`
+	Detail      string  `json:"detail,omitempty"`
+	Steps       int     `json:"steps,omitempty"`
+	Path        string  `json:"path,omitempty"`
+	Replay      string  `json:"replay,omitempty"`
+
+	// Live is the liveness pass's figures and lasso (--liveness).
+	Live *liveReport `json:"liveness,omitempty"`
 }
 
 // searchFlags reads the search's flags of CheckFlags into sc; its errors
@@ -186,7 +188,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Replay = base + " --path " + rep.Path
 	}
 	if sc.Liveness {
-		rep.Live = newLiveReport(sc, res, base)
+		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
 	switch format {
 	case "json":

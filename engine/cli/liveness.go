@@ -35,7 +35,7 @@ type liveReport struct {
 	Replay     string   `json:"replay,omitempty"`
 }
 
-func newLiveReport(sc statespace.Config, res statespace.Result, base string) *liveReport {
+func newLiveReport(sc statespace.Config, res statespace.Result, base string, names func(int) string) *liveReport {
 	lr := &liveReport{Fairness: statespace.Fairness, Judged: res.Exhausted && res.Violation == nil, Cut: sc.Bound,
 		Promises: res.Live.Promises, Edges: res.Live.Edges, SCCs: res.Live.SCCs, Cyclic: res.Live.Cyclic,
 		Candidates: res.Live.Candidates, Seconds: res.Live.Elapsed.Seconds(), GraphBytes: res.Live.GraphBytes}
@@ -47,7 +47,13 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string) *li
 		}
 	}
 	if l := res.Lasso; l != nil {
-		lr.Property, lr.Node, lr.Detail = string(l.Property), l.Node, l.Detail
+		who := fmt.Sprintf("node %d", l.Node)
+		if names != nil {
+			who = names(l.Node)
+		}
+		lr.Property, lr.Node = string(l.Property), l.Node
+		lr.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which the promise to %s stays owed for ever",
+			len(l.Cycle), len(l.Prefix), who)
 		lr.Prefix, lr.Cycle, lr.Path = statespace.FormatPath(l.Prefix), statespace.FormatPath(l.Cycle), l.String()
 		lr.Replay = base + " --path '" + l.String() + "'"
 	}

@@ -460,7 +460,7 @@ func (s *searcher) liveName(k int) check.ID {
 // CycleNote is the note a replayed lasso shows where its cycle begins:
 // every renderer draws it (the SVG as a note on the first node of the
 // cycle, the page in its replay).
-const CycleNote = "⟳ the cycle starts here: from this point the schedule repeats for ever"
+const CycleNote = "⟳ cycle: repeats from here"
 
 // ReplayLasso replays prefix, then one turn of cycle, reporting every
 // event to sink (nil: none) and, between the two, a note (CycleNote) at

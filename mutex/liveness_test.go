@@ -1,0 +1,95 @@
+package mutex
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ringlab/engine/cliutil"
+	"ringlab/engine/statespace"
+)
+
+// liveFigures is what these tests read of a --liveness check's JSON.
+type liveFigures struct {
+	Distinct  int64
+	Exhausted bool
+	Property  string
+	Liveness  struct {
+		Judged                  bool
+		Properties              []string
+		Promises                int
+		SCCs, Candidates        int64
+		Property, Prefix, Cycle string
+		Path, Replay, Fairness  string
+	}
+}
+
+// Starvation freedom of the chapter's central coordinator, judged over
+// every fair infinite schedule of nodes that ask for ever (--requests 0):
+// ✓ at N = 3 and 4, where unfair cycles that keep a node waiting exist
+// (candidates) and fairness rules them out.
+func TestLivenessCentralStarvesNobody(t *testing.T) {
+	for _, n := range []string{"3", "4"} {
+		out, errb, code := runCLI(t, "check", "central", "--nodes", n, "--requests", "0", "--liveness", "--format", "json")
+		var f liveFigures
+		if err := json.Unmarshal([]byte(out), &f); err != nil || code != 0 {
+			t.Fatalf("n=%s: exit %d (%v)\n%s\n%s", n, code, err, out, errb)
+		}
+		l := f.Liveness
+		if !f.Exhausted || !l.Judged || l.Property != "" || l.Candidates == 0 || l.SCCs == 0 ||
+			len(l.Properties) != 1 || l.Properties[0] != "no starvation" || l.Fairness != statespace.Fairness {
+			t.Errorf("n=%s: %+v", n, f)
+		}
+	}
+}
+
+// The known-bad coordinator that favours P1 and P2 (--favour 3) starves
+// P3: a lasso, whose printed replay (prefix|cycle) runs again to the same
+// verdict with the cycle marked, and draws as an SVG with the marker.
+func TestLivenessFavouringCoordinatorStarvesALasso(t *testing.T) {
+	args := []string{"check", "central", "--nodes", "4", "--requests", "0", "--favour", "3", "--liveness"}
+	out, errb, code := runCLI(t, args...)
+	if code != cliutil.ExitViolation || !strings.Contains(out, "result: LIVENESS VIOLATION of no starvation: ") ||
+		!strings.Contains(out, "the promise to P3 stays owed for ever") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errb)
+	}
+	var replay, path string
+	for line := range strings.SplitSeq(out, "\n") {
+		if r, ok := strings.CutPrefix(line, "replay: "); ok && replay == "" {
+			replay = r
+		}
+		if r, ok := strings.CutPrefix(line, "path: "); ok {
+			path = r
+		}
+	}
+	if !strings.Contains(path, "|") || !strings.HasSuffix(replay, "--path '"+path+"'") {
+		t.Fatalf("path %q, replay %q", path, replay)
+	}
+	again := strings.Fields(strings.TrimPrefix(strings.ReplaceAll(replay, "'", ""), "ringlab mutex "))
+	rout, rerr, rcode := runCLI(t, again...)
+	if rcode != cliutil.ExitViolation || !strings.Contains(rout, statespace.CycleNote) {
+		t.Fatalf("replay %v: exit %d\n%s\n%s", again, rcode, rout, rerr)
+	}
+	if _, trace, _ := strings.Cut(out, "\n\n"); !strings.HasPrefix(rout, strings.SplitN(trace, "\nmutex central", 2)[0]) {
+		t.Errorf("the replay's trace differs from the check's:\n--- check\n%s\n--- replay\n%s", trace, rout)
+	}
+	svg, _, scode := runCLI(t, append(again, "--format", "svg")...)
+	if scode != cliutil.ExitViolation || !strings.Contains(svg, "<svg") || !strings.Contains(svg, "⟳ cycle") {
+		t.Errorf("svg: exit %d, marker %v\n%.300s", scode, strings.Contains(svg, "⟳ cycle"), svg)
+	}
+	// The same space without --liveness: no verdict over cycles, no lasso.
+	out, _, code = runCLI(t, args[:len(args)-1]...)
+	if code != 0 || strings.Contains(out, "LIVENESS") {
+		t.Errorf("without --liveness: exit %d\n%s", code, out)
+	}
+}
+
+// A lasso that does not close, or a second "|", is refused as bad input.
+func TestLivenessBadLassoIsUsage(t *testing.T) {
+	for _, p := range []string{"c2|c3", "c2|c3|c2", "c2|"} {
+		_, errb, code := runCLI(t, "check", "central", "--nodes", "3", "--requests", "0", "--path", p)
+		if code != cliutil.ExitUsage || !strings.Contains(errb, "--path") || strings.Count(strings.TrimSpace(errb), "\n") > 0 {
+			t.Errorf("--path %q: exit %d\n%s", p, code, errb)
+		}
+	}
+}
