@@ -78,7 +78,11 @@ func list() []algorithm {
 			if err != nil {
 				return plan{}, err
 			}
-			return tokenPlan(tokenring.Config{N: n, RegenTimeout: t, Requests: each(n, requests)})
+			var reqs []int // --requests 0 (a check without end): the token circulates for ever
+			if requests > 0 {
+				reqs = each(n, requests)
+			}
+			return tokenPlan(tokenring.Config{N: n, RegenTimeout: t, Requests: reqs})
 		},
 	}, {
 		name:  "quorum",

@@ -48,28 +48,46 @@ type LiveStats struct {
 
 // livegraph is what the search keeps of the state graph for liveness:
 // every state's owed promises, and every edge as a pair of state indices
-// with the number of its label (the transition, interned).
+// with its label (the transition, interned) and the promises its step
+// kept (interned too), 12 bytes an edge, in chunks. The search adds a
+// state's edges when it expands it, in the order it numbered the states,
+// so the edges of state v are one run: off[v]..off[v+1].
 type livegraph struct {
-	n        int
-	owed     []uint64
-	from, to []int32
-	label    []uint32
-	kept     map[int32]uint64 // by edge: the promises its step kept (when any)
-	labels   []Trans
-	labelID  map[Trans]uint32
-	group    []int32 // by label: its fairness group, -1 for a fault (never forced)
-	groupID  map[Trans]int32
-	groups   int
+	n       int
+	owed    chunked[uint64]
+	edges   chunked[ledge]
+	off     []int32 // by state: its first edge; filled as states are expanded
+	labels  []Trans
+	labelID map[Trans]uint32
+	group   []int32 // by label: its fairness group, -1 for a fault (never forced)
+	groupID map[Trans]int32
+	groups  int
+	keptIDs map[uint64]uint8
+	keptOf  []uint64 // by kept number: the mask (0: none)
+	sorted  bool     // the edges came state by state in order (off holds)
 }
 
+// ledge is one edge: from and to are state indices; lk holds the label's
+// number (low 24 bits) and the kept mask's number (high 8).
+type ledge struct {
+	from, to int32
+	lk       uint32
+}
+
+const maxLabels = 1 << 24
+
+func (e ledge) label() uint32 { return e.lk & (maxLabels - 1) }
+func (e ledge) keptID() uint8 { return uint8(e.lk >> 24) }
+
 func newLivegraph(n int) *livegraph {
-	return &livegraph{n: n, kept: map[int32]uint64{}, labelID: map[Trans]uint32{}, groupID: map[Trans]int32{}}
+	return &livegraph{n: n, labelID: map[Trans]uint32{}, groupID: map[Trans]int32{},
+		keptIDs: map[uint64]uint8{0: 0}, keptOf: []uint64{0}, sorted: true}
 }
 
 // state records the owed promises of the state just inserted.
 func (g *livegraph) state(owed uint64) {
 	if g != nil {
-		g.owed = append(g.owed, owed)
+		g.owed.push(owed)
 	}
 }
 
@@ -82,15 +100,41 @@ func (g *livegraph) edge(a, b int32, t Trans, kept uint64) {
 	id, ok := g.labelID[t]
 	if !ok {
 		id = uint32(len(g.labels))
+		if id >= maxLabels {
+			panic("statespace: more than 16 million distinct transitions for the liveness graph")
+		}
 		g.labelID[t] = id
 		g.labels = append(g.labels, t)
 		g.group = append(g.group, g.groupOf(t))
 	}
-	if kept != 0 {
-		g.kept[int32(len(g.from))] = kept
+	k, ok := g.keptIDs[kept]
+	if !ok {
+		if len(g.keptOf) > 255 {
+			panic("statespace: more than 255 distinct sets of promises kept by one step")
+		}
+		k = uint8(len(g.keptOf))
+		g.keptIDs[kept] = k
+		g.keptOf = append(g.keptOf, kept)
 	}
-	g.from, g.to, g.label = append(g.from, a), append(g.to, b), append(g.label, id)
+	switch last := int32(len(g.off)) - 1; {
+	case a > last:
+		for int32(len(g.off)) <= a {
+			g.off = append(g.off, int32(g.edges.len()))
+		}
+	case a < last:
+		g.sorted = false
+	}
+	g.edges.push(ledge{from: a, to: b, lk: id | uint32(k)<<24})
 }
+
+// kept is the promises edge e's step kept.
+func (g *livegraph) kept(e int32) uint64 { return g.keptOf[g.edges.at(int(e)).keptID()] }
+
+// to is edge e's end.
+func (g *livegraph) to(e int32) int32 { return g.edges.at(int(e)).to }
+
+// groupOfEdge is edge e's fairness group.
+func (g *livegraph) groupOfEdge(e int32) int32 { return g.group[g.edges.at(int(e)).label()] }
 
 // groupOf is t's fairness group: one per message on a link (delivering
 // or losing it takes it, wherever it stands on the link), one per node's
@@ -117,24 +161,42 @@ func (g *livegraph) groupOf(t Trans) int32 {
 }
 
 // csr is the graph in compressed rows: the edges of state v are
-// order[off[v]:off[v+1]].
+// order[off[v]:off[v+1]] (order nil: the edges off[v]..off[v+1]-1
+// themselves).
 type csr struct {
 	off   []int32
 	order []int32
 }
 
+func (c csr) edge(k int32) int32 {
+	if c.order == nil {
+		return k
+	}
+	return c.order[k]
+}
+
 func (g *livegraph) rows() csr {
-	n := len(g.owed)
-	c := csr{off: make([]int32, n+1), order: make([]int32, len(g.from))}
-	for _, a := range g.from {
-		c.off[a+1]++
+	n := g.owed.len()
+	ne := int32(g.edges.len())
+	if g.sorted {
+		off := make([]int32, n+1)
+		copy(off, g.off)
+		for v := len(g.off); v <= n; v++ {
+			off[v] = ne
+		}
+		return csr{off: off}
+	}
+	c := csr{off: make([]int32, n+1), order: make([]int32, ne)}
+	for e := range ne {
+		c.off[g.edges.at(int(e)).from+1]++
 	}
 	for v := range n {
 		c.off[v+1] += c.off[v]
 	}
 	next := slices.Clone(c.off[:n])
-	for e, a := range g.from {
-		c.order[next[a]] = int32(e)
+	for e := range ne {
+		a := g.edges.at(int(e)).from
+		c.order[next[a]] = e
 		next[a]++
 	}
 	return c
@@ -144,7 +206,7 @@ func (g *livegraph) rows() csr {
 // states where in holds and the edges where use holds (Tarjan's
 // algorithm, without recursion), and calls visit with each one's members.
 func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
-	n := len(g.owed)
+	n := g.owed.len()
 	index := make([]int32, n)
 	low := make([]int32, n)
 	on := make([]bool, n)
@@ -153,13 +215,13 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 	}
 	var stack, members []int32
 	next := int32(0)
-	type frame struct{ v, ei int32 }
+	type frame struct{ v, k int32 }
 	var calls []frame
 	for root := range int32(n) {
 		if index[root] >= 0 || !in(root) {
 			continue
 		}
-		calls = append(calls[:0], frame{v: root, ei: c.off[root]})
+		calls = append(calls[:0], frame{v: root, k: c.off[root]})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
@@ -167,10 +229,10 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
 			v := f.v
-			if f.ei < c.off[v+1] {
-				e := c.order[f.ei]
-				f.ei++
-				w := g.to[e]
+			if f.k < c.off[v+1] {
+				e := c.edge(f.k)
+				f.k++
+				w := g.to(e)
 				if !use(e) || !in(w) {
 					continue
 				}
@@ -180,7 +242,7 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 					next++
 					stack = append(stack, w)
 					on[w] = true
-					calls = append(calls, frame{v: w, ei: c.off[w]})
+					calls = append(calls, frame{v: w, k: c.off[w]})
 				case on[w]:
 					low[v] = min(low[v], index[w])
 				}
@@ -218,55 +280,54 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 // found is returned as a lasso.
 func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	start := time.Now()
-	st := LiveStats{Edges: int64(len(g.from))}
+	st := LiveStats{Edges: int64(g.edges.len())}
 	c := g.rows()
 	all := func(int32) bool { return true }
 	g.sccs(c, all, all, func(ms []int32) {
 		st.SCCs++
-		if len(ms) > 1 || g.selfLoop(c, ms[0]) {
+		if len(ms) > 1 || g.selfEdge(c, ms[0], all) >= 0 {
 			st.Cyclic++
 		}
 	})
 	var any uint64
-	for _, o := range g.owed {
-		any |= o
+	owed := make([]uint64, g.owed.len())
+	for v := range owed {
+		owed[v] = *g.owed.at(v)
+		any |= owed[v]
 	}
 	st.Promises = bits.OnesCount64(any)
 	var lasso *Lasso
-	comp := make([]int32, len(g.owed))
-	stamp := make([]int32, g.groups) // scratch of fair
-	count := make([]int32, g.groups)
+	comp := make([]int32, len(owed))
+	sc := newFairScratch(g.groups)
 	for b := range 64 {
 		bit := uint64(1) << b
 		if any&bit == 0 || lasso != nil {
 			continue
 		}
-		in := func(v int32) bool { return g.owed[v]&bit != 0 }
-		use := func(e int32) bool { return g.kept[e]&bit == 0 }
+		in := func(v int32) bool { return owed[v]&bit != 0 }
+		use := func(e int32) bool { return g.kept(e)&bit == 0 }
 		id := int32(0)
+		clear(comp)
 		g.sccs(c, in, use, func(ms []int32) {
 			id++
 			for _, v := range ms {
 				comp[v] = id
 			}
-			if lasso != nil || !(len(ms) > 1 || g.selfLoop(c, ms[0]) && use(g.selfEdge(c, ms[0]))) {
+			if lasso != nil || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
 				return
 			}
 			st.Candidates++
-			inside := func(e int32) bool { return comp[g.to[e]] == id && use(e) }
-			if !g.fair(c, ms, inside, stamp, count) {
+			inside := func(e int32) bool { return comp[g.to(e)] == id && use(e) }
+			if !g.fair(c, ms, inside, sc) {
 				return
 			}
 			lasso = g.lasso(s, c, ms, inside)
 			lasso.Node = b%g.n + 1
 			lasso.Property = s.liveName(b / g.n)
 		})
-		for v := range comp {
-			comp[v] = 0
-		}
 	}
 	st.Elapsed = time.Since(start)
-	st.GraphBytes = int64(len(g.from))*12 + int64(len(g.owed))*12 + int64(len(g.kept))*16
+	st.GraphBytes = int64(g.edges.len())*12 + int64(len(owed))*8 + int64(len(c.off)+len(c.order))*4
 	if lasso != nil {
 		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which node %d's promise stays owed for ever",
 			len(lasso.Cycle), len(lasso.Prefix), lasso.Node)
@@ -274,46 +335,52 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	return lasso, st
 }
 
-func (g *livegraph) selfLoop(c csr, v int32) bool { return g.selfEdge(c, v) >= 0 }
-
-// selfEdge is an edge from v to v, or -1.
-func (g *livegraph) selfEdge(c csr, v int32) int32 {
-	for _, e := range c.order[c.off[v]:c.off[v+1]] {
-		if g.to[e] == v {
+// selfEdge is an edge from v to v where use holds, or -1.
+func (g *livegraph) selfEdge(c csr, v int32, use func(e int32) bool) int32 {
+	for k := c.off[v]; k < c.off[v+1]; k++ {
+		if e := c.edge(k); g.to(e) == v && use(e) {
 			return e
 		}
 	}
 	return -1
 }
 
+// fairScratch is fair's memory, by fairness group, kept between calls:
+// a group's entry is current when its stamp is the call's.
+type fairScratch struct {
+	seen, count, taken []int32
+	call               int32
+}
+
+func newFairScratch(groups int) *fairScratch {
+	return &fairScratch{seen: make([]int32, groups), count: make([]int32, groups), taken: make([]int32, groups)}
+}
+
 // fair reports whether every fairness group enabled in each state of ms
 // (an edge of the group leaves it, in the whole graph) is taken by an
-// edge inside. stamp and count are scratch, by group.
-func (g *livegraph) fair(c csr, ms []int32, inside func(e int32) bool, stamp, count []int32) bool {
-	clear(count)
-	clear(stamp)
+// edge inside.
+func (g *livegraph) fair(c csr, ms []int32, inside func(e int32) bool, sc *fairScratch) bool {
+	clear(sc.count)
+	clear(sc.taken)
+	clear(sc.seen)
 	for _, v := range ms {
-		for _, e := range c.order[c.off[v]:c.off[v+1]] {
-			gr := g.group[g.label[e]]
+		for k := c.off[v]; k < c.off[v+1]; k++ {
+			e := c.edge(k)
+			gr := g.groupOfEdge(e)
 			if gr < 0 {
 				continue
 			}
-			if stamp[gr] != int32(v)+1 { // count each group once per state
-				stamp[gr] = int32(v) + 1
-				count[gr]++
+			if sc.seen[gr] != v+1 { // count each group once per state
+				sc.seen[gr] = v + 1
+				sc.count[gr]++
+			}
+			if inside(e) {
+				sc.taken[gr] = 1
 			}
 		}
 	}
-	taken := make(map[int32]bool)
-	for _, v := range ms {
-		for _, e := range c.order[c.off[v]:c.off[v+1]] {
-			if gr := g.group[g.label[e]]; gr >= 0 && inside(e) {
-				taken[gr] = true
-			}
-		}
-	}
-	for gr, k := range count {
-		if int(k) == len(ms) && !taken[int32(gr)] {
+	for gr, k := range sc.count {
+		if int(k) == len(ms) && sc.taken[gr] == 0 {
 			return false
 		}
 	}
@@ -344,20 +411,20 @@ func (g *livegraph) lasso(s *searcher, c csr, ms []int32, inside func(e int32) b
 			if e < 0 {
 				return missing >= 0 && !g.enables(c, v, missing)
 			}
-			return missing < 0 || g.group[g.label[e]] == missing
+			return missing < 0 || g.groupOfEdge(e) == missing
 		})
 		if len(path) == 0 { // cannot happen in a fair component: judge checked it
 			panic("statespace: a fair component without the edge or state its cycle needs")
 		}
 		cyc = append(cyc, path...)
-		cur = g.to[path[len(path)-1]]
+		cur = g.to(path[len(path)-1])
 	}
 	if cur != u {
 		cyc = append(cyc, g.walk(c, cur, inside, func(v int32, e int32) bool { return e < 0 && v == u })...)
 	}
 	l := &Lasso{Prefix: s.path(u)}
 	for _, e := range cyc {
-		l.Cycle = append(l.Cycle, g.labels[g.label[e]])
+		l.Cycle = append(l.Cycle, g.labels[g.edges.at(int(e)).label()])
 	}
 	return l
 }
@@ -368,11 +435,11 @@ func (g *livegraph) unfairGroup(c csr, u int32, cyc []int32) int32 {
 	states := []int32{u}
 	taken := map[int32]bool{}
 	for _, e := range cyc {
-		states = append(states, g.to[e])
-		taken[g.group[g.label[e]]] = true
+		states = append(states, g.to(e))
+		taken[g.groupOfEdge(e)] = true
 	}
-	for _, e := range c.order[c.off[u]:c.off[u+1]] {
-		gr := g.group[g.label[e]]
+	for k := c.off[u]; k < c.off[u+1]; k++ {
+		gr := g.groupOfEdge(c.edge(k))
 		if gr < 0 || taken[gr] {
 			continue
 		}
@@ -392,8 +459,8 @@ func (g *livegraph) unfairGroup(c csr, u int32, cyc []int32) int32 {
 
 // enables reports whether an edge of group gr leaves v.
 func (g *livegraph) enables(c csr, v int32, gr int32) bool {
-	for _, e := range c.order[c.off[v]:c.off[v+1]] {
-		if g.group[g.label[e]] == gr {
+	for k := c.off[v]; k < c.off[v+1]; k++ {
+		if g.groupOfEdge(c.edge(k)) == gr {
 			return true
 		}
 	}
@@ -411,11 +478,12 @@ func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v,
 	for len(q) > 0 && found < 0 {
 		v := q[0]
 		q = q[1:]
-		for _, e := range c.order[c.off[v]:c.off[v+1]] {
+		for k := c.off[v]; k < c.off[v+1]; k++ {
+			e := c.edge(k)
 			if !inside(e) {
 				continue
 			}
-			w := g.to[e]
+			w := g.to(e)
 			if goal(v, e) {
 				found = e
 				break
@@ -434,7 +502,8 @@ func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v,
 		return nil
 	}
 	path := []int32{found}
-	for v := g.from[found]; via[v] >= 0; v = g.from[via[v]] {
+	from := func(e int32) int32 { return g.edges.at(int(e)).from }
+	for v := from(found); via[v] >= 0; v = from(via[v]) {
 		path = append(path, via[v])
 	}
 	slices.Reverse(path)
