@@ -93,3 +93,18 @@ func TestLivenessBadLassoIsUsage(t *testing.T) {
 		}
 	}
 }
+
+// The token ring with --requests 0: the token circulates for ever and
+// every waiting node gets it (✓); a lost token that is never regenerated
+// leaves everyone waiting in a state where nothing can happen, a deadlock
+// the search reports where the run ends, before any cycle is judged.
+func TestLivenessTokenRing(t *testing.T) {
+	out, errb, code := runCLI(t, "check", "token-ring", "--nodes", "3", "--requests", "0", "--liveness")
+	if code != 0 || !strings.Contains(out, "liveness: ✓ no starvation") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errb)
+	}
+	out, errb, code = runCLI(t, "check", "token-ring", "--nodes", "3", "--requests", "0", "--drops", "1", "--liveness")
+	if code != cliutil.ExitViolation || !strings.Contains(out, "VIOLATION of no deadlock") || !strings.Contains(out, "l1-2") {
+		t.Errorf("lost token: exit %d\n%s\n%s", code, out, errb)
+	}
+}

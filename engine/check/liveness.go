@@ -47,11 +47,17 @@ type Promise interface {
 type Owed struct {
 	Ask, Answer func(e *trace.Event) bool // which events make and keep a node's promise
 	Kinds       trace.Kinds               // the kinds of events Ask and Answer look at
-	owed        uint64
+	// Start is the promises owed before any event (bit i-1: node i's),
+	// for a promise the run makes by starting ("every node eventually
+	// takes a leader").
+	Start uint64
+	owed  uint64
+	begun bool
 }
 
 // Observe makes, keeps or cancels node e.Node's promise.
 func (o *Owed) Observe(e *trace.Event) uint64 {
+	o.begin()
 	if e.Node < 1 || e.Node > 64 {
 		return 0
 	}
@@ -69,8 +75,14 @@ func (o *Owed) Observe(e *trace.Event) uint64 {
 	return 0
 }
 
+func (o *Owed) begin() {
+	if !o.begun {
+		o.owed, o.begun = o.Start, true
+	}
+}
+
 // Owed is the nodes still owed an answer.
-func (o *Owed) Owed() uint64 { return o.owed }
+func (o *Owed) Owed() uint64 { o.begin(); return o.owed }
 
 // Wants is Kinds and crashes.
 func (o *Owed) Wants() trace.Kinds { return o.Kinds | trace.KindsOf(trace.KindCrash) }
@@ -79,4 +91,4 @@ func (o *Owed) Wants() trace.Kinds { return o.Kinds | trace.KindsOf(trace.KindCr
 func (o *Owed) Clone() Promise { c := *o; return &c }
 
 // AppendKey appends the mask of nodes owed an answer.
-func (o *Owed) AppendKey(b []byte) []byte { return binary.AppendUvarint(b, o.owed) }
+func (o *Owed) AppendKey(b []byte) []byte { return binary.AppendUvarint(b, o.Owed()) }
