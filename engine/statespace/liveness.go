@@ -28,8 +28,8 @@ type Lasso struct {
 	Property check.ID // the check.Eventually property whose promise is never kept
 	Node     int      // the node it is owed to
 	Detail   string   // in words
-	Prefix   []Trans
-	Cycle    []Trans
+	Prefix   []Trans  // from the initial state to the cycle's first state
+	Cycle    []Trans  // from that state back to it
 }
 
 // String is the lasso as a --path: the prefix, a "|", then the cycle.
