@@ -49,9 +49,11 @@ type LiveStats struct {
 // livegraph is what the search keeps of the state graph for liveness:
 // every state's owed promises, and every edge as a pair of state indices
 // with its label (the transition, interned) and the promises its step
-// kept (interned too), 12 bytes an edge, in chunks. The search adds a
-// state's edges when it expands it, in the order it numbered the states,
-// so the edges of state v are one run: off[v]..off[v+1].
+// kept (interned too): 8 bytes an edge, in chunks. The search adds a
+// state's edges when it expands it, in the order it numbered the states
+// (without the partial-order reduction no state is expanded twice), so
+// the edges of state v are one run, off[v]..off[v+1], and an edge needs
+// no source.
 type livegraph struct {
 	n       int
 	owed    chunked[uint64]
@@ -64,14 +66,13 @@ type livegraph struct {
 	groups  int
 	keptIDs map[uint64]uint8
 	keptOf  []uint64 // by kept number: the mask (0: none)
-	sorted  bool     // the edges came state by state in order (off holds)
 }
 
-// ledge is one edge: from and to are state indices; lk holds the label's
-// number (low 24 bits) and the kept mask's number (high 8).
+// ledge is one edge: to is a state index; lk holds the label's number
+// (low 24 bits) and the kept mask's number (high 8).
 type ledge struct {
-	from, to int32
-	lk       uint32
+	to int32
+	lk uint32
 }
 
 const maxLabels = 1 << 24
@@ -81,7 +82,7 @@ func (e ledge) keptID() uint8 { return uint8(e.lk >> 24) }
 
 func newLivegraph(n int) *livegraph {
 	return &livegraph{n: n, labelID: map[Trans]uint32{}, groupID: map[Trans]int32{},
-		keptIDs: map[uint64]uint8{0: 0}, keptOf: []uint64{0}, sorted: true}
+		keptIDs: map[uint64]uint8{0: 0}, keptOf: []uint64{0}}
 }
 
 // state records the owed promises of the state just inserted.
@@ -122,9 +123,9 @@ func (g *livegraph) edge(a, b int32, t Trans, kept uint64) {
 			g.off = append(g.off, int32(g.edges.len()))
 		}
 	case a < last:
-		g.sorted = false
+		panic("statespace: a state expanded out of order in a liveness search")
 	}
-	g.edges.push(ledge{from: a, to: b, lk: id | uint32(k)<<24})
+	g.edges.push(ledge{to: b, lk: id | uint32(k)<<24})
 }
 
 // kept is the promises edge e's step kept.
@@ -161,45 +162,19 @@ func (g *livegraph) groupOf(t Trans) int32 {
 }
 
 // csr is the graph in compressed rows: the edges of state v are
-// order[off[v]:off[v+1]] (order nil: the edges off[v]..off[v+1]-1
-// themselves).
-type csr struct {
-	off   []int32
-	order []int32
-}
+// off[v]..off[v+1]-1.
+type csr struct{ off []int32 }
 
-func (c csr) edge(k int32) int32 {
-	if c.order == nil {
-		return k
-	}
-	return c.order[k]
-}
+func (c csr) edge(k int32) int32 { return k }
 
 func (g *livegraph) rows() csr {
 	n := g.owed.len()
-	ne := int32(g.edges.len())
-	if g.sorted {
-		off := make([]int32, n+1)
-		copy(off, g.off)
-		for v := len(g.off); v <= n; v++ {
-			off[v] = ne
-		}
-		return csr{off: off}
+	off := make([]int32, n+1)
+	copy(off, g.off)
+	for v := len(g.off); v <= n; v++ {
+		off[v] = int32(g.edges.len())
 	}
-	c := csr{off: make([]int32, n+1), order: make([]int32, ne)}
-	for e := range ne {
-		c.off[g.edges.at(int(e)).from+1]++
-	}
-	for v := range n {
-		c.off[v+1] += c.off[v]
-	}
-	next := slices.Clone(c.off[:n])
-	for e := range ne {
-		a := g.edges.at(int(e)).from
-		c.order[next[a]] = e
-		next[a]++
-	}
-	return c
+	return csr{off: off}
 }
 
 // sccs finds the strongly connected components of the subgraph of the
@@ -327,7 +302,7 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 		})
 	}
 	st.Elapsed = time.Since(start)
-	st.GraphBytes = int64(g.edges.len())*12 + int64(len(owed))*8 + int64(len(c.off)+len(c.order))*4
+	st.GraphBytes = int64(g.edges.len())*8 + int64(len(owed))*8 + int64(len(c.off))*4
 	if lasso != nil {
 		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which node %d's promise stays owed for ever",
 			len(lasso.Cycle), len(lasso.Prefix), lasso.Node)
@@ -472,9 +447,10 @@ func (g *livegraph) enables(c csr, v int32, gr int32) bool {
 // included). The component is strongly connected, so a target inside it
 // is always reached.
 func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v, e int32) bool) []int32 {
-	via := map[int32]int32{a: -1}
+	type step struct{ prev, e int32 }
+	via := map[int32]step{a: {-1, -1}}
 	q := []int32{a}
-	found := int32(-1)
+	found, src := int32(-1), int32(-1)
 	for len(q) > 0 && found < 0 {
 		v := q[0]
 		q = q[1:]
@@ -485,13 +461,13 @@ func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v,
 			}
 			w := g.to(e)
 			if goal(v, e) {
-				found = e
+				found, src = e, v
 				break
 			}
 			if _, seen := via[w]; !seen {
-				via[w] = e
+				via[w] = step{v, e}
 				if goal(w, -1) {
-					found = e
+					found, src = e, v
 					break
 				}
 				q = append(q, w)
@@ -502,9 +478,8 @@ func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v,
 		return nil
 	}
 	path := []int32{found}
-	from := func(e int32) int32 { return g.edges.at(int(e)).from }
-	for v := from(found); via[v] >= 0; v = from(via[v]) {
-		path = append(path, via[v])
+	for v := src; via[v].e >= 0; v = via[v].prev {
+		path = append(path, via[v].e)
 	}
 	slices.Reverse(path)
 	return path
