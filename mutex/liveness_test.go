@@ -108,3 +108,13 @@ func TestLivenessTokenRing(t *testing.T) {
 		t.Errorf("lost token: exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// Under --max-clock every cycle of Ricart-Agrawala runs through a clock
+// beyond the bound, so none is left: the report says its ✓ is vacuous.
+func TestLivenessUnderMaxClockSaysTheBoundCutsCycles(t *testing.T) {
+	out, errb, code := runCLI(t, "check", "ricart-agrawala", "--nodes", "3", "--requests", "0", "--max-clock", "5", "--liveness")
+	if code != 0 || !strings.Contains(out, "(0 with a cycle)") ||
+		!strings.Contains(out, "liveness: the state constraint --max-clock 5 cut every cycle (none is left within it): the ✓ below is vacuous") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errb)
+	}
+}

@@ -73,8 +73,13 @@ func writeLive(w io.Writer, r checkReport) {
 	}
 	fmt.Fprintf(w, "liveness: %s judged over %d strongly connected components (%d with a cycle), %d edges kept (%.1f MiB), %d promises, %d candidate components; %.3fs after the search\n",
 		joinNames(l.Properties), l.SCCs, l.Cyclic, l.Edges, float64(l.GraphBytes)/(1<<20), l.Promises, l.Candidates, l.Seconds)
-	if l.Cut != "" {
+	switch {
+	case l.Cut != "" && l.Cyclic == 0:
+		fmt.Fprintf(w, "liveness: the state constraint %s cut every cycle (none is left within it): the ✓ below is vacuous and says nothing of infinite schedules\n", l.Cut)
+	case l.Cut != "":
 		fmt.Fprintf(w, "liveness: the state constraint %s cuts every cycle through a state beyond it: a ✓ holds for the schedules within the bound only\n", l.Cut)
+	case l.Cyclic == 0:
+		fmt.Fprintln(w, "liveness: the graph has no cycle: every schedule ends, so the verdicts where runs end are the whole story")
 	}
 	if l.Property == "" {
 		fmt.Fprintf(w, "liveness: ✓ %s: on every fair infinite schedule every promise is eventually kept\n", joinNames(l.Properties))
