@@ -118,3 +118,36 @@ func TestLivenessUnderMaxClockSaysTheBoundCutsCycles(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// Bounded bypass over every schedule: in the token ring a waiting node is
+// overtaken at most N-1 times (each other node once, as the token comes
+// round), exactly N-1 in the worst schedule; the central coordinator
+// promises no bound from the moment of asking (a request may be slow on
+// its way while the others go in again and again).
+func TestLivenessBypass(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int64
+	}{
+		{[]string{"token-ring", "--nodes", "3"}, 2},
+		{[]string{"token-ring", "--nodes", "4"}, 3},
+		{[]string{"central", "--nodes", "3"}, -1},
+	} {
+		out, errb, code := runCLI(t, append(append([]string{"check"}, tc.args...), "--requests", "0", "--liveness", "--format", "json")...)
+		var f struct {
+			Liveness struct{ Bypass map[string]map[string]int64 }
+		}
+		if err := json.Unmarshal([]byte(out), &f); err != nil || code != 0 {
+			t.Fatalf("%v: exit %d (%v)\n%s\n%s", tc.args, code, err, out, errb)
+		}
+		by := f.Liveness.Bypass["no starvation"]
+		if len(by) == 0 {
+			t.Errorf("%v: no bypass figures: %s", tc.args, out)
+		}
+		for who, most := range by {
+			if most != tc.want {
+				t.Errorf("%v: %s overtaken at most %d times, want %d", tc.args, who, most, tc.want)
+			}
+		}
+	}
+}

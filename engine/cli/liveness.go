@@ -33,6 +33,12 @@ type liveReport struct {
 	Cycle      string   `json:"cycle,omitempty"`
 	Path       string   `json:"path,omitempty"`
 	Replay     string   `json:"replay,omitempty"`
+	// Bypass is, by property and node name, the most times the node is
+	// overtaken while it waits, over every schedule (-1: unbounded).
+	Bypass map[string]map[string]int64 `json:"bypass,omitempty"`
+
+	bypass []statespace.Bypass
+	name   func(int) string
 }
 
 func newLiveReport(sc statespace.Config, res statespace.Result, base string, names func(int) string) *liveReport {
@@ -46,6 +52,27 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 			}
 		}
 	}
+	name := func(i int) string {
+		if names != nil {
+			return names(i)
+		}
+		return fmt.Sprintf("node %d", i)
+	}
+	for _, b := range res.Live.Bypass {
+		if lr.Bypass == nil {
+			lr.Bypass = map[string]map[string]int64{}
+		}
+		if lr.Bypass[string(b.Property)] == nil {
+			lr.Bypass[string(b.Property)] = map[string]int64{}
+		}
+		most := b.Most
+		if most == statespace.Unbounded {
+			most = -1
+		}
+		lr.Bypass[string(b.Property)][name(b.Node)] = most
+	}
+	lr.bypass = res.Live.Bypass
+	lr.name = name
 	if l := res.Lasso; l != nil {
 		who := fmt.Sprintf("node %d", l.Node)
 		if names != nil {
@@ -80,6 +107,21 @@ func writeLive(w io.Writer, r checkReport) {
 		fmt.Fprintf(w, "liveness: the state constraint %s cuts every cycle through a state beyond it: a ✓ holds for the schedules within the bound only\n", l.Cut)
 	case l.Cyclic == 0:
 		fmt.Fprintln(w, "liveness: the graph has no cycle: every schedule ends, so the verdicts where runs end are the whole story")
+	}
+	if len(l.bypass) > 0 {
+		fmt.Fprintf(w, "bypass (over every schedule, the most entries by others while a node waits, from its request to its entry):")
+		for k, b := range l.bypass {
+			sep := ","
+			if k == 0 {
+				sep = ""
+			}
+			most := "unbounded"
+			if b.Most != statespace.Unbounded {
+				most = fmt.Sprint(b.Most)
+			}
+			fmt.Fprintf(w, "%s %s %s", sep, l.name(b.Node), most)
+		}
+		fmt.Fprintln(w)
 	}
 	if l.Property == "" {
 		fmt.Fprintf(w, "liveness: ✓ %s: on every fair infinite schedule every promise is eventually kept\n", joinNames(l.Properties))

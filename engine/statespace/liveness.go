@@ -44,6 +44,20 @@ type LiveStats struct {
 	Candidates int64         // components where one promise stays owed, checked for fairness
 	Elapsed    time.Duration // the pass after the search
 	GraphBytes int64         // what the kept graph takes
+	// Bypass is, for each promise made somewhere, the most promises of
+	// the same property to other nodes kept while it stays owed, over
+	// every schedule: how often a waiting node is overtaken.
+	Bypass []Bypass
+}
+
+// Bypass is how often a node waiting for a promise of Property is
+// overtaken, at most, over every schedule: Most promises to other nodes
+// kept while its own stays owed (Unbounded: as often as you like, on a
+// cycle, fair or not).
+type Bypass struct {
+	Property check.ID // the check.Eventually property
+	Node     int      // the waiting node
+	Most     int64    // the most times it is overtaken, or Unbounded
 }
 
 // livegraph is what the search keeps of the state graph for liveness:
@@ -276,17 +290,54 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	sc := newFairScratch(g.groups)
 	for b := range 64 {
 		bit := uint64(1) << b
-		if any&bit == 0 || lasso != nil {
+		if any&bit == 0 {
 			continue
 		}
+		// the other promises of the same property: keeping one of them
+		// while b is owed is an entry that overtakes b's
+		group := (uint64(1)<<g.n - 1) << (b / g.n * g.n)
+		if g.n == 64 {
+			group = ^uint64(0)
+		}
+		others := group &^ bit
 		in := func(v int32) bool { return owed[v]&bit != 0 }
 		use := func(e int32) bool { return g.kept(e)&bit == 0 }
 		id := int32(0)
 		clear(comp)
+		most := []int64{0} // by component id: the most overtakes from it on (Unbounded: a cycle that overtakes)
+		worst := int64(0)
 		g.sccs(c, in, use, func(ms []int32) {
 			id++
 			for _, v := range ms {
 				comp[v] = id
+			}
+			// the components come sinks first: those reachable are done
+			m := int64(0)
+			for _, v := range ms {
+				for k := c.off[v]; k < c.off[v+1] && m != Unbounded; k++ {
+					e := c.edge(k)
+					w := g.to(e)
+					if !use(e) || !in(w) {
+						continue
+					}
+					over := int64(0)
+					if g.kept(e)&others != 0 {
+						over = 1
+					}
+					switch {
+					case comp[w] == id && over > 0:
+						m = Unbounded
+					case comp[w] == id:
+					case most[comp[w]] == Unbounded:
+						m = Unbounded
+					default:
+						m = max(m, most[comp[w]]+over)
+					}
+				}
+			}
+			most = append(most, m)
+			if worst != Unbounded {
+				worst = max(worst, m)
 			}
 			if lasso != nil || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
 				return
@@ -300,6 +351,7 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 			lasso.Node = b%g.n + 1
 			lasso.Property = s.liveName(b / g.n)
 		})
+		st.Bypass = append(st.Bypass, Bypass{Property: s.liveName(b / g.n), Node: b%g.n + 1, Most: worst})
 	}
 	st.Elapsed = time.Since(start)
 	st.GraphBytes = int64(g.edges.len())*8 + int64(len(owed))*8 + int64(len(c.off))*4
@@ -320,11 +372,9 @@ func (g *livegraph) selfEdge(c csr, v int32, use func(e int32) bool) int32 {
 	return -1
 }
 
-// fairScratch is fair's memory, by fairness group, kept between calls:
-// a group's entry is current when its stamp is the call's.
+// fairScratch is fair's memory, by fairness group, kept between calls.
 type fairScratch struct {
 	seen, count, taken []int32
-	call               int32
 }
 
 func newFairScratch(groups int) *fairScratch {
