@@ -161,6 +161,25 @@ func (*Agreement) ID() check.ID { return IDAgreement }
 
 func (a *Agreement) Observe(e *trace.Event) string { a.l.observe(e); return "" }
 
+// Promise is the property's liveness, as the exhaustive checker judges it
+// on runs without end: every live node eventually takes a leader, at the
+// start and again after a restart with amnesia (a crash cancels the
+// promise to the node). That the leader it takes is alive and the same as
+// the others' is judged where runs end (Finish).
+func (a *Agreement) Promise() check.Promise {
+	var all uint64
+	if a.n < 64 {
+		all = 1<<a.n - 1
+	} else {
+		all = ^uint64(0)
+	}
+	return &check.Owed{
+		Ask:    func(e *trace.Event) bool { return e.Kind == trace.KindRecover },
+		Answer: func(e *trace.Event) bool { return e.Kind == trace.KindLeader },
+		Kinds:  leaderKinds, Start: all,
+	}
+}
+
 func (a *Agreement) Finish(check.End) trace.Verdict {
 	v := trace.Verdict{Property: string(a.ID()), OK: true}
 	seen := map[int]int{} // leader -> how many nodes take it

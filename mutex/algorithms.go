@@ -49,13 +49,18 @@ func list() []algorithm {
 		example:      "ringlab mutex central --nodes 4 --requests 2 --seed 1",
 		checkExample: "ringlab mutex check central --nodes 3 --grant-timeout 10   (a slow holder: two in the CS)",
 		nodes:        5, minNodes: 2, nodesUsage: "nodes including the coordinator, node 1 (2..1024)",
-		params: []engine.Param{ticksParam("grant-timeout", "ticks after a grant before the coordinator takes the permission back (0 = never)")},
+		params: []engine.Param{ticksParam("grant-timeout", "ticks after a grant before the coordinator takes the permission back (0 = never)"),
+			{Name: "favour", Default: 0, Usage: "a bias, not the chapter's: the coordinator serves participants 2..F before the others, whatever the order of arrival (0 = first come, first served); with two favoured, the others starve"}},
 		plan: func(p engine.Params, n, _ int) (plan, error) {
 			t, err := ticks(p, "grant-timeout")
 			if err != nil {
 				return plan{}, err
 			}
-			return centralPlan(central.Config{N: n, Timeout: t})
+			f := p.Int("favour")
+			if f < 0 || f > n {
+				return plan{}, cliutil.Usagef("--favour must be between 0 (none) and --nodes %d, got %d", n, f)
+			}
+			return centralPlan(central.Config{N: n, Timeout: t, Favour: f})
 		},
 		compare: func(n, _ int) (plan, error) { return centralPlan(central.Config{N: n + 1}) },
 	}, {
@@ -73,7 +78,11 @@ func list() []algorithm {
 			if err != nil {
 				return plan{}, err
 			}
-			return tokenPlan(tokenring.Config{N: n, RegenTimeout: t, Requests: each(n, requests)})
+			var reqs []int // --requests 0 (a check without end): the token circulates for ever
+			if requests > 0 {
+				reqs = each(n, requests)
+			}
+			return tokenPlan(tokenring.Config{N: n, RegenTimeout: t, Requests: reqs})
 		},
 	}, {
 		name:  "quorum",
@@ -204,7 +213,7 @@ func (a algorithm) algorithm() engine.Algorithm {
 func (a algorithm) exhaustive() *engine.Algorithm {
 	ps := []engine.Param{
 		{Name: "nodes", Default: min(a.nodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
-		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; needs --max-clock or --max-depth)"},
+		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; with a Lamport clock it needs --max-clock or --max-depth)"},
 	}
 	if a.clock {
 		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
@@ -230,7 +239,7 @@ func (a algorithm) exhaustive() *engine.Algorithm {
 				return engine.System{}, cliutil.Usagef("--requests must be between 0 and 8 for an exhaustive check, got %d", requests)
 			case maxClock < 0:
 				return engine.System{}, cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
-			case requests == 0 && maxClock == 0 && env.MaxDepth == 0:
+			case requests == 0 && a.clock && maxClock == 0 && env.MaxDepth == 0:
 				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite")
 			}
 			return checkSystem(a.name, pl, requests, maxClock), nil

@@ -35,7 +35,8 @@ func CheckFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
 		&ucli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
 		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
-		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
+		&ucli.BoolFlag{Name: "liveness", Usage: "also judge the liveness properties (no starvation) over every fair infinite schedule: keep the state graph, find its strongly connected components and print a lasso (prefix|cycle) where a promise is never kept; turns --por off"},
+		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1, or a lasso PREFIX|CYCLE (prefix, then one turn of the cycle) (the trace, in --format)"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 	}
 }
@@ -69,6 +70,9 @@ type checkReport struct {
 	Steps       int     `json:"steps,omitempty"`
 	Path        string  `json:"path,omitempty"`
 	Replay      string  `json:"replay,omitempty"`
+
+	// Live is the liveness pass's figures and lasso (--liveness).
+	Live *liveReport `json:"liveness,omitempty"`
 }
 
 // searchFlags reads the search's flags of CheckFlags into sc; its errors
@@ -88,7 +92,10 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 	}
 	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
-	sc.POR, sc.Exact = c.Bool("por"), c.Bool("exact")
+	sc.POR, sc.Exact, sc.Liveness = c.Bool("por"), c.Bool("exact"), c.Bool("liveness")
+	if sc.Liveness {
+		sc.POR = false
+	}
 	if c.IsSet("property") {
 		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
 			return sc, err
@@ -137,12 +144,16 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		if strings.TrimSpace(c.String("path")) == "" {
 			return cliutil.Usagef("--path is empty: give the labels of a path a check printed, e.g. --path c2,d2-1")
 		}
-		path, err := statespace.ParsePath(c.String("path"), sc.Nodes)
+		path, cycle, err := statespace.ParseLasso(c.String("path"), sc.Nodes)
 		if err != nil {
 			return cliutil.Usagef("--path: %v", err)
 		}
 		if dryRun(c) {
 			return nil
+		}
+		if cycle != nil {
+			l := &statespace.Lasso{Prefix: path, Cycle: cycle}
+			return replayLasso(ctx, sys, sc, l, format, base+" --path '"+l.String()+"'", stdout, stderr)
 		}
 		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
@@ -159,6 +170,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	}
 	if format != "json" {
 		writeCheckHead(notes, rep)
+		if sc.Liveness {
+			fmt.Fprintf(notes, "liveness: judged over cycles under %s\n", statespace.Fairness)
+		}
 	}
 	res, err := statespace.Search(ctx, sc)
 	if err != nil {
@@ -173,6 +187,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Path = statespace.FormatPath(res.Path)
 		rep.Replay = base + " --path " + rep.Path
 	}
+	if sc.Liveness {
+		rep.Live = newLiveReport(sc, res, base, sys.Names)
+	}
 	switch format {
 	case "json":
 		b, _ := json.Marshal(rep)
@@ -181,6 +198,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		writeCheck(notes, rep)
 	}
 	picture := format != "text" && format != "json" && format != "none"
+	if res.Violation == nil && res.Lasso != nil {
+		return reportLasso(ctx, sys, sc, res.Lasso, rep, format, stdout, stderr)
+	}
 	if picture && res.Violation == nil {
 		fmt.Fprintf(stderr, "no counterexample, so no %s picture: a check draws the path to a violation (or the path given with --path)\n", format)
 	}
@@ -242,6 +262,9 @@ func writeCheck(w io.Writer, r checkReport) {
 		fmt.Fprintf(w, "state constraint %s: %d distinct states beyond it, not expanded\n", r.Bound, r.Beyond)
 	}
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
+	if r.Live != nil {
+		writeLive(w, r)
+	}
 	switch {
 	case r.Property != "":
 		if r.Shortest > 0 {
@@ -249,6 +272,9 @@ func writeCheck(w io.Writer, r checkReport) {
 		}
 		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
 		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
+	case r.Live != nil && r.Live.Property != "":
+		fmt.Fprintf(w, "result: LIVENESS VIOLATION of %s: %s\n", r.Live.Property, r.Live.Detail)
+		fmt.Fprintf(w, "prefix: %s\ncycle: %s\npath: %s\nreplay: %s\n", r.Live.Prefix, r.Live.Cycle, r.Live.Path, r.Live.Replay)
 	case r.Exhausted:
 		within := ""
 		if r.Bound != "" {
@@ -263,7 +289,7 @@ func writeCheck(w io.Writer, r checkReport) {
 // replayPath runs one path through Execute: the same properties,
 // renderers and exit codes as a run.
 func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc, path}}
+	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: path}}
 	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
 	// A check's verdict on a path is a violation (exit 3), as the search's
 	// is, even of a liveness property: the path ends in the state judged.
@@ -277,20 +303,30 @@ func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, pa
 
 // pathRuntime replays one path of the exhaustive checker as a run.
 type pathRuntime struct {
-	sc   statespace.Config
-	path []statespace.Trans
+	sc    statespace.Config
+	path  []statespace.Trans
+	cycle []statespace.Trans // a lasso's cycle, taken once after path (nil: none)
 }
 
 func (pathRuntime) Name() string { return "check" }
 
 func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
-	rr, err := statespace.Replay(p.sc, p.path, obs)
+	replay := statespace.Replay
+	if p.cycle != nil {
+		replay = func(cfg statespace.Config, path []statespace.Trans, sink func(*trace.Event)) (statespace.ReplayResult, error) {
+			return statespace.ReplayLasso(cfg, path, p.cycle, sink)
+		}
+	}
+	rr, err := replay(p.sc, p.path, obs)
 	if err != nil {
 		return engine.Result{}, cliutil.Usagef("--path: %v", err)
 	}
 	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
 		Dropped: rr.Dropped, ByType: rr.ByType}
-	if !rr.Terminated {
+	switch {
+	case p.cycle != nil:
+		res.End, res.Why = engine.Stopped, "the lasso's cycle repeats for ever: one turn of it is shown"
+	case !rr.Terminated:
 		res.End, res.Why = engine.Stopped, "the path ends before the run does"
 	}
 	return res, nil

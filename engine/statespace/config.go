@@ -79,6 +79,11 @@ type Config struct {
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
 	Only      check.ID      // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// Liveness judges the check.Eventually properties over cycles as well
+	// (see Lasso): the search keeps the state graph's edges and, once the
+	// space is exhausted, looks for a fair cycle that keeps a promise owed
+	// for ever. It turns the partial-order reduction off.
+	Liveness bool
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -114,6 +119,11 @@ type Result struct {
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64
+	// With Config.Liveness: Lasso is the first fair cycle found on which
+	// a promise stays owed for ever (nil: none); Live the figures of the
+	// liveness pass.
+	Lasso *Lasso
+	Live  LiveStats
 }
 
 // StatesPerSecond is distinct states per second of wall clock.

@@ -27,13 +27,20 @@ type env struct {
 	// own holds props when they are few: a clone is then one allocation
 	// for the env and its property list, not two.
 	own [2]check.Snapshot
+	// proms are the promises of the check.Eventually properties, carried
+	// only by a search that judges liveness (Config.Liveness); pwants is
+	// the kinds each is shown. Promise k's bits are bits k*n.. of a mask.
+	proms  []check.Promise
+	pwants []trace.Kinds
+	n      int
 }
 
 // newEnv is the initial environment: a clone of the workload w (nil:
-// none) and the Snapshot properties among cs. It is nil when it has
-// neither.
-func newEnv(w engine.Workload, cs []check.Property) *env {
-	e := &env{}
+// none) and the Snapshot properties among cs, and with live the promises
+// of the check.Eventually ones, for n nodes. It is nil when it has none of
+// them.
+func newEnv(w engine.Workload, cs []check.Property, live bool, n int) *env {
+	e := &env{n: n}
 	if w != nil {
 		e.work = w.Clone()
 		e.hears = trace.AllKinds
@@ -53,14 +60,27 @@ func newEnv(w engine.Workload, cs []check.Property) *env {
 		e.props, e.wants = append(e.props, p), append(e.wants, k)
 		e.hears |= k
 	}
-	if e.work == nil && len(e.props) == 0 {
+	for _, c := range cs {
+		if ev, ok := c.(check.Eventually); ok && live {
+			p := ev.Promise()
+			e.proms, e.pwants = append(e.proms, p), append(e.pwants, p.Wants())
+			e.hears |= p.Wants()
+		}
+	}
+	if e.work == nil && len(e.props) == 0 && len(e.proms) == 0 {
 		return nil
 	}
 	return e
 }
 
 func (e *env) clone() *env {
-	c := &env{wants: e.wants, hears: e.hears}
+	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n}
+	if len(e.proms) > 0 {
+		c.proms = make([]check.Promise, len(e.proms))
+		for k, p := range e.proms {
+			c.proms[k] = p.Clone()
+		}
+	}
 	if len(e.props) <= len(c.own) {
 		c.props = c.own[:len(e.props)]
 	} else {
@@ -92,7 +112,41 @@ func (e *env) appendKey(b []byte) []byte {
 	for _, p := range e.props {
 		b = p.AppendKey(b)
 	}
+	for _, p := range e.proms {
+		b = p.AppendKey(b)
+	}
 	return b
+}
+
+// keep shows te to every promise that wants its kind and returns the
+// promises it keeps, promise k's shifted to bits k*n...
+func (e *env) keep(te *trace.Event) uint64 {
+	var kept uint64
+	for k, p := range e.proms {
+		if e.pwants[k].Has(te.Kind) {
+			kept |= p.Observe(te) << (k * e.n)
+		}
+	}
+	return kept
+}
+
+// owed is the mask of the promises owed, promise k's at bits k*n...
+func (e *env) owed() uint64 {
+	var o uint64
+	for k, p := range e.proms {
+		o |= p.Owed() << (k * e.n)
+	}
+	return o
+}
+
+// hearsCmd reports whether a promise is shown the commands a node is given.
+func (e *env) hearsCmd() bool {
+	for _, k := range e.pwants {
+		if k.Has(trace.KindCmd) {
+			return true
+		}
+	}
+	return false
 }
 
 // observe shows te to every property that wants its kind and returns the
@@ -136,8 +190,9 @@ func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only check
 }
 
 // fault tells the environment that node i crashed (kind trace.KindCrash)
-// or came back with amnesia (trace.KindRecover).
-func (e *env) fault(i int, kind string, now int64, only check.ID) *Violation {
+// or came back with amnesia (trace.KindRecover); it returns the violation
+// reported and the promises kept.
+func (e *env) fault(i int, kind string, now int64, only check.ID) (*Violation, uint64) {
 	if e.work != nil {
 		if kind == trace.KindCrash {
 			e.work.Crash(i)
@@ -146,5 +201,5 @@ func (e *env) fault(i int, kind string, now int64, only check.ID) *Violation {
 		}
 	}
 	te := trace.Event{V: trace.Version, T: now, Node: i, Kind: kind}
-	return e.observe(&te, only)
+	return e.observe(&te, only), e.keep(&te)
 }

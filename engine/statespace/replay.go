@@ -73,7 +73,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		if cfg.Checks != nil {
 			cs = cfg.Checks()
 		}
-		w = newEnv(cfg.Workload, cs)
+		w = newEnv(cfg.Workload, cs, cfg.Liveness, n)
 	}
 	script := slices.Clone(cfg.Script)
 	slices.SortStableFunc(script, func(a, b node.Action) int { return int(a.At - b.At) })
@@ -115,6 +115,7 @@ type ReplayResult struct {
 	Terminated               bool             // the path ends in a terminal state
 	Violation                *Violation       // the property the path breaks, nil if none
 	end                      *state
+	in                       *interner
 }
 
 // Replay takes exactly the transitions of path from the initial state and
@@ -127,6 +128,16 @@ func Replay(cfg Config, path []Trans, sink func(*trace.Event)) (ReplayResult, er
 // replay is Replay with the search's interner (nil: a fresh one), which
 // spares printing every message again for each terminal state judged.
 func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (ReplayResult, error) {
+	return replayIn(cfg, in, path, -1, sink, nil)
+}
+
+// replayMarked is Replay that calls mark with the state after the first
+// at steps (a lasso's prefix).
+func replayMarked(cfg Config, path []Trans, at int, sink func(*trace.Event), mark func(*machine, *state)) (ReplayResult, error) {
+	return replayIn(cfg, nil, path, at, sink, mark)
+}
+
+func replayIn(cfg Config, in *interner, path []Trans, at int, sink func(*trace.Event), mark func(*machine, *state)) (ReplayResult, error) {
 	var rr ReplayResult
 	rr.ByType = map[string]int64{}
 	count := func(e *trace.Event) {
@@ -146,6 +157,9 @@ func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (Re
 		return rr, err
 	}
 	for k, t := range path {
+		if k == at {
+			mark(m, s)
+		}
 		u, ok := m.find(s, t)
 		if !ok {
 			return rr, fmt.Errorf("step %d: %s is not enabled here (enabled: %s)", k+1, t, FormatPath(m.enabled(s, nil)))
@@ -160,6 +174,9 @@ func replay(cfg Config, in *interner, path []Trans, sink func(*trace.Event)) (Re
 		rr.Steps++
 		s = next
 	}
-	rr.Terminated, rr.end = m.terminal(s), s
+	if len(path) == at {
+		mark(m, s)
+	}
+	rr.Terminated, rr.end, rr.in = m.terminal(s), s, m.in
 	return rr, nil
 }

@@ -19,6 +19,9 @@ import (
 // only in some orders), so Search then looks for the shortest one again
 // with sleep sets only, no deeper than the path it found.
 func Search(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Liveness {
+		cfg.POR = false // the ample sets' proviso is for safety only
+	}
 	res, err := search(ctx, cfg)
 	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
 		return res, err
@@ -70,12 +73,16 @@ type searcher struct {
 	memo              []succ
 	cands             []uint64
 	ts                []Trans
-	slb, wakeb, keepb []Trans // scratch
+	slb, wakeb, keepb []Trans    // scratch
+	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
 		fp: newFPSet(), full: map[string]int32{}, sleeps: newSleepSets()}
+	if cfg.Liveness {
+		s.lv = newLivegraph(cfg.Nodes)
+	}
 	if cfg.Timeout > 0 {
 		s.deadline = s.start.Add(cfg.Timeout)
 	}
@@ -98,6 +105,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		s.res.Stop = "max-depth"
 	} else {
 		s.res.Exhausted = true
+		if s.lv != nil {
+			s.res.Lasso, s.res.Live = s.lv.judge(s)
+		}
 	}
 	return s.end(), nil
 }
@@ -112,6 +122,7 @@ func (s *searcher) begin() (bool, error) {
 	s.m = m
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, rec{parent: -1})
+	s.lv.state(m.owed(s0))
 	s.res.Distinct = 1
 	if m.terminal(s0) {
 		v, err := s.judge(0)
@@ -207,6 +218,7 @@ func (s *searcher) expand(e *entry) error {
 		if err != nil {
 			return err
 		}
+		kept := s.m.kept
 		s.res.Transitions++
 		sl := s.slb[:0]
 		if cfg.POR {
@@ -215,6 +227,7 @@ func (s *searcher) expand(e *entry) error {
 		}
 		idx, seen, k := s.lookup(next)
 		if seen {
+			s.lv.edge(e.rec, idx, t, kept)
 			if cfg.POR {
 				s.revisit(idx, k, sl)
 			}
@@ -224,6 +237,7 @@ func (s *searcher) expand(e *entry) error {
 		if err := s.discover(e, t, next, viol, k, sl); err != nil || s.stopped {
 			return err
 		}
+		s.lv.edge(e.rec, int32(s.recs.len()-1), t, kept)
 	}
 	return nil
 }
@@ -324,6 +338,7 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
 	cfg := &s.cfg
 	idx := s.insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: s.sleeps.id(sl)})
+	s.lv.state(s.m.owed(next))
 	if cfg.CheckClones {
 		if err := s.m.checkClone(s.cfg, next, s.path(idx), k); err != nil {
 			return err

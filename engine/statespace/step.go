@@ -32,7 +32,10 @@ type machine struct {
 	// environment (the workload's and the properties' state), reported a
 	// violation, or was a fault. The ample-set reduction takes invisible
 	// steps only.
-	vis    bool
+	vis bool
+	// kept is the promises the last step kept (Config.Liveness), as
+	// env.keep numbers them.
+	kept   uint64
 	kb, ka []byte      // scratch: the environment's key before and after a step
 	te     trace.Event // scratch: the event the properties are shown
 	leader int         // scratch: te.Leader points here
@@ -150,6 +153,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 	i := int(t.Node)
 	m.now++
 	m.vis = t.Kind > Command
+	m.kept = 0
 	var viol *Violation
 	switch t.Kind {
 	case Deliver, Drop:
@@ -234,7 +238,8 @@ func (m *machine) fault(c *state, i int, kind string) *Violation {
 		return nil
 	}
 	e := m.in.envObj[c.env-1].clone()
-	v := e.fault(i, kind, m.now, m.cfg.Only)
+	v, kept := e.fault(i, kind, m.now, m.cfg.Only)
+	m.kept |= kept
 	c.env = m.in.env(e, nil)
 	return v
 }
@@ -268,6 +273,9 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 		m.fill(trace.KindCmd, i)
 		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
+	}
+	if c.env != 0 && m.in.envObj[c.env-1].hearsCmd() {
+		m.hearCmd(c, i, cmd, arg)
 	}
 	m.stepNode(c, i, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg})
 	return m.carryOut(c, i, nil)
@@ -359,9 +367,13 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 		if w == nil {
 			continue
 		}
-		acts, v, err := w.event(i, ev, m.now, m.nodeEvent(i, ev), m.cfg.Only)
+		te := m.nodeEvent(i, ev)
+		acts, v, err := w.event(i, ev, m.now, te, m.cfg.Only)
 		if err != nil {
 			return nil, err
+		}
+		if len(w.proms) > 0 {
+			m.kept |= w.keep(te)
 		}
 		if len(acts) > 0 {
 			lo, hi := c.pendOf(i)
@@ -390,6 +402,30 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 		}
 	}
 	return viol, nil
+}
+
+// hearCmd shows the promises (Config.Liveness) that node i is given
+// command cmd: a request makes a promise. The step is visible if that
+// changed the environment.
+func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) {
+	w := m.in.envObj[c.env-1].clone()
+	m.kb = w.appendKey(m.kb[:0])
+	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
+	m.kept |= w.keep(&te)
+	m.ka = w.appendKey(m.ka[:0])
+	if !bytes.Equal(m.ka, m.kb) {
+		m.vis = true
+		c.env = m.in.env(w, m.ka)
+	}
+}
+
+// owed is the promises owed in s (Config.Liveness), as env.owed numbers
+// them.
+func (m *machine) owed(s *state) uint64 {
+	if s.env == 0 {
+		return 0
+	}
+	return m.in.envObj[s.env-1].owed()
 }
 
 // setTimers applies node i's timer output to c's pending timers: a timer

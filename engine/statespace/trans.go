@@ -138,3 +138,28 @@ func FormatPath(path []Trans) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// ParseLasso reads a path that may hold one "|": the labels before it
+// are the prefix, those after it a cycle (as a liveness check prints a
+// lasso). Without "|", cycle is nil.
+func ParseLasso(s string, n int) (prefix, cycle []Trans, err error) {
+	a, b, ok := strings.Cut(s, "|")
+	if prefix, err = ParsePath(a, n); err != nil || !ok {
+		return prefix, nil, err
+	}
+	if strings.Contains(b, "|") {
+		return nil, nil, fmt.Errorf("more than one %q: a lasso is a prefix, one %q, then the cycle", "|", "|")
+	}
+	if cycle, err = ParsePath(b, n); err != nil {
+		return nil, nil, err
+	}
+	if len(cycle) == 0 {
+		return nil, nil, fmt.Errorf("nothing after %q: give the cycle's labels", "|")
+	}
+	return prefix, cycle, nil
+}
+
+// FormatLasso writes a lasso as ParseLasso reads it: prefix|cycle.
+func FormatLasso(prefix, cycle []Trans) string {
+	return FormatPath(prefix) + "|" + FormatPath(cycle)
+}

@@ -117,6 +117,11 @@ type Config struct {
 	Index       int   // this node, 1..N (set by Factory)
 	Coordinator int   // the coordinator's index, 1..N; 0 means 1
 	Timeout     int64 // ticks before the coordinator takes the permission back; 0 = never
+	// Favour is a bias, not the chapter's algorithm: the coordinator
+	// serves a queued participant of index <= Favour before the others,
+	// whatever the order requests arrived in (0: first come, first served).
+	// Two favoured participants taking turns starve the others.
+	Favour int
 	// Name gives node i's display name for the notes that name a node
 	// other than the sender of the message just received (which the trace
 	// names), so that they name it as the trace does; nil: "node i".
@@ -137,6 +142,9 @@ func (c Config) validate() error {
 	}
 	if c.Coordinator < 0 || c.Coordinator > c.N {
 		return fmt.Errorf("coordinator %d: must be a node index 1..%d (0 means 1)", c.Coordinator, c.N)
+	}
+	if c.Favour < 0 || c.Favour > c.N {
+		return fmt.Errorf("favour %d: must be 0 (none) or a node index 1..%d", c.Favour, c.N)
 	}
 	if c.Timeout < 0 {
 		return fmt.Errorf("timeout %d: must be 0 (never) or a positive number of ticks", c.Timeout)
@@ -260,7 +268,12 @@ func (n *Node) grant(out *node.Output) {
 	if n.busy || len(n.queue) == 0 {
 		return
 	}
-	n.holder, n.queue = n.queue[0], n.queue[1:]
+	next := 0
+	if k := slices.IndexFunc(n.queue, func(p int) bool { return p <= n.cfg.Favour }); k >= 0 {
+		next = k // the bias: a favoured participant jumps the queue
+	}
+	n.holder = n.queue[next]
+	n.queue = slices.Delete(slices.Clone(n.queue), next, next+1)
 	n.busy = true
 	out.Send(n.holder, Msg{Kind: MsgResponseOK})
 	out.State(StateBusy)

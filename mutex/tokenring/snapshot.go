@@ -17,7 +17,9 @@ func (n *Node) Clone() node.Node {
 func (n *Node) AppendKey(b []byte) []byte {
 	b = node.AppendString(b, n.state)
 	b = node.AppendInt(b, n.pending)
-	b = node.AppendInt(b, n.served)
+	if n.cfg.Requests != nil { // without a workload's count, served only counts (Status): no step depends on it
+		b = node.AppendInt(b, n.served)
+	}
 	b = node.AppendInt(node.AppendInt(node.AppendInt(b, n.token.Origin), n.token.Gen), n.token.Finished)
 	b = node.AppendBool(b, n.holding)
 	b = node.AppendBool(b, n.fresh)

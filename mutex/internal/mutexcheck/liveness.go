@@ -131,6 +131,19 @@ func (*Starvation) ID() check.ID { return IDNoStarvation }
 // Liveness says a failure is "no progress" (exit 4).
 func (*Starvation) Liveness() bool { return true }
 
+// Promise is the property as the exhaustive checker judges it on runs
+// without end: a request makes a promise to its node, entering the
+// critical section keeps it (a crash cancels it).
+func (*Starvation) Promise() check.Promise {
+	return &check.Owed{
+		Ask:    func(e *trace.Event) bool { return e.Kind == trace.KindCmd && IsRequest(e.Cmd) },
+		Answer: func(e *trace.Event) bool { return e.Kind == trace.KindEnterCS },
+		Kinds:  trace.KindsOf(trace.KindCmd, trace.KindEnterCS),
+	}
+}
+
+var _ check.Eventually = (*Starvation)(nil)
+
 // Observe follows requests and grants.
 func (s *Starvation) Observe(e *trace.Event) string { s.w.observe(e); return "" }
 
