@@ -65,6 +65,9 @@ type View struct {
 	// Key identifies the state: two paths that reach the same state have
 	// the same Key (within one Explorer).
 	Key uint64
+	// Keys are the Keys of every state along the path: Keys[0] the
+	// initial state's, Keys[len(Path)] this one's.
+	Keys []uint64
 }
 
 // NodeView is one node in a state.
@@ -131,9 +134,11 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	}
 	s := rr.end
 	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
+	var at int
+	v.Keys, at = x.walk(path)
 	if rr.Violation != nil {
 		v.Violation = rr.Violation
-		v.ViolatedAt = x.violatedAt(path)
+		v.ViolatedAt = at
 	}
 	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
 	if v.Violation == nil && v.Terminal {
@@ -158,28 +163,39 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	return v, nil
 }
 
-// violatedAt finds the first step of path whose transition reported a
-// violation, by stepping the path again.
-func (x *Explorer) violatedAt(path []Trans) int {
+// walk steps path again from the initial state: the key of every state
+// along it, and the number of the first step (1-based) whose transition
+// reported a violation (0: none).
+func (x *Explorer) walk(path []Trans) (keys []uint64, violatedAt int) {
 	_, s, err := newMachine(x.cfg, nil, x.in)
 	if err != nil {
-		return 0
+		return nil, 0
 	}
+	keys = append(make([]uint64, 0, len(path)+1), x.key(s))
 	for k, t := range path {
 		u, ok := x.m.find(s, t)
 		if !ok {
-			return 0
+			return keys, violatedAt
 		}
 		next, v, err := x.m.step(s, u)
 		if err != nil {
-			return 0
+			return keys, violatedAt
 		}
-		if v != nil {
-			return k + 1
+		if v != nil && violatedAt == 0 {
+			violatedAt = k + 1
 		}
 		s = next
+		keys = append(keys, x.key(s))
 	}
-	return 0
+	return keys, violatedAt
+}
+
+// Interned is the number of distinct node states, messages, commands and
+// environments the Explorer has met and keeps: what its memory grows
+// with. A caller that must bound its memory makes a new Explorer past a
+// bound (Keys then change).
+func (x *Explorer) Interned() int {
+	return len(x.in.nodeObj) + len(x.in.msgs) + len(x.in.cmds) + len(x.in.envObj)
 }
 
 // statuses says where each property stands after the events set saw.
