@@ -3,6 +3,7 @@ package statespace
 import (
 	"fmt"
 	"hash/maphash"
+	"reflect"
 	"strings"
 
 	"ringlab/engine/check"
@@ -250,7 +251,7 @@ func (x *Explorer) nodes(s *state) []NodeView {
 	for i := 1; i <= x.m.n; i++ {
 		nd := x.in.nodeObj[s.nodes[i-1]]
 		v := NodeView{Index: i, Name: x.names(i), Alive: s.alive(i), Done: s.done&(1<<(i-1)) != 0,
-			State: strings.TrimPrefix(fmt.Sprintf("%+v", nd), "&")}
+			State: printState(nd)}
 		lo, hi := s.pendOf(i)
 		for _, p := range s.pend[lo:hi] {
 			if p.kind == pendCmd {
@@ -262,6 +263,28 @@ func (x *Explorer) nodes(s *state) []NodeView {
 		vs[i-1] = v
 	}
 	return vs
+}
+
+// printState prints a node's variables with %+v, through the pointers
+// and one-field wrappers (an adapter that embeds the algorithm's *Node)
+// that would otherwise print as an address.
+func printState(nd any) string {
+	v := reflect.ValueOf(nd)
+	for range 8 {
+		switch {
+		case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface:
+			if v.IsNil() {
+				return "<nil>"
+			}
+			v = v.Elem()
+		case v.Kind() == reflect.Struct && v.NumField() == 1 &&
+			(v.Field(0).Kind() == reflect.Pointer || v.Field(0).Kind() == reflect.Interface || v.Field(0).Kind() == reflect.Struct):
+			v = v.Field(0)
+		default:
+			return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
+		}
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
 }
 
 // flights lists the messages in flight in s, link by link.
