@@ -322,8 +322,8 @@ type stepJSON struct {
 	Label    string `json:"label"`
 	Kind     string `json:"kind"` // deliver, fire, command, drop, crash, restart
 	Node     int    `json:"node"`
-	From     int    `json:"from,omitempty"`
-	K        int    `json:"k,omitempty"`
+	From     int    `json:"from"`
+	K        int    `json:"k"`
 	Words    string `json:"words"`
 	Next     string `json:"next"`
 	Fate     string `json:"fate,omitempty"`
@@ -356,7 +356,8 @@ func hexKey(k uint64) string { return strconv.FormatUint(k, 16) }
 func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 	p := statespace.FormatPath(v.Path)
 	d := stateJSON{Epoch: e.epoch, Key: hexKey(v.Key), Path: p, Terminal: v.Terminal, Messages: v.Messages, NoReturn: -1,
-		Crashes: e.cfg.Crashes, Restarts: e.cfg.Restarts, Drops: e.cfg.Drops}
+		Crashes: e.cfg.Crashes, Restarts: e.cfg.Restarts, Drops: e.cfg.Drops,
+		Labels: []string{}, Flight: []flightJSON{}, Steps: []stepJSON{}, Props: []propJSON{}} // [] in JSON, not null
 	d.Replay = e.info.Command
 	d.Open = e.info.Command + " --serve"
 	if p != "" {

@@ -8,7 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e9d5ff", "#fecaca"];
 
 const ex = {
-  ready: false, info: null, st: null, path: "",
+  ready: false, info: null, st: null, path: null,
   seen: new Set(), epoch: -1,
   tree: { label: "", children: new Map(), last: null }, // the branches taken
   pos: [],
@@ -126,7 +126,8 @@ const FATE_WORDS = {
 // leads back to.
 function stepMarks(e, s) {
   if (s.violates) e.append(badge("b-violates", "violates " + s.violates));
-  if (s.fate) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
+  // after a violation the fates of what follows no longer decide anything
+  if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
   if (s.on_path >= 0) e.append(badge("b-onpath", "↺ back to state " + s.on_path + " of the path"));
   else if (ex.seen.has(s.next)) e.append(badge("b-seen", "↺ a state already seen"));
 }
