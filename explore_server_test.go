@@ -100,9 +100,9 @@ func (c *clicker) get(t testing.TB, path string) clickState {
 // bounds, and with the whole space analysed the Explorer interns nothing
 // new (the analysis met every state already).
 func TestExplorerServerMemoryStaysBounded(t *testing.T) {
-	e := newExplore(t, mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 3, "requests": 2}, nil, 2_000_000)
+	e := newExplore(t, mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 3}, nil, 2_000_000)
 	if !e.Analysed() {
-		t.Fatal("ricart-agrawala, 3 nodes, 2 requests: not analysed")
+		t.Fatal("ricart-agrawala, 3 nodes: not analysed")
 	}
 	interned := e.Interned()
 	c := &clicker{h: e.Handler(true), rng: rand.New(rand.NewPCG(1, 23))}
@@ -124,24 +124,27 @@ func TestExplorerServerMemoryStaysBounded(t *testing.T) {
 }
 
 // BenchmarkExplorerClick is one click on the page (a state not in the
-// cache, replayed from its path, with every step's fate) on systems of up
-// to 5 nodes.
+// cache, replayed from its path, with every step's fate, and the state
+// before it, mostly cached) on systems of up to 5 nodes; the last is one
+// whose space is too large to analyse, clicked without the fates.
 func BenchmarkExplorerClick(b *testing.B) {
 	for _, c := range []struct {
 		name   string
 		algs   []engine.Algorithm
 		alg    string
 		params map[string]any
+		states int // the analysis's bound; 0: it must not be analysed
 	}{
-		{"central-5", mutex.Algorithms(), "central", map[string]any{"nodes": 5}},
-		{"ricart-agrawala-4", mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 4}},
-		{"chang-roberts-5", election.Algorithms(), "chang-roberts", map[string]any{"nodes": 5, "initiators": "all"}},
-		{"anonymous-5", election.Algorithms(), "anonymous", map[string]any{"nodes": 5, "initiators": "all"}},
+		{"central-5", mutex.Algorithms(), "central", map[string]any{"nodes": 5}, 5_000_000},
+		{"ricart-agrawala-3", mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 3}, 5_000_000},
+		{"chang-roberts-5", election.Algorithms(), "chang-roberts", map[string]any{"nodes": 5, "initiators": "all"}, 5_000_000},
+		{"anonymous-5", election.Algorithms(), "anonymous", map[string]any{"nodes": 5, "initiators": "all"}, 5_000_000},
+		{"ricart-agrawala-5-unanalysed", mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 5}, 0},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e := newExplore(b, c.algs, c.alg, c.params, nil, 5_000_000)
-			if !e.Analysed() {
-				b.Fatalf("%s: not analysed", c.name)
+			e := newExplore(b, c.algs, c.alg, c.params, nil, max(c.states, 1000))
+			if e.Analysed() != (c.states > 0) {
+				b.Fatalf("%s: analysed %v", c.name, e.Analysed())
 			}
 			cl := &clicker{h: e.Handler(true), rng: rand.New(rand.NewPCG(2, 23))}
 			b.ReportAllocs()
