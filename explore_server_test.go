@@ -154,3 +154,74 @@ func BenchmarkExplorerClick(b *testing.B) {
 		})
 	}
 }
+
+// The explorer's server answers GET and HEAD only, only to a loopback
+// host when told it listens on one, and refuses a path that is not
+// enabled, or too long, with 400 naming the step.
+func TestExplorerServerGuards(t *testing.T) {
+	e := newExplore(t, mutex.Algorithms(), "central", map[string]any{"nodes": 3, "grant-timeout": int64(10)}, nil, 100_000)
+	h := e.Handler(true)
+	for _, c := range []struct {
+		method, host, target string
+		code                 int
+		body                 string
+	}{
+		{"GET", "localhost:8080", "/api/state?path=c2,c3", 200, `"path":"c2,c3"`},
+		{"GET", "127.0.0.1", "/explore", 200, "ringlab explorer"},
+		{"GET", "evil.example:8080", "/api/state", 403, "only to localhost"},
+		{"POST", "localhost", "/api/state", 405, "only GET and HEAD"},
+		{"GET", "localhost", "/api/state?path=d2-1", 400, "step 1: d2-1 is not enabled here"},
+		{"GET", "localhost", "/api/state?path=q9", 400, "path:"},
+		{"GET", "localhost", "/api/state?path=" + strings.Repeat("c2,", serve.MaxPathSteps) + "c2", 400, "more than"},
+		{"GET", "localhost", "/api/shortest?path=c2,c3", 200, `"steps":"d2-1,t1:1,d1-2,d3-1,d1-3"`},
+		{"GET", "localhost", "/static/explore.js", 200, "scheduler"},
+		{"GET", "localhost", "/log/1", 404, ""},
+	} {
+		req := httptest.NewRequest(c.method, "http://"+c.host+c.target, nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != c.code || !strings.Contains(rec.Body.String(), c.body) {
+			t.Errorf("%s %.80s (Host %s): %d %.200q, want %d with %q", c.method, c.target, c.host, rec.Code, rec.Body.String(), c.code, c.body)
+		}
+	}
+}
+
+// Whatever path a request names, the server answers 200 or 400, never
+// fails inside.
+func FuzzExplorerPath(f *testing.F) {
+	e := newExplore(f, mutex.Algorithms(), "central", map[string]any{"nodes": 3, "grant-timeout": int64(10)}, nil, 100_000)
+	h := e.Handler(true)
+	for _, s := range []string{"", "c2,c3,d2-1", "c2,c3,d2-1,t1:1,d1-2,d3-1,d1-3", "d2-1.3", "x1", "t1:99", ",,", "c2,c2,c2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		for _, api := range []string{"/api/state", "/api/shortest"} {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+api+"?path="+url.QueryEscape(path), nil))
+			if rec.Code != 200 && rec.Code != 400 {
+				t.Errorf("%s %q: %d %s", api, path, rec.Code, rec.Body.String())
+			}
+		}
+	})
+}
+
+// Bad input to `check --serve` is refused before any work, with the flag
+// named, exit 2.
+func TestCheckServeRefusesBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--addr", "nowhere"}, `--addr "nowhere": want HOST:PORT`},
+		{[]string{"--path", "d2-1"}, "--path: step 1: d2-1 is not enabled here"},
+		{[]string{"--path", "q"}, "--path: "},
+		{[]string{"--explore-time", "0s"}, "--explore-time must be positive"},
+		{[]string{"--explore-states", "-1"}, "--explore-states must not be negative"},
+	} {
+		var out, errb strings.Builder
+		args := append([]string{"ringlab", "mutex", "check", "central", "--nodes", "3", "--serve"}, c.args...)
+		if code := run(context.Background(), args, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 with %q", c.args, code, errb.String(), out.String(), c.want)
+		}
+	}
+}

@@ -375,7 +375,7 @@ func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 		d.Labels = append(d.Labels, t.String())
 	}
 	for i, n := range v.Nodes {
-		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.State, Fields: Fields(n.State), Pending: n.Pending}
+		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.State, Fields: append([]string{}, Fields(n.State)...), Pending: n.Pending}
 		if prev != nil {
 			was := prev.Nodes[i]
 			if was.State != n.State {
@@ -470,6 +470,9 @@ func (e *Explore) shortest(w http.ResponseWriter, r *http.Request) {
 // queue:[1 2]}") into its top-level fields ("state:HELD", "clock:3",
 // "queue:[1 2]"); a value that is not a struct is one field.
 func Fields(s string) []string {
+	if s == "" {
+		return nil
+	}
 	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
 		return []string{s}
 	}
