@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -47,6 +48,8 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 		}
 		spec.Names = append(spec.Names, name)
 	}
+	fmt.Fprintf(stderr, "analysing the whole space to mark what every step leads to (up to %d states, %v: --explore-states, --explore-time)\n",
+		c.Int("explore-states"), c.Duration("explore-time"))
 	e, err := serve.NewExplore(ctx, spec, c.Int("explore-states"), c.Duration("explore-time"))
 	if err != nil {
 		ln.Close()
