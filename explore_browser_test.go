@@ -257,7 +257,6 @@ func replayMatches(t *testing.T, s page, deliveries []string) {
 	}
 }
 
-
 // Lamport's algorithm without FIFO: after P2's request reaches P1, P1's
 // ACK overtakes P1's own earlier ACQUIRE on the link to P2. Delivering the
 // ACK first (clicked on its dot) lets P2 enter with P1's request unknown
