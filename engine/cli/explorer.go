@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -12,6 +13,7 @@ import (
 	"ringlab/engine/cliutil"
 	"ringlab/engine/serve"
 	"ringlab/engine/statespace"
+	"ringlab/engine/trace"
 )
 
 // serveExplorer is `check ALGO --serve`: the page where the user is the
@@ -40,7 +42,7 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 	if err != nil {
 		return err
 	}
-	spec := serve.ExploreSpec{Title: sys.Name, Topology: sys.Topology, Edges: sys.Edges, Command: base, Config: sc}
+	spec := serve.ExploreSpec{Title: sys.Name, Topology: sys.Topology, Edges: sys.Edges, Command: base, Config: sc, Theory: theory(sys)}
 	for i := 1; i <= sys.Nodes; i++ {
 		name := "node " + strconv.Itoa(i)
 		if sys.Names != nil {
@@ -59,4 +61,28 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 		return err
 	}
 	return ctx.Err() // Ctrl-C is how serving ends: exit 130
+}
+
+// theory is what the System's figures say the theory predicts for a whole
+// run's messages ("theory", "theory for these ids"), for the page to show
+// next to the fewest and most still to come; "" when it has none, or when
+// its figures depend on what a run observed (Observe), which no run has
+// yet.
+func theory(sys engine.System) (t string) {
+	if sys.Figures == nil || sys.Observe != nil {
+		return ""
+	}
+	defer func() {
+		if recover() != nil { // figures written for a finished run only
+			t = ""
+		}
+	}()
+	x := sys.Figures(&trace.Summary{Algorithm: sys.Name, Nodes: sys.Nodes})
+	var parts []string
+	for _, k := range []string{"theory", "theory for these ids"} {
+		if v, ok := x[k].(string); ok && v != "" {
+			parts = append(parts, v)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
