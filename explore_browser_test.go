@@ -38,7 +38,13 @@ func explorerServer(t *testing.T, args ...string) string {
 		done <- code
 	}()
 	drained := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done; <-drained })
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != cliutil.ExitInterrupted {
+			t.Errorf("ringlab %s --serve stopped with exit %d, want %d (interrupted)", strings.Join(args, " "), code, cliutil.ExitInterrupted)
+		}
+		<-drained
+	})
 	sc := bufio.NewScanner(pr)
 	var url string
 	var said []string

@@ -276,7 +276,16 @@ function drawGraph(n) {
   g.innerHTML = "";
   const links = svg("g", {}, g);
   const line = (a, b) => svg("line", { class: "link", x1: P[a][0], y1: P[a][1], x2: P[b][0], y2: P[b][1] }, links);
-  if (topo === "ring") for (let i = 1; i <= n; i++) line(i, i % n + 1);
+  if (topo === "ring") {
+    // clockwise arrows: a message goes from i to i+1
+    const defs = svg("defs", {}, g), mk = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#94a3b8" }, mk);
+    for (let i = 1; i <= n; i++) {
+      const [x1, y1] = P[i], [x2, y2] = P[i % n + 1], len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+      svg("line", { class: "link", x1: x1 + ux * 32, y1: y1 + uy * 32, x2: x2 - ux * 32, y2: y2 - uy * 32, "marker-end": "url(#head)" }, links);
+    }
+  }
   else if (topo === "star") for (let i = 2; i <= n; i++) line(1, i);
   else if (topo === "graph") for (const [a, b] of ex.info.edges || []) line(a, b);
   else for (let a = 1; a <= n; a++) for (let b = a + 1; b <= n; b++) line(a, b);
