@@ -206,6 +206,20 @@ func TestExplorerCentralSlowHolder(t *testing.T) {
 	}
 	click(t, ctx, "#back", "c2,c3,d2-1,t1:1,d1-2,d3-1")
 	click(t, ctx, "#fwd", s.Path)
+	// Another choice at an earlier state forks the history; both branches
+	// stay in the tree, and forward follows the last one taken.
+	click(t, ctx, `#path li[data-index="3"]`, "c2,c3,d2-1")
+	click(t, ctx, `#steps li[data-label="d1-2"]`, "c2,c3,d2-1,d1-2")
+	branches := eval[string](t, ctx, `[...document.querySelectorAll("#tree a")].map(a => a.dataset.path).filter(p => p.startsWith("c2,c3,d2-1,")).filter(p => p.split(",").length === 4).join(" ")`)
+	if branches != "c2,c3,d2-1,t1:1 c2,c3,d2-1,d1-2" {
+		t.Errorf("the fork's branches in the tree: %q", branches)
+	}
+	click(t, ctx, "#back", "c2,c3,d2-1")
+	if got := eval[string](t, ctx, `[...document.querySelectorAll("#steps li")].filter(li => li.querySelector(".b-seen")).map(li => li.dataset.label).join()`); got != "t1:1,d1-2" {
+		t.Errorf("steps to a state already seen: %q, want t1:1,d1-2", got)
+	}
+	click(t, ctx, "#fwd", "c2,c3,d2-1,d1-2")
+	click(t, ctx, `#tree a[data-path="`+s.Path+`"]`, s.Path)
 
 	// The page's --path replays the trace it shows: the same deliveries
 	// in the same order, the same messages, the same violation.
