@@ -9,6 +9,11 @@
 // only requests addressed to a loopback host name (a web page elsewhere
 // cannot read the logs through DNS rebinding). Files dropped on the page
 // are read by the browser and never uploaded.
+//
+// Explore is the other page: the user is the scheduler of one system
+// (`check ALGO --serve`), choosing every step over the real node code,
+// with what each choice decides from the exhaustive checker's analysis.
+// Its state is the path in the URL; the server keeps only a bounded cache.
 package serve
 
 import (
