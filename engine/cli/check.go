@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -14,6 +15,7 @@ import (
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/run"
+	"ringlab/engine/serve"
 	"ringlab/engine/sim"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -37,6 +39,10 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
 		&ucli.BoolFlag{Name: "liveness", Usage: "also judge the liveness properties (no starvation) over every fair infinite schedule: keep the state graph, find its strongly connected components and print a lasso (prefix|cycle) where a promise is never kept; turns --por off"},
 		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1, or a lasso PREFIX|CYCLE (prefix, then one turn of the cycle) (the trace, in --format)"},
+		&ucli.BoolFlag{Name: "serve", Usage: "be the scheduler in the browser: serve a page at the initial state (or the state --path reaches) where you choose every step, on --addr until Ctrl-C"},
+		&ucli.StringFlag{Name: "addr", Value: serve.DefaultAddr, Usage: "with --serve: `HOST:PORT` to listen on (port 0 picks a free one; loopback unless you mean to expose it)"},
+		&ucli.IntFlag{Name: "explore-states", Value: 2_000_000, Usage: "with --serve: analyse the whole space up to this many states to mark what every step leads to (0: no bound)"},
+		&ucli.DurationFlag{Name: "explore-time", Value: 20 * time.Second, Usage: "with --serve: give the whole-space analysis at most this long; past it the page works without the marks"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 	}
 }
@@ -70,6 +76,7 @@ type checkReport struct {
 	Steps       int     `json:"steps,omitempty"`
 	Path        string  `json:"path,omitempty"`
 	Replay      string  `json:"replay,omitempty"`
+	Open        string  `json:"open,omitempty"` // the command that opens the path in the browser
 
 	// Live is the liveness pass's figures and lasso (--liveness).
 	Live *liveReport `json:"liveness,omitempty"`
@@ -136,9 +143,13 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property"), " --seed 0")
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property",
+		"serve", "addr", "explore-states", "explore-time"), " --seed 0")
 	if !sc.POR {
 		base += " --por=false"
+	}
+	if c.Bool("serve") {
+		return serveExplorer(ctx, c, sys, sc, base, stderr)
 	}
 	if c.IsSet("path") {
 		if strings.TrimSpace(c.String("path")) == "" {
@@ -186,6 +197,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
 		rep.Replay = base + " --path " + rep.Path
+		rep.Open = base + " --serve --path " + rep.Path
 	}
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
@@ -271,7 +283,7 @@ func writeCheck(w io.Writer, r checkReport) {
 			fmt.Fprintf(w, "shortest path: searched again without the ample sets, to the depth found (%d distinct states)\n", r.Shortest)
 		}
 		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
-		fmt.Fprintf(w, "path: %s\nreplay: %s\n", r.Path, r.Replay)
+		fmt.Fprintf(w, "path: %s\nreplay: %s\nin the browser: %s\n", r.Path, r.Replay, r.Open)
 	case r.Live != nil && r.Live.Property != "":
 		fmt.Fprintf(w, "result: LIVENESS VIOLATION of %s: %s\n", r.Live.Property, r.Live.Detail)
 		fmt.Fprintf(w, "prefix: %s\ncycle: %s\npath: %s\nreplay: %s\n", r.Live.Prefix, r.Live.Cycle, r.Live.Path, r.Live.Replay)

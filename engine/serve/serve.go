@@ -9,6 +9,11 @@
 // only requests addressed to a loopback host name (a web page elsewhere
 // cannot read the logs through DNS rebinding). Files dropped on the page
 // are read by the browser and never uploaded.
+//
+// Explore is the other page: the user is the scheduler of one system
+// (`check ALGO --serve`), choosing every step over the real node code,
+// with what each choice decides from the exhaustive checker's analysis.
+// Its state is the path in the URL; the server keeps only a bounded cache.
 package serve
 
 import (
@@ -249,9 +254,13 @@ func static(w http.ResponseWriter, r *http.Request) {
 // called with the base URL ("http://127.0.0.1:8080") once it serves. A
 // cancelled ctx is a normal end: Serve returns nil.
 func Serve(ctx context.Context, ln net.Listener, s *Server, announce func(base string)) error {
-	loopback := isLoopbackAddr(ln.Addr())
+	return serveHandler(ctx, ln, s.Handler(isLoopbackAddr(ln.Addr())), announce)
+}
+
+// serveHandler is Serve for any handler.
+func serveHandler(ctx context.Context, ln net.Listener, h http.Handler, announce func(base string)) error {
 	srv := &http.Server{
-		Handler:           s.Handler(loopback),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       time.Minute,

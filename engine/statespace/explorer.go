@@ -3,6 +3,7 @@ package statespace
 import (
 	"fmt"
 	"hash/maphash"
+	"reflect"
 	"strings"
 
 	"ringlab/engine/check"
@@ -65,6 +66,9 @@ type View struct {
 	// Key identifies the state: two paths that reach the same state have
 	// the same Key (within one Explorer).
 	Key uint64
+	// Keys are the Keys of every state along the path: Keys[0] the
+	// initial state's, Keys[len(Path)] this one's.
+	Keys []uint64
 }
 
 // NodeView is one node in a state.
@@ -131,9 +135,11 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	}
 	s := rr.end
 	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
+	var at int
+	v.Keys, at = x.walk(path)
 	if rr.Violation != nil {
 		v.Violation = rr.Violation
-		v.ViolatedAt = x.violatedAt(path)
+		v.ViolatedAt = at
 	}
 	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
 	if v.Violation == nil && v.Terminal {
@@ -158,28 +164,39 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	return v, nil
 }
 
-// violatedAt finds the first step of path whose transition reported a
-// violation, by stepping the path again.
-func (x *Explorer) violatedAt(path []Trans) int {
+// walk steps path again from the initial state: the key of every state
+// along it, and the number of the first step (1-based) whose transition
+// reported a violation (0: none).
+func (x *Explorer) walk(path []Trans) (keys []uint64, violatedAt int) {
 	_, s, err := newMachine(x.cfg, nil, x.in)
 	if err != nil {
-		return 0
+		return nil, 0
 	}
+	keys = append(make([]uint64, 0, len(path)+1), x.key(s))
 	for k, t := range path {
 		u, ok := x.m.find(s, t)
 		if !ok {
-			return 0
+			return keys, violatedAt
 		}
 		next, v, err := x.m.step(s, u)
 		if err != nil {
-			return 0
+			return keys, violatedAt
 		}
-		if v != nil {
-			return k + 1
+		if v != nil && violatedAt == 0 {
+			violatedAt = k + 1
 		}
 		s = next
+		keys = append(keys, x.key(s))
 	}
-	return 0
+	return keys, violatedAt
+}
+
+// Interned is the number of distinct node states, messages, commands and
+// environments the Explorer has met and keeps: what its memory grows
+// with. A caller that must bound its memory makes a new Explorer past a
+// bound (Keys then change).
+func (x *Explorer) Interned() int {
+	return len(x.in.nodeObj) + len(x.in.msgs) + len(x.in.cmds) + len(x.in.envObj)
 }
 
 // statuses says where each property stands after the events set saw.
@@ -234,7 +251,7 @@ func (x *Explorer) nodes(s *state) []NodeView {
 	for i := 1; i <= x.m.n; i++ {
 		nd := x.in.nodeObj[s.nodes[i-1]]
 		v := NodeView{Index: i, Name: x.names(i), Alive: s.alive(i), Done: s.done&(1<<(i-1)) != 0,
-			State: strings.TrimPrefix(fmt.Sprintf("%+v", nd), "&")}
+			State: printState(nd)}
 		lo, hi := s.pendOf(i)
 		for _, p := range s.pend[lo:hi] {
 			if p.kind == pendCmd {
@@ -246,6 +263,28 @@ func (x *Explorer) nodes(s *state) []NodeView {
 		vs[i-1] = v
 	}
 	return vs
+}
+
+// printState prints a node's variables with %+v, through the pointers
+// and one-field wrappers (an adapter that embeds the algorithm's *Node)
+// that would otherwise print as an address.
+func printState(nd any) string {
+	v := reflect.ValueOf(nd)
+	for range 8 {
+		switch {
+		case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface:
+			if v.IsNil() {
+				return "<nil>"
+			}
+			v = v.Elem()
+		case v.Kind() == reflect.Struct && v.NumField() == 1 &&
+			(v.Field(0).Kind() == reflect.Pointer || v.Field(0).Kind() == reflect.Interface || v.Field(0).Kind() == reflect.Struct):
+			v = v.Field(0)
+		default:
+			return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
+		}
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
 }
 
 // flights lists the messages in flight in s, link by link.

@@ -1,0 +1,375 @@
+// The scheduler's page: the state is the path in the URL (?path=c2,d2-1);
+// each click asks the server for the state one more step reaches. The
+// history tree and the states seen live in this page only.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e9d5ff", "#fecaca"];
+
+const ex = {
+  ready: false, info: null, st: null, path: null,
+  seen: new Set(), epoch: -1,
+  tree: { label: "", children: new Map(), last: null }, // the branches taken
+  pos: [],
+};
+window.explorer = ex;
+
+function labelsOf(path) { return path === "" ? [] : path.split(","); }
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  const text = await r.text();
+  if (!r.ok) throw new Error(text.trim() || r.statusText);
+  return JSON.parse(text);
+}
+
+async function init() {
+  ex.info = await getJSON("/api/info");
+  $("title").textContent = ex.info.title;
+  document.title = ex.info.title + " · ringlab explorer";
+  $("fatesNote").textContent = "Fates: " + ex.info.fates_note + ".";
+  const p = new URLSearchParams(location.search).get("path") || "";
+  window.addEventListener("popstate", () => go(new URLSearchParams(location.search).get("path") || "", false));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") back();
+    if (e.key === "ArrowRight") forward();
+    if (e.key === "Escape") hideMenu();
+  });
+  document.addEventListener("click", (e) => { if (!$("menu").contains(e.target) && !e.target.closest(".node,.msg")) hideMenu(); });
+  $("back").onclick = back;
+  $("fwd").onclick = forward;
+  $("restart").onclick = () => go("", true);
+  $("shortest").onclick = shortest;
+  await go(p, false, true);
+}
+
+// go shows the state path reaches; push adds it to the browser's history.
+async function go(path, push, replace) {
+  ex.ready = false;
+  hideMenu();
+  let st;
+  try {
+    st = await getJSON("/api/state?path=" + encodeURIComponent(path));
+  } catch (err) {
+    $("error").hidden = false;
+    $("error").textContent = "cannot show " + (path || "the initial state") + ": " + err.message;
+    ex.ready = true;
+    return;
+  }
+  $("error").hidden = true;
+  if (st.epoch !== ex.epoch) { ex.seen = new Set(); ex.epoch = st.epoch; }
+  for (const k of st.keys) ex.seen.add(k);
+  ex.st = st; ex.path = st.path;
+  remember(st.labels);
+  const url = "/explore" + (st.path ? "?path=" + st.path : "");
+  if (push) history.pushState(null, "", url);
+  else if (replace) history.replaceState(null, "", url);
+  render();
+  ex.ready = true;
+}
+
+// remember adds the path to the history tree, as the last branch taken at each fork.
+function remember(labels) {
+  let t = ex.tree;
+  for (const l of labels) {
+    if (!t.children.has(l)) t.children.set(l, { label: l, children: new Map(), last: null });
+    t.last = l;
+    t = t.children.get(l);
+  }
+}
+
+function back() {
+  const ls = labelsOf(ex.path);
+  if (ls.length > 0) go(ls.slice(0, -1).join(","), true);
+}
+
+function forward() {
+  let t = ex.tree;
+  for (const l of labelsOf(ex.path)) t = t.children.get(l);
+  if (t && t.last) go(ex.path ? ex.path + "," + t.last : t.last, true);
+}
+
+function step(label) { go(ex.path ? ex.path + "," + label : label, true); }
+
+async function shortest() {
+  $("shortNote").textContent = "searching…";
+  try {
+    const a = await getJSON("/api/shortest?path=" + encodeURIComponent(ex.path));
+    if (a.found) {
+      $("shortNote").textContent = a.steps ? "took the " + labelsOf(a.steps).length + " step(s) " + a.steps : "this path has already violated";
+      if (a.steps) await go(a.path, true);
+    } else $("shortNote").textContent = a.note;
+  } catch (err) { $("shortNote").textContent = err.message; }
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function badge(cls, text, title) {
+  const b = el("span", "badge " + cls, text);
+  if (title) b.title = title;
+  return b;
+}
+
+const FATE_WORDS = {
+  unavoidable: "a violation is now unavoidable",
+  reachable: "a violation is reachable",
+  safe: "no violation is reachable from here",
+};
+
+// stepMarks appends a step's marks to e: its fate, a violation, a state it
+// leads back to.
+function stepMarks(e, s) {
+  if (s.violates) e.append(badge("b-violates", "violates " + s.violates));
+  // after a violation the fates of what follows no longer decide anything
+  if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
+  if (s.on_path >= 0) e.append(badge("b-onpath", "↺ back to state " + s.on_path + " of the path"));
+  else if (ex.seen.has(s.next)) e.append(badge("b-seen", "↺ a state already seen"));
+}
+
+function render() {
+  const st = ex.st, n = ex.info.names.length, ls = st.labels;
+  $("where").textContent = ls.length === 0 ? "initial state" : "after " + ls.length + " step(s)" + (st.terminal ? " — the run has ended" : "");
+  // banners
+  const b = $("banner");
+  if (st.violation) {
+    b.hidden = false;
+    const at = st.violation.at > ls.length ? "where the run ends" : "at step " + st.violation.at;
+    b.textContent = "⚠ VIOLATION of " + st.violation.property + " " + at + ": " + st.violation.detail;
+  } else b.hidden = true;
+  const d = $("doom");
+  if (!st.violation && st.fate === "unavoidable") {
+    d.hidden = false;
+    d.textContent = "A violation is now unavoidable: every continuation breaks a property (point of no return: " +
+      (st.no_return === 0 ? "the initial state" : "step " + st.no_return) + ").";
+  } else d.hidden = true;
+  $("fate").innerHTML = "";
+  if (st.fate) {
+    $("fate").append("From here: ", badge("f-" + st.fate, st.fate), " " + FATE_WORDS[st.fate] + ".");
+    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : "step " + st.no_return + " (" + ls[st.no_return - 1] + ")."));
+  }
+  // enabled steps
+  const ul = $("steps"); ul.innerHTML = "";
+  $("stepsNote").textContent = st.steps.length ? "(click one)" : "";
+  if (!st.steps.length) ul.append(el("li", "", st.terminal ? "none: the run has ended" : "none"));
+  for (const s of st.steps) {
+    const li = el("li", "step");
+    li.dataset.label = s.label;
+    li.append(el("code", "", s.label), " " + s.words);
+    stepMarks(li, s);
+    li.onclick = () => step(s.label);
+    ul.append(li);
+  }
+  // messages left
+  const left = $("left");
+  if (st.fewest !== undefined && st.fewest !== null) {
+    const most = st.unbounded ? "unbounded (a cycle that sends)" : st.most;
+    left.textContent = "sent so far " + st.messages + "; still to come: fewest " + st.fewest + ", most " + most +
+      " (a whole run: " + (st.messages + st.fewest) + ".." + (st.unbounded ? "∞" : st.messages + st.most) + ")";
+    if (ex.info.theory) left.textContent += "; theory: " + ex.info.theory;
+  } else left.textContent = "sent so far " + st.messages + (ex.info.fates ? "; no run ends from here" : "; the rest is unknown (the space was not analysed)");
+  // properties
+  const props = $("props"); props.innerHTML = "";
+  for (const p of st.properties || []) {
+    const li = el("li", p.status, p.id + ": " + p.status + (p.detail ? " — " + p.detail : ""));
+    props.append(li);
+  }
+  // nodes
+  const nodes = $("nodes"); nodes.innerHTML = "";
+  for (const nd of st.nodes) {
+    const div = el("div", "nd");
+    div.dataset.node = nd.index;
+    div.append(el("b", "name", nd.name + (nd.alive ? "" : " (crashed)") + (nd.done ? " ✓" : "") + " "));
+    const ch = new Set(nd.changed || []);
+    nd.fields.forEach((f, i) => {
+      if (i) div.append(" ");
+      div.append(el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
+    });
+    if (nd.was) { div.append(el("br")); div.append(el("span", "was", nd.was)); }
+    if (nd.pending && nd.pending.length) div.append(el("br"), "pending: " + nd.pending.join(", "));
+    nodes.append(div);
+  }
+  // flight
+  const fl = $("flight"); fl.innerHTML = "";
+  if (!st.flight || !st.flight.length) fl.append(el("li", "", "none"));
+  for (const f of st.flight || []) fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (f.k ? " (#" + (f.k + 1) + " on the link)" : "")));
+  // path
+  const pl = $("path"); pl.innerHTML = "";
+  const li0 = el("li", ls.length === 0 ? "cur" : "", "initial state");
+  li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
+  if (st.no_return === 0) li0.classList.add("noreturn");
+  pl.append(li0);
+  ls.forEach((l, i) => {
+    const li = el("li", "", l);
+    li.value = i + 1; li.dataset.index = i + 1;
+    if (i + 1 === ls.length) li.classList.add("cur");
+    if (st.no_return === i + 1) li.classList.add("noreturn");
+    if (st.violation && st.violation.at === i + 1) li.classList.add("violated");
+    li.onclick = () => go(ls.slice(0, i + 1).join(","), true);
+    pl.append(li);
+  });
+  $("replay").textContent = st.replay;
+  $("open").textContent = st.open;
+  renderTree();
+  drawGraph(n);
+}
+
+function renderTree() {
+  const box = $("tree"); box.innerHTML = "";
+  const walk = (t, prefix) => {
+    const ul = el("ul");
+    for (const [l, c] of t.children) {
+      const p = prefix ? prefix + "," + l : l;
+      const li = el("li");
+      const a = el("a", p === ex.path ? "cur" : "", l);
+      a.dataset.path = p;
+      a.onclick = () => go(p, true);
+      li.append(a);
+      if (c.children.size) li.append(walk(c, p));
+      ul.append(li);
+    }
+    return ul;
+  };
+  const root = el("a", ex.path === "" ? "cur" : "", "initial state");
+  root.dataset.path = "";
+  root.onclick = () => go("", true);
+  box.append(root, walk(ex.tree, ""));
+}
+
+function layout(n) {
+  const W = 600, H = 460, cx = W / 2, cy = H / 2 + 8, R = Math.min(W, H) / 2 - 70;
+  const star = ex.info.topology === "star", m = star ? n - 1 : n;
+  ex.pos = [null];
+  for (let i = 1; i <= n; i++) {
+    if (star && i === 1) { ex.pos.push([cx, cy]); continue; }
+    const k = star ? i - 2 : i - 1, a = -Math.PI / 2 + 2 * Math.PI * k / Math.max(m, 1);
+    ex.pos.push([cx + R * Math.cos(a), cy + R * Math.sin(a)]);
+  }
+}
+
+function svg(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.append(e);
+  return e;
+}
+
+// stateOf is what colours a node: its field named state, else its first.
+function stateOf(nd) {
+  const f = nd.fields.find((f) => /^(state|status|phase|role):/i.test(f)) || nd.fields[0] || "";
+  return f.includes(":") ? f.slice(f.indexOf(":") + 1) : f;
+}
+
+function colour(s) {
+  let h = 0;
+  for (const c of s) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return PALETTE[h % PALETTE.length];
+}
+
+function drawGraph(n) {
+  const g = $("graph"), st = ex.st, P = (layout(n), ex.pos), topo = ex.info.topology;
+  g.innerHTML = "";
+  const links = svg("g", {}, g);
+  const line = (a, b) => svg("line", { class: "link", x1: P[a][0], y1: P[a][1], x2: P[b][0], y2: P[b][1] }, links);
+  if (topo === "ring") {
+    // clockwise arrows: a message goes from i to i+1
+    const defs = svg("defs", {}, g), mk = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#94a3b8" }, mk);
+    for (let i = 1; i <= n; i++) {
+      const [x1, y1] = P[i], [x2, y2] = P[i % n + 1], len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+      svg("line", { class: "link", x1: x1 + ux * 32, y1: y1 + uy * 32, x2: x2 - ux * 32, y2: y2 - uy * 32, "marker-end": "url(#head)" }, links);
+    }
+  }
+  else if (topo === "star") for (let i = 2; i <= n; i++) line(1, i);
+  else if (topo === "graph") for (const [a, b] of ex.info.edges || []) line(a, b);
+  else for (let a = 1; a <= n; a++) for (let b = a + 1; b <= n; b++) line(a, b);
+  const last = st.labels.length ? lastNode(st.labels[st.labels.length - 1]) : 0;
+  for (const nd of st.nodes) {
+    const [x, y] = P[nd.index];
+    const cls = "node" + (nd.alive ? "" : " dead") + (nd.index === last ? " moved" : "");
+    const gn = svg("g", { class: cls, "data-node": nd.index }, g);
+    svg("circle", { cx: x, cy: y, r: 30, fill: nd.alive ? colour(stateOf(nd)) : "#9ca3af" }, gn);
+    const t = svg("text", { x: x, y: y - 6 }, gn); t.textContent = nd.name;
+    const s = svg("text", { x: x, y: y + 10, class: "sub" }, gn); s.textContent = nd.alive ? stateOf(nd).slice(0, 12) : "crashed";
+    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (crashed)") + "\n" + nd.fields.join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
+    gn.addEventListener("mouseleave", () => { $("tip").hidden = true; });
+    gn.addEventListener("click", (e) => { e.stopPropagation(); nodeMenu(nd, x, y); });
+  }
+  // messages in flight on their links: a -> b and b -> a on either side
+  for (const f of st.flight || []) {
+    const [x1, y1] = P[f.from], [x2, y2] = P[f.to];
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const t = Math.min(0.75, 0.62 - 0.1 * f.k), off = 9;
+    const x = x1 + (x2 - x1) * t - uy * off, y = y1 + (y2 - y1) * t + ux * off;
+    const deliverable = st.steps.some((s) => s.kind === "deliver" && s.from === f.from && s.node === f.to && s.k === f.k);
+    const gm = svg("g", { class: "msg" + (deliverable ? "" : " blocked"), "data-from": f.from, "data-to": f.to, "data-k": f.k }, g);
+    svg("circle", { cx: x, cy: y, r: 8 }, gm);
+    const tx = svg("text", { x: x + 11, y: y + 4 }, gm); tx.textContent = f.text.length > 22 ? f.text.slice(0, 21) + "…" : f.text;
+    gm.addEventListener("click", (e) => { e.stopPropagation(); msgMenu(f, x, y); });
+  }
+}
+
+// lastNode is the node a label's step happened at.
+function lastNode(l) {
+  const m = /^[dl]\d+-(\d+)|^[tcxr](\d+)/.exec(l);
+  return m ? +(m[1] || m[2]) : 0;
+}
+
+function tip(text, x, y) {
+  const t = $("tip");
+  t.textContent = text; t.hidden = false;
+  const box = $("graph").getBoundingClientRect(), sx = box.width / 600, sy = box.height / 460;
+  t.style.left = Math.min(box.width - 200, x * sx + 36) + "px"; t.style.top = (y * sy - 10) + "px";
+}
+
+function showMenu(head, items, x, y) {
+  const m = $("menu");
+  m.innerHTML = "";
+  m.append(el("div", "head", head));
+  for (const it of items) {
+    if (it.step) {
+      const d = el("div", "item");
+      d.dataset.label = it.step.label;
+      d.append(it.text);
+      stepMarks(d, it.step);
+      d.onclick = (e) => { e.stopPropagation(); step(it.step.label); };
+      m.append(d);
+    } else m.append(el("div", "off", it.text));
+  }
+  const box = $("graph").getBoundingClientRect(), sx = box.width / 600, sy = box.height / 460;
+  m.style.left = Math.min(box.width - 240, x * sx + 20) + "px"; m.style.top = (y * sy + 10) + "px";
+  m.hidden = false; $("tip").hidden = true;
+}
+
+function hideMenu() { $("menu").hidden = true; }
+
+function nodeMenu(nd, x, y) {
+  const st = ex.st, items = [];
+  for (const s of st.steps) {
+    if (s.node !== nd.index) continue;
+    if (s.kind === "command" || s.kind === "fire" || s.kind === "crash" || s.kind === "restart") items.push({ text: s.words, step: s });
+  }
+  if (!items.length) items.push({ text: st.terminal ? "the run has ended" : "nothing to do at " + nd.name + " now" });
+  if (ex.info.crashes === 0 && nd.alive) items.push({ text: "crash: none allowed (check --crashes N)" });
+  else if (nd.alive && !st.steps.some((s) => s.kind === "crash" && s.node === nd.index)) items.push({ text: "crash: the budget of " + ex.info.crashes + " is spent" });
+  if (!nd.alive && ex.info.restarts === 0) items.push({ text: "restart: none allowed (check --restarts N)" });
+  showMenu(nd.name, items, x, y);
+}
+
+function msgMenu(f, x, y) {
+  const st = ex.st, items = [];
+  for (const s of st.steps) {
+    if ((s.kind === "deliver" || s.kind === "drop") && s.from === f.from && s.node === f.to && s.k === f.k) items.push({ text: s.words, step: s });
+  }
+  if (!items.some((i) => i.step.kind === "deliver")) items.unshift({ text: "not deliverable yet: under policy " + ex.info.policy + " the link's head comes first" });
+  if (ex.info.drops === 0) items.push({ text: "drop: none allowed (check --drops N)" });
+  showMenu(f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1], items, x, y);
+}
+
+init().catch((err) => { $("error").hidden = false; $("error").textContent = err.message; ex.ready = true; });

@@ -1,0 +1,588 @@
+package serve
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"ringlab/engine/statespace"
+)
+
+// Bounds of the explorer's server: what one request may ask and what the
+// server keeps between requests, whoever visits and however often.
+const (
+	// MaxPathSteps is the longest path a request may name.
+	MaxPathSteps = 4096
+	// MaxCacheEntries and MaxCacheBytes bound the views kept between
+	// requests (least recently used first out).
+	MaxCacheEntries = 512
+	MaxCacheBytes   = 8 << 20
+	// MaxInterned bounds what the Explorer interns (node states, messages)
+	// when no analysis holds the whole space: past it the Explorer is made
+	// afresh.
+	MaxInterned = 200_000
+	// RequestTime bounds the time one request may take, waiting included.
+	RequestTime = 10 * time.Second
+	// ShortestStates bounds the search for the nearest violation.
+	ShortestStates = 2_000_000
+)
+
+// Explore is the page that lets a user be the scheduler of one system:
+// at each state it shows the nodes, the messages in flight and every
+// enabled step, and a click takes one. The state is the path, held in the
+// page's URL (/explore?path=c2,d2-1) and sent with every request: the
+// server keeps no state per visitor, only a cache of views bounded in
+// entries and bytes. Make one with NewExplore.
+//
+// Its handlers may be called concurrently; they take the one Explorer in
+// turn, each waiting at most RequestTime.
+type Explore struct {
+	info  exploreInfo
+	cfg   statespace.Config
+	names func(int) string
+
+	turn  chan struct{} // a token: whoever holds it uses x, fates and the cache
+	x     *statespace.Explorer
+	fates *statespace.Fates
+	epoch int // counts the Explorers made: Keys change with each
+	cache *viewCache
+}
+
+// ExploreSpec describes the system an Explore serves.
+type ExploreSpec struct {
+	Title    string   // "mutex central"
+	Names    []string // node i's name at index i-1
+	Topology string   // trace.TopoRing, TopoComplete, TopoStar or TopoGraph
+	Edges    [][2]int // a graph's edges
+	// Command is the check command of the system without --path or
+	// --serve: the page shows Command --path P, which replays the path,
+	// and Command --serve --path P, which opens it here.
+	Command string
+	// Config is the search's configuration (statespace.For).
+	Config statespace.Config
+	// Theory, if set, says what the theory predicts for the messages of a
+	// whole run, shown next to the fewest and most still to come.
+	Theory string
+}
+
+// exploreInfo is what the page is told once.
+type exploreInfo struct {
+	Title    string   `json:"title"`
+	Names    []string `json:"names"`
+	Topology string   `json:"topology"`
+	Edges    [][2]int `json:"edges,omitempty"`
+	Command  string   `json:"command"`
+	Theory   string   `json:"theory,omitempty"`
+	Crashes  int      `json:"crashes"`
+	Restarts int      `json:"restarts"`
+	Drops    int      `json:"drops"`
+	Policy   string   `json:"policy"`
+	// Fates says whether every step's fate is known; FatesNote why not,
+	// or the size of the space when it is.
+	Fates     bool   `json:"fates"`
+	FatesNote string `json:"fates_note"`
+}
+
+// NewExplore makes the page's server for spec and analyses the whole
+// space (statespace.Explorer.Analyze) up to maxStates distinct states
+// within budget: when that succeeds the page marks every step with its
+// fate; when it does not, the page works without the marks and says why.
+func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget time.Duration) (*Explore, error) {
+	names := func(i int) string {
+		if i >= 1 && i <= len(spec.Names) {
+			return spec.Names[i-1]
+		}
+		return fmt.Sprintf("node %d", i)
+	}
+	x, err := statespace.NewExplorer(spec.Config, names)
+	if err != nil {
+		return nil, err
+	}
+	e := &Explore{cfg: spec.Config, names: names, x: x, turn: make(chan struct{}, 1), cache: newViewCache(MaxCacheEntries, MaxCacheBytes)}
+	e.info = exploreInfo{Title: spec.Title, Names: spec.Names, Topology: spec.Topology, Edges: spec.Edges, Command: spec.Command,
+		Theory: spec.Theory, Crashes: spec.Config.Crashes, Restarts: spec.Config.Restarts, Drops: spec.Config.Drops,
+		Policy: spec.Config.Policy.String()}
+	actx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	f, err := x.Analyze(actx, maxStates)
+	switch {
+	case err == nil:
+		e.fates = f
+		e.info.Fates = true
+		e.info.FatesNote = fmt.Sprintf("the whole space: %d states, %d transitions, analysed in %.2fs", f.States, f.Edges, time.Since(start).Seconds())
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		e.info.FatesNote = fmt.Sprintf("not analysed: the space takes longer than %v to explore (--explore-time)", budget)
+	default:
+		e.info.FatesNote = "not analysed: " + strings.TrimPrefix(err.Error(), "statespace: ") + " (--explore-states)"
+	}
+	if e.fates == nil {
+		// the analysis's interned states are of no use now
+		if e.x, err = statespace.NewExplorer(spec.Config, names); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// Analysed reports whether every state's fate is known.
+func (e *Explore) Analysed() bool { return e.fates != nil }
+
+// CacheSize is the number of views the server keeps and their bytes;
+// never more than MaxCacheEntries and MaxCacheBytes.
+func (e *Explore) CacheSize() (entries, bytes int) {
+	e.turn <- struct{}{}
+	defer func() { <-e.turn }()
+	return e.cache.ll.Len(), e.cache.bytes
+}
+
+// Interned is what the Explorer keeps of the states it met
+// (statespace.Explorer.Interned): never more than MaxInterned past the
+// request that passes it, unless the analysis holds the whole space.
+func (e *Explore) Interned() int {
+	e.turn <- struct{}{}
+	defer func() { <-e.turn }()
+	return e.x.Interned()
+}
+
+// Handler returns the explorer's routes: the page at /explore (and / for
+// it), its state at /api/state?path=P, the nearest violation at
+// /api/shortest?path=P, and the page's scripts. loopback makes it refuse
+// requests whose Host is not a loopback name or address.
+func (e *Explore) Handler(loopback bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/explore", http.StatusFound)
+	})
+	mux.HandleFunc("GET /explore", e.page)
+	mux.HandleFunc("GET /api/info", e.infoJSON)
+	mux.HandleFunc("GET /api/state", e.state)
+	mux.HandleFunc("GET /api/shortest", e.shortest)
+	mux.HandleFunc("GET /static/{name}", static)
+	return guard(http.TimeoutHandler(mux, RequestTime, "the request took too long"), loopback)
+}
+
+func (e *Explore) page(w http.ResponseWriter, _ *http.Request) {
+	b, err := assets.ReadFile("assets/explore.html")
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
+}
+
+func (e *Explore) infoJSON(w http.ResponseWriter, _ *http.Request) {
+	b, _ := json.Marshal(e.info)
+	writeJSON(w, b)
+}
+
+func writeJSON(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
+}
+
+// parsePath reads the request's path parameter: a usage error (400)
+// names what is wrong.
+func (e *Explore) parsePath(r *http.Request) ([]statespace.Trans, error) {
+	p := r.URL.Query().Get("path")
+	if len(p) > MaxPathSteps*12 {
+		return nil, fmt.Errorf("path: longer than %d steps", MaxPathSteps)
+	}
+	path, err := statespace.ParsePath(p, len(e.info.Names))
+	if err != nil {
+		return nil, fmt.Errorf("path: %v", err)
+	}
+	if len(path) > MaxPathSteps {
+		return nil, fmt.Errorf("path: %d steps, more than %d", len(path), MaxPathSteps)
+	}
+	return path, nil
+}
+
+// take waits for the turn, at most until the request's context ends.
+func (e *Explore) take(ctx context.Context) bool {
+	select {
+	case e.turn <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
+	path, err := e.parsePath(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if !e.take(r.Context()) {
+		http.Error(w, "busy: try again", http.StatusServiceUnavailable)
+		return
+	}
+	defer func() { <-e.turn }()
+	b, err := e.view(path)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, b)
+}
+
+// view is the JSON of the state path reaches, from the cache or made
+// afresh (and cached). The caller holds the turn.
+func (e *Explore) view(path []statespace.Trans) ([]byte, error) {
+	key := statespace.FormatPath(path)
+	if b, ok := e.cache.get(key); ok {
+		return b, nil
+	}
+	if e.fates == nil && e.x.Interned() > MaxInterned {
+		x, err := statespace.NewExplorer(e.cfg, e.names)
+		if err != nil {
+			return nil, err
+		}
+		e.x, e.epoch = x, e.epoch+1
+		e.cache = newViewCache(MaxCacheEntries, MaxCacheBytes) // its keys are the old Explorer's
+	}
+	v, err := e.x.At(path)
+	if err != nil {
+		return nil, err
+	}
+	var prev *statespace.View
+	if len(path) > 0 {
+		if prev, err = e.x.At(path[:len(path)-1]); err != nil {
+			return nil, err
+		}
+	}
+	b, err := json.Marshal(e.describe(v, prev))
+	if err != nil {
+		return nil, err
+	}
+	e.cache.put(key, b)
+	return b, nil
+}
+
+// stateJSON is one state as the page draws it.
+type stateJSON struct {
+	Epoch     int            `json:"epoch"`
+	Key       string         `json:"key"`
+	Keys      []string       `json:"keys"` // every state's along the path
+	Path      string         `json:"path"`
+	Labels    []string       `json:"labels"`
+	Replay    string         `json:"replay"`
+	Open      string         `json:"open"`
+	Nodes     []nodeJSON     `json:"nodes"`
+	Flight    []flightJSON   `json:"flight"`
+	Steps     []stepJSON     `json:"steps"`
+	Props     []propJSON     `json:"properties"`
+	Violation *violationJSON `json:"violation,omitempty"`
+	Terminal  bool           `json:"terminal"`
+	Messages  int64          `json:"messages"`
+	Fate      string         `json:"fate,omitempty"`
+	NoReturn  int            `json:"no_return"` // the first state on the path (0: the initial one) from which a violation is unavoidable; -1: none
+	Fewest    *int64         `json:"fewest,omitempty"`
+	Most      *int64         `json:"most,omitempty"` // absent with fewest: unknown; absent alone: unbounded
+	Unbounded bool           `json:"unbounded,omitempty"`
+	Crashes   int            `json:"crashes"`
+	Restarts  int            `json:"restarts"`
+	Drops     int            `json:"drops"`
+}
+
+type nodeJSON struct {
+	Index   int      `json:"index"`
+	Name    string   `json:"name"`
+	Alive   bool     `json:"alive"`
+	Done    bool     `json:"done"`
+	State   string   `json:"state"`
+	Fields  []string `json:"fields"`
+	Changed []string `json:"changed,omitempty"` // the fields that differ from the previous state's
+	Was     string   `json:"was,omitempty"`     // the node's state before the last step, when it changed
+	Pending []string `json:"pending,omitempty"`
+}
+
+type flightJSON struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	K    int    `json:"k"`
+	Text string `json:"text"`
+}
+
+type stepJSON struct {
+	Label    string `json:"label"`
+	Kind     string `json:"kind"` // deliver, fire, command, drop, crash, restart
+	Node     int    `json:"node"`
+	From     int    `json:"from"`
+	K        int    `json:"k"`
+	Words    string `json:"words"`
+	Next     string `json:"next"`
+	Fate     string `json:"fate,omitempty"`
+	Violates string `json:"violates,omitempty"`
+	Messages int    `json:"messages"`
+	OnPath   int    `json:"on_path"` // the state on the path it leads back to (its index), -1: none
+}
+
+type propJSON struct {
+	ID       string `json:"id"`
+	Liveness bool   `json:"liveness"`
+	Status   string `json:"status"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+type violationJSON struct {
+	Property string `json:"property"`
+	Detail   string `json:"detail"`
+	At       int    `json:"at"`
+}
+
+var kindNames = map[statespace.Kind]string{
+	statespace.Deliver: "deliver", statespace.Fire: "fire", statespace.Command: "command",
+	statespace.Drop: "drop", statespace.Crash: "crash", statespace.Restart: "restart",
+}
+
+func hexKey(k uint64) string { return strconv.FormatUint(k, 16) }
+
+// describe turns a view (and the one before its last step) into the page's JSON.
+func (e *Explore) describe(v, prev *statespace.View) stateJSON {
+	p := statespace.FormatPath(v.Path)
+	d := stateJSON{Epoch: e.epoch, Key: hexKey(v.Key), Path: p, Terminal: v.Terminal, Messages: v.Messages, NoReturn: -1,
+		Crashes: e.cfg.Crashes, Restarts: e.cfg.Restarts, Drops: e.cfg.Drops,
+		Labels: []string{}, Flight: []flightJSON{}, Steps: []stepJSON{}, Props: []propJSON{}} // [] in JSON, not null
+	d.Replay = e.info.Command
+	d.Open = e.info.Command + " --serve"
+	if p != "" {
+		d.Replay += " --path " + p
+		d.Open += " --path " + p
+	}
+	onPath := map[uint64]int{}
+	for i, k := range v.Keys {
+		d.Keys = append(d.Keys, hexKey(k))
+		if _, ok := onPath[k]; !ok {
+			onPath[k] = i
+		}
+	}
+	for _, t := range v.Path {
+		d.Labels = append(d.Labels, t.String())
+	}
+	for i, n := range v.Nodes {
+		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.State, Fields: append([]string{}, Fields(n.State)...), Pending: n.Pending}
+		if prev != nil {
+			was := prev.Nodes[i]
+			if was.State != n.State {
+				nj.Was = was.State
+				nj.Changed = changed(Fields(was.State), nj.Fields)
+			}
+		}
+		d.Nodes = append(d.Nodes, nj)
+	}
+	for _, f := range v.InFlight {
+		d.Flight = append(d.Flight, flightJSON{From: f.From, To: f.To, K: f.K, Text: f.Text})
+	}
+	for _, s := range v.Steps {
+		sj := stepJSON{Label: s.Label, Kind: kindNames[s.Trans.Kind], Node: int(s.Trans.Node), From: int(s.Trans.From), K: int(s.Trans.K),
+			Words: s.Words, Next: hexKey(s.Next), Messages: s.Messages, OnPath: -1}
+		if s.Violation != nil {
+			sj.Violates = string(s.Violation.Property)
+		}
+		if i, ok := onPath[s.Next]; ok {
+			sj.OnPath = i
+		}
+		if e.fates != nil {
+			if f, ok := e.fates.Fate(s.Next); ok {
+				sj.Fate = f.String()
+			}
+		}
+		d.Steps = append(d.Steps, sj)
+	}
+	for _, ps := range v.Properties {
+		d.Props = append(d.Props, propJSON{ID: string(ps.ID), Liveness: ps.Liveness, Status: ps.Status, Detail: ps.Detail})
+	}
+	if v.Violation != nil {
+		d.Violation = &violationJSON{Property: string(v.Violation.Property), Detail: v.Violation.Detail, At: v.ViolatedAt}
+	}
+	if e.fates != nil {
+		if f, ok := e.fates.Fate(v.Key); ok {
+			d.Fate = f.String()
+		}
+		for i, k := range v.Keys {
+			if f, ok := e.fates.Fate(k); ok && f == statespace.Unavoidable {
+				d.NoReturn = i
+				break
+			}
+		}
+		if lo, hi, ok := e.fates.MessagesLeft(v.Key); ok {
+			d.Fewest = &lo
+			if hi == statespace.Unbounded {
+				d.Unbounded = true
+			} else {
+				d.Most = &hi
+			}
+		}
+	}
+	return d
+}
+
+func (e *Explore) shortest(w http.ResponseWriter, r *http.Request) {
+	path, err := e.parsePath(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), RequestTime-time.Second)
+	defer cancel()
+	if !e.take(ctx) {
+		http.Error(w, "busy: try again", http.StatusServiceUnavailable)
+		return
+	}
+	defer func() { <-e.turn }()
+	var ans struct {
+		Found bool   `json:"found"`
+		Steps string `json:"steps"`
+		Path  string `json:"path"`
+		Note  string `json:"note,omitempty"`
+	}
+	steps, found, err := e.x.Shortest(ctx, path, ShortestStates)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		ans.Note = "the search for the nearest violation ran out of time"
+	case err != nil:
+		ans.Note = err.Error()
+	case found:
+		ans.Found, ans.Steps, ans.Path = true, statespace.FormatPath(steps), statespace.FormatPath(append(append([]statespace.Trans(nil), path...), steps...))
+	default:
+		ans.Note = "no violation is reachable from here"
+	}
+	b, _ := json.Marshal(ans)
+	writeJSON(w, b)
+}
+
+// Fields splits a node's state as %+v prints it ("{state:HELD clock:3
+// queue:[1 2]}") into its top-level fields ("state:HELD", "clock:3",
+// "queue:[1 2]"); a value that is not a struct is one field.
+func Fields(s string) []string {
+	if s == "" {
+		return nil
+	}
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return []string{s}
+	}
+	s = s[1 : len(s)-1]
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			depth--
+		case ' ':
+			if depth == 0 {
+				if i > start {
+					out = append(out, s[start:i])
+				}
+				start = i + 1
+			}
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// changed names the fields of now that differ from was's, by the name
+// before the colon.
+func changed(was, now []string) []string {
+	old := map[string]string{}
+	for _, f := range was {
+		name, _, _ := strings.Cut(f, ":")
+		old[name] = f
+	}
+	var out []string
+	for _, f := range now {
+		name, _, _ := strings.Cut(f, ":")
+		if old[name] != f {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// viewCache keeps the JSON of recent views by path, least recently used
+// out first, within a number of entries and of bytes.
+type viewCache struct {
+	maxEntries, maxBytes, bytes int
+	ll                          *list.List
+	byKey                       map[string]*list.Element
+}
+
+type cached struct {
+	key string
+	b   []byte
+}
+
+func newViewCache(entries, bytes int) *viewCache {
+	return &viewCache{maxEntries: entries, maxBytes: bytes, ll: list.New(), byKey: map[string]*list.Element{}}
+}
+
+func (c *viewCache) get(key string) ([]byte, bool) {
+	el, ok := c.byKey[key]
+	if !ok {
+		return nil, false
+	}
+	c.ll.MoveToFront(el)
+	return el.Value.(*cached).b, true
+}
+
+func (c *viewCache) put(key string, b []byte) {
+	size := len(key) + len(b)
+	if size > c.maxBytes {
+		return
+	}
+	if el, ok := c.byKey[key]; ok {
+		c.bytes -= len(key) + len(el.Value.(*cached).b)
+		c.ll.Remove(el)
+		delete(c.byKey, key)
+	}
+	for c.ll.Len() > 0 && (c.ll.Len()+1 > c.maxEntries || c.bytes+size > c.maxBytes) {
+		el := c.ll.Back()
+		old := el.Value.(*cached)
+		c.bytes -= len(old.key) + len(old.b)
+		c.ll.Remove(el)
+		delete(c.byKey, old.key)
+	}
+	c.byKey[key] = c.ll.PushFront(&cached{key: key, b: b})
+	c.bytes += size
+}
+
+// ServeExplore serves e on ln until ctx is done, as Serve does a Server.
+func ServeExplore(ctx context.Context, ln net.Listener, e *Explore, announce func(base string)) error {
+	return serveHandler(ctx, ln, e.Handler(isLoopbackAddr(ln.Addr())), announce)
+}
+
+// RunExplore serves e on ln (from Listen) until ctx is cancelled (Ctrl-C),
+// telling the user on stderr where to look: the page at the state path
+// reaches ("" the initial state). It closes ln.
+func RunExplore(ctx context.Context, e *Explore, ln net.Listener, path string, stderr io.Writer) error {
+	if !isLoopbackAddr(ln.Addr()) {
+		fmt.Fprintf(stderr, "warning: %s is not a loopback address: anyone who can reach it can explore this system\n", ln.Addr())
+	}
+	fmt.Fprintf(stderr, "fates: %s\n", e.info.FatesNote)
+	return ServeExplore(ctx, ln, e, func(base string) {
+		u := base + "/explore"
+		if path != "" {
+			u += "?path=" + path
+		}
+		fmt.Fprintf(stderr, "exploring %s at %s (Ctrl-C to stop)\n", e.info.Title, u)
+	})
+}
