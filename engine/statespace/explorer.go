@@ -265,9 +265,11 @@ func (x *Explorer) nodes(s *state) []NodeView {
 	return vs
 }
 
-// printState prints a node's variables with %+v, through the pointers
+// printState prints a node's variables as %+v does, through the pointers
 // and one-field wrappers (an adapter that embeds the algorithm's *Node)
-// that would otherwise print as an address.
+// that would otherwise print as an address, and leaving out fields that
+// hold functions or channels (configuration, not state, and only an
+// address in print).
 func printState(nd any) string {
 	v := reflect.ValueOf(nd)
 	for range 8 {
@@ -281,10 +283,60 @@ func printState(nd any) string {
 			(v.Field(0).Kind() == reflect.Pointer || v.Field(0).Kind() == reflect.Interface || v.Field(0).Kind() == reflect.Struct):
 			v = v.Field(0)
 		default:
-			return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
+			var b strings.Builder
+			writeValue(&b, v, 0)
+			return b.String()
 		}
 	}
-	return strings.TrimPrefix(fmt.Sprintf("%+v", v), "&")
+	var b strings.Builder
+	writeValue(&b, v, 0)
+	return b.String()
+}
+
+// writeValue writes v as %+v would, without function and channel fields.
+func writeValue(b *strings.Builder, v reflect.Value, depth int) {
+	if depth > 8 {
+		b.WriteString("…")
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			b.WriteString("<nil>")
+			return
+		}
+		writeValue(b, v.Elem(), depth+1)
+	case reflect.Struct:
+		b.WriteByte('{')
+		first := true
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if k := f.Kind(); k == reflect.Func || k == reflect.Chan || k == reflect.UnsafePointer {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			b.WriteString(v.Type().Field(i).Name)
+			b.WriteByte(':')
+			writeValue(b, f, depth+1)
+		}
+		b.WriteByte('}')
+	case reflect.Slice, reflect.Array:
+		b.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeValue(b, v.Index(i), depth+1)
+		}
+		b.WriteByte(']')
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		b.WriteString("…")
+	default:
+		fmt.Fprintf(b, "%+v", v)
+	}
 }
 
 // flights lists the messages in flight in s, link by link.

@@ -146,3 +146,22 @@ func TestExplorerViewsAState(t *testing.T) {
 		t.Errorf("pending: %+v", v0.Nodes[1])
 	}
 }
+
+// A node's variables print without the functions of its configuration,
+// which would show only as addresses.
+func TestPrintStateLeavesOutFunctions(t *testing.T) {
+	type cfg struct {
+		N    int
+		Name func(int) string
+	}
+	type nd struct {
+		cfg   cfg
+		queue []int
+		held  *int
+	}
+	one := 1
+	got := printState(&nd{cfg: cfg{N: 3, Name: func(int) string { return "" }}, queue: []int{2, 3}, held: &one})
+	if want := "{cfg:{N:3} queue:[2 3] held:1}"; got != want {
+		t.Errorf("printState = %q, want %q", got, want)
+	}
+}
