@@ -79,6 +79,10 @@ type Config struct {
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
 	Only      check.ID      // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// NoShift turns off the clock shift (shift.go): by default a search
+	// whose nodes are node.Shifters, under FIFO links and no Within
+	// constraint, keeps each state shifted down by its least clock.
+	NoShift bool
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that

@@ -28,7 +28,11 @@ func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
 	if err != nil {
 		return err
 	}
-	if got := rr.end.appendKey(nil, m.in); string(got) != want {
+	end := rr.end
+	if m.shifting {
+		end = m.shift(end)
+	}
+	if got := end.appendKey(nil, m.in); string(got) != want {
 		return fmt.Errorf("statespace: the state after %s differs when rebuilt from the start: a node's Clone shares memory with its original, or its key misses a field", FormatPath(p))
 	}
 	return nil

@@ -110,6 +110,9 @@ func (s *searcher) begin() (bool, error) {
 		return false, err
 	}
 	s.m = m
+	if m.shifting = shiftable(s.cfg); m.shifting {
+		s0 = m.shift(s0)
+	}
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, rec{parent: -1})
 	s.res.Distinct = 1
@@ -232,7 +235,11 @@ func (s *searcher) expand(e *entry) error {
 // is the depth of the state it reaches (as on a replay of the path).
 func (s *searcher) step(es *state, depth int32, t Trans) (*state, *Violation, error) {
 	s.m.now = int64(depth)
-	return s.m.step(es, t)
+	next, viol, err := s.m.step(es, t)
+	if err == nil && s.m.shifting {
+		next = s.m.shift(next)
+	}
+	return next, viol, err
 }
 
 // successor is es's successor by t, from the memo if pickAmple stepped it.
