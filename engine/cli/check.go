@@ -37,6 +37,8 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
 		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
+		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal of the algorithm's holds and print a shortest path to it (`NAME`; an unknown name lists them); exit 3 if none is reachable"},
+		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
 }
 
@@ -117,6 +119,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if err != nil {
 		return err
 	}
+	if sc, err = stageFlags(c, sys, sc); err != nil {
+		return err
+	}
 	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
 		sc.Checks = func() []check.Property {
@@ -129,8 +134,8 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property"), " --seed 0")
-	if !sc.POR {
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property", "goal"), " --seed 0")
+	if !sc.POR && sc.Goal == nil {
 		base += " --por=false"
 	}
 	if c.IsSet("path") {
@@ -168,6 +173,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
+	if sc.Goal != nil {
+		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
+	}
 	if v := res.Violation; v != nil {
 		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)

@@ -79,6 +79,17 @@ type Config struct {
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
 	Only      check.ID      // look for violations of this property only ("": any)
 	Exact     bool          // store whole keys, not 64-bit fingerprints
+	// From, when set, stages the search: it starts from the state this
+	// path reaches (taken under the asynchronous timer model, its own
+	// faults allowed), with the fault budgets and timer model above
+	// counted afresh from there. Every path the search reports, and every
+	// replay of one, is relative to that state.
+	From []Trans
+	// Goal, when set, is what the search looks for instead of a violation
+	// (it still stops at one): the first state where it holds, reached by
+	// a shortest path (Result.Goal). The partial-order reduction is off
+	// for a goal, which may read any node's state.
+	Goal *engine.Goal
 	// NoShift turns off the clock shift (shift.go): by default a search
 	// whose nodes are node.Shifters, under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
@@ -115,6 +126,8 @@ type Result struct {
 	Path        []Trans       // the shortest path to the violation
 	Reduced     int64         // states expanded by an ample set smaller than their enabled set
 	Beyond      int64         // distinct states outside the Within constraint, not expanded
+	// Goal reports that Config.Goal holds in the state Path reaches.
+	Goal bool
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64

@@ -74,6 +74,9 @@ type searcher struct {
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Goal != nil {
+		cfg.POR = false // a goal may read any node's state: every interleaving counts
+	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
 		fp: newFPSet(), full: map[string]int32{}, sleeps: newSleepSets()}
 	if cfg.Timeout > 0 {
@@ -116,6 +119,14 @@ func (s *searcher) begin() (bool, error) {
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, rec{parent: -1})
 	s.res.Distinct = 1
+	if m.staged != nil {
+		s.res.Violation = m.staged
+		return true, nil
+	}
+	if s.cfg.Goal != nil && m.goal(s0) {
+		s.res.Goal = true
+		return true, nil
+	}
 	if m.terminal(s0) {
 		v, err := s.judge(0)
 		if err != nil || v != nil {
@@ -341,6 +352,10 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 	s.res.Depth = max(s.res.Depth, d)
 	if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
 		s.res.Violation, s.res.Path, s.stopped = viol, s.path(idx), true
+		return nil
+	}
+	if cfg.Goal != nil && s.m.goal(next) {
+		s.res.Goal, s.res.Path, s.stopped = true, s.path(idx), true
 		return nil
 	}
 	switch {

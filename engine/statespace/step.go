@@ -41,6 +41,8 @@ type machine struct {
 	// sh holds what the shifts computed.
 	shifting bool
 	sh       *shifter
+	// staged is the first violation on the path of Config.From, if any.
+	staged *Violation
 }
 
 func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }

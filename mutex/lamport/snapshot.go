@@ -73,3 +73,7 @@ func (m Msg) ShiftClocks(d int) node.Msg {
 	}
 	return m
 }
+
+// ProtocolState is the node's state: RELEASED, WANTED or HELD (a goal of
+// the exhaustive checker reads it).
+func (n *Node) ProtocolState() string { return n.state }
