@@ -2,6 +2,7 @@ package election
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -183,4 +184,49 @@ func rotations(as [][]int, n int, desc bool) bool {
 		}
 	}
 	return true
+}
+
+// The paths Fates.Extremes gives attain the fewest and most messages:
+// replayed from the start, each sends exactly that many and ends the run.
+// `check --extremes` reports the same figures in its JSON.
+func TestExtremesPathsAttainTheirCounts(t *testing.T) {
+	for _, ids := range [][]int{{4, 3, 2, 1}, {1, 2, 3, 4}, {2, 4, 1, 3}} {
+		alg, _ := engine.Find(Algorithms(), "chang-roberts")
+		p := alg.ForCheck().Defaults()
+		if err := p.Give("ids", joinInts(ids)); err != nil {
+			t.Fatal(err)
+		}
+		sys, cfg, err := statespace.For(alg, p, engine.Env{Runtime: "sim", MaxDelay: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := statespace.NewExplorer(cfg, sys.Names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := x.Analyze(context.Background(), 1_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := f.Extremes()
+		if !ok || e.Fewest != 8 || e.Most != hops(ids)+4 {
+			t.Errorf("ids %v: %+v (ok %v), want fewest 8 (2n), most %d", ids, e, ok, hops(ids)+4)
+		}
+		for _, c := range []struct {
+			path []statespace.Trans
+			want int64
+		}{{e.FewestPath, e.Fewest}, {e.MostPath, e.Most}} {
+			rr, err := statespace.Replay(cfg, c.path, nil)
+			if err != nil || rr.Messages != c.want || !rr.Terminated {
+				t.Errorf("ids %v: %s sends %d messages (ends %v, %v), want %d", ids, statespace.FormatPath(c.path), rr.Messages, rr.Terminated, err, c.want)
+			}
+		}
+		r := runCLI(t, "check", "chang-roberts", "--ids", joinInts(ids), "--extremes", "--format", "json")
+		var rep struct {
+			Messages struct{ Fewest, Most int64 }
+		}
+		if err := json.Unmarshal([]byte(r.out), &rep); err != nil || r.code != 0 || rep.Messages.Fewest != e.Fewest || rep.Messages.Most != e.Most {
+			t.Errorf("check --extremes, ids %v: exit %d %v %+v\n%s\n%s", ids, r.code, err, rep, r.out, r.errb)
+		}
+	}
 }

@@ -37,6 +37,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
 		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
+		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search, also the fewest and most messages a complete run sends over every schedule, each with a path that attains it (the whole graph again, without reduction)"},
 		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal of the algorithm's holds and print a shortest path to it (`NAME`; an unknown name lists them); exit 3 if none is reachable"},
 		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
@@ -71,6 +72,9 @@ type checkReport struct {
 	Steps       int     `json:"steps,omitempty"`
 	Path        string  `json:"path,omitempty"`
 	Replay      string  `json:"replay,omitempty"`
+	// Messages is, with --extremes, the fewest and most messages over
+	// every schedule.
+	Messages *extremesReport `json:"messages,omitempty"`
 }
 
 // searchFlags reads the search's flags of CheckFlags into sc; its errors
@@ -134,7 +138,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property", "goal"), " --seed 0")
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property", "goal", "extremes"), " --seed 0")
 	if !sc.POR && sc.Goal == nil {
 		base += " --por=false"
 	}
@@ -181,12 +185,18 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Path = statespace.FormatPath(res.Path)
 		rep.Replay = base + " --path " + rep.Path
 	}
+	if c.Bool("extremes") && res.Exhausted && res.Violation == nil {
+		rep.Messages = extremes(ctx, sys, sc, stderr)
+	}
 	switch format {
 	case "json":
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
 	default: // text to stdout; none, mermaid: the figures go to stderr, stdout keeps the picture clean
 		writeCheck(notes, rep)
+		if rep.Messages != nil {
+			writeExtremes(notes, rep.Messages)
+		}
 	}
 	picture := format != "text" && format != "json" && format != "none"
 	if picture && res.Violation == nil {
