@@ -82,6 +82,7 @@ var flagSamples = map[string]string{
 	"nodes": "3", "requests": "2", "quorum": "2", "reply-timeout": "10", "coord-timeout": "10",
 	"lang": "pt", "seed": "1", "layout-seed": "1", "message": "abc", "restart": "1@9",
 	"scenario": "chapter", "graph": "1-2,2-3,3-1", "property": "termination",
+	"goal": "messages-on-a-link", "from-path": "",
 }
 
 // flagContext gives the flags a flag applies with; an error naming one of

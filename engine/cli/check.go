@@ -38,8 +38,8 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1 (the trace, in --format)"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search, also the fewest and most messages a complete run sends over every schedule, each with a path that attains it (the whole graph again, without reduction)"},
-		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal of the algorithm's holds and print a shortest path to it (`NAME`; an unknown name lists them); exit 3 if none is reachable"},
-		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds), with the fault budgets and --timers counted from there; --path then continues it"},
+		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them); exit 3 if none is reachable"},
+		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
 }
 
