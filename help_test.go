@@ -83,6 +83,7 @@ var flagSamples = map[string]string{
 	"lang": "pt", "seed": "1", "layout-seed": "1", "message": "abc", "restart": "1@9",
 	"scenario": "chapter", "graph": "1-2,2-3,3-1", "property": "termination",
 	"dir": "mylock", "points": "examples/assignment/points",
+	"goal": "messages-on-a-link", "from-path": "",
 }
 
 // flagContext gives the flags a flag applies with; an error naming one of

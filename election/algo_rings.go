@@ -105,6 +105,7 @@ func changRobertsAlgo() entry {
 			return engine.System{
 				Factory: f, Messages: changroberts.MessageTypes(), Script: starts(s),
 				Properties: verdicts(s.ids, maxID(s.ids), "the largest id"),
+				Goals:      changRobertsGoals(),
 				Figures: func(*trace.Summary) map[string]any {
 					n := s.n()
 					x := map[string]any{"theory": fmt.Sprintf("all starting: best 2n-1 = %d, worst n(n+1)/2 = %d, average n*H_n = %.0f ELECTION; + n = %d ELECTED",

@@ -70,6 +70,11 @@ type Env struct {
 	// none): a System whose space is infinite needs this or a state
 	// constraint of its own (System.Within).
 	MaxDepth int
+	// AnyOrder says an exhaustive check delivers a link's messages in any
+	// order (--policy random), where it does not shift clocks
+	// (node.Shifter): a System whose space is finite only under the shift
+	// needs a bound then.
+	AnyOrder bool
 }
 
 // Param is one typed parameter: its Default's type (int, int64, uint64,

@@ -76,6 +76,9 @@ type System struct {
 	Workload Workload
 	// Properties are judged at every event and at the end of the run.
 	Properties []check.Property
+	// Goals are the states an exhaustive check may be asked to reach
+	// (--goal NAME), by name.
+	Goals []Goal
 	// Names gives node i's display name ("coordinator", "N32", "P2");
 	// nil: "node i".
 	Names func(i int) string

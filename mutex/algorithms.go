@@ -213,7 +213,7 @@ func (a algorithm) algorithm() engine.Algorithm {
 func (a algorithm) exhaustive() *engine.Algorithm {
 	ps := []engine.Param{
 		{Name: "nodes", Default: min(a.nodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
-		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; with a Lamport clock it needs --max-clock or --max-depth)"},
+		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; with a Lamport clock it needs --max-clock or --max-depth, except Lamport's (--clock events) and Ricart-Agrawala's under --policy fifo, whose clocks the checker shifts)"},
 	}
 	if a.clock {
 		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
@@ -239,8 +239,8 @@ func (a algorithm) exhaustive() *engine.Algorithm {
 				return engine.System{}, cliutil.Usagef("--requests must be between 0 and 8 for an exhaustive check, got %d", requests)
 			case maxClock < 0:
 				return engine.System{}, cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
-			case requests == 0 && a.clock && maxClock == 0 && env.MaxDepth == 0:
-				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite")
+			case requests == 0 && a.clock && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !pl.shifts()):
+				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite%s", a.shiftNote())
 			}
 			return checkSystem(a.name, pl, requests, maxClock), nil
 		},

@@ -45,3 +45,29 @@ func clockOf(nd node.Node) (int, bool) {
 	}
 	return c.Clock(), true
 }
+
+// shifts reports whether the plan's nodes let the exhaustive checker shift
+// their clocks (node.Shifter): then a run that never ends still has a
+// finite space under FIFO links, every state being one of a finite number
+// of clock orders.
+func (pl plan) shifts() bool {
+	nd, err := pl.factory(1)
+	if err != nil {
+		return false
+	}
+	s, ok := nd.(node.Shifter)
+	if !ok {
+		return false
+	}
+	_, _, exact := s.LeastClock()
+	return exact
+}
+
+// shiftNote says, for an algorithm with clocks, where the clock shift
+// would have made the space finite.
+func (a algorithm) shiftNote() string {
+	if !a.clock {
+		return ""
+	}
+	return " (the checker shifts clocks, which makes it finite, only under --policy fifo and, for Lamport, --clock events)"
+}

@@ -127,6 +127,9 @@ func TestCheckExhaustsCorrectAlgorithms(t *testing.T) {
 		{"lamport", "--nodes", "3", "--requests", "1", "--clock", "requests"},
 		{"lamport", "--nodes", "3", "--requests", "0", "--clock", "requests", "--max-clock", "4"},
 		{"ricart-agrawala", "--nodes", "3", "--requests", "0", "--max-clock", "5"},
+		// no end and no bound: finite because the checker shifts clocks
+		{"ricart-agrawala", "--nodes", "3", "--requests", "0"},
+		{"lamport", "--nodes", "2", "--requests", "0"},
 		{"maekawa", "--nodes", "3", "--requests", "1"},
 	} {
 		var figs [2]checkFigures
@@ -176,7 +179,10 @@ func TestCheckBoundsAndBadInput(t *testing.T) {
 		{"check", "lamport", "--crashes", "-1"},
 		{"check", "lamport", "--timers", "soon"},
 		{"check", "lamport", "--requests", "9"},
-		{"check", "lamport", "--requests", "0"}, // no end and no bound: an infinite space
+		// no end and no bound: an infinite space where clocks do not shift
+		{"check", "lamport", "--requests", "0", "--policy", "random"},
+		{"check", "lamport", "--requests", "0", "--clock", "requests"},
+		{"check", "ricart-agrawala", "--requests", "0", "--policy", "random"},
 		{"check", "lamport", "--max-clock", "-1"},
 		{"check", "lamport", "--clock", "sometimes"},
 		{"lamport", "--requests", "0"},

@@ -49,7 +49,12 @@ type row struct {
 	Throughput float64 `json:"entries_per_100_ticks"`
 	Jain       float64 `json:"fairness_jain"`
 	MaxWait    int64   `json:"max_wait_ticks"`
-	Problem    string  `json:"problem,omitempty"`
+	// ExactMin and ExactMax are, for N <= exactMaxN, the fewest and most
+	// messages per entry over every schedule of one request per process
+	// (-1: not computed; ExactMax -1 with ExactMin set: unbounded).
+	ExactMin float64 `json:"msgs_per_entry_every_schedule_min"`
+	ExactMax float64 `json:"msgs_per_entry_every_schedule_max"`
+	Problem  string  `json:"problem,omitempty"`
 }
 
 func compareAction(c *cli.Context) error {
@@ -141,10 +146,19 @@ func (a algorithm) comparePlan(n, requests int) (plan, error) {
 
 // compareOne measures algorithm a with n processes: a heavy run and a light one.
 func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int64) (row, error) {
-	r := row{Algorithm: a.name, N: n}
+	r := row{Algorithm: a.name, N: n, ExactMin: -1, ExactMax: -1}
 	pl, err := a.comparePlan(n, requests)
 	if err != nil {
 		return r, err
+	}
+	if n <= exactMaxN {
+		one, err := a.comparePlan(n, 1)
+		if err != nil {
+			return r, err
+		}
+		if lo, hi, ok := exactPerEntry(ctx, a.name, one); ok {
+			r.ExactMin, r.ExactMax = lo, hi
+		}
 	}
 	r.Theory = pl.theory
 	heavy, msgs, problem, err := measure(ctx, pl, newWorkload(pl, requests, cs, think))
@@ -201,9 +215,9 @@ func printRows(w io.Writer, rows []row, format string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algorithm\tN\tmsgs/entry\ttheory\tsync delay\tresponse light\tresponse heavy\tentries/100 ticks\tJain\tmax wait\t")
+	fmt.Fprintln(tw, "algorithm\tN\tmsgs/entry\tevery schedule\ttheory\tsync delay\tresponse light\tresponse heavy\tentries/100 ticks\tJain\tmax wait\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Algorithm, r.N, num(r.PerEntry), r.Theory,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Algorithm, r.N, num(r.PerEntry), exactCell(r), r.Theory,
 			num(r.SyncDelay), num(r.RespLight), num(r.RespHeavy), num(r.Throughput), num(r.Jain), r.MaxWait, r.Problem)
 	}
 	return tw.Flush()

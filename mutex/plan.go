@@ -216,3 +216,18 @@ func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone
 
 // AppendKey implements node.Snapshot.
 func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }
+
+// LeastClock implements node.Shifter for the nodes that do (Lamport's and
+// Ricart-Agrawala's); for the others it says the shift does not apply.
+func (n notDone) LeastClock() (least int, has, exact bool) {
+	if s, ok := n.Node.(node.Shifter); ok {
+		return s.LeastClock()
+	}
+	return 0, false, false
+}
+
+// ShiftClocks implements node.Shifter; it is called only where LeastClock
+// said the shift applies.
+func (n notDone) ShiftClocks(d int) node.Snapshot {
+	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
+}

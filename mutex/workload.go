@@ -122,6 +122,7 @@ func newSpec(name string, pl plan, w workload) (sys engine.System, st *stats) {
 		Script:     w.actions(pl),
 		Workload:   w.newReactor(pl.nodes),
 		Properties: pl.checkers(),
+		Goals:      goals(pl),
 		Observe:    st.observe,
 		Figures:    func(s *trace.Summary) map[string]any { return st.extra(s, pl) },
 		Names:      pl.names,

@@ -44,6 +44,9 @@ func CheckFlags() []ucli.Flag {
 		&ucli.IntFlag{Name: "explore-states", Value: 2_000_000, Usage: "with --serve: analyse the whole space up to this many states to mark what every step leads to (0: no bound)"},
 		&ucli.DurationFlag{Name: "explore-time", Value: 20 * time.Second, Usage: "with --serve: give the whole-space analysis at most this long; past it the page works without the marks"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
+		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search, also the fewest and most messages a complete run sends over every schedule, each with a path that attains it (the whole graph again, without reduction)"},
+		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them); exit 3 if none is reachable"},
+		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
 }
 
@@ -80,6 +83,9 @@ type checkReport struct {
 
 	// Live is the liveness pass's figures and lasso (--liveness).
 	Live *liveReport `json:"liveness,omitempty"`
+	// Messages is, with --extremes, the fewest and most messages over
+	// every schedule.
+	Messages *extremesReport `json:"messages,omitempty"`
 }
 
 // searchFlags reads the search's flags of CheckFlags into sc; its errors
@@ -131,6 +137,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if err != nil {
 		return err
 	}
+	if sc, err = stageFlags(c, sys, sc); err != nil {
+		return err
+	}
 	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
 		sc.Checks = func() []check.Property {
@@ -144,8 +153,8 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return cliutil.Usagef("--format: %v", err)
 	}
 	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property",
-		"serve", "addr", "explore-states", "explore-time"), " --seed 0")
-	if !sc.POR {
+		"serve", "addr", "explore-states", "explore-time", "goal", "extremes"), " --seed 0")
+	if !sc.POR && sc.Goal == nil {
 		base += " --por=false"
 	}
 	if c.Bool("serve") {
@@ -193,6 +202,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
+	if sc.Goal != nil {
+		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
+	}
 	if v := res.Violation; v != nil {
 		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
@@ -202,12 +214,18 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
+	if c.Bool("extremes") && res.Exhausted && res.Violation == nil {
+		rep.Messages = extremes(ctx, sys, sc, stderr)
+	}
 	switch format {
 	case "json":
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
 	default: // text to stdout; none, mermaid: the figures go to stderr, stdout keeps the picture clean
 		writeCheck(notes, rep)
+		if rep.Messages != nil {
+			writeExtremes(notes, rep.Messages)
+		}
 	}
 	picture := format != "text" && format != "json" && format != "none"
 	if res.Violation == nil && res.Lasso != nil {

@@ -84,6 +84,21 @@ type Config struct {
 	// space is exhausted, looks for a fair cycle that keeps a promise owed
 	// for ever. It turns the partial-order reduction off.
 	Liveness bool
+	// From, when set, stages the search: it starts from the state this
+	// path reaches (taken under the asynchronous timer model, its own
+	// faults allowed), with the fault budgets and timer model above
+	// counted afresh from there. Every path the search reports, and every
+	// replay of one, is relative to that state.
+	From []Trans
+	// Goal, when set, is what the search looks for instead of a violation
+	// (it still stops at one): the first state where it holds, reached by
+	// a shortest path (Result.Goal). The partial-order reduction is off
+	// for a goal, which may read any node's state.
+	Goal *engine.Goal
+	// NoShift turns off the clock shift (shift.go): by default a search
+	// whose nodes are node.Shifters, under FIFO links and no Within
+	// constraint, keeps each state shifted down by its least clock.
+	NoShift bool
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -116,6 +131,8 @@ type Result struct {
 	Path        []Trans       // the shortest path to the violation
 	Reduced     int64         // states expanded by an ample set smaller than their enabled set
 	Beyond      int64         // distinct states outside the Within constraint, not expanded
+	// Goal reports that Config.Goal holds in the state Path reaches.
+	Goal bool
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64

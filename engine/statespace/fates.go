@@ -50,6 +50,7 @@ type Fates struct {
 	ids      map[uint64]int32 // state key (Explorer.key) -> index
 	fate     []Fate
 	min, max []int64
+	succ     [][]edge // the graph, for the paths that attain min and max
 	// States and Edges count the graph.
 	States, Edges int
 }
@@ -58,6 +59,7 @@ type Fates struct {
 type edge struct {
 	to   int32
 	sent int32
+	t    Trans // the transition (forward edges only)
 }
 
 // Analyze explores the whole state space of x's system, up to limit
@@ -103,7 +105,7 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 			if viol != nil {
 				g.bad[to] = true
 			}
-			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends))})
+			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), t: t})
 			g.edges++
 		}
 		if limit > 0 && len(g.states) > limit {
@@ -111,7 +113,7 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 		}
 		g.states[k] = nil // expanded: only its edges are needed now
 	}
-	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges}
+	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
 	f.fate = g.fates()
 	f.min, f.max = g.messages()
 	return f, nil

@@ -28,7 +28,11 @@ func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
 	if err != nil {
 		return err
 	}
-	if got := rr.end.appendKey(nil, m.in); string(got) != want {
+	end := rr.end
+	if m.shifting {
+		end = m.shift(end)
+	}
+	if got := end.appendKey(nil, m.in); string(got) != want {
 		return fmt.Errorf("statespace: the state after %s differs when rebuilt from the start: a node's Clone shares memory with its original, or its key misses a field", FormatPath(p))
 	}
 	return nil
@@ -105,7 +109,51 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 	s.env = m.in.env0
 	s.pend = slices.DeleteFunc(s.pend, func(p pend) bool { return !s.alive(int(p.node)) })
 	slices.SortStableFunc(s.pend, func(a, b pend) int { return int(a.node) - int(b.node) })
+	if len(cfg.From) > 0 {
+		var err error
+		if s, err = m.stage(s, cfg.From); err != nil {
+			return nil, nil, err
+		}
+	}
 	return m, s, nil
+}
+
+// stage takes the path of Config.From from s and returns the state it
+// reaches, the start of a staged search. The path is taken under the
+// asynchronous timer model, with any fault it holds allowed and no state
+// constraint; the faults it spent are then forgotten, so that the search
+// from there has the budgets of cfg whole. A violation on the way is kept
+// in m.staged.
+func (m *machine) stage(s *state, path []Trans) (*state, error) {
+	cfg := m.cfg
+	m.cfg.Timers, m.cfg.Within = TimersAny, nil
+	m.cfg.Crashes, m.cfg.Drops, m.cfg.Restarts = 255, 255, 255
+	defer func() { m.cfg = cfg }()
+	for k, t := range path {
+		u, ok := m.find(s, t)
+		if !ok {
+			return nil, fmt.Errorf("--from-path: step %d: %s is not enabled here (enabled: %s)", k+1, t, FormatPath(m.enabled(s, nil)))
+		}
+		m.now = int64(k)
+		next, v, err := m.step(s, u)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil && m.staged == nil {
+			m.staged = v
+		}
+		s = next
+	}
+	s = s.shallow()
+	s.crashes, s.drops, s.restarts = 0, 0, 0
+	if cfg.Restarts == 0 {
+		for i := 1; i <= m.n; i++ {
+			if !s.alive(i) {
+				m.purge(s, i) // it never comes back: what is sent to it is lost
+			}
+		}
+	}
+	return s, nil
 }
 
 // ReplayResult is the end of a replayed path.
@@ -156,6 +204,7 @@ func replayIn(cfg Config, in *interner, path []Trans, at int, sink func(*trace.E
 	if err != nil {
 		return rr, err
 	}
+	rr.Violation = m.staged
 	for k, t := range path {
 		if k == at {
 			mark(m, s)

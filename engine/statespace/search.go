@@ -78,6 +78,9 @@ type searcher struct {
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Goal != nil {
+		cfg.POR = false // a goal may read any node's state: every interleaving counts
+	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
 		fp: newFPSet(), full: map[string]int32{}, sleeps: newSleepSets()}
 	if cfg.Liveness {
@@ -120,10 +123,21 @@ func (s *searcher) begin() (bool, error) {
 		return false, err
 	}
 	s.m = m
+	if m.shifting = shiftable(s.cfg); m.shifting {
+		s0 = m.shift(s0)
+	}
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, rec{parent: -1})
 	s.lv.state(m.owed(s0))
 	s.res.Distinct = 1
+	if m.staged != nil {
+		s.res.Violation = m.staged
+		return true, nil
+	}
+	if s.cfg.Goal != nil && m.goal(s0) {
+		s.res.Goal = true
+		return true, nil
+	}
 	if m.terminal(s0) {
 		v, err := s.judge(0)
 		if err != nil || v != nil {
@@ -246,7 +260,11 @@ func (s *searcher) expand(e *entry) error {
 // is the depth of the state it reaches (as on a replay of the path).
 func (s *searcher) step(es *state, depth int32, t Trans) (*state, *Violation, error) {
 	s.m.now = int64(depth)
-	return s.m.step(es, t)
+	next, viol, err := s.m.step(es, t)
+	if err == nil && s.m.shifting {
+		next = s.m.shift(next)
+	}
+	return next, viol, err
 }
 
 // successor is es's successor by t, from the memo if pickAmple stepped it.
@@ -349,6 +367,10 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 	s.res.Depth = max(s.res.Depth, d)
 	if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
 		s.res.Violation, s.res.Path, s.stopped = viol, s.path(idx), true
+		return nil
+	}
+	if cfg.Goal != nil && s.m.goal(next) {
+		s.res.Goal, s.res.Path, s.stopped = true, s.path(idx), true
 		return nil
 	}
 	switch {

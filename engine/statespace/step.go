@@ -40,6 +40,12 @@ type machine struct {
 	te     trace.Event // scratch: the event the properties are shown
 	leader int         // scratch: te.Leader points here
 	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
+	// shifting says whether a search's successors are shifted (shift.go);
+	// sh holds what the shifts computed.
+	shifting bool
+	sh       *shifter
+	// staged is the first violation on the path of Config.From, if any.
+	staged *Violation
 }
 
 func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }

@@ -27,3 +27,53 @@ func (n *Node) AppendKey(b []byte) []byte {
 	}
 	return b
 }
+
+// LeastClock implements node.Shifter: the least of the clock and the
+// queued timestamps (the outstanding request's is queued too). Under
+// ClockRequests the shift is exact too, but useless: a node that only
+// answers ticks at every ACQUIRE of a node that only requests, whose clock
+// stays, so their distance grows without end (two nodes, --requests 0:
+// depth 24,000 and counting). Only the paper's rule is shifted.
+func (n *Node) LeastClock() (least int, has, exact bool) {
+	if n.cfg.Clock != ClockEveryEvent {
+		return 0, false, false
+	}
+	least = n.clock
+	for _, e := range n.queue {
+		least = min(least, e.T)
+	}
+	return least, true, true
+}
+
+// ShiftClocks implements node.Shifter. Lamport's algorithm only compares
+// timestamps with one another, takes their max and adds 1, so lowering
+// every clock and timestamp of a state by the same d changes no decision.
+// reqT is written at each request and read by Status only: it is set to 0.
+func (n *Node) ShiftClocks(d int) node.Snapshot {
+	c := n.Clone().(*Node)
+	c.clock -= d
+	c.reqT = 0
+	for k := range c.queue {
+		c.queue[k].T -= d
+	}
+	return c
+}
+
+// LeastClock implements node.MsgShifter: the timestamp the message
+// carries. Under ClockRequests an ACK or RELEASE carries 0, "no
+// timestamp"; every timestamp is at least 1 (clocks start at 1 under that
+// rule, and every message is stamped after a tick under the paper's; the
+// checker's shift keeps every clock at least 1), so a 0 is never a clock.
+func (m Msg) LeastClock() (least int, has bool) { return m.T, m.T != 0 }
+
+// ShiftClocks implements node.MsgShifter: it shifts a timestamp, not a 0.
+func (m Msg) ShiftClocks(d int) node.Msg {
+	if m.T != 0 {
+		m.T -= d
+	}
+	return m
+}
+
+// ProtocolState is the node's state: RELEASED, WANTED or HELD (a goal of
+// the exhaustive checker reads it).
+func (n *Node) ProtocolState() string { return n.state }

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"strconv"
+
+	"ringlab/engine/node"
+)
+
+// Goal is a state an exhaustive check can be asked to reach (`check
+// --goal NAME`), the way DSLabs' search tests and Stateright's
+// `sometimes` ask: a named predicate over a global state, which an area
+// registers with its System (System.Goals) as it registers properties.
+// The check prints a shortest path to the first state where it holds, or
+// says that no reachable state does.
+type Goal struct {
+	Name  string // the flag's value: "two-candidates"
+	Usage string // one line: what the goal is, for the list --goal prints
+	// Holds reports whether the goal holds in s. It must not change s's
+	// nodes or messages (they are the checker's), and must not read
+	// absolute Lamport clocks (the checker may shift them: node.Shifter).
+	Holds func(s GlobalState) bool
+}
+
+// GlobalState is what a Goal sees of a state: every node and every
+// message in flight.
+type GlobalState struct {
+	// Nodes holds node i at index i-1, nil while it is crashed.
+	Nodes []node.Node
+	// InFlight is every message sent and not yet delivered or lost, by
+	// link, each link's in the order the checker keeps them.
+	InFlight []InFlight
+}
+
+// InFlight is one message in flight on the link From -> To.
+type InFlight struct {
+	From, To int      // the sender's and the receiver's indices
+	Msg      node.Msg // the message
+}
+
+// MessagesOnALink is the goal "k messages in flight on one link", which
+// every area can register: where a bounded buffer would overflow.
+func MessagesOnALink(k int) Goal {
+	return Goal{
+		Name:  "messages-on-a-link",
+		Usage: "some link holds at least " + strconv.Itoa(k) + " messages in flight at once",
+		Holds: func(s GlobalState) bool {
+			run := 0
+			for j, m := range s.InFlight {
+				if j > 0 && (m.From != s.InFlight[j-1].From || m.To != s.InFlight[j-1].To) {
+					run = 0
+				}
+				if run++; run >= k {
+					return true
+				}
+			}
+			return false
+		},
+	}
+}

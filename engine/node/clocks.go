@@ -1,0 +1,47 @@
+package node
+
+// Shifter is an optional interface of a Snapshot whose logical clocks
+// (Lamport's, say) matter only relative to one another. Such clocks grow
+// without end, so every run that never stops makes an infinite state
+// space; the exhaustive checker makes it finite by shifting every clock of
+// a state, in every node and every message in flight, by the same amount:
+// the one that makes the least clock the state holds 1.
+//
+// The contract, which makes the reduction exact: for every state whose
+// nodes and messages all implement it, and every d that leaves each of
+// its clocks at least 1 (d may be negative: a state whose least clock is 0
+// is shifted up), the state shifted by d takes the same steps, with the
+// same events (notes included), to states that are the successors' shifts
+// by d. A clock of 0 is then free to mean "none" in a message.
+// That holds when the algorithm only compares clocks and timestamps with
+// one another (<, =, max) and adds constants to them; it fails if a step
+// compares a clock with a constant, or if something outside the nodes and
+// messages (a command's Arg, a property, the workload) holds a clock.
+type Shifter interface {
+	Snapshot
+	// LeastClock returns the least clock value the node's future depends
+	// on (has: false if it holds none), and exact: whether the contract
+	// holds for the node as it stands (false, say, for a configuration
+	// whose clocks are not all relative, or a pending floor that is
+	// absolute): a state with a node that says false is not shifted.
+	LeastClock() (least int, has, exact bool)
+	// ShiftClocks returns an independent copy of the node with every clock
+	// value it depends on decreased by d (d < LeastClock).
+	// Values the node keeps but no longer depends on (the timestamp of a
+	// request already granted and left) are set to a canonical value, so
+	// that states that differ only in them become one.
+	ShiftClocks(d int) Snapshot
+}
+
+// MsgShifter is the message side of Shifter: a message that carries clock
+// values. A state holding a message that does not implement it is not
+// shifted.
+type MsgShifter interface {
+	Msg
+	// LeastClock returns the least clock value the message carries (has:
+	// false if it carries none: a 0 that means "no timestamp", say).
+	LeastClock() (least int, has bool)
+	// ShiftClocks returns the message with every clock value it carries
+	// decreased by d (those LeastClock counts).
+	ShiftClocks(d int) Msg
+}

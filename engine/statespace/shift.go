@@ -1,0 +1,120 @@
+package statespace
+
+import (
+	"ringlab/engine/node"
+	"ringlab/engine/sim"
+)
+
+// The clock shift: a state whose nodes and messages all implement
+// node.Shifter and node.MsgShifter is replaced by its shift that makes its
+// least clock 1, so that states that differ only by a constant in every
+// clock become one, and the unbounded clocks of a run that never stops
+// leave a finite space.
+//
+// Why it is exact (the reduced search reaches the shifts of exactly the
+// states the full search reaches, with the same verdicts): write σ−d for
+// σ with every clock lowered by d (raised, for d < 0), where d is
+// least(σ)−1, so that every clock of σ−d is at least 1. By the Shifter contract, σ−d enables
+// the same transitions as σ (the same labels: under FIFO a delivery is
+// named by its link alone), and each leads to step(σ, t)−d with the same
+// node events; the environment (workload and properties) sees only those
+// events and holds no clock, so it moves alike and judges alike. By
+// induction along a path, the full search reaches σ exactly when the
+// reduced one reaches σ−(least(σ)−1) (with dead values made canonical), and
+// a path replayed from the real initial state passes through the real
+// states, so every counterexample replays. Terminal states map to
+// terminal states, since the transitions enabled are the same.
+//
+// The shift is applied only where that argument holds: FIFO links (under
+// the random policy a link's messages are ordered by their printed value,
+// which a shift changes, and a path's ".K" labels would no longer name the
+// same message), no state constraint (Config.Within bounds absolute
+// clocks), and no pending command with a nonzero Arg (an Arg may be a
+// clock floor, which is absolute).
+
+// shifter is what one search keeps to shift states: the shifted node
+// and message numbers already computed.
+type shifter struct {
+	nodes map[[2]uint32]uint32 // (node number, d) -> the shifted node's number
+	msgs  map[[2]uint32]uint32 // (message number, d) -> the shifted message's number
+}
+
+// shiftable reports whether cfg's searches shift clocks.
+func shiftable(cfg Config) bool {
+	return !cfg.NoShift && cfg.Within == nil && cfg.Policy == sim.PolicyFIFO
+}
+
+// shift returns s shifted down by its least clock (s itself where the
+// shift does not apply). s is not changed.
+func (m *machine) shift(s *state) *state {
+	if m.sh == nil {
+		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}}
+	}
+	for _, p := range s.pend {
+		if p.kind == pendCmd && m.in.cmds[p.val].arg != 0 {
+			return s
+		}
+	}
+	least, has := 0, false
+	note := func(l int) {
+		if !has || l < least {
+			least, has = l, true
+		}
+	}
+	for k, id := range s.nodes {
+		if !s.alive(k + 1) {
+			continue
+		}
+		sh, ok := m.in.nodeObj[id].(node.Shifter)
+		if !ok {
+			return s
+		}
+		l, h, exact := sh.LeastClock()
+		if !exact {
+			return s
+		}
+		if h {
+			note(l)
+		}
+	}
+	for _, it := range s.net {
+		ms, ok := m.in.msgs[it.id].(node.MsgShifter)
+		if !ok {
+			return s
+		}
+		if l, h := ms.LeastClock(); h {
+			note(l)
+		}
+	}
+	d := 0
+	if has {
+		d = least - 1
+	}
+	c := s.shallow()
+	for k, id := range c.nodes {
+		if !c.alive(k + 1) {
+			continue
+		}
+		key := [2]uint32{id, uint32(d)}
+		nid, ok := m.sh.nodes[key]
+		if !ok {
+			nid = m.in.node(k+1, m.in.nodeObj[id].(node.Shifter).ShiftClocks(d))
+			m.sh.nodes[key] = nid
+		}
+		c.nodes[k] = nid
+	}
+	if d != 0 && len(c.net) > 0 {
+		net := make([]item, len(c.net))
+		for k, it := range c.net {
+			key := [2]uint32{it.id, uint32(d)}
+			mid, ok := m.sh.msgs[key]
+			if !ok {
+				mid = m.in.id(m.in.msgs[it.id].(node.MsgShifter).ShiftClocks(d))
+				m.sh.msgs[key] = mid
+			}
+			net[k] = item{link: it.link, id: mid}
+		}
+		c.net = net
+	}
+	return c
+}
