@@ -43,7 +43,7 @@ var (
 	exitComment = regexp.MustCompile(`\s+# exit (\d+)$`)
 	// volatileLine matches lines that hold wall-clock figures that differ on every run;
 	// they are compared up to the figures.
-	volatileLine = regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s, memory [0-9.]+ MiB$`)
+	volatileLine = regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s(?:, [0-9]+ workers)?, memory [0-9.]+ MiB$`)
 )
 
 // outputBlock is one README block of output and the commands that print it.

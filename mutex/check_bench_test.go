@@ -5,6 +5,7 @@ package mutex
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"ringlab/engine/statespace"
@@ -15,7 +16,8 @@ import (
 // of the TLA+ specification that TLC checks (clock=requests, max-clock 6,
 // requests without end), with the partial-order reduction off
 // (impl=baseline, every interleaving) and on (impl=por: ample sets and
-// sleep sets).
+// sleep sets), on one worker and on two (workers=N: Config.Workers; the
+// counts reported are the same for both).
 func BenchmarkCheck(b *testing.B) {
 	cases := []struct {
 		name string
@@ -31,21 +33,23 @@ func BenchmarkCheck(b *testing.B) {
 			if por {
 				impl = "por"
 			}
-			b.Run(c.name+"/impl="+impl, func(b *testing.B) {
-				cfg := checkConfig(b, c.args...)
-				cfg.POR = por
-				b.ReportAllocs()
-				var res statespace.Result
-				for b.Loop() {
-					var err error
-					if res, err = statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
-						b.Fatal(err, res.Stop)
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/impl=%s/workers=%d", c.name, impl, workers), func(b *testing.B) {
+					cfg := checkConfig(b, c.args...)
+					cfg.POR, cfg.Workers = por, workers
+					b.ReportAllocs()
+					var res statespace.Result
+					for b.Loop() {
+						var err error
+						if res, err = statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
+							b.Fatal(err, res.Stop)
+						}
 					}
-				}
-				b.ReportMetric(float64(res.Distinct)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
-				b.ReportMetric(float64(res.Transitions), "transitions/op")
-				b.ReportMetric(float64(res.Distinct), "states/op")
-			})
+					b.ReportMetric(float64(res.Distinct)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+					b.ReportMetric(float64(res.Transitions), "transitions/op")
+					b.ReportMetric(float64(res.Distinct), "states/op")
+				})
+			}
 		}
 	}
 }

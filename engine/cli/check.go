@@ -35,6 +35,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
 		&ucli.IntFlag{Name: "drops", Usage: "also lose any message in flight, up to this many (0..8)"},
 		&ucli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
+		&ucli.IntFlag{Name: "workers", Usage: "goroutines that compute successors, breadth first level by level (0: one per core); the verdict, counts and shortest path are the same for any number; --liveness, --goal and --extremes' pass run on one", DefaultText: "every core"},
 		&ucli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
 		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
 		&ucli.BoolFlag{Name: "liveness", Usage: "also judge the liveness properties (no starvation) over every fair infinite schedule: keep the state graph, find its strongly connected components and print a lasso (prefix|cycle) where a promise is never kept; turns --por off"},
@@ -69,6 +70,8 @@ type checkReport struct {
 	PerSecond   float64 `json:"states_per_second"`
 	MemBytes    uint64  `json:"mem_bytes"`
 	Reduced     int64   `json:"reduced"`
+	Workers     int     `json:"workers"`
+	Covered     int     `json:"covered_depth"`
 	Bound       string  `json:"bound,omitempty"`
 	Beyond      int64   `json:"beyond_bound,omitempty"`
 	Shortest    int64   `json:"shortest_states,omitempty"`
@@ -106,6 +109,9 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
 	sc.POR, sc.Exact, sc.Liveness = c.Bool("por"), c.Bool("exact"), c.Bool("liveness")
+	if sc.Workers = c.Int("workers"); sc.Workers < 0 || sc.Workers > 4096 {
+		return sc, cliutil.Usagef("--workers must be between 0 (one per core) and 4096, got %d", sc.Workers)
+	}
 	if sc.Liveness {
 		sc.POR = false
 	}
@@ -194,14 +200,23 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 			fmt.Fprintf(notes, "liveness: judged over cycles under %s\n", statespace.Fairness)
 		}
 	}
+	if sc.Workers > 1 && (sc.Liveness || sc.Goal != nil) {
+		fmt.Fprintf(stderr, "--workers %d: %s searches on one worker\n", sc.Workers, map[bool]string{true: "--liveness", false: "--goal"}[sc.Liveness])
+	}
+	bar := newProgress(stderr, -1, "states")
+	sc.Progress = func(p statespace.Progress) {
+		bar.describe(fmt.Sprintf("depth %d, frontier %d, %.0f states/s, heap %.0f MiB:", p.Depth, p.Frontier, p.StatesPerSecond(), float64(p.HeapByte)/(1<<20)))
+		bar.set(p.Distinct)
+	}
 	res, err := statespace.Search(ctx, sc)
+	bar.done()
 	if err != nil {
 		return err
 	}
 	rep.Explored, rep.Distinct, rep.Transitions, rep.Terminal = res.Explored, res.Distinct, res.Transitions, res.Terminal
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
-	rep.Exhausted, rep.Stop = res.Exhausted, res.Stop
+	rep.Exhausted, rep.Stop, rep.Workers, rep.Covered = res.Exhausted, res.Stop, res.Workers, res.Covered
 	if sc.Goal != nil {
 		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
 	}
@@ -291,7 +306,11 @@ func writeCheck(w io.Writer, r checkReport) {
 	if r.Bound != "" {
 		fmt.Fprintf(w, "state constraint %s: %d distinct states beyond it, not expanded\n", r.Bound, r.Beyond)
 	}
-	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s, memory %.1f MiB\n", r.Seconds, r.PerSecond, float64(r.MemBytes)/(1<<20))
+	workers := ""
+	if r.Workers > 1 {
+		workers = fmt.Sprintf(", %d workers", r.Workers)
+	}
+	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s%s, memory %.1f MiB\n", r.Seconds, r.PerSecond, workers, float64(r.MemBytes)/(1<<20))
 	if r.Live != nil {
 		writeLive(w, r)
 	}
@@ -313,6 +332,7 @@ func writeCheck(w io.Writer, r checkReport) {
 		fmt.Fprintf(w, "result: exhausted%s, no violation\n", within)
 	default:
 		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
+		fmt.Fprintf(w, "covered: every state within %d steps of the initial state was reached and checked\n", r.Covered)
 	}
 }
 

@@ -99,6 +99,15 @@ type Config struct {
 	// whose nodes are node.Shifters, under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool
+	// Workers is how many goroutines compute successors (0: one per
+	// core, runtime.GOMAXPROCS). The result is the same whatever their
+	// number: the same verdict, counts and shortest path (par.go says
+	// how a tie between equally short paths is broken). A search with
+	// Liveness, a Goal, OnStep or CheckClones runs on one goroutine.
+	Workers int
+	// Progress, if set, is called about once a second from the
+	// goroutine that called Search with the figures so far.
+	Progress func(Progress)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -133,6 +142,12 @@ type Result struct {
 	Beyond      int64         // distinct states outside the Within constraint, not expanded
 	// Goal reports that Config.Goal holds in the state Path reaches.
 	Goal bool
+	// Covered is the depth fully covered: every state within that many
+	// steps of the initial state was reached and checked (what a search
+	// stopped short still proves).
+	Covered int
+	// Workers is how many goroutines computed successors.
+	Workers int
 	// ShortestStates is the distinct states of the second search that
 	// finds a shortest path to a violation the ample sets found (0: none).
 	ShortestStates int64
@@ -141,6 +156,23 @@ type Result struct {
 	// liveness pass.
 	Lasso *Lasso
 	Live  LiveStats
+}
+
+// Progress is a running search's figures (Config.Progress).
+type Progress struct {
+	Distinct int64         // distinct states so far
+	Elapsed  time.Duration // since the search began
+	Frontier int           // states queued and not yet expanded
+	Depth    int           // of the level being expanded
+	HeapByte uint64        // the live Go heap
+}
+
+// StatesPerSecond is distinct states per second so far.
+func (p Progress) StatesPerSecond() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.Distinct) / p.Elapsed.Seconds()
 }
 
 // StatesPerSecond is distinct states per second of wall clock.

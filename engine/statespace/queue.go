@@ -16,6 +16,10 @@ type succ struct {
 	s    *state
 	viol *Violation
 	vis  bool
+	// key and fp, when key is set, are the key and fingerprint of s,
+	// computed by a worker of a parallel search.
+	key []byte
+	fp  uint64
 }
 
 // entry is a state in the BFS queue: its key (which decode reads back)

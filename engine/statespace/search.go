@@ -75,6 +75,9 @@ type searcher struct {
 	ts                []Trans
 	slb, wakeb, keepb []Trans    // scratch
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
+	par               *workers   // the workers of a parallel search (par.go), else nil
+	nextReport        time.Time  // when Config.Progress is next due
+	levelStart        int64      // res.Explored when the current level began
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -96,9 +99,26 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	if s0 {
 		return s.end(), nil
 	}
-	for s.level.len() > 0 {
-		if err := s.expandLevel(); err != nil {
+	s.res.Workers = parallel(cfg)
+	if s.res.Workers > 1 {
+		if err := s.startWorkers(s.res.Workers); err != nil {
 			return s.res, err
+		}
+	}
+	s.nextReport = s.start.Add(time.Second)
+	for s.level.len() > 0 {
+		s.levelStart = s.res.Explored
+		var err error
+		if s.par != nil {
+			err = s.expandLevelPar()
+		} else {
+			err = s.expandLevel()
+		}
+		if err != nil {
+			return s.res, err
+		}
+		if !s.stopped {
+			s.res.Covered++
 		}
 		if s.stopped {
 			return s.end(), nil
@@ -189,22 +209,45 @@ func (s *searcher) outOfBudget() bool {
 	case s.cfg.MaxMemory > 0 && s.res.Explored&(1<<14-1) == 0 && heapBytes() > s.cfg.MaxMemory:
 		s.res.Stop = "max-memory"
 	default:
+		if s.cfg.Progress != nil {
+			s.progress()
+		}
 		return false
 	}
 	return true
+}
+
+// progress calls Config.Progress once a second.
+func (s *searcher) progress() {
+	now := time.Now()
+	if now.Before(s.nextReport) {
+		return
+	}
+	s.nextReport = now.Add(time.Second)
+	s.cfg.Progress(Progress{Distinct: s.res.Distinct, Elapsed: now.Sub(s.start), Depth: s.res.Covered,
+		Frontier: s.level.len() - int(s.res.Explored-s.levelStart) + s.next.len(), HeapByte: heapBytes()})
 }
 
 // expand takes the transitions of the state of e: those of an ample set
 // where one is found, less those asleep (POR), or with e.only those of a
 // re-expansion.
 func (s *searcher) expand(e *entry) error {
+	return s.expandPre(e, &pre{es: decode(s.levelA.get(e.ref, e.n), s.m.n)})
+}
+
+// expandPre is expand with what a worker computed of e's state in p (its
+// decoding at least).
+func (s *searcher) expandPre(e *entry, p *pre) error {
 	cfg := &s.cfg
-	es := decode(s.levelA.get(e.ref, e.n), s.m.n)
+	es := p.es
 	s.res.Explored++
 	r := s.recs.at(int(e.rec))
-	ts := s.m.enabled(es, s.ts[:0])
-	s.ts = ts
-	s.memo = s.memo[:0]
+	ts := p.ts
+	if ts == nil {
+		ts = s.m.enabled(es, s.ts[:0])
+		s.ts = ts
+	}
+	s.memo = append(s.memo[:0], p.memo...)
 	if cfg.POR && !cfg.sleepOnly && e.only < 0 {
 		var reduced bool
 		var err error
@@ -418,6 +461,16 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 
 // lookup returns the record of s's state if it was seen, and its key.
 func (s *searcher) lookup(st *state) (int32, bool, []byte) {
+	for i := range s.memo {
+		if c := &s.memo[i]; c.s == st && c.key != nil {
+			if s.cfg.Exact {
+				idx, ok := s.full[string(c.key)]
+				return idx, ok, c.key
+			}
+			idx, ok := s.fp.get(c.fp)
+			return idx, ok, c.key
+		}
+	}
 	s.key = st.appendKey(s.key[:0], s.m.in)
 	if s.cfg.Exact {
 		idx, ok := s.full[string(s.key)]
@@ -433,9 +486,19 @@ func (s *searcher) insert(k []byte, r rec) int32 {
 	if s.cfg.Exact {
 		s.full[string(k)] = idx
 	} else {
-		s.fp.put(maphash.Bytes(s.seed, k), idx)
+		s.fp.put(s.fingerprint(k), idx)
 	}
 	return idx
+}
+
+// fingerprint is k's, from the memo when a worker computed it.
+func (s *searcher) fingerprint(k []byte) uint64 {
+	for i := range s.memo {
+		if c := &s.memo[i]; c.key != nil && len(c.key) > 0 && &c.key[0] == &k[0] && len(c.key) == len(k) {
+			return c.fp
+		}
+	}
+	return maphash.Bytes(s.seed, k)
 }
 
 // push queues the state of key k for the next level.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 
 	"ringlab/engine/node"
 )
@@ -99,6 +100,53 @@ type interner struct {
 	// env0 is the initial state's environment (0: none), once env0Set.
 	env0    uint32
 	env0Set bool
+	// mu, when set, makes the interner safe for the workers of a
+	// parallel search (par.go): reads take it shared, new entries
+	// exclusive. Nil (one goroutine) costs a branch a call.
+	mu *sync.RWMutex
+}
+
+// The readers below are how a machine reads what was interned, so that
+// a shared interner (mu set) is read under its lock.
+
+func (in *interner) nodeAt(id uint32) node.Snapshot {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.nodeObj[id]
+}
+
+func (in *interner) msgAt(id uint32) node.Msg {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.msgs[id]
+}
+
+func (in *interner) cmdAt(v int32) command {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.cmds[v]
+}
+
+func (in *interner) envAt(id uint32) *env {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.envObj[id-1]
+}
+
+func (in *interner) isWithin(id uint32) bool {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.within[id]
 }
 
 func newInterner() *interner {
@@ -113,6 +161,16 @@ func (in *interner) env(e *env, k []byte) uint32 {
 	if k == nil {
 		k = e.appendKey(nil)
 	}
+	if in.mu != nil {
+		in.mu.RLock()
+		id, ok := in.envID[string(k)]
+		in.mu.RUnlock()
+		if ok {
+			return id
+		}
+		in.mu.Lock()
+		defer in.mu.Unlock()
+	}
 	if id, ok := in.envID[string(k)]; ok {
 		return id
 	}
@@ -126,13 +184,27 @@ func (in *interner) env(e *env, k []byte) uint32 {
 // an equal state (same index, same key) met before, or a new one, nd's.
 // A state's nodes are numbers, so a million states that share a node
 // state share one object, and the state's key holds 4 bytes per node.
-func (in *interner) node(i int, nd node.Snapshot) uint32 {
-	in.kbuf = nd.AppendKey(append(in.kbuf[:0], byte(i)))
-	if id, ok := in.nodeID[string(in.kbuf)]; ok {
+func (in *interner) node(i int, nd node.Snapshot) uint32 { return in.nodeBuf(i, nd, &in.kbuf) }
+
+// nodeBuf is node with *kb as the scratch for the key: a machine's own
+// under a shared interner.
+func (in *interner) nodeBuf(i int, nd node.Snapshot, kb *[]byte) uint32 {
+	*kb = nd.AppendKey(append((*kb)[:0], byte(i)))
+	if in.mu != nil {
+		in.mu.RLock()
+		id, ok := in.nodeID[string(*kb)]
+		in.mu.RUnlock()
+		if ok {
+			return id
+		}
+		in.mu.Lock()
+		defer in.mu.Unlock()
+	}
+	if id, ok := in.nodeID[string(*kb)]; ok {
 		return id
 	}
 	id := uint32(len(in.nodeObj))
-	k := string(in.kbuf)
+	k := string(*kb)
 	in.nodeID[k] = id
 	in.nodeObj = append(in.nodeObj, nd)
 	in.nodeKey = append(in.nodeKey, k)
@@ -142,12 +214,30 @@ func (in *interner) node(i int, nd node.Snapshot) uint32 {
 
 func (in *interner) id(m node.Msg) uint32 {
 	comparable := isComparable(m)
+	if in.mu != nil {
+		if comparable {
+			in.mu.RLock()
+			id, ok := in.ids[m]
+			in.mu.RUnlock()
+			if ok {
+				return id
+			}
+		}
+		s := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return in.idOf(m, comparable, s)
+	}
 	if comparable {
 		if id, ok := in.ids[m]; ok {
 			return id
 		}
 	}
-	s := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+	return in.idOf(m, comparable, fmt.Sprintf("%s %T %+v", m.Type(), m, m))
+}
+
+// idOf numbers m, whose printed value is s (under the lock, if shared).
+func (in *interner) idOf(m node.Msg, comparable bool, s string) uint32 {
 	id, ok := in.byStr[s]
 	if !ok {
 		id = uint32(len(in.rank))
@@ -168,6 +258,10 @@ type command struct {
 }
 
 func (in *interner) cmd(c command) int {
+	if in.mu != nil {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+	}
 	id, ok := in.cmdID[c]
 	if !ok {
 		id = len(in.cmdID)
@@ -184,6 +278,10 @@ func (in *interner) compare(a, b item) int {
 	}
 	if a.id == b.id {
 		return 0
+	}
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
 	}
 	return cmp.Compare(in.rank[a.id], in.rank[b.id])
 }

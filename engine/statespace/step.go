@@ -37,6 +37,7 @@ type machine struct {
 	// env.keep numbers them.
 	kept   uint64
 	kb, ka []byte      // scratch: the environment's key before and after a step
+	nkb    []byte      // scratch: a node state's key, for the interner
 	te     trace.Event // scratch: the event the properties are shown
 	leader int         // scratch: te.Leader points here
 	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
@@ -128,7 +129,7 @@ func (m *machine) terminal(s *state) bool {
 // within reports whether every node's state in s meets Config.Within.
 func (m *machine) within(s *state) bool {
 	for _, id := range s.nodes {
-		if !m.in.within[id] {
+		if !m.in.isWithin(id) {
 			return false
 		}
 	}
@@ -186,7 +187,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
-		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgs[it.id]})
+		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgAt(it.id)})
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
@@ -197,7 +198,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		return m.carryOut(c, i, viol)
 	case Command:
 		lo, _ := c.pendOf(i)
-		cmd := m.in.cmds[c.pend[lo].val]
+		cmd := m.in.cmdAt(c.pend[lo].val)
 		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
 		return m.command(c, i, cmd.cmd, cmd.arg)
 	case Crash:
@@ -224,7 +225,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		c.nodes[i-1] = m.in.node(i, snap)
+		c.nodes[i-1] = m.in.nodeBuf(i, snap, &m.nkb)
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
@@ -243,7 +244,7 @@ func (m *machine) fault(c *state, i int, kind string) *Violation {
 	if c.env == 0 {
 		return nil
 	}
-	e := m.in.envObj[c.env-1].clone()
+	e := m.in.envAt(c.env).clone()
 	v, kept := e.fault(i, kind, m.now, m.cfg.Only)
 	m.kept |= kept
 	c.env = m.in.env(e, nil)
@@ -280,7 +281,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
 	}
-	if c.env != 0 && m.in.envObj[c.env-1].hearsCmd() {
+	if c.env != 0 && m.in.envAt(c.env).hearsCmd() {
 		m.hearCmd(c, i, cmd, arg)
 	}
 	m.stepNode(c, i, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg})
@@ -290,7 +291,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 // stepNode steps a clone of node i's state in c by in, into m.out, and
 // puts the new state in c. Config.OnStep, if set, sees the step first.
 func (m *machine) stepNode(c *state, i int, in node.Input) {
-	orig := m.in.nodeObj[c.nodes[i-1]]
+	orig := m.in.nodeAt(c.nodes[i-1])
 	if m.cfg.OnStep != nil {
 		m.cfg.OnStep(i, orig.Clone().(node.Snapshot), in)
 	}
@@ -298,7 +299,7 @@ func (m *machine) stepNode(c *state, i int, in node.Input) {
 	m.out.Reset()
 	m.out.Now = m.now
 	nd.Step(in, &m.out)
-	c.nodes[i-1] = m.in.node(i, nd)
+	c.nodes[i-1] = m.in.nodeBuf(i, nd, &m.nkb)
 }
 
 // carryOut applies node i's step output to c: events (to the environment,
@@ -362,7 +363,7 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	o := &m.out
 	var w *env // a clone of the environment, when it hears events
 	if len(o.Events) > 0 && c.env != 0 {
-		if orig := m.in.envObj[c.env-1]; orig.hearsAny(o.Events) {
+		if orig := m.in.envAt(c.env); orig.hearsAny(o.Events) {
 			m.kb = orig.appendKey(m.kb[:0])
 			w = orig.clone()
 		}
@@ -414,7 +415,7 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 // command cmd: a request makes a promise. The step is visible if that
 // changed the environment.
 func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) {
-	w := m.in.envObj[c.env-1].clone()
+	w := m.in.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
 	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
 	m.kept |= w.keep(&te)
@@ -431,7 +432,7 @@ func (m *machine) owed(s *state) uint64 {
 	if s.env == 0 {
 		return 0
 	}
-	return m.in.envObj[s.env-1].owed()
+	return m.in.envAt(s.env).owed()
 }
 
 // setTimers applies node i's timer output to c's pending timers: a timer
@@ -476,7 +477,7 @@ func (m *machine) emit(kind string, i int) {
 func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
 	if m.sink != nil {
 		m.fill(kind, at)
-		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.in.msgs[it.id]), note
+		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.in.msgAt(it.id)), note
 		m.sink(&m.ev)
 	}
 }
