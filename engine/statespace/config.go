@@ -164,7 +164,7 @@ type Progress struct {
 	Elapsed  time.Duration // since the search began
 	Frontier int           // states queued and not yet expanded
 	Depth    int           // of the level being expanded
-	HeapByte uint64        // the live Go heap
+	Heap     uint64        // the live Go heap
 }
 
 // StatesPerSecond is distinct states per second so far.

@@ -3,7 +3,6 @@ package statespace
 import (
 	"hash/maphash"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -20,9 +19,8 @@ import (
 // tie between equally short paths is broken as with one worker: the
 // state reached first in queue order (the lowest parent in the level,
 // then the lowest transition in enabled order) keeps its record and path.
-// A successor the workers did not compute (a re-expansion, a transition
-// outside the first candidate ample set, a step that failed) the
-// committer steps itself.
+// A successor the workers did not compute (a re-expansion, a step that
+// failed) the committer steps itself.
 
 // batchLen is the states of a level a worker takes at a time.
 const batchLen = 128
@@ -78,9 +76,10 @@ func (s *searcher) startWorkers(w int) error {
 		if err != nil {
 			return err
 		}
-		m.shifting = s.m.shifting
+		m.shifting, m.loc = s.m.shifting, newLocal()
 		s.par.ms = append(s.par.ms, m)
 	}
+	s.m.loc = newLocal()
 	return nil
 }
 
@@ -99,7 +98,6 @@ func (s *searcher) expandLevelPar() error {
 	var wg sync.WaitGroup
 	for _, m := range s.par.ms {
 		wg.Go(func() {
-			var cands []uint64
 			var h hint
 			for {
 				// A token first, then a batch: the batches held are then
@@ -114,7 +112,7 @@ func (s *searcher) expandLevelPar() error {
 				if b >= nb {
 					return
 				}
-				cands = s.fill(m, &bs[b], cands, &h)
+				s.fill(m, &bs[b], &h)
 				close(bs[b].ready)
 			}
 		})
@@ -145,9 +143,11 @@ func (s *searcher) expandLevelPar() error {
 
 // fill computes, with machine m, what the committer needs of the states
 // of batch b: for a first expansion, its enabled transitions and the
-// successors by those of its first candidate ample set (every one where
-// it has none), with their keys and fingerprints.
-func (s *searcher) fill(m *machine, b *batch, cands []uint64, h *hint) []uint64 {
+// successors by every one of them, with their keys and fingerprints.
+// Those an ample set or a sleep set leaves out are computed for nothing;
+// guessing them here would leave more to the committer, the one goroutine
+// every state passes through.
+func (s *searcher) fill(m *machine, b *batch, h *hint) {
 	b.pres = make([]pre, b.hi-b.lo)
 	buf := make([]byte, 0, h.buf)
 	all := make([]succ, 0, h.succs)
@@ -160,15 +160,8 @@ func (s *searcher) fill(m *machine, b *batch, cands []uint64, h *hint) []uint64 
 			continue
 		}
 		p.ts = m.enabled(p.es, nil)
-		take := p.ts
-		if s.cfg.POR && !s.cfg.sleepOnly {
-			if cands = m.ampleSets(p.es, p.ts, cands); len(cands) > 0 {
-				S := cands[0]
-				take = slices.DeleteFunc(slices.Clone(p.ts), func(t Trans) bool { return S&(1<<(t.Node-1)) == 0 })
-			}
-		}
 		start := len(all)
-		for _, t := range take {
+		for _, t := range p.ts {
 			m.now = int64(e.depth)
 			next, viol, err := m.step(p.es, t)
 			if err != nil {
@@ -192,5 +185,4 @@ func (s *searcher) fill(m *machine, b *batch, cands []uint64, h *hint) []uint64 
 			c.fp = maphash.Bytes(s.seed, c.key)
 		}
 	}
-	return cands
 }

@@ -19,7 +19,7 @@ func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
 		if !s.alive(j + 1) {
 			continue
 		}
-		if got := m.in.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
+		if got := m.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
 			return fmt.Errorf("statespace: node %d's state changed after %s although no step was given to it: its Clone shares memory with its original", j+1, FormatPath(p))
 		}
 	}
@@ -67,7 +67,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		if !ok {
 			return nil, nil, fmt.Errorf("statespace: node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		s.nodes[i-1] = m.in.nodeBuf(i, snap, &m.nkb)
+		s.nodes[i-1] = m.internNode(i, snap)
 	}
 	// The initial environment is built once per interner: the replays
 	// that judge a search's terminal states share the search's.
@@ -102,7 +102,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 	}
 	if !m.in.env0Set {
 		if w != nil {
-			m.in.env0 = m.in.env(w, nil)
+			m.in.env0 = m.internEnv(w, nil)
 		}
 		m.in.env0Set = true
 	}

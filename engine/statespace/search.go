@@ -225,7 +225,7 @@ func (s *searcher) progress() {
 	}
 	s.nextReport = now.Add(time.Second)
 	s.cfg.Progress(Progress{Distinct: s.res.Distinct, Elapsed: now.Sub(s.start), Depth: s.res.Covered,
-		Frontier: s.level.len() - int(s.res.Explored-s.levelStart) + s.next.len(), HeapByte: heapBytes()})
+		Frontier: s.level.len() - int(s.res.Explored-s.levelStart) + s.next.len(), Heap: heapBytes()})
 }
 
 // expand takes the transitions of the state of e: those of an ample set

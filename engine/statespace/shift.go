@@ -65,7 +65,7 @@ func (m *machine) shift(s *state) *state {
 		if !s.alive(k + 1) {
 			continue
 		}
-		sh, ok := m.in.nodeAt(id).(node.Shifter)
+		sh, ok := m.nodeAt(id).(node.Shifter)
 		if !ok {
 			return s
 		}
@@ -78,7 +78,7 @@ func (m *machine) shift(s *state) *state {
 		}
 	}
 	for _, it := range s.net {
-		ms, ok := m.in.msgAt(it.id).(node.MsgShifter)
+		ms, ok := m.msgAt(it.id).(node.MsgShifter)
 		if !ok {
 			return s
 		}
@@ -98,7 +98,7 @@ func (m *machine) shift(s *state) *state {
 		key := [2]uint32{id, uint32(d)}
 		nid, ok := m.sh.nodes[key]
 		if !ok {
-			nid = m.in.nodeBuf(k+1, m.in.nodeAt(id).(node.Shifter).ShiftClocks(d), &m.nkb)
+			nid = m.internNode(k+1, m.nodeAt(id).(node.Shifter).ShiftClocks(d))
 			m.sh.nodes[key] = nid
 		}
 		c.nodes[k] = nid
@@ -109,7 +109,7 @@ func (m *machine) shift(s *state) *state {
 			key := [2]uint32{it.id, uint32(d)}
 			mid, ok := m.sh.msgs[key]
 			if !ok {
-				mid = m.in.id(m.in.msgAt(it.id).(node.MsgShifter).ShiftClocks(d))
+				mid = m.msgID(m.msgAt(it.id).(node.MsgShifter).ShiftClocks(d))
 				m.sh.msgs[key] = mid
 			}
 			net[k] = item{link: it.link, id: mid}

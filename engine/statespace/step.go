@@ -38,6 +38,7 @@ type machine struct {
 	kept   uint64
 	kb, ka []byte      // scratch: the environment's key before and after a step
 	nkb    []byte      // scratch: a node state's key, for the interner
+	loc    *local      // a worker's view of the shared interner (local.go), else nil
 	te     trace.Event // scratch: the event the properties are shown
 	leader int         // scratch: te.Leader points here
 	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
@@ -129,7 +130,7 @@ func (m *machine) terminal(s *state) bool {
 // within reports whether every node's state in s meets Config.Within.
 func (m *machine) within(s *state) bool {
 	for _, id := range s.nodes {
-		if !m.in.isWithin(id) {
+		if !m.isWithin(id) {
 			return false
 		}
 	}
@@ -187,7 +188,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
-		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.in.msgAt(it.id)})
+		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.msgAt(it.id)})
 		return m.carryOut(c, i, viol)
 	case Fire:
 		c.pend = slices.DeleteFunc(slices.Clone(c.pend), func(p pend) bool {
@@ -225,7 +226,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
 		}
-		c.nodes[i-1] = m.in.nodeBuf(i, snap, &m.nkb)
+		c.nodes[i-1] = m.internNode(i, snap)
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
@@ -244,10 +245,10 @@ func (m *machine) fault(c *state, i int, kind string) *Violation {
 	if c.env == 0 {
 		return nil
 	}
-	e := m.in.envAt(c.env).clone()
+	e := m.envAt(c.env).clone()
 	v, kept := e.fault(i, kind, m.now, m.cfg.Only)
 	m.kept |= kept
-	c.env = m.in.env(e, nil)
+	c.env = m.internEnv(e, nil)
 	return v
 }
 
@@ -281,7 +282,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
 	}
-	if c.env != 0 && m.in.envAt(c.env).hearsCmd() {
+	if c.env != 0 && m.envAt(c.env).hearsCmd() {
 		m.hearCmd(c, i, cmd, arg)
 	}
 	m.stepNode(c, i, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg})
@@ -291,7 +292,7 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 // stepNode steps a clone of node i's state in c by in, into m.out, and
 // puts the new state in c. Config.OnStep, if set, sees the step first.
 func (m *machine) stepNode(c *state, i int, in node.Input) {
-	orig := m.in.nodeAt(c.nodes[i-1])
+	orig := m.nodeAt(c.nodes[i-1])
 	if m.cfg.OnStep != nil {
 		m.cfg.OnStep(i, orig.Clone().(node.Snapshot), in)
 	}
@@ -299,7 +300,7 @@ func (m *machine) stepNode(c *state, i int, in node.Input) {
 	m.out.Reset()
 	m.out.Now = m.now
 	nd.Step(in, &m.out)
-	c.nodes[i-1] = m.in.nodeBuf(i, nd, &m.nkb)
+	c.nodes[i-1] = m.internNode(i, nd)
 }
 
 // carryOut applies node i's step output to c: events (to the environment,
@@ -319,7 +320,7 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			return nil, nil, fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, m.n)
 		}
 		m.tick(i)
-		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.in.id(snd.Msg)}
+		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.msgID(snd.Msg)}
 		if m.sink != nil {
 			m.fill(trace.KindSend, i)
 			m.ev.From, m.ev.To, m.ev.Msg = i, snd.To, trace.WrapMsg(snd.Msg)
@@ -363,7 +364,7 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	o := &m.out
 	var w *env // a clone of the environment, when it hears events
 	if len(o.Events) > 0 && c.env != 0 {
-		if orig := m.in.envAt(c.env); orig.hearsAny(o.Events) {
+		if orig := m.envAt(c.env); orig.hearsAny(o.Events) {
 			m.kb = orig.appendKey(m.kb[:0])
 			w = orig.clone()
 		}
@@ -405,7 +406,7 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 		same := bytes.Equal(m.ka, m.kb)
 		m.vis = m.vis || viol != nil || !same
 		if !same {
-			c.env = m.in.env(w, m.ka)
+			c.env = m.internEnv(w, m.ka)
 		}
 	}
 	return viol, nil
@@ -415,14 +416,14 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 // command cmd: a request makes a promise. The step is visible if that
 // changed the environment.
 func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) {
-	w := m.in.envAt(c.env).clone()
+	w := m.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
 	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
 	m.kept |= w.keep(&te)
 	m.ka = w.appendKey(m.ka[:0])
 	if !bytes.Equal(m.ka, m.kb) {
 		m.vis = true
-		c.env = m.in.env(w, m.ka)
+		c.env = m.internEnv(w, m.ka)
 	}
 }
 
@@ -432,7 +433,7 @@ func (m *machine) owed(s *state) uint64 {
 	if s.env == 0 {
 		return 0
 	}
-	return m.in.envAt(s.env).owed()
+	return m.envAt(s.env).owed()
 }
 
 // setTimers applies node i's timer output to c's pending timers: a timer
@@ -477,7 +478,7 @@ func (m *machine) emit(kind string, i int) {
 func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
 	if m.sink != nil {
 		m.fill(kind, at)
-		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.in.msgAt(it.id)), note
+		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.msgAt(it.id)), note
 		m.sink(&m.ev)
 	}
 }

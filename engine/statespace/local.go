@@ -1,0 +1,113 @@
+package statespace
+
+import "ringlab/engine/node"
+
+// local is a worker's own view of a shared interner (the parallel
+// search): the interner only ever appends, so a copy of its slices taken
+// under its lock stays valid below its length, and is taken again only
+// for a number beyond it; the maps remember what this worker looked up.
+// The workers then read and intern without touching the lock (and its
+// cache line) for what they have met before.
+type local struct {
+	nodeObj []node.Snapshot
+	msgs    []node.Msg
+	envObj  []*env
+	within  []bool
+	nodeID  map[string]uint32
+	ids     map[node.Msg]uint32
+	envID   map[string]uint32
+}
+
+func newLocal() *local {
+	return &local{nodeID: map[string]uint32{}, ids: map[node.Msg]uint32{}, envID: map[string]uint32{}}
+}
+
+// refresh copies the interner's slices into l.
+func (in *interner) refresh(l *local) {
+	in.mu.RLock()
+	l.nodeObj, l.msgs, l.envObj, l.within = in.nodeObj, in.msgs, in.envObj, in.within
+	in.mu.RUnlock()
+}
+
+func (m *machine) nodeAt(id uint32) node.Snapshot {
+	if m.loc == nil {
+		return m.in.nodeAt(id)
+	}
+	if int(id) >= len(m.loc.nodeObj) {
+		m.in.refresh(m.loc)
+	}
+	return m.loc.nodeObj[id]
+}
+
+func (m *machine) msgAt(id uint32) node.Msg {
+	if m.loc == nil {
+		return m.in.msgAt(id)
+	}
+	if int(id) >= len(m.loc.msgs) {
+		m.in.refresh(m.loc)
+	}
+	return m.loc.msgs[id]
+}
+
+func (m *machine) envAt(id uint32) *env {
+	if m.loc == nil {
+		return m.in.envAt(id)
+	}
+	if int(id) > len(m.loc.envObj) {
+		m.in.refresh(m.loc)
+	}
+	return m.loc.envObj[id-1]
+}
+
+func (m *machine) isWithin(id uint32) bool {
+	if m.loc == nil {
+		return m.in.isWithin(id)
+	}
+	if int(id) >= len(m.loc.within) {
+		m.in.refresh(m.loc)
+	}
+	return m.loc.within[id]
+}
+
+// internNode is interner.node for machine m.
+func (m *machine) internNode(i int, nd node.Snapshot) uint32 {
+	if m.loc == nil {
+		return m.in.nodeBuf(i, nd, &m.nkb)
+	}
+	m.nkb = nd.AppendKey(append(m.nkb[:0], byte(i)))
+	if id, ok := m.loc.nodeID[string(m.nkb)]; ok {
+		return id
+	}
+	id := m.in.nodeBuf(i, nd, &m.nkb)
+	m.loc.nodeID[string(m.nkb)] = id
+	return id
+}
+
+// msgID is interner.id for machine m.
+func (m *machine) msgID(msg node.Msg) uint32 {
+	if m.loc == nil || !isComparable(msg) {
+		return m.in.id(msg)
+	}
+	if id, ok := m.loc.ids[msg]; ok {
+		return id
+	}
+	id := m.in.id(msg)
+	m.loc.ids[msg] = id
+	return id
+}
+
+// internEnv is interner.env for machine m.
+func (m *machine) internEnv(e *env, k []byte) uint32 {
+	if m.loc == nil {
+		return m.in.env(e, k)
+	}
+	if k == nil {
+		k = e.appendKey(nil)
+	}
+	if id, ok := m.loc.envID[string(k)]; ok {
+		return id
+	}
+	id := m.in.env(e, k)
+	m.loc.envID[string(k)] = id
+	return id
+}
