@@ -494,7 +494,7 @@ func (s *searcher) insert(k []byte, r rec) int32 {
 // fingerprint is k's, from the memo when a worker computed it.
 func (s *searcher) fingerprint(k []byte) uint64 {
 	for i := range s.memo {
-		if c := &s.memo[i]; c.key != nil && len(c.key) > 0 && &c.key[0] == &k[0] && len(c.key) == len(k) {
+		if c := &s.memo[i]; len(c.key) == len(k) && len(k) > 0 && &c.key[0] == &k[0] {
 			return c.fp
 		}
 	}

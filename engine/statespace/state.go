@@ -92,7 +92,6 @@ type interner struct {
 	// within is, by node number, whether the state meets Config.Within.
 	within []bool
 	inside func(i int, nd node.Node) bool
-	kbuf   []byte
 	// envID numbers the distinct environments by key; envObj holds each
 	// one (never changed: a step clones it first).
 	envID  map[string]uint32
@@ -180,14 +179,12 @@ func (in *interner) env(e *env, k []byte) uint32 {
 	return id
 }
 
-// node returns the interned number of node i's state nd: the number of
+// nodeBuf returns the interned number of node i's state nd: the number of
 // an equal state (same index, same key) met before, or a new one, nd's.
 // A state's nodes are numbers, so a million states that share a node
 // state share one object, and the state's key holds 4 bytes per node.
-func (in *interner) node(i int, nd node.Snapshot) uint32 { return in.nodeBuf(i, nd, &in.kbuf) }
-
-// nodeBuf is node with *kb as the scratch for the key: a machine's own
-// under a shared interner.
+// *kb is the scratch for the key: the machine's own, so that machines
+// may share the interner.
 func (in *interner) nodeBuf(i int, nd node.Snapshot, kb *[]byte) uint32 {
 	*kb = nd.AppendKey(append((*kb)[:0], byte(i)))
 	if in.mu != nil {
