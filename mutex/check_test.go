@@ -177,6 +177,8 @@ func TestCheckBoundsAndBadInput(t *testing.T) {
 		{"check", "lamport", "--path", "d1-9"},
 		{"check", "lamport", "--nodes", "2", "--path", "d1-2"},
 		{"check", "lamport", "--crashes", "-1"},
+		{"check", "lamport", "--workers", "-1"},
+		{"check", "lamport", "--workers", "5000"},
 		{"check", "lamport", "--timers", "soon"},
 		{"check", "lamport", "--requests", "9"},
 		// no end and no bound: an infinite space where clocks do not shift
@@ -206,7 +208,8 @@ func TestCheckInterruptedPrintsFigures(t *testing.T) {
 	if code := cliutil.Code(err); code != cliutil.ExitInterrupted {
 		t.Fatalf("exit %d (%v), want %d", code, err, cliutil.ExitInterrupted)
 	}
-	if !strings.Contains(out.String(), "states: ") || !strings.Contains(out.String(), "stopped by interrupted") {
+	if !strings.Contains(out.String(), "states: ") || !strings.Contains(out.String(), "stopped by interrupted") ||
+		!strings.Contains(out.String(), "covered: every state within 0 steps") {
 		t.Errorf("no figures after an interruption:\n%s", out.String())
 	}
 }
