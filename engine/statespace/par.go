@@ -52,6 +52,10 @@ type batch struct {
 // machine over the search's interner (made safe to share).
 type workers struct {
 	ms []*machine
+	// sleep is, by place in the level, the state's sleep set as the
+	// level began, a number in sets (an append-only copy of the search's).
+	sleep []int32
+	sets  [][]Trans
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -91,6 +95,21 @@ func (s *searcher) expandLevelPar() error {
 	bs := make([]batch, nb)
 	for b := range bs {
 		bs[b] = batch{lo: b * size, hi: min(n, (b+1)*size), ready: make(chan struct{})}
+	}
+	// The sleep sets as the level begins: a worker does not step a
+	// transition asleep then. A revisit during the level may wake it; the
+	// committer then steps it itself.
+	if s.cfg.POR {
+		if cap(s.par.sleep) < n {
+			s.par.sleep = make([]int32, n)
+		}
+		s.par.sleep = s.par.sleep[:n]
+		for qi := range n {
+			if e := s.level.at(qi); e.only < 0 {
+				s.par.sleep[qi] = s.recs.at(int(e.rec)).sleep
+			}
+		}
+		s.par.sets = s.sleeps.sets
 	}
 	var next atomic.Int64
 	tokens := make(chan struct{}, ahead)
@@ -143,8 +162,9 @@ func (s *searcher) expandLevelPar() error {
 
 // fill computes, with machine m, what the committer needs of the states
 // of batch b: for a first expansion, its enabled transitions and the
-// successors by every one of them, with their keys and fingerprints.
-// Those an ample set or a sleep set leaves out are computed for nothing;
+// successors by every one of them not asleep as the level began, with
+// their keys and fingerprints. Those an ample set leaves out are computed
+// for nothing;
 // guessing them here would leave more to the committer, the one goroutine
 // every state passes through.
 func (s *searcher) fill(m *machine, b *batch, h *hint) {
@@ -160,8 +180,15 @@ func (s *searcher) fill(m *machine, b *batch, h *hint) {
 			continue
 		}
 		p.ts = m.enabled(p.es, nil)
+		var asleep []Trans
+		if s.cfg.POR {
+			asleep = s.par.sets[s.par.sleep[qi]]
+		}
 		start := len(all)
 		for _, t := range p.ts {
+			if containsT(asleep, t) {
+				continue
+			}
 			m.now = int64(e.depth)
 			next, viol, err := m.step(p.es, t)
 			if err != nil {
