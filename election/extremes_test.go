@@ -19,38 +19,7 @@ import (
 // schedule, from the state after path.
 func crRange(t *testing.T, ids []int, initiators, path string) (int64, int64) {
 	t.Helper()
-	alg, _ := engine.Find(Algorithms(), "chang-roberts")
-	p := alg.ForCheck().Defaults()
-	for name, v := range map[string]any{"ids": joinInts(ids), "initiators": initiators} {
-		if err := p.Give(name, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sys, cfg, err := statespace.For(alg, p, engine.Env{Runtime: "sim", MaxDelay: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := statespace.NewExplorer(cfg, sys.Names)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := x.Analyze(context.Background(), 5_000_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pp, err := statespace.ParsePath(path, len(ids))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := x.At(pp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lo, hi, ok := f.MessagesLeft(v.Key)
-	if !ok {
-		t.Fatalf("ids %v, initiators %s: no run ends", ids, initiators)
-	}
-	return v.Messages + lo, v.Messages + hi
+	return crMessages(t, map[string]any{"ids": joinInts(ids), "initiators": initiators}, len(ids), path)
 }
 
 // permutations calls f with every arrangement of 1..n.

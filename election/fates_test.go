@@ -13,9 +13,18 @@ import (
 // whole run sends, over every continuation of the state after path.
 func messagesOf(t *testing.T, nodes int, layout, initiators, path string) (int64, int64) {
 	t.Helper()
+	return crMessages(t, map[string]any{"nodes": nodes, "layout": layout, "initiators": initiators}, nodes, path)
+}
+
+// crMessages analyses the whole state space of the chang-roberts check of
+// n nodes with the parameters given and returns the fewest and most
+// messages a whole run sends, over every continuation of the state after
+// path.
+func crMessages(t *testing.T, params map[string]any, n int, path string) (int64, int64) {
+	t.Helper()
 	alg, _ := engine.Find(Algorithms(), "chang-roberts")
 	p := alg.ForCheck().Defaults()
-	for name, v := range map[string]any{"nodes": nodes, "layout": layout, "initiators": initiators} {
+	for name, v := range params {
 		if err := p.Give(name, v); err != nil {
 			t.Fatal(err)
 		}
@@ -28,21 +37,21 @@ func messagesOf(t *testing.T, nodes int, layout, initiators, path string) (int64
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := x.Analyze(context.Background(), 2_000_000)
+	f, err := x.Analyze(context.Background(), 5_000_000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := statespace.ParsePath(path, nodes)
+	pp, err := statespace.ParsePath(path, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := x.At(p2)
+	v, err := x.At(pp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lo, hi, ok := f.MessagesLeft(v.Key)
 	if !ok {
-		t.Fatalf("%d nodes, %s, initiators %s: no run ends", nodes, layout, initiators)
+		t.Fatalf("%v: no run ends", params)
 	}
 	return v.Messages + lo, v.Messages + hi
 }
