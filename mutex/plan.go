@@ -3,6 +3,7 @@ package mutex
 import (
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
@@ -32,6 +33,10 @@ type plan struct {
 	names      func(int) string // display names: roles, or algorithm ids
 	topology   string
 	edges      [][2]int
+	// symmetry is the renamings of the nodes the algorithm behaves alike
+	// under (engine.Symmetry), nil if none; newSpec keeps it only for a
+	// workload that treats those nodes alike.
+	symmetry *engine.Symmetry
 }
 
 // processNames names nodes P1..Pn, as the chapter names processes.
@@ -72,7 +77,16 @@ func tokenPlan(cfg tokenring.Config) (plan, error) {
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		order: mutexcheck.RequestTime, promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
+		symmetry: ringSymmetry(tokenring.Symmetric(cfg)),
 	}, err
+}
+
+// ringSymmetry declares the rotations of the ring where sym holds.
+func ringSymmetry(sym bool) *engine.Symmetry {
+	if !sym {
+		return nil
+	}
+	return &engine.Symmetry{Rotations: true}
 }
 
 // quorumPlan is the quorum of coordinators cfg: coordinators first, then
@@ -216,6 +230,13 @@ func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone
 
 // AppendKey implements node.Snapshot.
 func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }
+
+// Rename implements node.Renamer for the algorithms whose nodes do (the
+// token ring's); it is called only under a symmetry the algorithm
+// declares (engine.Symmetry).
+func (n notDone) Rename(perm []int) node.Snapshot {
+	return notDone{n.Node.(node.Renamer).Rename(perm)}
+}
 
 // LeastClock implements node.Shifter for the nodes that do (Lamport's and
 // Ricart-Agrawala's); for the others it says the shift does not apply.
