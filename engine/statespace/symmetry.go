@@ -3,6 +3,7 @@ package statespace
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -329,4 +330,128 @@ func (s *searcher) concrete(canon []Trans) (out []Trans, viol *Violation, err er
 		c = cn
 	}
 	return out, viol, nil
+}
+
+// CheckSymmetry tests the promise of cfg.Symmetry (engine.Symmetry) on
+// the first maxStates states reachable from cfg's initial state (breadth
+// first, no reduction, no symmetry): for every state s and every
+// generator g of the group (the rotation by one; the exchange of two
+// consecutive interchangeable nodes), the successors of g(s) must be the
+// g-images of the successors of s, each with the same property broken on
+// the way, if any. The properties judged at the end of a run, by
+// replaying its path, are not tested. It returns nil or the first
+// counterexample: the path to s, the generator and the successors that
+// differ.
+func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
+	if cfg.Symmetry == nil {
+		return errors.New("symmetry: none declared")
+	}
+	cfg.POR = false
+	m, s0, err := newMachine(cfg, nil, nil)
+	if err != nil {
+		return err
+	}
+	if m.shifting = shiftable(cfg); m.shifting {
+		s0 = m.shift(s0)
+	}
+	y, err := newSymm(m, s0, cfg.Symmetry)
+	if err != nil {
+		return err
+	}
+	var gens [][]int
+	if y.perms != nil {
+		gens = append(gens, y.perms[1])
+	}
+	for k := 0; k+1 < len(y.inter); k++ {
+		p := make([]int, m.n+1)
+		for i := range p {
+			p[i] = i
+		}
+		a, b := y.inter[k], y.inter[k+1]
+		p[a], p[b] = b, a
+		gens = append(gens, p)
+	}
+	type seen struct {
+		parent string
+		t      Trans
+	}
+	step := func(x *state, depth int, t Trans) (*state, *Violation, error) {
+		m.now = int64(depth)
+		next, v, err := m.step(x, t)
+		if err == nil && m.shifting {
+			next = m.shift(next)
+		}
+		return next, v, err
+	}
+	label := func(x *state, v *Violation) string {
+		k := string(x.appendKey(nil, m.in))
+		if v != nil {
+			k += "|" + string(v.Property)
+		}
+		return k
+	}
+	k0 := string(s0.appendKey(nil, m.in))
+	visited := map[string]seen{k0: {}}
+	level, depth := []*state{s0}, 0
+	for len(level) > 0 && len(visited) < maxStates {
+		var next []*state
+		for _, x := range level {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			kx := string(x.appendKey(nil, m.in))
+			ts := m.enabled(x, nil)
+			for _, g := range gens {
+				var images, direct []string
+				for _, t := range ts {
+					xn, v, err := step(x, depth, t)
+					if err != nil {
+						return err
+					}
+					r, err := y.rename(xn, g)
+					if err != nil {
+						return err
+					}
+					images = append(images, label(r, v))
+				}
+				gx, err := y.rename(x, g)
+				if err != nil {
+					return err
+				}
+				for _, t := range m.enabled(gx, nil) {
+					xn, v, err := step(gx, depth, t)
+					if err != nil {
+						return err
+					}
+					direct = append(direct, label(xn, v))
+				}
+				slices.Sort(images)
+				slices.Sort(direct)
+				images, direct = slices.Compact(images), slices.Compact(direct)
+				if !slices.Equal(images, direct) {
+					var path []Trans
+					for k := kx; k != k0; k = visited[k].parent {
+						path = append(path, visited[k].t)
+					}
+					slices.Reverse(path)
+					return fmt.Errorf("symmetry: %s is not a symmetry: from the state the path %q reaches, renaming by %v then stepping gives %d distinct successors, stepping then renaming %d, and they differ",
+						y.sym, FormatPath(path), g[1:], len(direct), len(images))
+				}
+			}
+			for _, t := range ts {
+				xn, _, err := step(x, depth, t)
+				if err != nil {
+					return err
+				}
+				k := string(xn.appendKey(nil, m.in))
+				if _, ok := visited[k]; ok || len(visited) >= maxStates {
+					continue
+				}
+				visited[k] = seen{parent: kx, t: t}
+				next = append(next, xn)
+			}
+		}
+		level, depth = next, depth+1
+	}
+	return nil
 }
