@@ -58,7 +58,7 @@ func (s *Symmetry) Validate(n int) error {
 	return nil
 }
 
-// String describes the group: "rotations of 6 nodes", "permutations of
+// String describes the group: "rotations of the ring", "permutations of
 // nodes 2..6 (5 interchangeable)".
 func (s *Symmetry) String() string {
 	if s.Rotations {

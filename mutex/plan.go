@@ -66,6 +66,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 		nodes: cfg.N, factory: workloadDone(f), messages: central.MessageTypes(), requesters: span(2, cfg.N),
 		order: centralOrder, strict: true, promise: "the order requests reached the coordinator",
 		theory: "4", exact: 4, names: cfg.Name, topology: trace.TopoStar,
+		symmetry: participantSymmetry(central.Symmetric(cfg)),
 	}, err
 }
 
@@ -79,6 +80,15 @@ func tokenPlan(cfg tokenring.Config) (plan, error) {
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
 		symmetry: ringSymmetry(tokenring.Symmetric(cfg)),
 	}, err
+}
+
+// participantSymmetry declares the permutations of the interchangeable
+// participants ps (none: nil).
+func participantSymmetry(ps []int) *engine.Symmetry {
+	if len(ps) < 2 {
+		return nil
+	}
+	return &engine.Symmetry{Interchangeable: ps}
 }
 
 // ringSymmetry declares the rotations of the ring where sym holds.

@@ -121,14 +121,28 @@ func (r *reactor) AppendKey(b []byte) []byte {
 	return b
 }
 
-// symmetryOf is pl's symmetry if w treats its nodes alike: every node a
-// requester, and no node with a CS time of its own (a scenario's slow
-// holder).
+// symmetryOf is pl's symmetry if w treats the nodes it moves alike: all
+// of them requesters or none, and no node with a CS time of its own (a
+// scenario's slow holder).
 func symmetryOf(pl plan, w workload) *engine.Symmetry {
-	if pl.symmetry == nil || len(w.csFor) > 0 || len(w.requesters) != pl.nodes {
+	sym := pl.symmetry
+	if sym == nil || len(w.csFor) > 0 {
 		return nil
 	}
-	return pl.symmetry
+	moved := sym.Interchangeable
+	if sym.Rotations {
+		moved = span(1, pl.nodes)
+	}
+	asking := 0
+	for _, i := range moved {
+		if slices.Contains(w.requesters, i) {
+			asking++
+		}
+	}
+	if asking != 0 && asking != len(moved) {
+		return nil
+	}
+	return sym
 }
 
 // newSpec assembles a run of plan pl under workload w: a System of its

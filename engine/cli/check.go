@@ -205,7 +205,11 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 			fmt.Fprintf(notes, "liveness: judged over cycles under %s\n", statespace.Fairness)
 		}
 		if sc.Symmetry != nil {
-			fmt.Fprintf(notes, "symmetry: %s (%d nodes), one state per orbit, on one worker\n", sc.Symmetry, sc.Nodes)
+			desc := sc.Symmetry.String()
+			if sc.Symmetry.Rotations {
+				desc += fmt.Sprintf(" (%d nodes)", sc.Nodes)
+			}
+			fmt.Fprintf(notes, "symmetry: %s, one state per orbit, on one worker\n", desc)
 		}
 	}
 	if sc.Symmetry != nil {

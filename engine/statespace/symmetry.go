@@ -20,8 +20,8 @@ import (
 //
 // Rotations: the representative is the rotation of least key (all n
 // tried), one per orbit exactly. Interchangeable nodes: they are sorted
-// by their local key (state, done, pending inputs), ties kept in index
-// order, and the state renamed accordingly: n log n, not k! renamings,
+// by their local key (state, done, pending inputs, the messages on their
+// links), ties kept in index order, and the state renamed accordingly: n log n, not k! renamings,
 // but two states of one orbit whose tied nodes sit differently may keep
 // two representatives. The form is sound (a representative is a renaming
 // of the state, so no orbit is lost) but incomplete: the search may keep
@@ -172,6 +172,28 @@ func (y *symm) local(s *state, i int) string {
 	lo, hi := s.pendOf(i)
 	for _, p := range s.pend[lo:hi] {
 		b = binary.AppendVarint(append(b, p.kind), int64(p.val))
+	}
+	// the messages on its links, by direction and the node at the other
+	// end where that one stays in place (in the net's order: a link's
+	// messages in sending order, the links by number)
+	for _, it := range s.net {
+		from, to := int(it.link)/y.n+1, int(it.link)%y.n+1
+		var dir byte
+		other := 0
+		switch {
+		case from == i && to == i:
+			dir = 3
+		case from == i:
+			dir, other = 1, to
+		case to == i:
+			dir, other = 2, from
+		default:
+			continue
+		}
+		if _, moved := slices.BinarySearch(y.inter, other); moved {
+			other = 0
+		}
+		b = binary.AppendUvarint(binary.AppendUvarint(append(b, dir), uint64(other)), uint64(it.id))
 	}
 	y.kc = b
 	return string(b)
