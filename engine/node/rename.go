@@ -14,6 +14,7 @@ package node
 // them to an index.
 type Renamer interface {
 	Snapshot
+	// Rename returns an independent copy of the node renamed by perm.
 	Rename(perm []int) Snapshot
 }
 
@@ -22,6 +23,7 @@ type Renamer interface {
 // message that carries none returns itself).
 type MsgRenamer interface {
 	Msg
+	// Rename returns the message renamed by perm.
 	Rename(perm []int) Msg
 }
 
@@ -31,5 +33,6 @@ type MsgRenamer interface {
 // self-declared leaders). RenameNodes replaces, in place, every node
 // index i it holds by perm[i]; the checker calls it on a clone only.
 type StateRenamer interface {
+	// RenameNodes renames, in place, every node index held by perm.
 	RenameNodes(perm []int)
 }
