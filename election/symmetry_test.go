@@ -26,6 +26,11 @@ func TestCheckSymmetryReplays(t *testing.T) {
 	}
 	runCLI(t, "check", "anonymous", "--nodes", "6", "--initiators", "all", "--format", "none", "--path", path).
 		want(t, 3, "uniqueness")
+	// more workers: the search runs on one, and says so; the figures are the same
+	runCLI(t, append(args, "--symmetry", "--workers", "2")...).
+		want(t, 3, "--workers 2: --symmetry searches on one worker", "states: 921 distinct", "after 9 steps")
+	runCLI(t, "check", "anonymous", "--nodes", "6", "--initiators", "all", "--symmetry", "--format", "json").
+		want(t, 3, `"symmetry":"rotations of the ring"`, `"distinct":921`)
 	// --path ignores --symmetry, and says so
 	runCLI(t, "check", "anonymous", "--nodes", "6", "--initiators", "all", "--format", "none", "--symmetry", "--path", path).
 		want(t, 3, "--symmetry: ignored with --path")
