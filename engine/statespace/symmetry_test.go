@@ -83,7 +83,7 @@ func TestDeclaredSymmetriesHold(t *testing.T) {
 		if tc.random {
 			cfg.Policy = sim.PolicyRandom
 		}
-		if err := statespace.CheckSymmetry(context.Background(), cfg, 20_000); err != nil {
+		if err := statespace.CheckSymmetry(context.Background(), cfg, 6_000); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
@@ -93,7 +93,7 @@ func TestDeclaredSymmetriesHold(t *testing.T) {
 		t.Fatalf("the token ring with regeneration declares %s", sym)
 	}
 	regen.Symmetry = &engine.Symmetry{Rotations: true}
-	err := statespace.CheckSymmetry(context.Background(), regen, 20_000)
+	err := statespace.CheckSymmetry(context.Background(), regen, 6_000)
 	if err == nil || !strings.Contains(err.Error(), "is not a symmetry") {
 		t.Errorf("the token ring with regeneration under rotations: %v, want a counterexample", err)
 	}
@@ -102,7 +102,7 @@ func TestDeclaredSymmetriesHold(t *testing.T) {
 		t.Fatalf("the coordinator favouring nodes 2..3 declares %s", sym)
 	}
 	favour.Symmetry = &engine.Symmetry{Interchangeable: []int{2, 3, 4}}
-	if err := statespace.CheckSymmetry(context.Background(), favour, 20_000); err == nil {
+	if err := statespace.CheckSymmetry(context.Background(), favour, 6_000); err == nil {
 		t.Errorf("the coordinator favouring nodes 2..3 under their permutations: no counterexample")
 	}
 	if _, sym := symConfig(t, election.Algorithms(), "anonymous", map[string]any{"nodes": 4, "initiators": "1"}); sym != nil {
@@ -158,10 +158,11 @@ func TestSymmetryKeepsOneStatePerOrbit(t *testing.T) {
 	}
 }
 
-// Must-show 4: the anonymous ring and the token ring at N = 6, each with
-// and without symmetry: the same verdict, a violation at the same depth
-// where there is one (every candidate at once elects two leaders; a
-// crashed holder loses the token), fewer states with the symmetry, and a
+// Must-show 4: the anonymous ring, the token ring and the central
+// coordinator at N = 6, each with and without symmetry: the same verdict,
+// a violation at the same depth where there is one (every candidate at
+// once elects two leaders; a crashed holder loses the token; a grant
+// taken back from a live holder), fewer states with the symmetry, and a
 // concrete path that replays to the same violation.
 func TestSymmetrySameVerdictsAtSix(t *testing.T) {
 	for _, tc := range []struct {
@@ -173,6 +174,8 @@ func TestSymmetrySameVerdictsAtSix(t *testing.T) {
 		{"anonymous 6, every process a candidate", func() (statespace.Config, *engine.Symmetry) { return anonymousAll(t, 6) }, 0, "uniqueness"},
 		{"token ring 6", func() (statespace.Config, *engine.Symmetry) { return tokenRing(t, 6, 1) }, 0, ""},
 		{"token ring 6, a crash", func() (statespace.Config, *engine.Symmetry) { return tokenRing(t, 6, 1) }, 1, "no deadlock"},
+		{"central 6", func() (statespace.Config, *engine.Symmetry) { return central(t, 6, 0) }, 0, ""},
+		{"central 6, grant timeout", func() (statespace.Config, *engine.Symmetry) { return central(t, 6, 10) }, 0, check.IDMutualExclusion},
 	} {
 		cfg, sym := tc.cfg()
 		cfg.Crashes = tc.crashes
