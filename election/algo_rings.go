@@ -33,11 +33,18 @@ func anonymousAlgo() entry {
 			}
 			first := s.starters[0]
 			votes, leaders := anonymous.Messages(s.n())
+			correct, sym := NewCorrectness(nil, first, "the candidate (named by its index)"), (*engine.Symmetry)(nil)
+			if len(s.starters) == s.n() {
+				// every process a candidate: nothing tells one place on the
+				// ring from another, so the ring is symmetric under its
+				// rotations, and any of them is a right leader
+				correct, sym = NewAnyCorrectness("every process is a candidate"), &engine.Symmetry{Rotations: true}
+			}
 			return engine.System{
 				Factory: f, Messages: anonymous.MessageTypes(), Script: starts(s),
-				Names: func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
-				Properties: []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()},
-					NewCorrectness(nil, first, "the candidate (named by its index)")},
+				Names:      func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
+				Properties: []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()}, correct},
+				Symmetry:   sym,
 				Figures: func(*trace.Summary) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
 				},

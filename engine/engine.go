@@ -121,6 +121,10 @@ type System struct {
 	// the simulator only: the exhaustive checker, which has no time,
 	// refuses it.
 	Slow []Slow
+	// Symmetry, if set, declares the renamings of the nodes under which
+	// the System behaves alike (see Symmetry for what makes one valid):
+	// `check --symmetry` keeps one state of every orbit. Nil: none.
+	Symmetry *Symmetry
 }
 
 // Slow delays every message delivered to Node by Extra ticks during

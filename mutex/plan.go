@@ -3,6 +3,7 @@ package mutex
 import (
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
@@ -32,6 +33,10 @@ type plan struct {
 	names      func(int) string // display names: roles, or algorithm ids
 	topology   string
 	edges      [][2]int
+	// symmetry is the renamings of the nodes the algorithm behaves alike
+	// under (engine.Symmetry), nil if none; newSpec keeps it only for a
+	// workload that treats those nodes alike.
+	symmetry *engine.Symmetry
 }
 
 // processNames names nodes P1..Pn, as the chapter names processes.
@@ -61,6 +66,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 		nodes: cfg.N, factory: workloadDone(f), messages: central.MessageTypes(), requesters: span(2, cfg.N),
 		order: centralOrder, strict: true, promise: "the order requests reached the coordinator",
 		theory: "4", exact: 4, names: cfg.Name, topology: trace.TopoStar,
+		symmetry: participantSymmetry(central.Symmetric(cfg)),
 	}, err
 }
 
@@ -72,7 +78,25 @@ func tokenPlan(cfg tokenring.Config) (plan, error) {
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		order: mutexcheck.RequestTime, promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
+		symmetry: ringSymmetry(tokenring.Symmetric(cfg)),
 	}, err
+}
+
+// participantSymmetry declares the permutations of the interchangeable
+// participants ps (none: nil).
+func participantSymmetry(ps []int) *engine.Symmetry {
+	if len(ps) < 2 {
+		return nil
+	}
+	return &engine.Symmetry{Interchangeable: ps}
+}
+
+// ringSymmetry declares the rotations of the ring where sym holds.
+func ringSymmetry(sym bool) *engine.Symmetry {
+	if !sym {
+		return nil
+	}
+	return &engine.Symmetry{Rotations: true}
 }
 
 // quorumPlan is the quorum of coordinators cfg: coordinators first, then
@@ -216,6 +240,13 @@ func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone
 
 // AppendKey implements node.Snapshot.
 func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }
+
+// Rename implements node.Renamer for the algorithms whose nodes do (the
+// token ring's); it is called only under a symmetry the algorithm
+// declares (engine.Symmetry).
+func (n notDone) Rename(perm []int) node.Snapshot {
+	return notDone{n.Node.(node.Renamer).Rename(perm)}
+}
 
 // LeastClock implements node.Shifter for the nodes that do (Lamport's and
 // Ricart-Agrawala's); for the others it says the shift does not apply.

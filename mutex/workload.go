@@ -100,6 +100,18 @@ func (r *reactor) Restart(int) {}
 // Clone copies the requests left.
 func (r *reactor) Clone() engine.Workload { return &reactor{w: r.w, left: slices.Clone(r.left)} }
 
+// RenameNodes implements node.StateRenamer (engine.Symmetry): the requests
+// left move with their nodes. The shared plan (requesters, scenario CS
+// times) is not renamed: a System declares a symmetry only where it treats
+// the nodes alike.
+func (r *reactor) RenameNodes(perm []int) {
+	left := make([]int, len(r.left))
+	for i, k := range r.left {
+		left[perm[i]] = k
+	}
+	r.left = left
+}
+
 // AppendKey encodes the requests left, one byte a node (at most 8 each in
 // an exhaustive check, which is all that keys a state).
 func (r *reactor) AppendKey(b []byte) []byte {
@@ -107,6 +119,30 @@ func (r *reactor) AppendKey(b []byte) []byte {
 		b = append(b, byte(k))
 	}
 	return b
+}
+
+// symmetryOf is pl's symmetry if w treats the nodes it moves alike: all
+// of them requesters or none, and no node with a CS time of its own (a
+// scenario's slow holder).
+func symmetryOf(pl plan, w workload) *engine.Symmetry {
+	sym := pl.symmetry
+	if sym == nil || len(w.csFor) > 0 {
+		return nil
+	}
+	moved := sym.Interchangeable
+	if sym.Rotations {
+		moved = span(1, pl.nodes)
+	}
+	asking := 0
+	for _, i := range moved {
+		if slices.Contains(w.requesters, i) {
+			asking++
+		}
+	}
+	if asking != 0 && asking != len(moved) {
+		return nil
+	}
+	return sym
 }
 
 // newSpec assembles a run of plan pl under workload w: a System of its
@@ -128,5 +164,6 @@ func newSpec(name string, pl plan, w workload) (sys engine.System, st *stats) {
 		Names:      pl.names,
 		Topology:   pl.topology,
 		Edges:      pl.edges,
+		Symmetry:   symmetryOf(pl, w),
 	}, st
 }

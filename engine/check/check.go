@@ -267,6 +267,28 @@ func (m *MutualExclusion) Clone() Snapshot {
 	return &c
 }
 
+// RenameNodes implements node.StateRenamer for the exhaustive checker's
+// symmetry reduction: the nodes inside and the exit clocks' owners are
+// renamed (the clocks' components, by node, too).
+func (m *MutualExclusion) RenameNodes(perm []int) {
+	m.in = slices.Clone(m.in)
+	m.in.RenameNodes(perm)
+	if m.lastExit == nil {
+		return
+	}
+	le := make(map[int][]uint32, len(m.lastExit))
+	for i, vc := range m.lastExit {
+		r := make([]uint32, len(vc))
+		for k, c := range vc {
+			if k+1 < len(perm) {
+				r[perm[k+1]-1] = c
+			}
+		}
+		le[perm[i]] = r
+	}
+	m.lastExit = le
+}
+
 // AppendKey encodes what Observe depends on: the nodes inside and the last
 // exit clocks (none in the exhaustive checker, whose events carry no
 // clocks). worst only shapes the verdict, which is judged where a path ends.

@@ -48,6 +48,15 @@ func (s *NodeSet) Remove(i int) {
 	}
 }
 
+// RenameNodes renames every member i to perm[i] (node.StateRenamer), in
+// place.
+func (s *NodeSet) RenameNodes(perm []int) {
+	for k, i := range *s {
+		(*s)[k] = perm[i]
+	}
+	slices.Sort(*s)
+}
+
 // AppendKey appends the set's length and members.
 func (s NodeSet) AppendKey(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))

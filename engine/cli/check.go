@@ -47,6 +47,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search, also the fewest and most messages a complete run sends over every schedule, each with a path that attains it (the whole graph again, without reduction)"},
 		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them); exit 3 if none is reachable"},
+		&ucli.BoolFlag{Name: "symmetry", Usage: "keep one state of every orbit under the symmetry the algorithm declares (the rotations of a symmetric ring): fewer states, the same verdicts, a concrete path; off by default; turns --por off, runs on one worker; refused with --liveness, --goal, --from-path and --serve, ignored with --path"},
 		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
 }
@@ -75,6 +76,7 @@ type checkReport struct {
 	Bound       string  `json:"bound,omitempty"`
 	Beyond      int64   `json:"beyond_bound,omitempty"`
 	Shortest    int64   `json:"shortest_states,omitempty"`
+	Symmetry    string  `json:"symmetry,omitempty"` // the group, with --symmetry
 	Exhausted   bool    `json:"exhausted"`
 	Stop        string  `json:"stop,omitempty"`
 	Property    string  `json:"property,omitempty"`
@@ -146,6 +148,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc, err = stageFlags(c, sys, sc); err != nil {
 		return err
 	}
+	if sc, err = symmetryFlag(c, sys, sc, stderr); err != nil {
+		return err
+	}
 	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
 		sc.Checks = func() []check.Property {
@@ -159,7 +164,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return cliutil.Usagef("--format: %v", err)
 	}
 	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property",
-		"serve", "addr", "explore-states", "explore-time", "goal", "extremes"), " --seed 0")
+		"serve", "addr", "explore-states", "explore-time", "goal", "extremes", "symmetry"), " --seed 0")
 	if !sc.POR && sc.Goal == nil {
 		base += " --por=false"
 	}
@@ -199,6 +204,19 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		if sc.Liveness {
 			fmt.Fprintf(notes, "liveness: judged over cycles under %s\n", statespace.Fairness)
 		}
+		if sc.Symmetry != nil {
+			desc := sc.Symmetry.String()
+			if sc.Symmetry.Rotations {
+				desc += fmt.Sprintf(" (%d nodes)", sc.Nodes)
+			}
+			fmt.Fprintf(notes, "symmetry: %s, one state per orbit, on one worker\n", desc)
+		}
+	}
+	if sc.Symmetry != nil {
+		rep.Symmetry = sc.Symmetry.String()
+	}
+	if sc.Workers > 1 && sc.Symmetry != nil {
+		fmt.Fprintf(stderr, "--workers %d: --symmetry searches on one worker\n", sc.Workers)
 	}
 	if sc.Workers > 1 && (sc.Liveness || sc.Goal != nil) {
 		fmt.Fprintf(stderr, "--workers %d: %s searches on one worker\n", sc.Workers, map[bool]string{true: "--liveness", false: "--goal"}[sc.Liveness])

@@ -99,6 +99,12 @@ type Config struct {
 	// whose nodes are node.Shifters, under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool
+	// Symmetry, when set, is the System's symmetry (engine.Symmetry): the
+	// search keeps one representative state of every orbit under it and
+	// rebuilds every path it reports as a concrete one from the initial
+	// state. It is refused with Liveness, a Goal, From or CheckClones,
+	// turns the partial-order reduction off and runs on one goroutine.
+	Symmetry *engine.Symmetry
 	// Workers is how many goroutines compute successors (0: one per
 	// core, runtime.GOMAXPROCS). The result is the same whatever their
 	// number: the same verdict, counts and shortest path (par.go says

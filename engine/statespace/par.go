@@ -62,7 +62,7 @@ type workers struct {
 // (0: every core), and one where the search needs one goroutine (see
 // Config.Workers).
 func parallel(cfg Config) int {
-	if cfg.Liveness || cfg.Goal != nil || cfg.OnStep != nil || cfg.CheckClones {
+	if cfg.Liveness || cfg.Goal != nil || cfg.OnStep != nil || cfg.CheckClones || cfg.Symmetry != nil {
 		return 1
 	}
 	if cfg.Workers <= 0 {

@@ -22,6 +22,11 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Liveness {
 		cfg.POR = false // the ample sets' proviso is for safety only
 	}
+	if cfg.Symmetry != nil {
+		if err := symmetryConfig(&cfg); err != nil {
+			return Result{}, err
+		}
+	}
 	res, err := search(ctx, cfg)
 	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
 		return res, err
@@ -78,6 +83,12 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
+	// sym canonicalises states under Config.Symmetry (else nil); x0 is
+	// the concrete initial state, c0 its representative, pi0 the
+	// permutation from one to the other.
+	sym    *symm
+	x0, c0 *state
+	pi0    []int
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -145,6 +156,16 @@ func (s *searcher) begin() (bool, error) {
 	s.m = m
 	if m.shifting = shiftable(s.cfg); m.shifting {
 		s0 = m.shift(s0)
+	}
+	if s.cfg.Symmetry != nil {
+		if s.sym, err = newSymm(m, s0, s.cfg.Symmetry); err != nil {
+			return false, err
+		}
+		s.x0 = s0
+		if s.c0, s.pi0, err = s.sym.canon(s0); err != nil {
+			return false, err
+		}
+		s0 = s.c0
 	}
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, rec{parent: -1})
@@ -300,8 +321,18 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 }
 
 // step takes t from es, a state at depth: the virtual time of its events
-// is the depth of the state it reaches (as on a replay of the path).
+// is the depth of the state it reaches (as on a replay of the path). Under
+// a symmetry the successor is its orbit's representative.
 func (s *searcher) step(es *state, depth int32, t Trans) (*state, *Violation, error) {
+	next, viol, err := s.stepRaw(es, depth, t)
+	if err == nil && s.sym != nil {
+		next, _, err = s.sym.canon(next)
+	}
+	return next, viol, err
+}
+
+// stepRaw is step without the symmetry.
+func (s *searcher) stepRaw(es *state, depth int32, t Trans) (*state, *Violation, error) {
 	s.m.now = int64(depth)
 	next, viol, err := s.m.step(es, t)
 	if err == nil && s.m.shifting {
@@ -409,8 +440,12 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 	d := int(e.depth) + 1
 	s.res.Depth = max(s.res.Depth, d)
 	if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
-		s.res.Violation, s.res.Path, s.stopped = viol, s.path(idx), true
-		return nil
+		p, v, err := s.reported(idx)
+		if v != nil && v.Property == viol.Property {
+			viol = v // under a symmetry: named as on the concrete path
+		}
+		s.res.Violation, s.res.Path, s.stopped = viol, p, true
+		return err
 	}
 	if cfg.Goal != nil && s.m.goal(next) {
 		s.res.Goal, s.res.Path, s.stopped = true, s.path(idx), true
@@ -425,8 +460,9 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 			return err
 		}
 		if v != nil {
-			s.res.Violation, s.res.Path, s.stopped = v, s.path(idx), true
-			return nil
+			p, _, err := s.reported(idx)
+			s.res.Violation, s.res.Path, s.stopped = v, p, true
+			return err
 		}
 	case cfg.MaxDepth > 0 && d >= cfg.MaxDepth:
 		s.bounded = true
@@ -446,8 +482,12 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 	if s.cfg.Checks == nil {
 		return nil, nil
 	}
+	p, _, err := s.reported(idx)
+	if err != nil {
+		return nil, err
+	}
 	set := check.NewSet(s.cfg.Checks()...)
-	rr, err := replay(s.cfg, s.m.in, s.path(idx), func(e *trace.Event) { set.Observe(e) })
+	rr, err := replay(s.cfg, s.m.in, p, func(e *trace.Event) { set.Observe(e) })
 	if err != nil {
 		return nil, err
 	}
@@ -515,6 +555,16 @@ func (s *searcher) path(idx int32) []Trans {
 	}
 	slices.Reverse(p)
 	return p
+}
+
+// reported is the path to the state idx as a run takes it: path, or
+// under a symmetry the concrete path it stands for, with the violation
+// its last step reported (concrete).
+func (s *searcher) reported(idx int32) ([]Trans, *Violation, error) {
+	if s.sym == nil {
+		return s.path(idx), nil, nil
+	}
+	return s.concrete(s.path(idx))
 }
 
 // heapBytes is the live Go heap, as the runtime last measured it.

@@ -30,3 +30,39 @@ func (n *Node) AppendKey(b []byte) []byte {
 	b = node.AppendInt(b, n.regens)
 	return node.AppendBool(b, n.finished)
 }
+
+// Rename implements node.Renamer for the rotations of the ring
+// (engine.Symmetry): the node's index and the start node are renamed, the
+// request counts move with the nodes. A token's Origin is its name, not an
+// address: it is left alone, which is a symmetry only while no node
+// creates a token of its own (RegenTimeout 0; Symmetry says so).
+func (n *Node) Rename(perm []int) node.Snapshot {
+	c := n.Clone().(*Node)
+	c.cfg.Index, c.cfg.StartWith = perm[n.cfg.Index], perm[n.cfg.StartWith]
+	if n.cfg.Requests != nil {
+		c.cfg.Requests = make([]int, len(n.cfg.Requests))
+		for i, r := range n.cfg.Requests {
+			c.cfg.Requests[perm[i+1]-1] = r
+		}
+	}
+	return c
+}
+
+// Rename implements node.MsgRenamer: the TOKEN carries no node index (its
+// Origin is its name; see Node.Rename).
+func (m Msg) Rename([]int) node.Msg { return m }
+
+// Symmetric reports whether a ring of cfg is symmetric under its rotations
+// (engine.Symmetry): no node ever creates a token (RegenTimeout 0) and
+// every node makes as many requests.
+func Symmetric(cfg Config) bool {
+	if cfg.RegenTimeout != 0 {
+		return false
+	}
+	for _, r := range cfg.Requests {
+		if r != cfg.Requests[0] {
+			return false
+		}
+	}
+	return true
+}

@@ -158,7 +158,7 @@ func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.fresh {
 		n.fresh = false
 		if in.Kind == node.InCmd && in.Cmd == node.CmdRecover {
-			n.holding = false
+			n.holding, n.token = false, Msg{} // it never held it: nothing of it is left
 			out.Note("recovered with amnesia: no token")
 		} else {
 			out.Note("token %v created", n.token)
