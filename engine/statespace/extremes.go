@@ -24,10 +24,10 @@ type Extremes struct {
 	// InFlight is the most messages in flight in any reachable state,
 	// InFlightPath a shortest path to such a state; OnLink the most on
 	// one link From -> To, OnLinkPath a shortest path there.
-	InFlight             int
-	InFlightPath         []Trans
-	OnLink, From, To     int
-	OnLinkPath           []Trans
+	InFlight         int
+	InFlightPath     []Trans
+	OnLink, From, To int
+	OnLinkPath       []Trans
 	// Wait is the longest wait, when the system makes promises
 	// (check.Eventually under Config.Liveness); nil otherwise.
 	Wait *Wait
