@@ -36,7 +36,7 @@ type Extremes struct {
 // TypeExtremes is the fewest and most messages of one type a complete run
 // sends, over every schedule, each with a shortest path that attains it.
 type TypeExtremes struct {
-	Type                 string
+	Type                 string  // the message type's name (node.Msg's Type)
 	Fewest, Most         int64   // Most is Unbounded when a cycle sends the type
 	FewestPath, MostPath []Trans // nil MostPath when Most is Unbounded
 }
@@ -49,11 +49,11 @@ type TypeExtremes struct {
 // that made the promise, or the initial state). Most is Unbounded when a
 // cycle overtakes (fair or not): Path is then nil.
 type Wait struct {
-	Property check.ID
-	Node     int
-	Most     int64
-	Start    int
-	Path     []Trans
+	Property check.ID // the check.Eventually property
+	Node     int      // the waiting node
+	Most     int64    // promises kept to others while it waits, or Unbounded
+	Start    int      // the steps of Path before the wait begins
+	Path     []Trans  // from the initial state to the last overtaking step
 }
 
 // extra is what Analyze computes for Extremes beyond the totals.
@@ -356,7 +356,7 @@ type PerEntry struct {
 	FewestMsgs, FewestEntries int64   // the least ratio, FewestMsgs/FewestEntries
 	MostMsgs, MostEntries     int64   // the greatest ratio; MostMsgs is Unbounded as said
 	FewestPrefix, FewestCycle []Trans // a shortest path to a cycle that attains the least, and the cycle
-	MostPrefix, MostCycle     []Trans
+	MostPrefix, MostCycle     []Trans // the same for the greatest (nil when Unbounded)
 }
 
 // PerEntry returns the messages per entry over the graph's cycles; ok is
