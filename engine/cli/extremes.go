@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/engine"
 	"ringlab/engine/statespace"
@@ -12,6 +15,32 @@ import (
 // extremesLimit bounds the graph --extremes analyses (without the
 // partial-order reduction, every state and edge kept).
 const extremesLimit = 2_000_000
+
+// By default (no --extremes flag) a check analyses the extremes when its
+// search found at most extremesSmall distinct states, and gives up
+// quietly past extremesSmallLimit states without reduction: a second pass
+// of at most a few tenths of a second.
+const (
+	extremesSmall      = 20_000
+	extremesSmallLimit = 100_000
+)
+
+// extremesWanted is the number of states the extremes' analysis may
+// take after the search res (0: none): only after an exhausted search
+// without a violation or a lasso; --extremes asks for it up to
+// extremesLimit, --extremes=false never, and by default when the search
+// was small.
+func extremesWanted(c *ucli.Context, res statespace.Result) int {
+	switch {
+	case !res.Exhausted || res.Violation != nil || res.Lasso != nil:
+		return 0
+	case c.IsSet("extremes") && c.Bool("extremes"):
+		return extremesLimit
+	case c.IsSet("extremes") || res.Distinct > extremesSmall:
+		return 0
+	}
+	return extremesSmallLimit
+}
 
 // extremesReport is the extremes over every schedule, in a check's JSON
 // report. A count of -1 is unbounded (a cycle sends, or overtakes).
@@ -69,21 +98,23 @@ type perEntryReport struct {
 	MostPath    string  `json:"most_path,omitempty"`
 }
 
-// extremes analyses the whole graph of sc (Fates) and returns the
-// extremes over every schedule, with the paths that attain them; nil,
-// with a note on w, if the graph is too big. The promises of the
-// check.Eventually properties are tracked for the wait and the messages
-// per entry.
-func extremes(ctx context.Context, sys engine.System, sc statespace.Config, w io.Writer) *extremesReport {
+// extremes analyses the whole graph of sc (Fates), up to limit states,
+// and returns the extremes over every schedule, with the paths that
+// attain them; nil if the graph is too big (with a note on w when asked
+// for). The promises of the check.Eventually properties are tracked for
+// the wait and the messages per entry.
+func extremes(ctx context.Context, sys engine.System, sc statespace.Config, limit int, asked bool, w io.Writer) *extremesReport {
 	sc.Liveness = true
 	x, err := statespace.NewExplorer(sc, sys.Names)
 	if err != nil {
 		fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
 		return nil
 	}
-	f, err := x.Analyze(ctx, extremesLimit)
+	f, err := x.Analyze(ctx, limit)
 	if err != nil {
-		fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
+		if asked {
+			fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
+		}
 		return nil
 	}
 	name := sys.Names
@@ -138,28 +169,51 @@ func writeExtremes(w io.Writer, r *extremesReport) {
 	if r.Theory != "" {
 		fmt.Fprintf(w, "  theory: %s\n", r.Theory)
 	}
-	if !r.RunsEnd {
+	switch {
+	case !r.RunsEnd:
 		fmt.Fprintf(w, "  messages: no run ends, so no total\n")
-	} else {
+	case r.Most == r.Fewest:
+		fmt.Fprintf(w, "  messages: %d on every schedule, path %s\n", r.Fewest, r.FewestPath)
+	default:
 		fmt.Fprintf(w, "  messages: fewest %d, path %s\n", r.Fewest, r.FewestPath)
 		if r.Most < 0 {
 			fmt.Fprintf(w, "  messages: most unbounded (a cycle sends)\n")
 		} else {
 			fmt.Fprintf(w, "  messages: most %d, path %s\n", r.Most, r.MostPath)
 		}
+	}
+	if len(r.ByType) > 0 {
+		var counts []string
 		for _, t := range r.ByType {
-			most := "unbounded (a cycle sends it)"
-			if t.Most >= 0 {
-				most = fmt.Sprintf("%d, path %s", t.Most, t.MostPath)
+			switch {
+			case t.Most == t.Fewest:
+				counts = append(counts, fmt.Sprintf("%s %d", t.Type, t.Fewest))
+			case t.Most < 0:
+				counts = append(counts, fmt.Sprintf("%s %d..unbounded", t.Type, t.Fewest))
+			default:
+				counts = append(counts, fmt.Sprintf("%s %d..%d", t.Type, t.Fewest, t.Most))
 			}
-			fmt.Fprintf(w, "  %s: fewest %d, path %s; most %s\n", t.Type, t.Fewest, t.FewestPath, most)
+		}
+		fmt.Fprintf(w, "  by type: %s\n", strings.Join(counts, ", "))
+		for _, t := range r.ByType {
+			if t.Most != t.Fewest {
+				most := "unbounded (a cycle sends it)"
+				if t.Most >= 0 {
+					most = fmt.Sprintf("%d, path %s", t.Most, t.MostPath)
+				}
+				fmt.Fprintf(w, "  %s: fewest %d, path %s; most %s\n", t.Type, t.Fewest, t.FewestPath, most)
+			}
 		}
 	}
 	if pe := r.PerEntry; pe != nil {
-		fmt.Fprintf(w, "  messages per entry, over every cycle with an entry (fair or not): fewest %s = %s, cycle '%s'\n", num(pe.Fewest), pe.FewestRatio, pe.FewestPath)
-		if pe.Most < 0 {
+		switch {
+		case pe.Most == pe.Fewest:
+			fmt.Fprintf(w, "  messages per entry, over every cycle with an entry (fair or not): %s = %s on every one, cycle '%s'\n", num(pe.Fewest), pe.FewestRatio, pe.FewestPath)
+		case pe.Most < 0:
+			fmt.Fprintf(w, "  messages per entry, over every cycle with an entry (fair or not): fewest %s = %s, cycle '%s'\n", num(pe.Fewest), pe.FewestRatio, pe.FewestPath)
 			fmt.Fprintf(w, "  messages per entry: most unbounded (a cycle sends and nobody enters)\n")
-		} else {
+		default:
+			fmt.Fprintf(w, "  messages per entry, over every cycle with an entry (fair or not): fewest %s = %s, cycle '%s'\n", num(pe.Fewest), pe.FewestRatio, pe.FewestPath)
 			fmt.Fprintf(w, "  messages per entry: most %s = %s, cycle '%s'\n", num(pe.Most), pe.MostRatio, pe.MostPath)
 		}
 	}
@@ -171,7 +225,7 @@ func writeExtremes(w io.Writer, r *extremesReport) {
 		if wt.Most < 0 {
 			fmt.Fprintf(w, "  longest wait (%s): %s overtaken without bound: a cycle keeps the promise to others while %s's stays owed (fair or not)\n", wt.Property, wt.Node, wt.Node)
 		} else {
-			fmt.Fprintf(w, "  longest wait (%s): %s overtaken %d times (the promise kept to others while %s's stays owed: entries by others, for a lock), path %s, waiting after step %d\n",
+			fmt.Fprintf(w, "  longest wait (%s): %s overtaken %d times (promises kept to others while %s's is owed: for a lock, entries by others), path %s, waiting after step %d\n",
 				wt.Property, wt.Node, wt.Most, wt.Node, wt.Path, wt.Start)
 		}
 	}
