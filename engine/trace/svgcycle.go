@@ -36,7 +36,7 @@ func (d *svgDiagram) cycle() {
 		x0 = (d.colX[c] + d.colX[c+1]) / 2
 	}
 	top, bottom := float64(svgTop-40), d.bottom()-22
-	d.p(`<g class="cycle">`+"\n")
+	d.p(`<g class="cycle">` + "\n")
 	d.p(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f9e79f" fill-opacity="0.35" stroke="#d4ac0d" stroke-dasharray="6 4"/>`+"\n",
 		x0, top, x1-x0, bottom-top)
 	const label, bracket, back = 66.0, 74.0, 90.0
