@@ -314,14 +314,14 @@ type stateJSON struct {
 	// where its cycle starts (the steps after it are the cycle), -1 for
 	// a plain path; CycleBack says that the cycle's last step comes back
 	// to that state, so that the cycle repeats for ever.
-	CycleStart int  `json:"cycle_start"`
-	CycleBack  bool `json:"cycle_back,omitempty"`
-	Fewest    *int64         `json:"fewest,omitempty"`
-	Most      *int64         `json:"most,omitempty"` // absent with fewest: unknown; absent alone: unbounded
-	Unbounded bool           `json:"unbounded,omitempty"`
-	Crashes   int            `json:"crashes"`
-	Restarts  int            `json:"restarts"`
-	Drops     int            `json:"drops"`
+	CycleStart int    `json:"cycle_start"`
+	CycleBack  bool   `json:"cycle_back,omitempty"`
+	Fewest     *int64 `json:"fewest,omitempty"`
+	Most       *int64 `json:"most,omitempty"` // absent with fewest: unknown; absent alone: unbounded
+	Unbounded  bool   `json:"unbounded,omitempty"`
+	Crashes    int    `json:"crashes"`
+	Restarts   int    `json:"restarts"`
+	Drops      int    `json:"drops"`
 }
 
 type nodeJSON struct {
