@@ -110,7 +110,7 @@ func extremes(ctx context.Context, sys engine.System, sc statespace.Config, limi
 		fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
 		return nil
 	}
-	f, err := x.Analyze(ctx, limit)
+	f, err := x.AnalyzeShifted(ctx, limit)
 	if err != nil {
 		if asked {
 			fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
@@ -165,7 +165,7 @@ func unbounded(n int64) int64 {
 
 // writeExtremes writes the text lines of r.
 func writeExtremes(w io.Writer, r *extremesReport) {
-	fmt.Fprintf(w, "over every schedule (%d states, no reduction):\n", r.States)
+	fmt.Fprintf(w, "over every schedule (%d states, without partial-order reduction):\n", r.States)
 	if r.Theory != "" {
 		fmt.Fprintf(w, "  theory: %s\n", r.Theory)
 	}

@@ -2,6 +2,8 @@ package statespace_test
 
 import (
 	"context"
+	"os"
+	"slices"
 	"testing"
 
 	"ringlab/engine/statespace"
@@ -182,6 +184,62 @@ func TestPerEntryOverCycles(t *testing.T) {
 		m1, e1 := count(append(pe.FewestPrefix[:len(pe.FewestPrefix):len(pe.FewestPrefix)], pe.FewestCycle...))
 		if (m1-m0)*pe.FewestEntries != (e1-e0)*pe.FewestMsgs || e1 == e0 {
 			t.Errorf("%s: the cycle %s sends %d messages for %d entries, want %d/%d", c.name, statespace.FormatPath(pe.FewestCycle), m1-m0, e1-e0, pe.FewestMsgs, pe.FewestEntries)
+		}
+	}
+}
+
+// With the clock shift the whole graph of an infinite workload whose
+// clocks grow is finite: Ricart-Agrawala asking for ever sends exactly
+// 2(N-1) messages per entry on every cycle, Lamport's 3(N-1) (the fewest
+// and the most over every cycle with an entry), and the cycle printed
+// replays to that many. N = 2 here; RINGLAB_BIG=1 adds Ricart-Agrawala at
+// N = 3 (151,979 states, about 5 s): 4 per entry.
+func TestPerEntryShiftedClocks(t *testing.T) {
+	cases := []struct {
+		name  string
+		nodes int
+		per   int64
+	}{{"ricart-agrawala", 2, 2}, {"lamport", 2, 3}}
+	if os.Getenv("RINGLAB_BIG") == "1" {
+		cases = append(cases, struct {
+			name  string
+			nodes int
+			per   int64
+		}{"ricart-agrawala", 3, 4})
+	}
+	for _, c := range cases {
+		cfg := mutexConfig(t, c.name, map[string]any{"nodes": c.nodes, "requests": 0}, 0)
+		cfg.Liveness = true
+		x, err := statespace.NewExplorer(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := x.AnalyzeShifted(context.Background(), 1_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pe, ok := f.PerEntry()
+		if !ok || pe.FewestMsgs != c.per || pe.FewestEntries != 1 || pe.MostMsgs != c.per || pe.MostEntries != 1 {
+			t.Fatalf("%s N=%d: %+v (ok %v), want %d per entry on every cycle", c.name, c.nodes, pe, ok, c.per)
+		}
+		var entries int64
+		count := func(p []statespace.Trans) int64 {
+			entries = 0
+			rr, err := statespace.Replay(cfg, p, func(e *trace.Event) {
+				if e.Kind == trace.KindEnterCS {
+					entries++
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rr.Messages
+		}
+		m0 := count(pe.FewestPrefix)
+		e0 := entries
+		m1 := count(append(slices.Clone(pe.FewestPrefix), pe.FewestCycle...))
+		if entries == e0 || m1-m0 != c.per*(entries-e0) {
+			t.Errorf("%s N=%d: the cycle sends %d for %d entries", c.name, c.nodes, m1-m0, entries-e0)
 		}
 	}
 }
