@@ -113,7 +113,7 @@ func (g *graph) extremes() extra {
 	if g.min0() {
 		for k, ty := range g.types {
 			w := func(e edge) int32 {
-				if c := g.mixes[e.mix]; k < len(c) {
+				if c := g.mixes[g.infos[e.info].mix]; k < len(c) {
 					return c[k]
 				}
 				return 0
@@ -201,10 +201,10 @@ func (g *graph) longestWait() *Wait {
 		}
 		others := group &^ bit
 		use := func(from int32, e edge) bool {
-			return g.owed[from]&bit != 0 && g.owed[e.to]&bit != 0 && e.kept&bit == 0
+			return g.owed[from]&bit != 0 && g.owed[e.to]&bit != 0 && g.kept(e)&bit == 0
 		}
 		over := func(e edge) int64 {
-			if e.kept&others != 0 {
+			if g.kept(e)&others != 0 {
 				return 1
 			}
 			return 0

@@ -61,9 +61,17 @@ type Fates struct {
 type edge struct {
 	to   int32
 	sent int32
-	mix  int32  // the sends by type: graph.mixes[mix]
-	kept uint64 // the promises the step kept (env.keep's numbers)
-	t    Trans  // the transition (forward edges only)
+	info int32 // what else Analyze needs of the step: graph.infos[info]
+	t    Trans // the transition (forward edges only)
+}
+
+// edgeInfo is what Analyze's figures need of a step beyond its count of
+// messages, interned (few distinct values: an edge stays 28 bytes): the
+// sends by type, graph.mixes[mix], and the promises the step kept
+// (env.keep's numbers).
+type edgeInfo struct {
+	mix  int32
+	kept uint64
 }
 
 // Analyze explores the whole state space of x's system, up to limit
@@ -126,13 +134,12 @@ func (x *Explorer) analyze(ctx context.Context, limit int, shift bool) (*Fates, 
 			if shift {
 				next = x.m.shift(next)
 			}
-			kept := x.m.kept
-			mix := g.mix(x.m.out.Sends)
+			info := g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept})
 			to := g.add(next, int32(k), t)
 			if viol != nil {
 				g.bad[to] = true
 			}
-			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), mix: mix, kept: kept, t: t})
+			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), info: info, t: t})
 			g.edges++
 		}
 		if limit > 0 && len(g.states) > limit {
@@ -189,7 +196,26 @@ type graph struct {
 	typeID map[string]int32
 	mixes  [][]int32
 	mixID  map[string]int32
+	infos  []edgeInfo
+	infoID map[edgeInfo]int32
 }
+
+// info returns the number of in, interned.
+func (g *graph) info(in edgeInfo) int32 {
+	if id, ok := g.infoID[in]; ok {
+		return id
+	}
+	if g.infoID == nil {
+		g.infoID = map[edgeInfo]int32{}
+	}
+	id := int32(len(g.infos))
+	g.infos = append(g.infos, in)
+	g.infoID[in] = id
+	return id
+}
+
+// kept is the promises edge e's step kept.
+func (g *graph) kept(e edge) uint64 { return g.infos[e.info].kept }
 
 // add returns the index of s, recording it (reached from parent by t) if
 // it is new.

@@ -16,7 +16,7 @@ type cycEdge struct {
 }
 
 // entries is the number of promises step e kept.
-func entries(e edge) int64 { return int64(bits.OnesCount64(e.kept)) }
+func (g *graph) entries(e edge) int64 { return int64(bits.OnesCount64(g.kept(e))) }
 
 // perEntry computes the least and the greatest ratio messages/entries
 // over the cycles with an entry, exactly, by a descent on the ratio: for
@@ -38,7 +38,7 @@ func (g *graph) perEntry() *PerEntry {
 	for v, es := range g.succ {
 		for _, e := range es {
 			total += int64(e.sent)
-			cyclic = cyclic || comp[e.to] == comp[v] && entries(e) > 0
+			cyclic = cyclic || comp[e.to] == comp[v] && g.entries(e) > 0
 		}
 	}
 	if !cyclic {
@@ -48,7 +48,7 @@ func (g *graph) perEntry() *PerEntry {
 	p, q := total+1, int64(1)
 	var fewest []cycEdge
 	for {
-		c := g.negCycle(func(e edge) int64 { return q*int64(e.sent) - p*entries(e) })
+		c := g.negCycle(func(e edge) int64 { return q*int64(e.sent) - p*g.entries(e) })
 		if c == nil {
 			break
 		}
@@ -59,11 +59,11 @@ func (g *graph) perEntry() *PerEntry {
 	pe.FewestPrefix, pe.FewestCycle = g.lassoOf(fewest)
 
 	// a cycle that sends and keeps nothing: messages per entry unbounded
-	none := func(_ int32, e edge) bool { return entries(e) == 0 }
+	none := func(_ int32, e edge) bool { return g.entries(e) == 0 }
 	zc, _ := g.components(none)
 	for v, es := range g.succ {
 		for _, e := range es {
-			if entries(e) == 0 && e.sent > 0 && zc[e.to] == zc[v] {
+			if g.entries(e) == 0 && e.sent > 0 && zc[e.to] == zc[v] {
 				pe.MostMsgs, pe.MostEntries = Unbounded, 0
 				return pe
 			}
@@ -73,7 +73,7 @@ func (g *graph) perEntry() *PerEntry {
 	most := fewest
 	mp, mq := pe.FewestMsgs, pe.FewestEntries
 	for {
-		c := g.negCycle(func(e edge) int64 { return p*entries(e) - q*int64(e.sent) })
+		c := g.negCycle(func(e edge) int64 { return p*g.entries(e) - q*int64(e.sent) })
 		if c == nil {
 			break
 		}
@@ -92,7 +92,7 @@ func (g *graph) ratio(c []cycEdge) (msgs, ents int64) {
 	for _, ce := range c {
 		e := g.succ[ce.from][ce.k]
 		msgs += int64(e.sent)
-		ents += entries(e)
+		ents += g.entries(e)
 	}
 	a, b := msgs, ents
 	for b != 0 {

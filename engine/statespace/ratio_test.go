@@ -9,12 +9,12 @@ import (
 // (a chain of parents), with random extra edges each sending 0..3
 // messages and keeping 0..1 promises.
 func randomGraph(r *rand.Rand, n int) *graph {
-	g := &graph{succ: make([][]edge, n), parent: make([]int32, n), via: make([]Trans, n)}
+	g := &graph{succ: make([][]edge, n), parent: make([]int32, n), via: make([]Trans, n), infos: []edgeInfo{{}, {kept: 1}}}
 	g.parent[0] = -1
 	add := func(a, b int) {
 		e := edge{to: int32(b), sent: int32(r.IntN(4)), t: Trans{Node: int16(a), Timer: int32(b)}}
 		if r.IntN(3) == 0 {
-			e.kept = 1
+			e.info = 1 // keeps a promise
 		}
 		g.succ[a] = append(g.succ[a], e)
 	}
@@ -38,7 +38,7 @@ func cycleRatios(g *graph) (lo, hi [2]int64, any, unbounded bool) {
 	var walk func(start, v int, seen []bool, msgs, ents int64)
 	walk = func(start, v int, seen []bool, msgs, ents int64) {
 		for _, e := range g.succ[v] {
-			m, k := msgs+int64(e.sent), ents+entries(e)
+			m, k := msgs+int64(e.sent), ents+g.entries(e)
 			w := int(e.to)
 			switch {
 			case w == start && k == 0 && m > 0:
