@@ -39,7 +39,7 @@ func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) 
 	if err != nil {
 		return x, false
 	}
-	f, err := xp.Analyze(ctx, exactLimit)
+	f, err := xp.AnalyzeExtremes(ctx, exactLimit)
 	if err != nil {
 		return x, false
 	}

@@ -110,7 +110,7 @@ func extremes(ctx context.Context, sys engine.System, sc statespace.Config, limi
 		fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
 		return nil
 	}
-	f, err := x.AnalyzeShifted(ctx, limit)
+	f, err := x.AnalyzeExtremes(ctx, limit)
 	if err != nil {
 		if asked {
 			fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)

@@ -69,7 +69,8 @@ type extra struct {
 
 // Extremes returns the extremes over every schedule from the initial
 // state, with paths that attain them; ok is false when no run ends (then
-// only the figures in flight and the wait are set).
+// only the figures in flight and the wait are set). After Analyze only
+// the totals are set; AnalyzeExtremes sets every figure.
 func (f *Fates) Extremes() (e Extremes, ok bool) {
 	if len(f.min) == 0 {
 		return e, false
@@ -359,8 +360,9 @@ type PerEntry struct {
 	MostPrefix, MostCycle     []Trans // the same for the greatest (nil when Unbounded)
 }
 
-// PerEntry returns the messages per entry over the graph's cycles; ok is
-// false when no cycle keeps a promise (or the system makes none).
+// PerEntry returns the messages per entry over the graph's cycles
+// (after AnalyzeExtremes); ok is false when no cycle keeps a promise (or
+// the system makes none), or after Analyze.
 func (f *Fates) PerEntry() (PerEntry, bool) {
 	if f.ext.perEntry == nil {
 		return PerEntry{}, false

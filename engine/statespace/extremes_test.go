@@ -20,7 +20,7 @@ func analyze(t *testing.T, cfg statespace.Config) *statespace.Fates {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := x.Analyze(context.Background(), 500_000)
+	f, err := x.AnalyzeExtremes(context.Background(), 500_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestPerEntryShiftedClocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := x.AnalyzeShifted(context.Background(), 1_000_000)
+		f, err := x.AnalyzeExtremes(context.Background(), 1_000_000)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,18 +86,20 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, false)
 }
 
-// AnalyzeShifted is Analyze with every state replaced by its clock shift
-// (shift.go), where the search would shift it: the space of a workload
-// that never ends, whose Lamport clocks grow without bound, becomes
-// finite, and every figure (Extremes, PerEntry) is the same, since the
-// shift is exact. Its paths replay from the real initial state; but its
-// states are the shifted ones, so Fate and MessagesLeft do not take the
-// keys of an Explorer's View.
-func (x *Explorer) AnalyzeShifted(ctx context.Context, limit int) (*Fates, error) {
-	return x.analyze(ctx, limit, shiftable(x.cfg))
+// AnalyzeExtremes is Analyze for the worst and best case over every
+// schedule: with every state replaced by its clock shift (shift.go) where
+// the search would shift it, so that the space of a workload that never
+// ends, whose Lamport clocks grow without bound, stays finite (the shift
+// is exact: every figure is the same), and with every figure of Extremes
+// and PerEntry computed (Analyze gives Extremes' totals only). Its paths
+// replay from the real initial state; but its states are the shifted
+// ones, so Fate and MessagesLeft do not take the keys of a View.
+func (x *Explorer) AnalyzeExtremes(ctx context.Context, limit int) (*Fates, error) {
+	return x.analyze(ctx, limit, true)
 }
 
-func (x *Explorer) analyze(ctx context.Context, limit int, shift bool) (*Fates, error) {
+func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fates, error) {
+	shift := extremes && shiftable(x.cfg)
 	_, s0, err := newMachine(x.cfg, nil, x.in)
 	if err != nil {
 		return nil, err
@@ -134,7 +136,10 @@ func (x *Explorer) analyze(ctx context.Context, limit int, shift bool) (*Fates, 
 			if shift {
 				next = x.m.shift(next)
 			}
-			info := g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept})
+			info := int32(0)
+			if extremes {
+				info = g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept})
+			}
 			to := g.add(next, int32(k), t)
 			if viol != nil {
 				g.bad[to] = true
@@ -150,7 +155,9 @@ func (x *Explorer) analyze(ctx context.Context, limit int, shift bool) (*Fates, 
 	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
 	f.fate = g.fates()
 	f.min, f.max = g.messages(nil)
-	f.ext = g.extremes()
+	if extremes {
+		f.ext = g.extremes()
+	}
 	return f, nil
 }
 
