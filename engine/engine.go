@@ -79,6 +79,10 @@ type System struct {
 	// Goals are the states an exhaustive check may be asked to reach
 	// (--goal NAME), by name.
 	Goals []Goal
+	// Theory, if set, is the messages per entry (or per run) the
+	// algorithm's theory states, in words ("2(N-1) = 4"): `check
+	// --extremes` prints it next to the exact figures over every schedule.
+	Theory string
 	// Names gives node i's display name ("coordinator", "N32", "P2");
 	// nil: "node i".
 	Names func(i int) string

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"ringlab/engine/node"
+	"ringlab/engine/trace"
 )
 
 // Goal is a state an exhaustive check can be asked to reach (`check
@@ -19,6 +20,34 @@ type Goal struct {
 	// nodes or messages (they are the checker's), and must not read
 	// absolute Lamport clocks (the checker may shift them: node.Shifter).
 	Holds func(s GlobalState) bool
+	// Monitor, if set, makes the goal one over history ("a node
+	// overtaken twice"), not only over the current state: the check
+	// calls it once for a fresh Monitor, clones it along every path, shows
+	// it the events of every step, and keys it into the searched state,
+	// so that two paths to the same nodes and messages with different
+	// histories stay two states. Holds finds it in GlobalState.Monitor.
+	Monitor func() Monitor
+}
+
+// Monitor is a goal's memory of what happened on the path to a state: a
+// small state of its own, updated by the events of every step. As a
+// node.Node, it is a value the checker clones and keys: Observe changes
+// only the Monitor it is called on, and AppendKey encodes everything
+// Observe and the goal's Holds read (the smaller, the fewer states the
+// search tells apart).
+type Monitor interface {
+	// Observe shows the monitor one event of a step, of a kind Wants
+	// lists: a command given to a node (trace.KindCmd), a node's event
+	// (enter_cs, exit_cs, state, leader, note), a crash or a recovery.
+	// It must not read the event's time (T): the checker's clocks are
+	// its own.
+	Observe(e *trace.Event)
+	// Wants is the kinds of events Observe is shown.
+	Wants() trace.Kinds
+	// Clone returns an independent copy.
+	Clone() Monitor
+	// AppendKey appends a canonical encoding of the monitor's state.
+	AppendKey(b []byte) []byte
 }
 
 // GlobalState is what a Goal sees of a state: every node and every
@@ -29,6 +58,9 @@ type GlobalState struct {
 	// InFlight is every message sent and not yet delivered or lost, by
 	// link, each link's in the order the checker keeps them.
 	InFlight []InFlight
+	// Monitor is the goal's monitor in this state (Goal.Monitor), nil for
+	// a goal without one. Holds must not change it.
+	Monitor Monitor
 }
 
 // InFlight is one message in flight on the link From -> To.

@@ -23,6 +23,7 @@ func checkWorkload(pl plan, requests int) workload {
 // at or below it.
 func checkSystem(name string, pl plan, requests, maxClock int) engine.System {
 	sys, _ := newSpec("mutex "+name, pl, checkWorkload(pl, requests))
+	sys.Theory = "messages per entry " + pl.theory
 	if maxClock > 0 {
 		sys.Within = func(_ int, nd node.Node) bool { c, ok := clockOf(nd); return !ok || c <= maxClock }
 		sys.Bound = fmt.Sprintf("--max-clock %d", maxClock)

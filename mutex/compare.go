@@ -54,7 +54,12 @@ type row struct {
 	// (-1: not computed; ExactMax -1 with ExactMin set: unbounded).
 	ExactMin float64 `json:"msgs_per_entry_every_schedule_min"`
 	ExactMax float64 `json:"msgs_per_entry_every_schedule_max"`
-	Problem  string  `json:"problem,omitempty"`
+	// Overtaken is, for N <= exactMaxN, the most entries by others while
+	// one process waits, over every schedule of one request per process;
+	// InFlight the most messages in flight at once (-1: not computed).
+	Overtaken int64  `json:"most_overtaken_every_schedule"`
+	InFlight  int    `json:"most_in_flight_every_schedule"`
+	Problem   string `json:"problem,omitempty"`
 }
 
 func compareAction(c *cli.Context) error {
@@ -146,7 +151,7 @@ func (a algorithm) comparePlan(n, requests int) (plan, error) {
 
 // compareOne measures algorithm a with n processes: a heavy run and a light one.
 func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int64) (row, error) {
-	r := row{Algorithm: a.name, N: n, ExactMin: -1, ExactMax: -1}
+	r := row{Algorithm: a.name, N: n, ExactMin: -1, ExactMax: -1, Overtaken: -1, InFlight: -1}
 	pl, err := a.comparePlan(n, requests)
 	if err != nil {
 		return r, err
@@ -156,8 +161,8 @@ func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int
 		if err != nil {
 			return r, err
 		}
-		if lo, hi, ok := exactPerEntry(ctx, a.name, one); ok {
-			r.ExactMin, r.ExactMax = lo, hi
+		if x, ok := exactFigures(ctx, a.name, one); ok {
+			r.ExactMin, r.ExactMax, r.Overtaken, r.InFlight = x.fewest, x.most, x.overtaken, x.inFlight
 		}
 	}
 	r.Theory = pl.theory
@@ -215,9 +220,9 @@ func printRows(w io.Writer, rows []row, format string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algorithm\tN\tmsgs/entry\tevery schedule\ttheory\tsync delay\tresponse light\tresponse heavy\tentries/100 ticks\tJain\tmax wait\t")
+	fmt.Fprintln(tw, "algorithm\tN\tmsgs/entry\tevery schedule\ttheory\tovertaken\tsync delay\tresponse light\tresponse heavy\tentries/100 ticks\tJain\tmax wait\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Algorithm, r.N, num(r.PerEntry), exactCell(r), r.Theory,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.Algorithm, r.N, num(r.PerEntry), exactCell(r), r.Theory, overtakenCell(r),
 			num(r.SyncDelay), num(r.RespLight), num(r.RespHeavy), num(r.Throughput), num(r.Jain), r.MaxWait, r.Problem)
 	}
 	return tw.Flush()

@@ -15,33 +15,55 @@ const exactMaxN = 3
 // exactLimit bounds the state graph of that analysis.
 const exactLimit = 1_000_000
 
-// exactPerEntry is the fewest and most messages per entry over every
-// schedule of pl with one request per process: the whole state space
-// without reduction (statespace.Fates), ends divided by the entries.
-// ok is false when the space is too big or no run ends; most is -1 when
-// a cycle can send for ever.
-func exactPerEntry(ctx context.Context, name string, pl plan) (fewest, most float64, ok bool) {
+// exact is what compare computes over every schedule of one request per
+// process: the fewest and most messages per entry (-1 for fewest: not
+// computed, no run ends; -1 for most: unbounded), the most entries by
+// others while one process waits (-1: not computed), and the most
+// messages in flight at once.
+type exact struct {
+	fewest, most float64
+	overtaken    int64
+	inFlight     int
+}
+
+// exactFigures computes exact for pl over the whole state space without
+// reduction (statespace.Fates); ok is false when the space is too big.
+// The promises of its check.Eventually properties are tracked
+// (Config.Liveness) for the wait.
+func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) {
+	x = exact{fewest: -1, most: -1, overtaken: -1}
 	sys := checkSystem(name, pl, 1, 0)
 	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Checks: func() []check.Property { return pl.checkers() }}
-	x, err := statespace.NewExplorer(cfg, sys.Names)
+		Checks: func() []check.Property { return pl.checkers() }, Liveness: true}
+	xp, err := statespace.NewExplorer(cfg, sys.Names)
 	if err != nil {
-		return 0, 0, false
+		return x, false
 	}
-	f, err := x.Analyze(ctx, exactLimit)
+	f, err := xp.AnalyzeExtremes(ctx, exactLimit)
 	if err != nil {
-		return 0, 0, false
+		return x, false
 	}
-	e, ok := f.Extremes()
-	if !ok {
-		return 0, 0, false
+	e, ends := f.Extremes()
+	x.inFlight = e.InFlight
+	if e.Wait != nil && e.Wait.Most != statespace.Unbounded {
+		x.overtaken = e.Wait.Most
 	}
-	entries := float64(len(pl.requesters))
-	most = -1
-	if e.Most != statespace.Unbounded {
-		most = float64(e.Most) / entries
+	if ends {
+		entries := float64(len(pl.requesters))
+		x.fewest = float64(e.Fewest) / entries
+		if e.Most != statespace.Unbounded {
+			x.most = float64(e.Most) / entries
+		}
 	}
-	return float64(e.Fewest) / entries, most, true
+	return x, true
+}
+
+// overtakenCell is the table's cell for a row's most overtaken.
+func overtakenCell(r row) string {
+	if r.Overtaken < 0 {
+		return "-"
+	}
+	return fmt.Sprint(r.Overtaken)
 }
 
 // exactCell is the table's cell for a row's exact range.

@@ -73,8 +73,10 @@ func TestExactMessagesPerEntry(t *testing.T) {
 // and 1 hop (the deferred REPLY); Lamport 3(N-1) and 1 hop (the RELEASE);
 // an uncontended entry takes 2 hops in every algorithm with a request and
 // an answer. At N = 3, over every schedule of one request each, central,
-// Ricart-Agrawala and Lamport send exactly their formula per entry; at
-// N = 5 that is not computed.
+// Ricart-Agrawala and Lamport send exactly their formula per entry, a
+// waiting process sees at most the N-1 = 2 others enter, and at most 3
+// (central: the three requests) or 6 (the N(N-1) REQUESTs) messages are
+// in flight at once; at N = 5 none of that is computed.
 func TestCompareFigures(t *testing.T) {
 	out, _, code := runCLI(t, "compare", "--nodes", "3,5", "--requests", "10", "--format", "json")
 	if code != 0 {
@@ -86,9 +88,10 @@ func TestCompareFigures(t *testing.T) {
 		`"algorithm":"ricart-agrawala","n":5,"msgs_per_entry":8,"theory":"2(N-1) = 8","sync_delay_hops":1,"response_light_hops":2,`,
 		`"algorithm":"lamport","n":5,"msgs_per_entry":12,"theory":"3(N-1) = 12","sync_delay_hops":1,"response_light_hops":2,`,
 		`"algorithm":"quorum","n":3,"msgs_per_entry":9,"theory":"2n+m..3n = 8..9","sync_delay_hops":2,"response_light_hops":2,`,
-		`"algorithm":"central","n":3,`, `"msgs_per_entry_every_schedule_min":4,"msgs_per_entry_every_schedule_max":4}`,
-		`"msgs_per_entry_every_schedule_min":6,"msgs_per_entry_every_schedule_max":6}`,
-		`"algorithm":"ricart-agrawala","n":5,`, `"msgs_per_entry_every_schedule_min":-1,"msgs_per_entry_every_schedule_max":-1}`,
+		`"algorithm":"central","n":3,`, `"msgs_per_entry_every_schedule_min":4,"msgs_per_entry_every_schedule_max":4,"most_overtaken_every_schedule":2,"most_in_flight_every_schedule":3}`,
+		`"msgs_per_entry_every_schedule_min":4,"msgs_per_entry_every_schedule_max":4,"most_overtaken_every_schedule":2,"most_in_flight_every_schedule":6}`,
+		`"msgs_per_entry_every_schedule_min":6,"msgs_per_entry_every_schedule_max":6,"most_overtaken_every_schedule":2,"most_in_flight_every_schedule":6}`,
+		`"algorithm":"ricart-agrawala","n":5,`, `"msgs_per_entry_every_schedule_min":-1,"msgs_per_entry_every_schedule_max":-1,"most_overtaken_every_schedule":-1,"most_in_flight_every_schedule":-1}`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare lacks %s in:\n%s", want, out)

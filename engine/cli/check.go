@@ -45,7 +45,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.IntFlag{Name: "explore-states", Value: 2_000_000, Usage: "with --serve: analyse the whole space up to this many states to mark what every step leads to (0: no bound)"},
 		&ucli.DurationFlag{Name: "explore-time", Value: 20 * time.Second, Usage: "with --serve: give the whole-space analysis at most this long; past it the page works without the marks"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
-		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search, also the fewest and most messages a complete run sends over every schedule, each with a path that attains it (the whole graph again, without reduction)"},
+		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search without a violation, the extremes over every schedule, each with a path: the fewest and most messages (in total, by type, per entry over cycles), the most in flight, the longest wait (the whole graph again, without reduction); printed by default when the search found at most 20000 states, --extremes up to 2000000 analysed states, --extremes=false never", DefaultText: "when small"},
 		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them); exit 3 if none is reachable"},
 		&ucli.BoolFlag{Name: "symmetry", Usage: "keep one state of every orbit under the symmetry the algorithm declares (the rotations of a symmetric ring): fewer states, the same verdicts, a concrete path; off by default; turns --por off, runs on one worker; refused with --liveness, --goal, --from-path and --serve, ignored with --path"},
 		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
@@ -247,8 +247,8 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
-	if c.Bool("extremes") && res.Exhausted && res.Violation == nil {
-		rep.Messages = extremes(ctx, sys, sc, stderr)
+	if limit := extremesWanted(c, res); limit > 0 {
+		rep.Messages = extremes(ctx, sys, sc, limit, c.IsSet("extremes"), stderr)
 	}
 	switch format {
 	case "json":

@@ -22,13 +22,18 @@ import (
 // command line without --path and the serve flags. The address and the
 // path are checked before the whole-space analysis starts (exit 2).
 func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, base string, stderr io.Writer) error {
-	var path []statespace.Trans
+	var path, cycle []statespace.Trans
 	if c.IsSet("path") {
 		var err error
-		if path, err = statespace.ParsePath(c.String("path"), sc.Nodes); err != nil {
+		if path, cycle, err = statespace.ParseLasso(c.String("path"), sc.Nodes); err != nil {
 			return cliutil.Usagef("--path: %v", err)
 		}
-		if _, err := statespace.Replay(sc, path, nil); err != nil {
+		if cycle != nil {
+			_, err = statespace.ReplayLasso(sc, path, cycle, nil)
+		} else {
+			_, err = statespace.Replay(sc, path, nil)
+		}
+		if err != nil {
 			return cliutil.Usagef("--path: %v", err)
 		}
 	}
@@ -57,7 +62,11 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 		ln.Close()
 		return err
 	}
-	if err := serve.RunExplore(ctx, e, ln, statespace.FormatPath(path), stderr); err != nil {
+	open := statespace.FormatPath(path)
+	if cycle != nil {
+		open = statespace.FormatLasso(path, cycle)
+	}
+	if err := serve.RunExplore(ctx, e, ln, open, stderr); err != nil {
 		return err
 	}
 	return ctx.Err() // Ctrl-C is how serving ends: exit 130

@@ -194,21 +194,28 @@ func writeJSON(w http.ResponseWriter, b []byte) {
 	_, _ = w.Write(b)
 }
 
-// parsePath reads the request's path parameter: a usage error (400)
-// names what is wrong.
-func (e *Explore) parsePath(r *http.Request) ([]statespace.Trans, error) {
+// parsePath reads the request's path parameter, a path or a lasso
+// (PREFIX|CYCLE: the prefix and one turn of the cycle, as a liveness
+// check prints it): the whole path, and where its cycle starts (-1: no
+// cycle). A usage error (400) names what is wrong.
+func (e *Explore) parsePath(r *http.Request) ([]statespace.Trans, int, error) {
 	p := r.URL.Query().Get("path")
 	if len(p) > MaxPathSteps*12 {
-		return nil, fmt.Errorf("path: longer than %d steps", MaxPathSteps)
+		return nil, -1, fmt.Errorf("path: longer than %d steps", MaxPathSteps)
 	}
-	path, err := statespace.ParsePath(p, len(e.info.Names))
+	path, cycle, err := statespace.ParseLasso(p, len(e.info.Names))
 	if err != nil {
-		return nil, fmt.Errorf("path: %v", err)
+		return nil, -1, fmt.Errorf("path: %v", err)
+	}
+	start := -1
+	if cycle != nil {
+		start = len(path)
+		path = append(path, cycle...)
 	}
 	if len(path) > MaxPathSteps {
-		return nil, fmt.Errorf("path: %d steps, more than %d", len(path), MaxPathSteps)
+		return nil, -1, fmt.Errorf("path: %d steps, more than %d", len(path), MaxPathSteps)
 	}
-	return path, nil
+	return path, start, nil
 }
 
 // take waits for the turn, at most until the request's context ends.
@@ -222,7 +229,7 @@ func (e *Explore) take(ctx context.Context) bool {
 }
 
 func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
-	path, err := e.parsePath(r)
+	path, cycle, err := e.parsePath(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -232,7 +239,7 @@ func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer func() { <-e.turn }()
-	b, err := e.view(path)
+	b, err := e.view(path, cycle)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -241,9 +248,13 @@ func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
 }
 
 // view is the JSON of the state path reaches, from the cache or made
-// afresh (and cached). The caller holds the turn.
-func (e *Explore) view(path []statespace.Trans) ([]byte, error) {
+// afresh (and cached); cycle >= 0 marks path[cycle:] as a lasso's cycle.
+// The caller holds the turn.
+func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 	key := statespace.FormatPath(path)
+	if cycle >= 0 {
+		key = statespace.FormatLasso(path[:cycle], path[cycle:])
+	}
 	if b, ok := e.cache.get(key); ok {
 		return b, nil
 	}
@@ -265,7 +276,15 @@ func (e *Explore) view(path []statespace.Trans) ([]byte, error) {
 			return nil, err
 		}
 	}
-	b, err := json.Marshal(e.describe(v, prev))
+	d := e.describe(v, prev)
+	d.CycleStart = -1
+	if cycle >= 0 {
+		d.CycleStart, d.CycleBack = cycle, v.Keys[cycle] == v.Keys[len(path)]
+		d.Path = key
+		d.Replay = e.info.Command + " --path '" + key + "'"
+		d.Open = e.info.Command + " --serve --path '" + key + "'"
+	}
+	b, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
 	}
@@ -291,12 +310,18 @@ type stateJSON struct {
 	Messages  int64          `json:"messages"`
 	Fate      string         `json:"fate,omitempty"`
 	NoReturn  int            `json:"no_return"` // the first state on the path (0: the initial one) from which a violation is unavoidable; -1: none
-	Fewest    *int64         `json:"fewest,omitempty"`
-	Most      *int64         `json:"most,omitempty"` // absent with fewest: unknown; absent alone: unbounded
-	Unbounded bool           `json:"unbounded,omitempty"`
-	Crashes   int            `json:"crashes"`
-	Restarts  int            `json:"restarts"`
-	Drops     int            `json:"drops"`
+	// CycleStart is, for a lasso, the number of the state on the path
+	// where its cycle starts (the steps after it are the cycle), -1 for
+	// a plain path; CycleBack says that the cycle's last step comes back
+	// to that state, so that the cycle repeats for ever.
+	CycleStart int    `json:"cycle_start"`
+	CycleBack  bool   `json:"cycle_back,omitempty"`
+	Fewest     *int64 `json:"fewest,omitempty"`
+	Most       *int64 `json:"most,omitempty"` // absent with fewest: unknown; absent alone: unbounded
+	Unbounded  bool   `json:"unbounded,omitempty"`
+	Crashes    int    `json:"crashes"`
+	Restarts   int    `json:"restarts"`
+	Drops      int    `json:"drops"`
 }
 
 type nodeJSON struct {
@@ -433,7 +458,7 @@ func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 }
 
 func (e *Explore) shortest(w http.ResponseWriter, r *http.Request) {
-	path, err := e.parsePath(r)
+	path, _, err := e.parsePath(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -581,7 +606,7 @@ func RunExplore(ctx context.Context, e *Explore, ln net.Listener, path string, s
 	return ServeExplore(ctx, ln, e, func(base string) {
 		u := base + "/explore"
 		if path != "" {
-			u += "?path=" + path
+			u += "?path=" + strings.ReplaceAll(path, "|", "%7C")
 		}
 		fmt.Fprintf(stderr, "exploring %s at %s (Ctrl-C to stop)\n", e.info.Title, u)
 	})

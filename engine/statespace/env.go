@@ -32,6 +32,10 @@ type env struct {
 	// the kinds each is shown. Promise k's bits are bits k*n.. of a mask.
 	proms  []check.Promise
 	pwants []trace.Kinds
+	// mon is the goal's monitor (engine.Goal.Monitor), shown the events
+	// of mwants; nil: none.
+	mon    engine.Monitor
+	mwants trace.Kinds
 	n      int
 }
 
@@ -74,7 +78,10 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int) *env {
 }
 
 func (e *env) clone() *env {
-	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n}
+	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n, mwants: e.mwants}
+	if e.mon != nil {
+		c.mon = e.mon.Clone()
+	}
 	if len(e.proms) > 0 {
 		c.proms = make([]check.Promise, len(e.proms))
 		for k, p := range e.proms {
@@ -115,6 +122,9 @@ func (e *env) appendKey(b []byte) []byte {
 	for _, p := range e.proms {
 		b = p.AppendKey(b)
 	}
+	if e.mon != nil {
+		b = e.mon.AppendKey(b)
+	}
 	return b
 }
 
@@ -139,8 +149,12 @@ func (e *env) owed() uint64 {
 	return o
 }
 
-// hearsCmd reports whether a promise is shown the commands a node is given.
+// hearsCmd reports whether a promise or the goal's monitor is shown the
+// commands a node is given.
 func (e *env) hearsCmd() bool {
+	if e.mon != nil && e.mwants.Has(trace.KindCmd) {
+		return true
+	}
 	for _, k := range e.pwants {
 		if k.Has(trace.KindCmd) {
 			return true
@@ -183,6 +197,7 @@ func (e *env) event(i int, ev node.Event, now int64, te *trace.Event, only check
 			}
 		}
 	}
+	e.monitor(te)
 	if len(e.props) == 0 {
 		return acts, nil, nil
 	}
@@ -201,5 +216,28 @@ func (e *env) fault(i int, kind string, now int64, only check.ID) (*Violation, u
 		}
 	}
 	te := trace.Event{V: trace.Version, T: now, Node: i, Kind: kind}
+	e.monitor(&te)
 	return e.observe(&te, only), e.keep(&te)
+}
+
+// monitor shows te to the goal's monitor, if it wants its kind.
+func (e *env) monitor(te *trace.Event) {
+	if e.mon != nil && e.mwants.Has(te.Kind) {
+		e.mon.Observe(te)
+	}
+}
+
+// withMonitor is e (nil: a new environment for n nodes) with a fresh
+// monitor of goal g, when g has one.
+func withMonitor(e *env, g *engine.Goal, n int) *env {
+	if g == nil || g.Monitor == nil {
+		return e
+	}
+	if e == nil {
+		e = &env{n: n}
+	}
+	e.mon = g.Monitor()
+	e.mwants = e.mon.Wants()
+	e.hears |= e.mwants
+	return e
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/node"
 	"ringlab/engine/trace"
 )
 
@@ -51,6 +52,7 @@ type Fates struct {
 	fate     []Fate
 	min, max []int64
 	succ     [][]edge // the graph, for the paths that attain min and max
+	ext      extra    // what Extremes reports beyond the totals
 	// States and Edges count the graph.
 	States, Edges int
 }
@@ -59,7 +61,17 @@ type Fates struct {
 type edge struct {
 	to   int32
 	sent int32
+	info int32 // what else Analyze needs of the step: graph.infos[info]
 	t    Trans // the transition (forward edges only)
+}
+
+// edgeInfo is what Analyze's figures need of a step beyond its count of
+// messages, interned (few distinct values: an edge stays 28 bytes): the
+// sends by type, graph.mixes[mix], and the promises the step kept
+// (env.keep's numbers).
+type edgeInfo struct {
+	mix  int32
+	kept uint64
 }
 
 // Analyze explores the whole state space of x's system, up to limit
@@ -71,9 +83,29 @@ type edge struct {
 // when it is terminal and a property fails at the end of the run; a
 // violation is not expanded.
 func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
+	return x.analyze(ctx, limit, false)
+}
+
+// AnalyzeExtremes is Analyze for the worst and best case over every
+// schedule: with every state replaced by its clock shift (shift.go) where
+// the search would shift it, so that the space of a workload that never
+// ends, whose Lamport clocks grow without bound, stays finite (the shift
+// is exact: every figure is the same), and with every figure of Extremes
+// and PerEntry computed (Analyze gives Extremes' totals only). Its paths
+// replay from the real initial state; but its states are the shifted
+// ones, so Fate and MessagesLeft do not take the keys of a View.
+func (x *Explorer) AnalyzeExtremes(ctx context.Context, limit int) (*Fates, error) {
+	return x.analyze(ctx, limit, true)
+}
+
+func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fates, error) {
+	shift := extremes && shiftable(x.cfg)
 	_, s0, err := newMachine(x.cfg, nil, x.in)
 	if err != nil {
 		return nil, err
+	}
+	if shift {
+		s0 = x.m.shift(s0)
 	}
 	g := &graph{x: x, ids: map[uint64]int32{}}
 	g.add(s0, -1, Trans{})
@@ -101,11 +133,18 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 			if err != nil {
 				return nil, err
 			}
+			if shift {
+				next = x.m.shift(next)
+			}
+			info := int32(0)
+			if extremes {
+				info = g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept})
+			}
 			to := g.add(next, int32(k), t)
 			if viol != nil {
 				g.bad[to] = true
 			}
-			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), t: t})
+			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), info: info, t: t})
 			g.edges++
 		}
 		if limit > 0 && len(g.states) > limit {
@@ -115,7 +154,10 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 	}
 	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
 	f.fate = g.fates()
-	f.min, f.max = g.messages()
+	f.min, f.max = g.messages(nil)
+	if extremes {
+		f.ext = g.extremes()
+	}
 	return f, nil
 }
 
@@ -150,7 +192,37 @@ type graph struct {
 	bad    []bool
 	succ   [][]edge
 	edges  int
+	// by state: messages in flight, the most on one link (and which),
+	// and the promises owed (Config.Liveness)
+	flight, onLink []int32
+	link           []uint32
+	owed           []uint64
+	// the message types met, in order of first send, and each edge's
+	// sends counted by type (mixes[0]: none)
+	types  []string
+	typeID map[string]int32
+	mixes  [][]int32
+	mixID  map[string]int32
+	infos  []edgeInfo
+	infoID map[edgeInfo]int32
 }
+
+// info returns the number of in, interned.
+func (g *graph) info(in edgeInfo) int32 {
+	if id, ok := g.infoID[in]; ok {
+		return id
+	}
+	if g.infoID == nil {
+		g.infoID = map[edgeInfo]int32{}
+	}
+	id := int32(len(g.infos))
+	g.infos = append(g.infos, in)
+	g.infoID[in] = id
+	return id
+}
+
+// kept is the promises edge e's step kept.
+func (g *graph) kept(e edge) uint64 { return g.infos[e.info].kept }
 
 // add returns the index of s, recording it (reached from parent by t) if
 // it is new.
@@ -163,7 +235,56 @@ func (g *graph) add(s *state, parent int32, t Trans) int32 {
 	g.ids[k] = i
 	g.states, g.parent, g.via = append(g.states, s), append(g.parent, parent), append(g.via, t)
 	g.bad, g.succ = append(g.bad, false), append(g.succ, nil)
+	most, link := int32(0), uint32(0)
+	for a := 0; a < len(s.net); {
+		b := a
+		for b < len(s.net) && s.net[b].link == s.net[a].link {
+			b++
+		}
+		if int32(b-a) > most {
+			most, link = int32(b-a), s.net[a].link
+		}
+		a = b
+	}
+	g.flight, g.onLink, g.link = append(g.flight, int32(len(s.net))), append(g.onLink, most), append(g.link, link)
+	g.owed = append(g.owed, g.x.m.owed(s))
 	return i
+}
+
+// mix returns the number of the sends' counts by message type, interned.
+func (g *graph) mix(sends []node.Send) int32 {
+	if len(sends) == 0 {
+		if g.mixes == nil {
+			g.typeID, g.mixID = map[string]int32{}, map[string]int32{"": 0}
+			g.mixes = [][]int32{nil}
+		}
+		return 0
+	}
+	if g.mixes == nil {
+		g.mix(nil)
+	}
+	var counts []int32
+	for _, sd := range sends {
+		ty := sd.Msg.Type()
+		id, ok := g.typeID[ty]
+		if !ok {
+			id = int32(len(g.types))
+			g.types = append(g.types, ty)
+			g.typeID[ty] = id
+		}
+		for int(id) >= len(counts) {
+			counts = append(counts, 0)
+		}
+		counts[id]++
+	}
+	key := fmt.Sprint(counts)
+	if id, ok := g.mixID[key]; ok {
+		return id
+	}
+	id := int32(len(g.mixes))
+	g.mixes = append(g.mixes, counts)
+	g.mixID[key] = id
+	return id
 }
 
 // judge replays the path to terminal state i and reports whether a
@@ -267,12 +388,18 @@ func (g *graph) fates() []Fate {
 // that holds an edge that sends, and every state that can reach one, can
 // send for ever (Unbounded). A state that reaches no end has min
 // Unbounded.
-func (g *graph) messages() (min, max []int64) {
+//
+// weight, if set, counts an edge's messages in place of edge.sent (the
+// messages of one type).
+func (g *graph) messages(weight func(e edge) int32) (min, max []int64) {
 	n := len(g.succ)
+	if weight == nil {
+		weight = func(e edge) int32 { return e.sent }
+	}
 	ps := make([][]edge, n) // reverse edges with their weights
 	for from, es := range g.succ {
 		for _, e := range es {
-			ps[e.to] = append(ps[e.to], edge{to: int32(from), sent: e.sent})
+			ps[e.to] = append(ps[e.to], edge{to: int32(from), sent: weight(e)})
 		}
 	}
 	min = make([]int64, n)
@@ -296,7 +423,7 @@ func (g *graph) messages() (min, max []int64) {
 			}
 		}
 	}
-	comp, order := g.components()
+	comp, order := g.components(nil)
 	max = make([]int64, n)
 	cmax := make([]int64, len(order))
 	for _, c := range order { // sinks first
@@ -305,13 +432,13 @@ func (g *graph) messages() (min, max []int64) {
 			for _, e := range g.succ[i] {
 				switch {
 				case comp[e.to] == comp[i]:
-					if e.sent > 0 {
+					if weight(e) > 0 {
 						best = Unbounded
 					}
 				case cmax[comp[e.to]] == Unbounded:
 					best = Unbounded
 				case best != Unbounded:
-					best = maxInt64(best, cmax[comp[e.to]]+int64(e.sent))
+					best = maxInt64(best, cmax[comp[e.to]]+int64(weight(e)))
 				}
 			}
 		}
@@ -356,8 +483,9 @@ type component struct {
 
 // components finds the strongly connected components (Tarjan's
 // algorithm, without recursion): comp maps a state to its component, and
-// order lists the components sinks first (Tarjan emits them so).
-func (g *graph) components() (comp []int32, order []component) {
+// order lists the components sinks first (Tarjan emits them so). use, if
+// set, restricts the graph to the edges it accepts.
+func (g *graph) components(use func(from int32, e edge) bool) (comp []int32, order []component) {
 	n := len(g.succ)
 	index := make([]int32, n)
 	low := make([]int32, n)
@@ -385,8 +513,12 @@ func (g *graph) components() (comp []int32, order []component) {
 			f := &calls[len(calls)-1]
 			v := f.v
 			if f.ei < len(g.succ[v]) {
-				w := g.succ[v][f.ei].to
+				e := g.succ[v][f.ei]
+				w := e.to
 				f.ei++
+				if use != nil && !use(v, e) {
+					continue
+				}
 				switch {
 				case index[w] < 0:
 					index[w], low[w] = next, next

@@ -16,5 +16,8 @@ func (m *machine) goal(s *state) bool {
 	for _, it := range s.net {
 		g.InFlight = append(g.InFlight, engine.InFlight{From: int(it.link)/m.n + 1, To: int(it.link)%m.n + 1, Msg: m.msgAt(it.id)})
 	}
+	if s.env != 0 {
+		g.Monitor = m.envAt(s.env).mon
+	}
 	return m.cfg.Goal.Holds(g)
 }

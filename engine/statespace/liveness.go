@@ -551,10 +551,10 @@ func (s *searcher) liveName(k int) check.ID {
 	return ""
 }
 
-// CycleNote is the note a replayed lasso shows where its cycle begins:
-// every renderer draws it (the SVG as a note on the first node of the
-// cycle, the page in its replay).
-const CycleNote = "⟳ cycle: repeats from here"
+// CycleNote is the note a replayed lasso shows where its cycle begins
+// (trace.CycleNote): every renderer draws it, the SVG and the page mark
+// the cycle from there on.
+const CycleNote = trace.CycleNote
 
 // ReplayLasso replays prefix, then one turn of cycle, reporting every
 // event to sink (nil: none) and, between the two, a note (CycleNote) at

@@ -412,13 +412,14 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	return viol, nil
 }
 
-// hearCmd shows the promises (Config.Liveness) that node i is given
-// command cmd: a request makes a promise. The step is visible if that
-// changed the environment.
+// hearCmd shows the promises (Config.Liveness) and the goal's monitor
+// (engine.Goal.Monitor) that node i is given command cmd: a request makes
+// a promise. The step is visible if that changed the environment.
 func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) {
 	w := m.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
 	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
+	w.monitor(&te)
 	m.kept |= w.keep(&te)
 	m.ka = w.appendKey(m.ka[:0])
 	if !bytes.Equal(m.ka, m.kb) {

@@ -144,6 +144,7 @@ func (d *svgDiagram) draw() {
 	width, height, footer := d.size()
 	d.frame(width, height)
 	d.axis()
+	d.cycle()
 	d.nodeLines()
 	d.downTime()
 	d.criticalSections()

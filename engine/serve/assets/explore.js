@@ -60,9 +60,11 @@ async function go(path, push, replace) {
   $("error").hidden = true;
   if (st.epoch !== ex.epoch) { ex.seen = new Set(); ex.epoch = st.epoch; }
   for (const k of st.keys) ex.seen.add(k);
-  ex.st = st; ex.path = st.path;
+  // a lasso's page keeps PREFIX|CYCLE in its URL; every step taken from
+  // it goes on from the plain path
+  ex.st = st; ex.path = st.labels.join(",");
   remember(st.labels);
-  const url = "/explore" + (st.path ? "?path=" + st.path : "");
+  const url = "/explore" + (st.path ? "?path=" + st.path.replace("|", "%7C") : "");
   if (push) history.pushState(null, "", url);
   else if (replace) history.replaceState(null, "", url);
   render();
@@ -204,15 +206,26 @@ function render() {
   li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
   if (st.no_return === 0) li0.classList.add("noreturn");
   pl.append(li0);
+  const cyc = st.cycle_start;
+  if (cyc >= 0) $("cycleNote").textContent = "a lasso: " + cyc + " step(s), then a cycle of " + (ls.length - cyc) +
+    " (highlighted)" + (st.cycle_back ? " whose last step comes back to state " + cyc + ": it repeats for ever" : " that does not come back to its start");
+  $("cycleNote").hidden = cyc < 0;
   ls.forEach((l, i) => {
     const li = el("li", "", l);
     li.value = i + 1; li.dataset.index = i + 1;
+    if (cyc >= 0 && i >= cyc) li.classList.add("cycle");
+    if (cyc >= 0 && i === cyc) li.classList.add("cyclestart");
     if (i + 1 === ls.length) li.classList.add("cur");
     if (st.no_return === i + 1) li.classList.add("noreturn");
     if (st.violation && st.violation.at === i + 1) li.classList.add("violated");
     li.onclick = () => go(ls.slice(0, i + 1).join(","), true);
     pl.append(li);
   });
+  if (cyc >= 0 && st.cycle_back) {
+    const li = el("li", "cycleback", "↩ back to the start: state " + cyc + ", the cycle repeats for ever");
+    li.onclick = () => go(ls.slice(0, cyc).join(","), true);
+    pl.append(li);
+  }
   $("replay").textContent = st.replay;
   $("open").textContent = st.open;
   renderTree();
