@@ -231,3 +231,18 @@ func (n notDone) LeastClock() (least int, has, exact bool) {
 func (n notDone) ShiftClocks(d int) node.Snapshot {
 	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
 }
+
+// AppendIDs implements node.Renamer for the nodes that do (the quorum's);
+// for the others it says the renaming does not apply.
+func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {
+	if r, ok := n.Node.(node.Renamer); ok {
+		return r.AppendIDs(ids)
+	}
+	return ids, false
+}
+
+// RenameIDs implements node.Renamer; it is called only where AppendIDs
+// said the renaming applies.
+func (n notDone) RenameIDs(rename func(node.ID) int) node.Snapshot {
+	return notDone{n.Node.(node.Renamer).RenameIDs(rename)}
+}
