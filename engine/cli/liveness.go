@@ -157,10 +157,23 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 
 // replayLasso runs a lasso, its prefix then one turn of its cycle,
 // through Execute: the trace in words or a picture, with the cycle's start
-// marked by a note (statespace.CycleNote).
+// marked by a note (statespace.CycleNote). One turn ends where it began,
+// not by itself, so the run counts none of its end verdicts; but the cycle
+// repeats for ever, so a promise (check.Eventually) owed where the turn
+// ends stays owed: that is the lasso's violation (exit 3), as the check's.
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
 	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}}
-	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	if _, ok := err.(*run.NoTermination); ok {
+		for _, v := range o.Summary.Verdicts {
+			if !v.OK && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
+				_, promise := p.(check.Eventually)
+				return promise && string(p.ID()) == v.Property
+			}) {
+				return &run.Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
+			}
+		}
+	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {
 		safety := *v
 		safety.Liveness = false

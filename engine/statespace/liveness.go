@@ -560,11 +560,18 @@ const CycleNote = "⟳ cycle: repeats from here"
 // event to sink (nil: none) and, between the two, a note (CycleNote) at
 // the node of the cycle's first step. It fails when a label is not
 // enabled where it comes or when the cycle does not come back to the
-// state it began in.
+// state it began in: the same state, or, where the search shifts clocks
+// and renames identifiers (shift.go, rename.go), one with the same shift,
+// which takes the same steps again (the next turn with every clock higher,
+// or new request numbers).
 func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (ReplayResult, error) {
 	var at *state
+	canon := func(s *state) *state { return s }
 	rr, err := replayMarked(cfg, append(slices.Clone(prefix), cycle...), len(prefix), sink, func(m *machine, s *state) {
 		at = s
+		if shiftable(cfg) {
+			canon = m.shift
+		}
 		if sink != nil {
 			m.fill(trace.KindNote, int(cycle[0].Node))
 			m.ev.Note = CycleNote
@@ -574,7 +581,7 @@ func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (Re
 	if err != nil {
 		return rr, err
 	}
-	if at == nil || string(at.appendKey(nil, rr.in)) != string(rr.end.appendKey(nil, rr.in)) {
+	if at == nil || string(canon(at).appendKey(nil, rr.in)) != string(canon(rr.end).appendKey(nil, rr.in)) {
 		return rr, fmt.Errorf("the cycle %s does not come back to the state it starts in", FormatPath(cycle))
 	}
 	return rr, nil

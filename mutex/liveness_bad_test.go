@@ -1,0 +1,80 @@
+package mutex
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ringlab/engine/cliutil"
+	"ringlab/engine/statespace"
+)
+
+// lassoReplays checks a --liveness check's lasso: the check exits 3 with
+// a liveness violation of no starvation, prints a path with a cycle
+// marker, and that path, replayed as printed, exits 3 too with the cycle's
+// start marked (the cycle comes back to the state it began in, up to the
+// clock shift and the renaming of request numbers). It returns the
+// check's output.
+func lassoReplays(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errb, code := runCLI(t, append([]string{"check"}, args...)...)
+	if code != cliutil.ExitViolation || !strings.Contains(out, "result: LIVENESS VIOLATION of no starvation: ") {
+		t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errb)
+	}
+	var replay, path string
+	for line := range strings.SplitSeq(out, "\n") {
+		if r, ok := strings.CutPrefix(line, "replay: "); ok && replay == "" {
+			replay = r
+		}
+		if r, ok := strings.CutPrefix(line, "path: "); ok {
+			path = r
+		}
+	}
+	if !strings.Contains(path, "|") || !strings.HasSuffix(replay, "--path '"+path+"'") {
+		t.Fatalf("%v: path %q, replay %q", args, path, replay)
+	}
+	again := strings.Fields(strings.TrimPrefix(strings.ReplaceAll(replay, "'", ""), "ringlab mutex "))
+	rout, rerr, rcode := runCLI(t, again...)
+	if rcode != cliutil.ExitViolation || !strings.Contains(rout, statespace.CycleNote) || !strings.Contains(rerr, "no starvation violated") {
+		t.Fatalf("replay %v: exit %d\n%s\n%s", again, rcode, rout, rerr)
+	}
+	return out
+}
+
+// Quorum with split votes: two participants and two coordinators that
+// must both vote (m = n = 2, so every entry needs every link drained and
+// the space is finite). Without retries the votes split and both wait for
+// ever (a deadlock). With --retry-timeout a participant that got one vote
+// gives up, frees it and asks again; under --timers quiet the other then
+// gets in, so someone always does, but the same participant can lose every
+// round: a fair cycle on which P1 gives up, P2 enters, and P1's new request
+// splits the votes again. The chapter's deterministic backoff does not
+// help, since a timer's length orders nothing in the checker (it fires at
+// any quiet moment), nor in a real run with unlucky delays.
+func TestLivenessQuorumSplitVotesLasso(t *testing.T) {
+	base := []string{"quorum", "--coordinators", "2", "--quorum", "2", "--nodes", "2", "--requests", "0", "--timers", "quiet"}
+	out, errb, code := runCLI(t, append(append([]string{"check"}, base...), "--liveness")...)
+	if code != cliutil.ExitViolation || !strings.Contains(out, "VIOLATION of no deadlock") ||
+		!strings.Contains(out, "P1 and P2 still waiting for the critical section") {
+		t.Errorf("without retries: exit %d\n%s\n%s", code, out, errb)
+	}
+	out = lassoReplays(t, append(base, "--retry-timeout", "3", "--liveness")...)
+	_, trace, _ := strings.Cut(out, "\n\n")
+	if !strings.Contains(trace, "no quorum for request") || !strings.Contains(trace, "ENTER critical section") {
+		t.Errorf("the lasso's turn shows no give-up or no entry by the other:\n%s", trace)
+	}
+}
+
+// Maekawa at N = 2 with --requests 0: the clock shift makes the space
+// finite (without it every state has new timestamps), and every request is
+// granted under weak fairness; a waiting node is overtaken at most once.
+func TestLivenessMaekawaTwoNodes(t *testing.T) {
+	out, errb, code := runCLI(t, "check", "maekawa", "--nodes", "2", "--requests", "0", "--liveness", "--format", "json")
+	var f liveFigures
+	if err := json.Unmarshal([]byte(out), &f); err != nil || code != 0 {
+		t.Fatalf("exit %d (%v)\n%s\n%s", code, err, out, errb)
+	}
+	if !f.Exhausted || !f.Liveness.Judged || f.Liveness.Property != "" || f.Liveness.SCCs == 0 {
+		t.Errorf("%+v", f)
+	}
+}
