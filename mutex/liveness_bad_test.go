@@ -78,3 +78,43 @@ func TestLivenessMaekawaTwoNodes(t *testing.T) {
 		t.Errorf("%+v", f)
 	}
 }
+
+// The token ring whose lost token is never regenerated: everyone waits in
+// a state where nothing can happen. The search reports it where the run
+// ends (no deadlock); under --liveness that state is also an infinite
+// behaviour that stutters there for ever (TLC's "stuttering"), printed as
+// a lasso with an empty cycle that replays to the same verdict, the
+// stutter marked. A prefix that does not end where nothing can happen is
+// no stutter: refused as bad input.
+func TestLivenessLostTokenStutters(t *testing.T) {
+	args := []string{"token-ring", "--nodes", "3", "--requests", "0", "--drops", "1", "--liveness"}
+	out, errb, code := runCLI(t, append([]string{"check"}, args...)...)
+	const path = "c1,c1,c2,c3,l1-2|"
+	if code != cliutil.ExitViolation || !strings.Contains(out, "result: VIOLATION of no deadlock") ||
+		!strings.Contains(out, "stutters there for ever") || !strings.Contains(out, "--path '"+path+"'") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errb)
+	}
+	rout, rerr, rcode := runCLI(t, append(append([]string{"check"}, args...), "--por=false", "--path", path)...)
+	if rcode != cliutil.ExitViolation || !strings.Contains(rout, statespace.StutterNote) || !strings.Contains(rerr, "no deadlock violated") {
+		t.Errorf("replay: exit %d\n%s\n%s", rcode, rout, rerr)
+	}
+	js, _, _ := runCLI(t, append(append([]string{"check"}, args...), "--format", "json")...)
+	var f struct {
+		Liveness struct {
+			Stutter bool
+			Path    string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &f); err != nil || !f.Liveness.Stutter || f.Liveness.Path != path {
+		t.Errorf("json (%v): %s", err, js)
+	}
+	_, errb, code = runCLI(t, append(append([]string{"check"}, args...), "--path", "c1,c1|")...)
+	if code != cliutil.ExitUsage || !strings.Contains(errb, "--path") || !strings.Contains(errb, "stutter") {
+		t.Errorf("a stutter where steps are enabled: exit %d\n%s", code, errb)
+	}
+	// Without --liveness the same violation, and no lasso.
+	out, _, _ = runCLI(t, append([]string{"check"}, args[:len(args)-1]...)...)
+	if strings.Contains(out, "stutter") || !strings.Contains(out, "VIOLATION of no deadlock") {
+		t.Errorf("without --liveness:\n%s", out)
+	}
+}

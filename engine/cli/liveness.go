@@ -33,6 +33,11 @@ type liveReport struct {
 	Cycle      string   `json:"cycle,omitempty"`
 	Path       string   `json:"path,omitempty"`
 	Replay     string   `json:"replay,omitempty"`
+	// Stutter says the lasso is the path to a safety violation of a
+	// liveness property (no deadlock, a promise) in a terminal state,
+	// with the stutter there as its cycle (Property, Detail, Path and
+	// Replay are then the violation's).
+	Stutter bool `json:"stutter,omitempty"`
 	// Bypass is, by property and node name, the most times the node is
 	// overtaken while it waits, over every schedule (-1: unbounded).
 	Bypass map[string]map[string]int64 `json:"bypass,omitempty"`
@@ -73,6 +78,11 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 	}
 	lr.bypass = res.Live.Bypass
 	lr.name = name
+	if v := res.Violation; v != nil && stutters(sc, res) {
+		lr.Stutter, lr.Property, lr.Detail = true, string(v.Property), v.Detail
+		lr.Prefix, lr.Path = statespace.FormatPath(res.Path), statespace.FormatPath(res.Path)+"|"
+		lr.Replay = base + " --path '" + lr.Path + "'"
+	}
 	if l := res.Lasso; l != nil {
 		who := fmt.Sprintf("node %d", l.Node)
 		if names != nil {
@@ -87,12 +97,37 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 	return lr
 }
 
+// stutters reports whether the search's violation is one of a liveness
+// property (no deadlock, a promise: run.Liveness) in a state where nothing
+// can happen: under --liveness, an infinite behaviour that stays there
+// for ever, a lasso whose cycle is the stutter.
+func stutters(sc statespace.Config, res statespace.Result) bool {
+	if sc.Checks == nil {
+		return false
+	}
+	live := false
+	for _, p := range sc.Checks() {
+		if l, ok := p.(run.Liveness); ok && p.ID() == res.Violation.Property {
+			live = l.Liveness()
+		}
+	}
+	if !live {
+		return false
+	}
+	rr, err := statespace.Replay(sc, res.Path, nil)
+	return err == nil && rr.Terminated
+}
+
 // writeLive writes the liveness lines of the text report.
 func writeLive(w io.Writer, r checkReport) {
 	l := r.Live
 	switch {
 	case len(l.Properties) == 0:
 		fmt.Fprintln(w, "liveness: no property of this run says what must eventually happen: nothing judged over cycles")
+		return
+	case l.Stutter:
+		fmt.Fprintf(w, "liveness: the %s violation below ends where nothing can happen: an infinite behaviour that stutters there for ever (TLC's \"stuttering\"), the lasso %s, its cycle the stutter; replay: %s\n",
+			l.Property, l.Path, l.Replay)
 		return
 	case !l.Judged:
 		fmt.Fprintln(w, "liveness: not judged over cycles: the space was not exhausted (or a safety violation came first)")

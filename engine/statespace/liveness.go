@@ -556,9 +556,17 @@ func (s *searcher) liveName(k int) check.ID {
 // cycle, the page in its replay).
 const CycleNote = "⟳ cycle: repeats from here"
 
+// StutterNote is the note a replayed lasso with an empty cycle shows
+// where its prefix ends: a state where no step is enabled, in which an
+// infinite behaviour stays for ever (TLC's "stuttering"), so that a
+// promise owed there is never kept.
+const StutterNote = "⟳ stutters: nothing can happen here, so the run stays in this state for ever"
+
 // ReplayLasso replays prefix, then one turn of cycle, reporting every
 // event to sink (nil: none) and, between the two, a note (CycleNote) at
-// the node of the cycle's first step. It fails when a label is not
+// the node of the cycle's first step. An empty cycle is a stutter: the
+// prefix must end in a terminal state, where the note is StutterNote (at
+// the node of the prefix's last step). It fails when a label is not
 // enabled where it comes or when the cycle does not come back to the
 // state it began in: the same state, or, where the search shifts clocks
 // and renames identifiers (shift.go, rename.go), one with the same shift,
@@ -573,13 +581,23 @@ func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (Re
 			canon = m.shift
 		}
 		if sink != nil {
-			m.fill(trace.KindNote, int(cycle[0].Node))
-			m.ev.Note = CycleNote
+			who, note := 1, StutterNote
+			switch {
+			case len(cycle) > 0:
+				who, note = int(cycle[0].Node), CycleNote
+			case len(prefix) > 0:
+				who = int(prefix[len(prefix)-1].Node)
+			}
+			m.fill(trace.KindNote, who)
+			m.ev.Note = note
 			sink(&m.ev)
 		}
 	})
 	if err != nil {
 		return rr, err
+	}
+	if len(cycle) == 0 && !rr.Terminated {
+		return rr, fmt.Errorf("nothing after \"|\" (a stutter), but the prefix %q does not end where nothing can happen: give the cycle's labels", FormatPath(prefix))
 	}
 	if at == nil || string(canon(at).appendKey(nil, rr.in)) != string(canon(rr.end).appendKey(nil, rr.in)) {
 		return rr, fmt.Errorf("the cycle %s does not come back to the state it starts in", FormatPath(cycle))
