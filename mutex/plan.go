@@ -27,6 +27,7 @@ type plan struct {
 	strict     bool             // the order is a promise (a violation if broken)
 	promise    string           // the order's name
 	token      bool             // check one token
+	regen      bool             // a lost token is regenerated: check that eventually one is left (checks without end)
 	theory     string           // messages per entry, in theory
 	exact      int              // messages per entry exactly, when the theory is exact (0: not)
 	names      func(int) string // display names: roles, or algorithm ids
@@ -68,7 +69,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 func tokenPlan(cfg tokenring.Config) (plan, error) {
 	f, err := tokenring.Factory(cfg)
 	return plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true,
+		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		order: mutexcheck.RequestTime, promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,

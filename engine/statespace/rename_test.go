@@ -30,6 +30,8 @@ func TestRenamingAndMaekawaShiftAreExact(t *testing.T) {
 		{"quorum", map[string]any{"coordinators": 2, "quorum": 2, "nodes": 2, "requests": 1, "retry-timeout": int64(3)}, 9, false},
 		{"quorum", map[string]any{"coordinators": 3, "nodes": 2, "requests": 0}, 10, false},
 		{"quorum", map[string]any{"coordinators": 2, "quorum": 2, "nodes": 2, "requests": 0, "retry-timeout": int64(3)}, 16, true},
+		{"token-ring", map[string]any{"nodes": 3, "requests": 0, "regen-timeout": int64(5)}, 12, true},
+		{"token-ring", map[string]any{"nodes": 2, "requests": 2, "regen-timeout": int64(5)}, 0, false},
 		{"maekawa", map[string]any{"nodes": 3, "requests": 1}, 0, false},
 		{"maekawa", map[string]any{"nodes": 2, "requests": 2}, 0, false},
 		{"maekawa", map[string]any{"nodes": 2, "requests": 0}, 20, false},
