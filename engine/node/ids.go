@@ -4,7 +4,10 @@ package node
 // generation): N, at least 1, is one of Owner's identifiers. Identifiers
 // of different owners are unrelated; Owner is usually the node that makes
 // them up.
-type ID struct{ Owner, N int }
+type ID struct {
+	Owner int // the node whose identifier it is
+	N     int // the identifier, at least 1
+}
 
 // Renamer is an optional interface of a Snapshot whose identifiers (ID)
 // matter only by equality and order among those of the same owner. Such
