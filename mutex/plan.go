@@ -233,17 +233,17 @@ func (n notDone) ShiftClocks(d int) node.Snapshot {
 	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
 }
 
-// AppendIDs implements node.Renamer for the nodes that do (the quorum's);
+// AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
 // for the others it says the renaming does not apply.
 func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {
-	if r, ok := n.Node.(node.Renamer); ok {
+	if r, ok := n.Node.(node.IDRenamer); ok {
 		return r.AppendIDs(ids)
 	}
 	return ids, false
 }
 
-// RenameIDs implements node.Renamer; it is called only where AppendIDs
+// RenameIDs implements node.IDRenamer; it is called only where AppendIDs
 // said the renaming applies.
 func (n notDone) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	return notDone{n.Node.(node.Renamer).RenameIDs(rename)}
+	return notDone{n.Node.(node.IDRenamer).RenameIDs(rename)}
 }

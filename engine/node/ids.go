@@ -9,7 +9,7 @@ type ID struct {
 	N     int // the identifier, at least 1
 }
 
-// Renamer is an optional interface of a Snapshot whose identifiers (ID)
+// IDRenamer is an optional interface of a Snapshot whose identifiers (ID)
 // matter only by equality and order among those of the same owner. Such
 // identifiers grow without end (a participant numbers its requests 1, 2,
 // 3, ...), so every run that never stops makes an infinite state space;
@@ -30,7 +30,7 @@ type ID struct {
 // another); it fails if a step compares an identifier with a constant
 // (other than 0, "none", which is never renamed), or if something outside
 // the nodes and messages (a property, the workload) holds one.
-type Renamer interface {
+type IDRenamer interface {
 	Snapshot
 	// AppendIDs appends to ids the identifiers the node's future depends
 	// on (none of them 0), and reports exact: whether the contract holds
@@ -45,10 +45,10 @@ type Renamer interface {
 	RenameIDs(rename func(ID) int) Snapshot
 }
 
-// MsgRenamer is the message side of Renamer: a message that carries
+// MsgIDRenamer is the message side of IDRenamer: a message that carries
 // identifiers. A state holding a message that does not implement it is
 // not renamed.
-type MsgRenamer interface {
+type MsgIDRenamer interface {
 	Msg
 	// AppendIDs appends to ids the identifiers the message carries (none
 	// of them 0).

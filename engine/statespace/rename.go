@@ -9,14 +9,14 @@ import (
 )
 
 // The identifiers' renaming: a state whose live nodes and messages all
-// implement node.Renamer and node.MsgRenamer is replaced by its canonical
+// implement node.IDRenamer and node.MsgIDRenamer is replaced by its canonical
 // renaming, where each owner's identifiers the state holds are renumbered
 // 1..k in their order (and the values no one depends on are made
 // canonical), so that a participant that numbers its requests for ever
 // leaves a finite space.
 //
 // Why it is exact: write ρ(σ) for σ with its identifiers renamed by ρ, one
-// to one and keeping the order, owner by owner. By the Renamer contract
+// to one and keeping the order, owner by owner. By the IDRenamer contract
 // ρ(σ) enables the same transitions as σ (the same labels: under FIFO a
 // delivery is named by its link alone, and a command or timer carries no
 // identifier), and each leads to ρ'(step(σ, t)), ρ' being ρ extended to the
@@ -62,7 +62,7 @@ func (m *machine) renameIDs(s *state) *state {
 		if !s.alive(k + 1) {
 			continue
 		}
-		rn, ok := m.nodeAt(id).(node.Renamer)
+		rn, ok := m.nodeAt(id).(node.IDRenamer)
 		if !ok {
 			return s
 		}
@@ -72,7 +72,7 @@ func (m *machine) renameIDs(s *state) *state {
 		}
 	}
 	for _, it := range s.net {
-		rn, ok := m.msgAt(it.id).(node.MsgRenamer)
+		rn, ok := m.msgAt(it.id).(node.MsgIDRenamer)
 		if !ok {
 			return s
 		}
@@ -99,7 +99,7 @@ func (m *machine) renameIDs(s *state) *state {
 	rename := func(id node.ID) int {
 		k, ok := slices.BinarySearchFunc(ids, id, cmpID)
 		if !ok {
-			panic("statespace: a node renamed an identifier it did not report (node.Renamer)")
+			panic("statespace: a node renamed an identifier it did not report (node.IDRenamer)")
 		}
 		return r.rank[k]
 	}
@@ -114,7 +114,7 @@ func (m *machine) renameIDs(s *state) *state {
 		binary.LittleEndian.PutUint32(r.key, id)
 		nid, ok := r.nodes[string(r.key)]
 		if !ok {
-			nid = m.internNode(k+1, m.nodeAt(id).(node.Renamer).RenameIDs(rename))
+			nid = m.internNode(k+1, m.nodeAt(id).(node.IDRenamer).RenameIDs(rename))
 			r.nodes[string(r.key)] = nid
 		}
 		c.nodes[k] = nid
@@ -125,7 +125,7 @@ func (m *machine) renameIDs(s *state) *state {
 			binary.LittleEndian.PutUint32(r.key, it.id)
 			mid, ok := r.msgs[string(r.key)]
 			if !ok {
-				mid = m.msgID(m.msgAt(it.id).(node.MsgRenamer).RenameIDs(rename))
+				mid = m.msgID(m.msgAt(it.id).(node.MsgIDRenamer).RenameIDs(rename))
 				r.msgs[string(r.key)] = mid
 			}
 			net[k] = item{link: it.link, id: mid}

@@ -34,7 +34,7 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return node.AppendBool(b, n.backoff)
 }
 
-// AppendIDs implements node.Renamer: a request is named by its
+// AppendIDs implements node.IDRenamer: a request is named by its
 // participant (the owner) and sequence number, which nodes only compare
 // for equality, and a participant makes up its next one as its current
 // plus one. The ids a node depends on: a coordinator's holder while BUSY
@@ -56,7 +56,7 @@ func (n *Node) AppendIDs(ids []node.ID) ([]node.ID, bool) {
 	return ids, true
 }
 
-// RenameIDs implements node.Renamer. Made canonical, as no step reads
+// RenameIDs implements node.IDRenamer. Made canonical, as no step reads
 // them before they are set again: a FREE coordinator's last holder, and a
 // participant's votes (oks, nOK) unless it is collecting them (WANTED and
 // not backing off; ask clears them).
@@ -83,7 +83,7 @@ func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 	return c
 }
 
-// AppendIDs implements node.MsgRenamer: the request the message is about.
+// AppendIDs implements node.MsgIDRenamer: the request the message is about.
 func (m Msg) AppendIDs(ids []node.ID) []node.ID {
 	if m.Seq > 0 {
 		ids = append(ids, node.ID{Owner: m.Part, N: m.Seq})
@@ -91,7 +91,7 @@ func (m Msg) AppendIDs(ids []node.ID) []node.ID {
 	return ids
 }
 
-// RenameIDs implements node.MsgRenamer.
+// RenameIDs implements node.MsgIDRenamer.
 func (m Msg) RenameIDs(rename func(node.ID) int) node.Msg {
 	if m.Seq > 0 {
 		m.Seq = rename(node.ID{Owner: m.Part, N: m.Seq})

@@ -31,7 +31,7 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return node.AppendBool(b, n.finished)
 }
 
-// AppendIDs implements node.Renamer: a token is named by its origin (the
+// AppendIDs implements node.IDRenamer: a token is named by its origin (the
 // owner) and generation, which nodes only compare for equality (a token a
 // finished node has counted itself in), and a node makes up its next
 // generation as its latest plus one. The ids a node depends on: the token
@@ -52,7 +52,7 @@ func (n *Node) AppendIDs(ids []node.ID) ([]node.ID, bool) {
 	return ids, true
 }
 
-// RenameIDs implements node.Renamer. The token a node no longer holds is
+// RenameIDs implements node.IDRenamer. The token a node no longer holds is
 // made canonical: no step reads it before a token is taken again.
 func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 	c := n.Clone().(*Node)
@@ -73,7 +73,7 @@ func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 	return c
 }
 
-// AppendIDs implements node.MsgRenamer: the token's name.
+// AppendIDs implements node.MsgIDRenamer: the token's name.
 func (m Msg) AppendIDs(ids []node.ID) []node.ID {
 	if m.Gen > 0 {
 		ids = append(ids, node.ID{Owner: m.Origin, N: m.Gen})
@@ -81,7 +81,7 @@ func (m Msg) AppendIDs(ids []node.ID) []node.ID {
 	return ids
 }
 
-// RenameIDs implements node.MsgRenamer.
+// RenameIDs implements node.MsgIDRenamer.
 func (m Msg) RenameIDs(rename func(node.ID) int) node.Msg {
 	if m.Gen > 0 {
 		m.Gen = rename(node.ID{Owner: m.Origin, N: m.Gen})
