@@ -5,6 +5,8 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/node"
+	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/tokenring"
 )
 
 // checkWorkload is the workload of an exhaustive check: each requester
@@ -24,6 +26,9 @@ func checkWorkload(pl plan, requests int) workload {
 func checkSystem(name string, pl plan, requests, maxClock int) engine.System {
 	sys, _ := newSpec("mutex "+name, pl, checkWorkload(pl, requests))
 	sys.Theory = "messages per entry " + pl.theory
+	if pl.regen && requests == 0 {
+		sys.Properties = append(sys.Properties, &mutexcheck.TokenEventually{Type: tokenring.Msg{}.Type()})
+	}
 	if maxClock > 0 {
 		sys.Within = func(_ int, nd node.Node) bool { c, ok := clockOf(nd); return !ok || c <= maxClock }
 		sys.Bound = fmt.Sprintf("--max-clock %d", maxClock)

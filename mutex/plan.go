@@ -28,6 +28,7 @@ type plan struct {
 	strict     bool             // the order is a promise (a violation if broken)
 	promise    string           // the order's name
 	token      bool             // check one token
+	regen      bool             // a lost token is regenerated: check that eventually one is left (checks without end)
 	theory     string           // messages per entry, in theory
 	exact      int              // messages per entry exactly, when the theory is exact (0: not)
 	names      func(int) string // display names: roles, or algorithm ids
@@ -74,7 +75,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 func tokenPlan(cfg tokenring.Config) (plan, error) {
 	f, err := tokenring.Factory(cfg)
 	return plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true,
+		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		order: mutexcheck.RequestTime, promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
@@ -261,4 +262,19 @@ func (n notDone) LeastClock() (least int, has, exact bool) {
 // said the shift applies.
 func (n notDone) ShiftClocks(d int) node.Snapshot {
 	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
+}
+
+// AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
+// for the others it says the renaming does not apply.
+func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {
+	if r, ok := n.Node.(node.IDRenamer); ok {
+		return r.AppendIDs(ids)
+	}
+	return ids, false
+}
+
+// RenameIDs implements node.IDRenamer; it is called only where AppendIDs
+// said the renaming applies.
+func (n notDone) RenameIDs(rename func(node.ID) int) node.Snapshot {
+	return notDone{n.Node.(node.IDRenamer).RenameIDs(rename)}
 }

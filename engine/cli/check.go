@@ -392,7 +392,7 @@ func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer
 	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
 		Dropped: rr.Dropped, ByType: rr.ByType}
 	switch {
-	case p.cycle != nil:
+	case len(p.cycle) > 0: // an empty cycle stutters where the run ends
 		res.End, res.Why = engine.Stopped, "the lasso's cycle repeats for ever: one turn of it is shown"
 	case !rr.Terminated:
 		res.End, res.Why = engine.Stopped, "the path ends before the run does"

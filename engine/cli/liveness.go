@@ -33,6 +33,11 @@ type liveReport struct {
 	Cycle      string   `json:"cycle,omitempty"`
 	Path       string   `json:"path,omitempty"`
 	Replay     string   `json:"replay,omitempty"`
+	// Stutter says the lasso is the path to a safety violation of a
+	// liveness property (no deadlock, a promise) in a terminal state,
+	// with the stutter there as its cycle (Property, Detail, Path and
+	// Replay are then the violation's).
+	Stutter bool `json:"stutter,omitempty"`
 	// Bypass is, by property and node name, the most times the node is
 	// overtaken while it waits, over every schedule (-1: unbounded).
 	Bypass map[string]map[string]int64 `json:"bypass,omitempty"`
@@ -73,6 +78,11 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 	}
 	lr.bypass = res.Live.Bypass
 	lr.name = name
+	if v := res.Violation; v != nil && stutters(sc, res) {
+		lr.Stutter, lr.Property, lr.Detail = true, string(v.Property), v.Detail
+		lr.Prefix, lr.Path = statespace.FormatPath(res.Path), statespace.FormatPath(res.Path)+"|"
+		lr.Replay = base + " --path '" + lr.Path + "'"
+	}
 	if l := res.Lasso; l != nil {
 		who := fmt.Sprintf("node %d", l.Node)
 		if names != nil {
@@ -87,12 +97,37 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 	return lr
 }
 
+// stutters reports whether the search's violation is one of a liveness
+// property (no deadlock, a promise: run.Liveness) in a state where nothing
+// can happen: under --liveness, an infinite behaviour that stays there
+// for ever, a lasso whose cycle is the stutter.
+func stutters(sc statespace.Config, res statespace.Result) bool {
+	if sc.Checks == nil {
+		return false
+	}
+	live := false
+	for _, p := range sc.Checks() {
+		if l, ok := p.(run.Liveness); ok && p.ID() == res.Violation.Property {
+			live = l.Liveness()
+		}
+	}
+	if !live {
+		return false
+	}
+	rr, err := statespace.Replay(sc, res.Path, nil)
+	return err == nil && rr.Terminated
+}
+
 // writeLive writes the liveness lines of the text report.
 func writeLive(w io.Writer, r checkReport) {
 	l := r.Live
 	switch {
 	case len(l.Properties) == 0:
 		fmt.Fprintln(w, "liveness: no property of this run says what must eventually happen: nothing judged over cycles")
+		return
+	case l.Stutter:
+		fmt.Fprintf(w, "liveness: the %s violation below ends where nothing can happen: an infinite behaviour that stutters there for ever (TLC's \"stuttering\"), the lasso %s, its cycle the stutter; replay: %s\n",
+			l.Property, l.Path, l.Replay)
 		return
 	case !l.Judged:
 		fmt.Fprintln(w, "liveness: not judged over cycles: the space was not exhausted (or a safety violation came first)")
@@ -157,10 +192,27 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 
 // replayLasso runs a lasso, its prefix then one turn of its cycle,
 // through Execute: the trace in words or a picture, with the cycle's start
-// marked by a note (statespace.CycleNote).
+// marked by a note (statespace.CycleNote). One turn ends where it began,
+// not by itself, so the run counts none of its end verdicts; but the cycle
+// repeats for ever, so a promise (check.Eventually) owed where the turn
+// ends stays owed: that is the lasso's violation (exit 3), as the check's.
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
 	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}}
-	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	if _, ok := err.(*run.NoTermination); ok {
+		if t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle); ferr == nil && unfair {
+			fmt.Fprintf(stderr, "the cycle is not fair: %s stays enabled all the way round and is never taken, so a fair schedule leaves it: a promise it leaves owed is no liveness violation\n", t)
+			return err
+		}
+		for _, v := range o.Summary.Verdicts {
+			if !v.OK && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
+				_, promise := p.(check.Eventually)
+				return promise && string(p.ID()) == v.Property
+			}) {
+				return &run.Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
+			}
+		}
+	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {
 		safety := *v
 		safety.Liveness = false

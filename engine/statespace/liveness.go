@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 	"time"
 
 	"ringlab/engine/check"
@@ -155,15 +156,8 @@ func (g *livegraph) groupOfEdge(e int32) int32 { return g.group[g.edges.at(int(e
 // or losing it takes it, wherever it stands on the link), one per node's
 // commands, one per node's timer; faults have none.
 func (g *livegraph) groupOf(t Trans) int32 {
-	var k Trans
-	switch t.Kind {
-	case Deliver, Drop:
-		k = Trans{Kind: Deliver, Node: t.Node, From: t.From, Msg: t.Msg}
-	case Command:
-		k = Trans{Kind: Command, Node: t.Node}
-	case Fire:
-		k = Trans{Kind: Fire, Node: t.Node, Timer: t.Timer}
-	default:
+	k, ok := fairGroup(t)
+	if !ok {
 		return -1
 	}
 	id, ok := g.groupID[k]
@@ -173,6 +167,20 @@ func (g *livegraph) groupOf(t Trans) int32 {
 		g.groupID[k] = id
 	}
 	return id
+}
+
+// fairGroup is the key of t's fairness group (groupOf), false for a
+// fault, which fairness never forces.
+func fairGroup(t Trans) (Trans, bool) {
+	switch t.Kind {
+	case Deliver, Drop:
+		return Trans{Kind: Deliver, Node: t.Node, From: t.From, Msg: t.Msg}, true
+	case Command:
+		return Trans{Kind: Command, Node: t.Node}, true
+	case Fire:
+		return Trans{Kind: Fire, Node: t.Node, Timer: t.Timer}, true
+	}
+	return Trans{}, false
 }
 
 // csr is the graph in compressed rows: the edges of state v are
@@ -556,26 +564,118 @@ func (s *searcher) liveName(k int) check.ID {
 // the cycle from there on.
 const CycleNote = trace.CycleNote
 
+// StutterNote is the note a replayed lasso with an empty cycle shows
+// where its prefix ends: a state where no step is enabled, in which an
+// infinite behaviour stays for ever (TLC's "stuttering"), so that a
+// promise owed there is never kept.
+const StutterNote = "⟳ stutters: nothing can happen here, so the run stays in this state for ever"
+
 // ReplayLasso replays prefix, then one turn of cycle, reporting every
 // event to sink (nil: none) and, between the two, a note (CycleNote) at
-// the node of the cycle's first step. It fails when a label is not
+// the node of the cycle's first step. An empty cycle is a stutter: the
+// prefix must end in a terminal state, where the note is StutterNote (at
+// the node of the prefix's last step). It fails when a label is not
 // enabled where it comes or when the cycle does not come back to the
-// state it began in.
+// state it began in: the same state, or, where the search shifts clocks
+// and renames identifiers (shift.go, rename.go), one with the same shift,
+// which takes the same steps again (the next turn with every clock higher,
+// or new request numbers).
 func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (ReplayResult, error) {
 	var at *state
+	canon := func(s *state) *state { return s }
 	rr, err := replayMarked(cfg, append(slices.Clone(prefix), cycle...), len(prefix), sink, func(m *machine, s *state) {
 		at = s
+		if shiftable(cfg) {
+			canon = m.shift
+		}
 		if sink != nil {
-			m.fill(trace.KindNote, int(cycle[0].Node))
-			m.ev.Note = CycleNote
+			who, note := 1, StutterNote
+			switch {
+			case len(cycle) > 0:
+				who, note = int(cycle[0].Node), CycleNote
+			case len(prefix) > 0:
+				who = int(prefix[len(prefix)-1].Node)
+			}
+			m.fill(trace.KindNote, who)
+			m.ev.Note = note
 			sink(&m.ev)
 		}
 	})
 	if err != nil {
 		return rr, err
 	}
-	if at == nil || string(at.appendKey(nil, rr.in)) != string(rr.end.appendKey(nil, rr.in)) {
+	if len(cycle) == 0 && !rr.Terminated {
+		return rr, fmt.Errorf("nothing after \"|\" (a stutter), but the prefix %q does not end where nothing can happen: give the cycle's labels", FormatPath(prefix))
+	}
+	if at == nil || string(canon(at).appendKey(nil, rr.in)) != string(canon(rr.end).appendKey(nil, rr.in)) {
 		return rr, fmt.Errorf("the cycle %s does not come back to the state it starts in", FormatPath(cycle))
 	}
 	return rr, nil
+}
+
+// UnfairCycle reports whether the cycle of a lasso is unfair: a step that
+// stays enabled in every state of the cycle, by the groups of weak
+// fairness (a message on a link, a node's commands, a timer), and is
+// never taken on it. A fair schedule does not repeat such a cycle for
+// ever, so the promises it leaves owed prove no liveness violation. The
+// step is returned (as enabled in the cycle's first state); an empty cycle
+// (a stutter in a terminal state) is fair. The lasso must replay
+// (ReplayLasso).
+func UnfairCycle(cfg Config, prefix, cycle []Trans) (Trans, bool, error) {
+	if len(cycle) == 0 {
+		return Trans{}, false, nil
+	}
+	m, s, err := newMachine(cfg, nil, nil)
+	if err != nil {
+		return Trans{}, false, err
+	}
+	walk := func(t Trans) error {
+		u, ok := m.find(s, t)
+		if !ok {
+			return fmt.Errorf("%s is not enabled here", t)
+		}
+		next, _, err := m.step(s, u)
+		s = next
+		return err
+	}
+	for _, t := range prefix {
+		if err := walk(t); err != nil {
+			return Trans{}, false, err
+		}
+	}
+	always := map[Trans]Trans{} // group -> its step where the cycle begins
+	taken := map[Trans]bool{}
+	for k, t := range cycle {
+		on := map[Trans]bool{}
+		for _, e := range m.enabled(s, nil) {
+			if g, ok := fairGroup(e); ok {
+				on[g] = true
+				if k == 0 {
+					always[g] = e
+				}
+			}
+		}
+		for g := range always {
+			if !on[g] {
+				delete(always, g)
+			}
+		}
+		if g, ok := fairGroup(t); ok {
+			taken[g] = true
+		}
+		if err := walk(t); err != nil {
+			return Trans{}, false, err
+		}
+	}
+	var left []Trans
+	for g, e := range always {
+		if !taken[g] {
+			left = append(left, e)
+		}
+	}
+	if len(left) == 0 {
+		return Trans{}, false, nil
+	}
+	slices.SortFunc(left, func(a, b Trans) int { return strings.Compare(a.String(), b.String()) })
+	return left[0], true, nil
 }

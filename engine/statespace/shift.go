@@ -37,6 +37,15 @@ import (
 type shifter struct {
 	nodes map[[2]uint32]uint32 // (node number, d) -> the shifted node's number
 	msgs  map[[2]uint32]uint32 // (message number, d) -> the shifted message's number
+	ids   renamer              // the identifiers' renaming (rename.go)
+}
+
+// shifterOf is m's shifter, made on first use.
+func (m *machine) shifterOf() *shifter {
+	if m.sh == nil {
+		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}}
+	}
+	return m.sh
 }
 
 // shiftable reports whether cfg's searches shift clocks.
@@ -44,12 +53,15 @@ func shiftable(cfg Config) bool {
 	return !cfg.NoShift && cfg.Within == nil && cfg.Policy == sim.PolicyFIFO
 }
 
-// shift returns s shifted down by its least clock (s itself where the
-// shift does not apply). s is not changed.
-func (m *machine) shift(s *state) *state {
-	if m.sh == nil {
-		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}}
-	}
+// shift returns s with its clocks shifted (shiftClocks) and its
+// identifiers renamed (renameIDs, rename.go): the state a reduced search
+// keeps for s. s is not changed.
+func (m *machine) shift(s *state) *state { return m.renameIDs(m.shiftClocks(s)) }
+
+// shiftClocks returns s shifted down by its least clock (s itself where
+// the shift does not apply). s is not changed.
+func (m *machine) shiftClocks(s *state) *state {
+	m.shifterOf()
 	for _, p := range s.pend {
 		if p.kind == pendCmd && m.in.cmdAt(p.val).arg != 0 {
 			return s

@@ -141,7 +141,9 @@ func FormatPath(path []Trans) string {
 
 // ParseLasso reads a path that may hold one "|": the labels before it
 // are the prefix, those after it a cycle (as a liveness check prints a
-// lasso). Without "|", cycle is nil.
+// lasso). Without "|", cycle is nil; with nothing after it, cycle is
+// empty (not nil): a stutter, the lasso of a prefix that ends in a state
+// where nothing can happen.
 func ParseLasso(s string, n int) (prefix, cycle []Trans, err error) {
 	a, b, ok := strings.Cut(s, "|")
 	if prefix, err = ParsePath(a, n); err != nil || !ok {
@@ -153,8 +155,8 @@ func ParseLasso(s string, n int) (prefix, cycle []Trans, err error) {
 	if cycle, err = ParsePath(b, n); err != nil {
 		return nil, nil, err
 	}
-	if len(cycle) == 0 {
-		return nil, nil, fmt.Errorf("nothing after %q: give the cycle's labels", "|")
+	if cycle == nil {
+		cycle = []Trans{} // a stutter: the prefix ends where nothing can happen
 	}
 	return prefix, cycle, nil
 }

@@ -68,3 +68,65 @@ func appendSet(b []byte, m map[int]bool) []byte {
 	slices.Sort(keys)
 	return node.AppendInts(b, keys)
 }
+
+// LeastClock implements node.Shifter: the least of the clock, the
+// outstanding request's timestamp (while WANTED or HELD: a RELEASE names
+// it), the lock's and the queued requests' timestamps, and those of the
+// messages to itself (none between two steps).
+func (n *Node) LeastClock() (least int, has, exact bool) {
+	least = n.clock
+	if n.state != StateReleased {
+		least = min(least, n.reqT)
+	}
+	if n.lock != nil {
+		least = min(least, n.lock.T)
+	}
+	for _, r := range n.waiting {
+		least = min(least, r.T)
+	}
+	for _, m := range n.local {
+		least = min(least, m.T, m.ReqT)
+	}
+	return least, true, true
+}
+
+// ShiftClocks implements node.Shifter. Maekawa compares timestamps only
+// with one another (Before, a message's ReqT with reqT or the lock's T),
+// takes their max and adds 1, so lowering every clock and timestamp of a
+// state by the same d changes no decision. reqT is read only while WANTED
+// or HELD: otherwise it is set to 0, and so are the lock flags of a
+// request no longer outstanding (granted, inquired, failed: request()
+// clears them before they are read again).
+func (n *Node) ShiftClocks(d int) node.Snapshot {
+	c := n.Clone().(*Node)
+	c.clock -= d
+	if c.state != StateReleased {
+		c.reqT -= d
+	} else {
+		c.reqT, c.failed = 0, false
+		clear(c.granted)
+		clear(c.inquired)
+	}
+	if c.lock != nil {
+		c.lock.T -= d
+	}
+	for k := range c.waiting {
+		c.waiting[k].T -= d
+	}
+	for k := range c.local {
+		c.local[k].T -= d
+		c.local[k].ReqT -= d
+	}
+	return c
+}
+
+// LeastClock implements node.MsgShifter: the sender's clock and the
+// request's timestamp.
+func (m Msg) LeastClock() (least int, has bool) { return min(m.T, m.ReqT), true }
+
+// ShiftClocks implements node.MsgShifter.
+func (m Msg) ShiftClocks(d int) node.Msg {
+	m.T -= d
+	m.ReqT -= d
+	return m
+}

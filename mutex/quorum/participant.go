@@ -94,7 +94,6 @@ func (n *Node) onRelease(out *node.Output) {
 // asks again after a backoff that grows with the participant's number, so
 // participants that split the votes retry one at a time.
 func (n *Node) giveUp(out *node.Output) {
-	n.attempts++
 	k := int64(n.cfg.Index - n.cfg.Coordinators)
 	out.Note("no quorum for request %d after %d ticks (%d of %d OKs): releasing, retrying in %d",
 		n.seq, n.cfg.RetryTimeout, n.nOK, n.cfg.M, k*n.cfg.RetryTimeout)

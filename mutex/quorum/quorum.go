@@ -178,13 +178,12 @@ type Node struct {
 	queue  []reqID
 
 	// participant
-	state    string
-	seq      int
-	oks      []bool // oks[c]: coordinator c voted for the current request
-	nOK      int
-	pending  int
-	backoff  bool // gave up; waiting to ask again
-	attempts int  // give-ups so far
+	state   string
+	seq     int
+	oks     []bool // oks[c]: coordinator c voted for the current request
+	nOK     int
+	pending int
+	backoff bool // gave up; waiting to ask again
 }
 
 // New builds node cfg.Index in its initial state.

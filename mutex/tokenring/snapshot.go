@@ -66,3 +66,61 @@ func Symmetric(cfg Config) bool {
 	}
 	return true
 }
+
+// AppendIDs implements node.IDRenamer: a token is named by its origin (the
+// owner) and generation, which nodes only compare for equality (a token a
+// finished node has counted itself in), and a node makes up its next
+// generation as its latest plus one. The ids a node depends on: the token
+// it holds, those it has counted, and its latest generation. The first
+// token's generation, 0, is never renamed.
+func (n *Node) AppendIDs(ids []node.ID) ([]node.ID, bool) {
+	if n.holding && n.token.Gen > 0 {
+		ids = append(ids, node.ID{Owner: n.token.Origin, N: n.token.Gen})
+	}
+	for _, c := range n.counted {
+		if c[1] > 0 {
+			ids = append(ids, node.ID{Owner: c[0], N: c[1]})
+		}
+	}
+	if n.regens > 0 {
+		ids = append(ids, node.ID{Owner: n.cfg.Index, N: n.regens})
+	}
+	return ids, true
+}
+
+// RenameIDs implements node.IDRenamer. The token a node no longer holds is
+// made canonical: no step reads it before a token is taken again.
+func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
+	c := n.Clone().(*Node)
+	switch {
+	case !c.holding:
+		c.token = Msg{}
+	case c.token.Gen > 0:
+		c.token.Gen = rename(node.ID{Owner: c.token.Origin, N: c.token.Gen})
+	}
+	for k, t := range c.counted {
+		if t[1] > 0 {
+			c.counted[k][1] = rename(node.ID{Owner: t[0], N: t[1]})
+		}
+	}
+	if c.regens > 0 {
+		c.regens = rename(node.ID{Owner: c.cfg.Index, N: c.regens})
+	}
+	return c
+}
+
+// AppendIDs implements node.MsgIDRenamer: the token's name.
+func (m Msg) AppendIDs(ids []node.ID) []node.ID {
+	if m.Gen > 0 {
+		ids = append(ids, node.ID{Owner: m.Origin, N: m.Gen})
+	}
+	return ids
+}
+
+// RenameIDs implements node.MsgIDRenamer.
+func (m Msg) RenameIDs(rename func(node.ID) int) node.Msg {
+	if m.Gen > 0 {
+		m.Gen = rename(node.ID{Owner: m.Origin, N: m.Gen})
+	}
+	return m
+}

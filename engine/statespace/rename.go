@@ -1,0 +1,136 @@
+package statespace
+
+import (
+	"cmp"
+	"encoding/binary"
+	"slices"
+
+	"ringlab/engine/node"
+)
+
+// The identifiers' renaming: a state whose live nodes and messages all
+// implement node.IDRenamer and node.MsgIDRenamer is replaced by its canonical
+// renaming, where each owner's identifiers the state holds are renumbered
+// 1..k in their order (and the values no one depends on are made
+// canonical), so that a participant that numbers its requests for ever
+// leaves a finite space.
+//
+// Why it is exact: write ρ(σ) for σ with its identifiers renamed by ρ, one
+// to one and keeping the order, owner by owner. By the IDRenamer contract
+// ρ(σ) enables the same transitions as σ (the same labels: under FIFO a
+// delivery is named by its link alone, and a command or timer carries no
+// identifier), and each leads to ρ'(step(σ, t)), ρ' being ρ extended to the
+// identifiers the step made up, with the same events but for the
+// identifiers they carry; the environment (workload and properties) holds
+// no identifier, so it moves alike and judges alike. The canonical
+// renaming of σ is ρ_σ(σ), ρ_σ the ranking of σ's identifiers, and any
+// order-keeping ρ has ρ_{ρ(σ)}∘ρ = ρ_σ, so σ and ρ(σ) have the same
+// canonical renaming. By induction along a path, the full search reaches σ
+// exactly when the reduced one reaches its canonical renaming (with dead
+// values made canonical); terminal states map to terminal states, and a
+// path replayed from the real initial state passes through the real
+// states, so every counterexample replays.
+//
+// It applies where the clock shift does (shiftable: FIFO links, under the
+// random policy a link's messages are ordered by their printed value, which
+// a renaming changes; and no state constraint).
+
+// renamer is what one search keeps to rename states: scratch space and the
+// renamed node and message numbers already computed, by the number and
+// the renaming.
+type renamer struct {
+	ids   []node.ID
+	rank  []int
+	key   []byte
+	nodes map[string]uint32
+	msgs  map[string]uint32
+}
+
+func cmpID(a, b node.ID) int {
+	if c := cmp.Compare(a.Owner, b.Owner); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.N, b.N)
+}
+
+// renameIDs returns s with its identifiers renamed canonically (s itself
+// where the renaming does not apply). s is not changed.
+func (m *machine) renameIDs(s *state) *state {
+	r := &m.shifterOf().ids
+	ids := r.ids[:0]
+	for k, id := range s.nodes {
+		if !s.alive(k + 1) {
+			continue
+		}
+		rn, ok := m.nodeAt(id).(node.IDRenamer)
+		if !ok {
+			return s
+		}
+		var exact bool
+		if ids, exact = rn.AppendIDs(ids); !exact {
+			return s
+		}
+	}
+	for _, it := range s.net {
+		rn, ok := m.msgAt(it.id).(node.MsgIDRenamer)
+		if !ok {
+			return s
+		}
+		ids = rn.AppendIDs(ids)
+	}
+	slices.SortFunc(ids, cmpID)
+	ids = slices.Compact(ids)
+	r.ids = ids
+	// the renaming, and the key that names it: the identifiers it moves
+	r.rank = r.rank[:0]
+	r.key = append(r.key[:0], 0, 0, 0, 0) // the node's or message's number goes here
+	moved := false
+	for k, id := range ids {
+		n := 1
+		if k > 0 && ids[k-1].Owner == id.Owner {
+			n = r.rank[k-1] + 1
+		}
+		r.rank = append(r.rank, n)
+		if n != id.N {
+			moved = true
+			r.key = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(r.key, int64(id.Owner)), int64(id.N)), int64(n))
+		}
+	}
+	rename := func(id node.ID) int {
+		k, ok := slices.BinarySearchFunc(ids, id, cmpID)
+		if !ok {
+			panic("statespace: a node renamed an identifier it did not report (node.IDRenamer)")
+		}
+		return r.rank[k]
+	}
+	if r.nodes == nil {
+		r.nodes, r.msgs = map[string]uint32{}, map[string]uint32{}
+	}
+	c := s.shallow()
+	for k, id := range c.nodes {
+		if !c.alive(k + 1) {
+			continue
+		}
+		binary.LittleEndian.PutUint32(r.key, id)
+		nid, ok := r.nodes[string(r.key)]
+		if !ok {
+			nid = m.internNode(k+1, m.nodeAt(id).(node.IDRenamer).RenameIDs(rename))
+			r.nodes[string(r.key)] = nid
+		}
+		c.nodes[k] = nid
+	}
+	if moved && len(c.net) > 0 {
+		net := make([]item, len(c.net))
+		for k, it := range c.net {
+			binary.LittleEndian.PutUint32(r.key, it.id)
+			mid, ok := r.msgs[string(r.key)]
+			if !ok {
+				mid = m.msgID(m.msgAt(it.id).(node.MsgIDRenamer).RenameIDs(rename))
+				r.msgs[string(r.key)] = mid
+			}
+			net[k] = item{link: it.link, id: mid}
+		}
+		c.net = net
+	}
+	return c
+}
