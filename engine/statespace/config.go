@@ -73,7 +73,7 @@ type Config struct {
 
 	MaxDepth  int           // 0: none
 	MaxStates int64         // distinct states; 0: none
-	MaxMemory uint64        // bytes of Go heap; 0: none
+	MaxMemory uint64        // bytes of Go heap and the search's tables held off it; 0: none
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // partial-order reduction: ample sets and sleep sets
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
@@ -108,6 +108,10 @@ type Config struct {
 	// Progress, if set, is called about once a second from the
 	// goroutine that called Search with the figures so far.
 	Progress func(Progress)
+	// SpillDir is where a BFS level larger than 64 MiB is kept, in a
+	// temporary file removed when the search returns ("": os.TempDir).
+	SpillDir string
+	spillAt  int64 // the level size from which it goes to disk (0: 64 MiB)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -133,7 +137,8 @@ type Result struct {
 	Terminal    int64         // distinct terminal states judged
 	Depth       int           // deepest state seen
 	Elapsed     time.Duration // wall time of the search
-	MemBytes    uint64        // memory the Go runtime holds from the OS at the end
+	MemBytes    uint64        // memory the Go runtime holds from the OS at the end, and the tables held off its heap
+	Spilled     int64         // bytes of BFS levels written to disk (Config.SpillDir)
 	Exhausted   bool          // every reachable state was explored (within the Within constraint)
 	Stop        string        // what stopped it short: max-depth, max-states, timeout, interrupted
 	Violation   *Violation    // the property broken, nil if none was
@@ -164,7 +169,7 @@ type Progress struct {
 	Elapsed  time.Duration // since the search began
 	Frontier int           // states queued and not yet expanded
 	Depth    int           // of the level being expanded
-	Heap     uint64        // the live Go heap
+	Heap     uint64        // the live Go heap and the search's tables held off it
 }
 
 // StatesPerSecond is distinct states per second so far.
