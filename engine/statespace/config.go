@@ -108,10 +108,10 @@ type Config struct {
 	// Progress, if set, is called about once a second from the
 	// goroutine that called Search with the figures so far.
 	Progress func(Progress)
-	// SpillDir is where a BFS level larger than 64 MiB is kept, in a
+	// SpillDir is where a BFS level larger than 16 MiB is kept, in a
 	// temporary file removed when the search returns ("": os.TempDir).
 	SpillDir string
-	spillAt  int64 // the level size from which it goes to disk (0: 64 MiB)
+	spillAt  int64 // the level size from which it goes to disk (0: 16 MiB)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that

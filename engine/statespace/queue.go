@@ -120,7 +120,8 @@ type queue struct {
 	n       int
 	marks   []int64 // the offset of every markEvery-th entry
 	size    int64
-	mem     [][]byte // chunks of chunkSize bytes
+	mem     []block[byte] // chunks of chunkSize bytes, off the heap
+	used    int           // bytes in the last chunk
 	f       *os.File
 	w       *bufio.Writer
 	dir     string
@@ -133,8 +134,10 @@ type queue struct {
 const (
 	chunkSize = 1 << 20
 	markEvery = 32
-	// spillAt is the default size from which a level goes to disk.
-	spillAt = 64 << 20
+	// spillAt is the default size from which a level goes to disk: two
+	// levels in memory (the one read, the next written) hold at most
+	// 32 MiB.
+	spillAt = 16 << 20
 )
 
 func newQueue(dir string, at int64) *queue { return &queue{dir: dir, spillAt: at} }
@@ -164,13 +167,12 @@ func (q *queue) push(e entry) {
 		return
 	}
 	for len(b) > 0 {
-		last := len(q.mem) - 1
-		if last < 0 || len(q.mem[last]) == chunkSize {
-			q.mem = append(q.mem, make([]byte, 0, chunkSize))
-			last++
+		if len(q.mem) == 0 || q.used == chunkSize {
+			q.mem = append(q.mem, newBlock[byte](chunkSize))
+			q.used = 0
 		}
-		k := min(len(b), chunkSize-len(q.mem[last]))
-		q.mem[last] = append(q.mem[last], b[:k]...)
+		k := copy(q.mem[len(q.mem)-1].s[q.used:], b)
+		q.used += k
 		b = b[k:]
 	}
 }
@@ -187,11 +189,16 @@ func (q *queue) spill() {
 		q.err = os.Remove(f.Name())
 	}
 	q.f, q.w = f, bufio.NewWriterSize(f, 1<<20)
-	for _, c := range q.mem {
+	for i := range q.mem {
+		c := q.mem[i].s
+		if i == len(q.mem)-1 {
+			c = c[:q.used]
+		}
 		if q.err == nil {
 			_, q.err = q.w.Write(c)
 			q.spilled += int64(len(c))
 		}
+		q.mem[i].free()
 	}
 	q.mem = nil
 }
@@ -222,7 +229,7 @@ func (q *queue) read(lo, hi int, buf []byte) ([]byte, error) {
 		return buf, err
 	}
 	for k := 0; k < n; {
-		c := q.mem[(from+int64(k))/chunkSize]
+		c := q.mem[(from+int64(k))/chunkSize].s
 		k += copy(buf[k:], c[(from+int64(k))%chunkSize:])
 	}
 	return buf, nil
@@ -254,6 +261,9 @@ func (q *queue) close() {
 			os.Remove(q.f.Name())
 		}
 		q.f = nil
+	}
+	for i := range q.mem {
+		q.mem[i].free()
 	}
 	q.mem = nil
 }

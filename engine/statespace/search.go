@@ -68,8 +68,8 @@ type searcher struct {
 	level, next *queue
 	ents        []entry // scratch: entries read back
 	qbuf        []byte  // scratch: their bytes
-	bounded       bool // a state was left unexpanded at cfg.MaxDepth
-	stopped       bool // a violation or a bound ended the search: res says which
+	bounded     bool    // a state was left unexpanded at cfg.MaxDepth
+	stopped     bool    // a violation or a bound ended the search: res says which
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
 	memo              []succ
@@ -80,6 +80,7 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
+	ballast           func()     // lets go of the ballast (ballast.go) once it is held
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -115,6 +116,10 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s.nextReport = s.start.Add(time.Second)
 	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
+		if s.ballast == nil && s.res.Distinct >= ballastFrom {
+			s.ballast = holdBallast()
+			defer s.ballast()
+		}
 		var err error
 		if s.par != nil {
 			err = s.expandLevelPar()
@@ -181,8 +186,8 @@ func (s *searcher) end() Result {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s.res.MemBytes = ms.Sys + uint64(mapped.Load())
-	s.res.Spilled = s.level.spilled + s.next.spilled
+	s.res.MemBytes = ms.Sys - uint64(ballasts.Load()) + uint64(mapped.Load())
+	s.res.Spilled += s.level.spilled + s.next.spilled
 	return s.res
 }
 
@@ -585,7 +590,7 @@ func (s *searcher) path(idx int32) []Trans {
 func memBytes() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc + uint64(mapped.Load())
+	return ms.HeapAlloc - uint64(ballasts.Load()) + uint64(mapped.Load())
 }
 
 // independent reports whether t and u commute and neither disables the

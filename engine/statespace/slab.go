@@ -15,12 +15,12 @@ var mapped atomic.Int64
 const slabMin = 64 << 10
 
 // block is a pointer-free table of n T's, zeroed.
-type block[T uint32 | uint64] struct {
+type block[T uint8 | uint16 | uint32 | uint64] struct {
 	s   []T
 	raw []byte // when mapped
 }
 
-func newBlock[T uint32 | uint64](n int) block[T] {
+func newBlock[T uint8 | uint16 | uint32 | uint64](n int) block[T] {
 	size := n * int(unsafe.Sizeof(T(0)))
 	if size < slabMin {
 		return block[T]{s: make([]T, n)}
@@ -45,7 +45,7 @@ func (b *block[T]) free() {
 
 // slab is a growing array of T kept in blocks of 64 Ki elements off the
 // heap: growing it copies nothing and never holds two copies at once.
-type slab[T uint32 | uint64] struct {
+type slab[T uint8 | uint16 | uint32 | uint64] struct {
 	blocks []block[T]
 	n      int
 }
