@@ -69,6 +69,7 @@ type checkReport struct {
 	Seconds     float64 `json:"seconds"`
 	PerSecond   float64 `json:"states_per_second"`
 	MemBytes    uint64  `json:"mem_bytes"`
+	Omission    float64 `json:"omission,omitempty"` // the fingerprints' chance of an omission, from a million states
 	Reduced     int64   `json:"reduced"`
 	Workers     int     `json:"workers"`
 	Covered     int     `json:"covered_depth"`
@@ -217,6 +218,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop, rep.Workers, rep.Covered = res.Exhausted, res.Stop, res.Workers, res.Covered
+	if !sc.Exact && res.Distinct >= 1e6 {
+		rep.Omission = statespace.Omission(res.Distinct)
+	}
 	if sc.Goal != nil {
 		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
 	}
@@ -311,6 +315,9 @@ func writeCheck(w io.Writer, r checkReport) {
 		workers = fmt.Sprintf(", %d workers", r.Workers)
 	}
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s%s, memory %.1f MiB\n", r.Seconds, r.PerSecond, workers, float64(r.MemBytes)/(1<<20))
+	if r.Omission > 0 {
+		fmt.Fprintf(w, "fingerprints: the chance that two states shared one, leaving states unexplored, is about %.0e (--exact rules it out)\n", r.Omission)
+	}
 	if r.Live != nil {
 		writeLive(w, r)
 	}

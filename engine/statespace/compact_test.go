@@ -12,10 +12,12 @@ import (
 	"ringlab/engine/node"
 )
 
-// A search whose every level goes to disk (a spill threshold of one byte)
-// finds what the search in memory finds: the same counts, the same
-// shortest path, on one worker and on two, with and without the
-// reduction; and it gives back every table it held off the heap.
+// A search whose every level and every parent link but the last two go
+// to disk finds what the search in memory finds: the same counts, the
+// same shortest path (read back from disk), on one worker and on two,
+// with and without the reduction; and it gives back every table it held
+// off the heap. On one worker every state is rebuilt along its path
+// (CheckClones) as well.
 func TestSpilledLevelsKeepCountsAndPath(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, por := range []bool{false, true} {
@@ -29,6 +31,10 @@ func TestSpilledLevelsKeepCountsAndPath(t *testing.T) {
 				for k, at := range []int64{0, 1} {
 					cfg := greeters(n, world)
 					cfg.POR, cfg.Workers, cfg.spillAt, cfg.SpillDir = por, w, at, t.TempDir()
+					cfg.CheckClones = w == 1
+					if at > 0 {
+						cfg.linkMem = 2
+					}
 					var err error
 					if res[k], err = Search(context.Background(), cfg); err != nil {
 						t.Fatal(err)

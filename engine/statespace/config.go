@@ -108,10 +108,12 @@ type Config struct {
 	// Progress, if set, is called about once a second from the
 	// goroutine that called Search with the figures so far.
 	Progress func(Progress)
-	// SpillDir is where a BFS level larger than 16 MiB is kept, in a
-	// temporary file removed when the search returns ("": os.TempDir).
+	// SpillDir is where a BFS level larger than 16 MiB is kept, and the
+	// parent links of all but the latest half million states, in temporary
+	// files removed when the search returns ("": os.TempDir).
 	SpillDir string
 	spillAt  int64 // the level size from which it goes to disk (0: 16 MiB)
+	linkMem  int   // the parent links kept in memory (0: linkMem)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -179,6 +181,11 @@ func (p Progress) StatesPerSecond() float64 {
 	}
 	return float64(p.Distinct) / p.Elapsed.Seconds()
 }
+
+// Omission is the chance that among n distinct states two share a 64-bit
+// fingerprint (so that what only the second leads to goes unexplored):
+// about n²/2⁶⁵.
+func Omission(n int64) float64 { return float64(n) * float64(n) / (1 << 65) }
 
 // StatesPerSecond is distinct states per second of wall clock.
 func (r Result) StatesPerSecond() float64 {

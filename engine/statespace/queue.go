@@ -10,12 +10,12 @@ import (
 
 // records is what the search keeps of every distinct state, by number in
 // the order found, off the Go heap: how it was first reached (its parent's
-// number and the transition, for the path), and with the partial-order
+// number and the transition, for the path: mostly on disk), and with the partial-order
 // reduction its sleep set and depth. Without the reduction a state's depth
 // follows from its number: the states of each depth are found one level
 // after another.
 type records struct {
-	link  slab[uint64] // parent number << 32 | transition number
+	link  links
 	sleep slab[uint32] // POR: the number of the state's sleep set; top bit: expanded
 	depth slab[uint32] // POR: of the first (shortest) path
 	first []int32      // without POR: the number of the first state of each depth
@@ -28,8 +28,8 @@ type records struct {
 
 const expandedBit = 1 << 31
 
-func newRecords(por bool) records {
-	return records{por: por, tnum: map[Trans]uint32{}, first: []int32{0}}
+func newRecords(por bool, dir string, keep int) records {
+	return records{por: por, tnum: map[Trans]uint32{}, first: []int32{0}, link: links{dir: dir, keep: keep}}
 }
 
 // add records a state reached from parent (-1: none) by t at depth with
@@ -45,14 +45,15 @@ func (r *records) add(parent int32, t Trans, depth int32, sleep int32) int32 {
 		r.sleep.push(uint32(sleep))
 		r.depth.push(uint32(depth))
 	}
-	return int32(r.link.push(uint64(uint32(parent))<<32 | uint64(tn)))
+	r.link.push(uint64(uint32(parent))<<32 | uint64(tn))
+	return int32(r.link.len() - 1)
 }
 
 func (r *records) len() int { return r.link.len() }
 
 // parent returns the parent of state i and the transition from it.
 func (r *records) parent(i int32) (int32, Trans) {
-	l := *r.link.at(int(i))
+	l := r.link.at(i)
 	return int32(uint32(l >> 32)), r.trans[uint32(l)]
 }
 

@@ -88,7 +88,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		cfg.POR = false // a goal may read any node's state: every interleaving counts
 	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
-		full: map[string]int32{}, sleeps: newSleepSets(), recs: newRecords(cfg.POR)}
+		full: map[string]int32{}, sleeps: newSleepSets(), recs: newRecords(cfg.POR, cfg.SpillDir, cfg.linkMem)}
 	if !cfg.Exact {
 		s.fp = newFPSet(cfg.POR || cfg.Liveness)
 	}
@@ -105,7 +105,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		return s.res, err
 	}
 	if s0 {
-		return s.end(), nil
+		return s.end()
 	}
 	s.res.Workers = parallel(cfg)
 	if s.res.Workers > 1 {
@@ -133,7 +133,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			s.res.Covered++
 		}
 		if s.stopped {
-			return s.end(), nil
+			return s.end()
 		}
 	}
 	if s.bounded {
@@ -144,7 +144,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			s.res.Lasso, s.res.Live = s.lv.judge(s)
 		}
 	}
-	return s.end(), nil
+	return s.end()
 }
 
 // begin builds the machine and records the initial state, judged at once
@@ -181,14 +181,15 @@ func (s *searcher) begin() (bool, error) {
 	return false, nil
 }
 
-// end fills in the figures of the finished search.
-func (s *searcher) end() Result {
+// end fills in the figures of the finished search, and reports an I/O
+// error of its parent links (a path read back from them would be wrong).
+func (s *searcher) end() (Result, error) {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	s.res.MemBytes = ms.Sys - uint64(ballasts.Load()) + uint64(mapped.Load())
 	s.res.Spilled += s.level.spilled + s.next.spilled
-	return s.res
+	return s.res, s.recs.link.err
 }
 
 // newQueue is an empty level.
