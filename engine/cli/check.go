@@ -29,7 +29,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
 		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
 		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
-		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
+		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap and the tables the search keeps off it pass this many GiB (0: no bound)"},
 		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
 		&ucli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
 		&ucli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
