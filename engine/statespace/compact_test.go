@@ -190,3 +190,32 @@ func TestQueueReadsBackWhatWasPushed(t *testing.T) {
 		t.Errorf("%d bytes still mapped after close", m)
 	}
 }
+
+// The records give back each state's parent, transition, depth (also
+// past the two bytes most depths take) and sleep set, the links of all
+// but the last two read back from disk.
+func TestRecordsGiveBackWhatWasAdded(t *testing.T) {
+	r := newRecords(true, t.TempDir(), 2)
+	depths := []int32{0, 1, 5, 65534, 65535, 70000, 3}
+	for i, d := range depths {
+		if got := r.add(int32(i)-1, Trans{Kind: Deliver, Node: int16(i), Msg: uint32(i % 2)}, d, int32(10*i)); got != int32(i) {
+			t.Fatalf("add %d: number %d", i, got)
+		}
+	}
+	r.setSleep(4, 7, true)
+	for i, d := range depths {
+		p, tr := r.parent(int32(i))
+		sl, exp := r.sleepOf(int32(i))
+		wantSl := int32(10 * i)
+		if i == 4 {
+			wantSl = 7
+		}
+		if p != int32(i)-1 || tr.Node != int16(i) || tr.Msg != uint32(i%2) || r.depthOf(int32(i)) != d || sl != wantSl || exp != (i == 4) {
+			t.Errorf("state %d: parent %d by %v, depth %d, sleep %d expanded %v", i, p, tr, r.depthOf(int32(i)), sl, exp)
+		}
+	}
+	if r.link.err != nil || r.link.onDisk == 0 {
+		t.Errorf("%d links on disk (%v), want all but the last two", r.link.onDisk, r.link.err)
+	}
+	r.free()
+}

@@ -17,7 +17,8 @@ import (
 type records struct {
 	link  links
 	sleep slab[uint32] // POR: the number of the state's sleep set; top bit: expanded
-	depth slab[uint32] // POR: of the first (shortest) path
+	depth slab[uint16] // POR: of the first (shortest) path, deepMark from 65535 on
+	deep  map[int32]int32 // POR: the depths from 65535 on
 	first []int32      // without POR: the number of the first state of each depth
 	por   bool
 	// The distinct transitions, numbered: a link holds a number (4
@@ -27,6 +28,9 @@ type records struct {
 }
 
 const expandedBit = 1 << 31
+
+// deepMark is the 2-byte depth of a state at depth 65535 or more.
+const deepMark = 1<<16 - 1
 
 func newRecords(por bool, dir string, keep int) records {
 	return records{por: por, tnum: map[Trans]uint32{}, first: []int32{0}, link: links{dir: dir, keep: keep}}
@@ -43,7 +47,13 @@ func (r *records) add(parent int32, t Trans, depth int32, sleep int32) int32 {
 	}
 	if r.por {
 		r.sleep.push(uint32(sleep))
-		r.depth.push(uint32(depth))
+		d := r.depth.push(uint16(min(depth, deepMark)))
+		if depth >= deepMark {
+			if r.deep == nil {
+				r.deep = map[int32]int32{}
+			}
+			r.deep[int32(d)] = depth
+		}
 	}
 	r.link.push(uint64(uint32(parent))<<32 | uint64(tn))
 	return int32(r.link.len() - 1)
@@ -64,7 +74,10 @@ func (r *records) level() { r.first = append(r.first, int32(r.len())) }
 // depthOf is the depth of state i's first path.
 func (r *records) depthOf(i int32) int32 {
 	if r.por {
-		return int32(*r.depth.at(int(i)))
+		if d := int32(*r.depth.at(int(i))); d < deepMark {
+			return d
+		}
+		return r.deep[i]
 	}
 	return int32(sort.Search(len(r.first), func(d int) bool { return r.first[d] > i }) - 1)
 }
