@@ -16,10 +16,10 @@ import (
 // after another.
 type records struct {
 	link  links
-	sleep slab[uint32] // POR: the number of the state's sleep set; top bit: expanded
-	depth slab[uint16] // POR: of the first (shortest) path, deepMark from 65535 on
+	sleep slab[uint32]    // POR: the number of the state's sleep set; top bit: expanded
+	depth slab[uint16]    // POR: of the first (shortest) path, deepMark from 65535 on
 	deep  map[int32]int32 // POR: the depths from 65535 on
-	first []int32      // without POR: the number of the first state of each depth
+	first []int32         // without POR: the number of the first state of each depth
 	por   bool
 	// The distinct transitions, numbered: a link holds a number (4
 	// bytes), not a Trans (16).
