@@ -81,6 +81,7 @@ type searcher struct {
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
 	ballast           func()     // lets go of the ballast (ballast.go) once it is held
+	ballastN          int64      // its size
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -116,9 +117,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s.nextReport = s.start.Add(time.Second)
 	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
-		if s.ballast == nil && s.res.Distinct >= ballastFrom {
-			s.ballast = holdBallast()
-			defer s.ballast()
+		if n := ballastFor(s.res.Distinct, mapped.Load()); n > s.ballastN {
+			s.letBallastGo()
+			s.ballast, s.ballastN = holdBallast(n), n
 		}
 		var err error
 		if s.par != nil {
@@ -204,6 +205,7 @@ func (s *searcher) newQueue() *queue {
 // release gives back what the search holds outside the Go heap: its
 // tables and its levels' files.
 func (s *searcher) release() {
+	s.letBallastGo()
 	s.level.close()
 	s.next.close()
 	s.recs.free()

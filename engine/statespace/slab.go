@@ -63,8 +63,6 @@ func (c *slab[T]) push(v T) int {
 
 func (c *slab[T]) at(i int) *T { return &c.blocks[i/slabLen].s[i%slabLen] }
 
-func (c *slab[T]) len() int { return c.n }
-
 func (c *slab[T]) free() {
 	for i := range c.blocks {
 		c.blocks[i].free()
