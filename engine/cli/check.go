@@ -29,7 +29,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
 		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
 		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
-		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap passes this many GiB (0: no bound)"},
+		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap and the tables the search keeps off it pass this many GiB (0: no bound)"},
 		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
 		&ucli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
 		&ucli.IntFlag{Name: "restarts", Usage: "also restart any crashed node with its state lost (amnesia), up to this many times (0..8)"},
@@ -70,6 +70,7 @@ type checkReport struct {
 	Seconds     float64 `json:"seconds"`
 	PerSecond   float64 `json:"states_per_second"`
 	MemBytes    uint64  `json:"mem_bytes"`
+	Omission    float64 `json:"omission,omitempty"` // the fingerprints' chance of an omission, from a million states
 	Reduced     int64   `json:"reduced"`
 	Workers     int     `json:"workers"`
 	Covered     int     `json:"covered_depth"`
@@ -235,6 +236,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop, rep.Workers, rep.Covered = res.Exhausted, res.Stop, res.Workers, res.Covered
+	if !sc.Exact && res.Distinct >= 1e6 {
+		rep.Omission = statespace.Omission(res.Distinct)
+	}
 	if sc.Goal != nil {
 		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
 	}
@@ -329,6 +333,9 @@ func writeCheck(w io.Writer, r checkReport) {
 		workers = fmt.Sprintf(", %d workers", r.Workers)
 	}
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s%s, memory %.1f MiB\n", r.Seconds, r.PerSecond, workers, float64(r.MemBytes)/(1<<20))
+	if r.Omission > 0 {
+		fmt.Fprintf(w, "fingerprints: the chance that two states shared one, leaving states unexplored, is about %.0e (--exact rules it out)\n", r.Omission)
+	}
 	if r.Live != nil {
 		writeLive(w, r)
 	}

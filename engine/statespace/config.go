@@ -73,7 +73,7 @@ type Config struct {
 
 	MaxDepth  int           // 0: none
 	MaxStates int64         // distinct states; 0: none
-	MaxMemory uint64        // bytes of Go heap; 0: none
+	MaxMemory uint64        // bytes of Go heap and the search's tables held off it; 0: none
 	Timeout   time.Duration // wall clock; 0: none
 	POR       bool          // partial-order reduction: ample sets and sleep sets
 	sleepOnly bool          // POR with sleep sets only (the shortest-path search after an ample one)
@@ -114,6 +114,12 @@ type Config struct {
 	// Progress, if set, is called about once a second from the
 	// goroutine that called Search with the figures so far.
 	Progress func(Progress)
+	// SpillDir is where a BFS level larger than 16 MiB is kept, and the
+	// parent links of all but the latest half million states, in temporary
+	// files removed when the search returns ("": os.TempDir).
+	SpillDir string
+	spillAt  int64 // the level size from which it goes to disk (0: 16 MiB)
+	linkMem  int   // the parent links kept in memory (0: linkMem)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
@@ -139,7 +145,8 @@ type Result struct {
 	Terminal    int64         // distinct terminal states judged
 	Depth       int           // deepest state seen
 	Elapsed     time.Duration // wall time of the search
-	MemBytes    uint64        // memory the Go runtime holds from the OS at the end
+	MemBytes    uint64        // memory the Go runtime holds from the OS at the end, and the tables held off its heap
+	Spilled     int64         // bytes of BFS levels written to disk (Config.SpillDir)
 	Exhausted   bool          // every reachable state was explored (within the Within constraint)
 	Stop        string        // what stopped it short: max-depth, max-states, timeout, interrupted
 	Violation   *Violation    // the property broken, nil if none was
@@ -170,7 +177,7 @@ type Progress struct {
 	Elapsed  time.Duration // since the search began
 	Frontier int           // states queued and not yet expanded
 	Depth    int           // of the level being expanded
-	Heap     uint64        // the live Go heap
+	Heap     uint64        // the live Go heap and the search's tables held off it
 }
 
 // StatesPerSecond is distinct states per second so far.
@@ -180,6 +187,11 @@ func (p Progress) StatesPerSecond() float64 {
 	}
 	return float64(p.Distinct) / p.Elapsed.Seconds()
 }
+
+// Omission is the chance that among n distinct states two share a 64-bit
+// fingerprint (so that what only the second leads to goes unexplored):
+// about n²/2⁶⁵.
+func Omission(n int64) float64 { return float64(n) * float64(n) / (1 << 65) }
 
 // StatesPerSecond is distinct states per second of wall clock.
 func (r Result) StatesPerSecond() float64 {

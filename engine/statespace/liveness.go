@@ -427,7 +427,7 @@ func (g *livegraph) fair(c csr, ms []int32, inside func(e int32) bool, sc *fairS
 func (g *livegraph) lasso(s *searcher, c csr, ms []int32, inside func(e int32) bool) *Lasso {
 	u := ms[0]
 	for _, v := range ms {
-		if s.recs.at(int(v)).depth < s.recs.at(int(u)).depth {
+		if s.recs.depthOf(v) < s.recs.depthOf(u) {
 			u = v
 		}
 	}

@@ -22,7 +22,8 @@ import (
 // A successor the workers did not compute (a re-expansion, a step that
 // failed) the committer steps itself.
 
-// batchLen is the states of a level a worker takes at a time.
+// batchLen is the states of a level a worker takes at a time (a
+// multiple of markEvery).
 const batchLen = 128
 
 // ahead bounds the batches computed and not yet committed (memory).
@@ -44,7 +45,9 @@ type pre struct {
 
 type batch struct {
 	lo, hi int
+	ents   []entry // the level's entries lo to hi, read back by the worker
 	pres   []pre
+	err    error // reading them back
 	ready  chan struct{}
 }
 
@@ -52,10 +55,9 @@ type batch struct {
 // machine over the search's interner (made safe to share).
 type workers struct {
 	ms []*machine
-	// sleep is, by place in the level, the state's sleep set as the
-	// level began, a number in sets (an append-only copy of the search's).
-	sleep []int32
-	sets  [][]Trans
+	// sets is the search's sleep sets as the level began (an append-only
+	// copy): every entry's sleep set number is in it.
+	sets [][]Trans
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -89,26 +91,20 @@ func (s *searcher) startWorkers(w int) error {
 
 // expandLevelPar is expandLevel with the workers computing ahead.
 func (s *searcher) expandLevelPar() error {
-	n := s.level.len()
-	size := max(1, min(batchLen, n/(8*len(s.par.ms)))) // a small level in small batches, still shared
+	if err := s.beginLevel(); err != nil {
+		return err
+	}
+	n := s.level.n
+	size := markEvery * max(1, min(batchLen, n/(8*len(s.par.ms)))/markEvery) // a small level in small batches, still shared
 	nb := (n + size - 1) / size
 	bs := make([]batch, nb)
 	for b := range bs {
 		bs[b] = batch{lo: b * size, hi: min(n, (b+1)*size), ready: make(chan struct{})}
 	}
-	// The sleep sets as the level begins: a worker does not step a
-	// transition asleep then. A revisit during the level may wake it; the
-	// committer then steps it itself.
+	// A worker does not step a transition asleep when the state was
+	// queued. A revisit since may have woken it; the committer then steps
+	// it itself.
 	if s.cfg.POR {
-		if cap(s.par.sleep) < n {
-			s.par.sleep = make([]int32, n)
-		}
-		s.par.sleep = s.par.sleep[:n]
-		for qi := range n {
-			if e := s.level.at(qi); e.only < 0 {
-				s.par.sleep[qi] = s.recs.at(int(e.rec)).sleep
-			}
-		}
 		s.par.sets = s.sleeps.sets
 	}
 	var next atomic.Int64
@@ -142,47 +138,53 @@ func (s *searcher) expandLevelPar() error {
 	}()
 	for b := range bs {
 		<-bs[b].ready
-		for qi := bs[b].lo; qi < bs[b].hi; qi++ {
+		if bs[b].err != nil {
+			return bs[b].err
+		}
+		for i := range bs[b].ents {
 			if s.outOfBudget() {
 				s.stopped = true
 				return nil
 			}
-			p := &bs[b].pres[qi-bs[b].lo]
-			if err := s.expandPre(s.level.at(qi), p); err != nil || s.stopped {
+			if err := s.expandPre(&bs[b].ents[i], &bs[b].pres[i]); err != nil || s.stopped {
 				return err
 			}
 		}
-		bs[b].pres = nil
+		bs[b].ents, bs[b].pres = nil, nil
 		<-tokens
 	}
-	s.level, s.next = s.next, chunked[entry]{}
-	s.levelA, s.nextA = s.nextA, arena{}
-	return nil
+	return s.endLevel()
 }
 
 // fill computes, with machine m, what the committer needs of the states
 // of batch b: for a first expansion, its enabled transitions and the
-// successors by every one of them not asleep as the level began, with
+// successors by every one of them not asleep when it was queued, with
 // their keys and fingerprints. Those an ample set leaves out are computed
 // for nothing;
 // guessing them here would leave more to the committer, the one goroutine
 // every state passes through.
 func (s *searcher) fill(m *machine, b *batch, h *hint) {
+	raw, err := s.level.read(b.lo, b.hi, nil)
+	if err != nil {
+		b.err = err
+		return
+	}
+	b.ents = parseEntries(raw, make([]entry, 0, b.hi-b.lo))
 	b.pres = make([]pre, b.hi-b.lo)
 	buf := make([]byte, 0, h.buf)
 	all := make([]succ, 0, h.succs)
 	spans := make([]span, 0, h.succs)
 	for qi := b.lo; qi < b.hi; qi++ {
-		e := s.level.at(qi)
+		e := &b.ents[qi-b.lo]
 		p := &b.pres[qi-b.lo]
-		p.es = decode(s.levelA.get(e.ref, e.n), m.n)
+		p.es = decode(e.key, m.n)
 		if e.only >= 0 {
 			continue
 		}
 		p.ts = m.enabled(p.es, nil)
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets[s.par.sleep[qi]]
+			asleep = s.par.sets[e.sleep]
 		}
 		start := len(all)
 		for _, t := range p.ts {

@@ -61,18 +61,20 @@ type searcher struct {
 	start    time.Time
 	deadline time.Time
 	// The visited set: 64-bit fingerprints, or with cfg.Exact whole keys;
-	// each maps to its record in recs.
+	// each maps to its record in recs (with the reduction or liveness:
+	// the one-worker search without either never asks).
 	seed   maphash.Seed
 	fp     *fpSet
 	full   map[string]int32
-	recs   chunked[rec]
+	recs   records
 	sleeps *sleepSets
 	key    []byte // scratch: the key of the state last looked up
-	// The BFS levels: entries and the arenas that hold their keys.
-	level, next   chunked[entry]
-	levelA, nextA arena
-	bounded       bool // a state was left unexpanded at cfg.MaxDepth
-	stopped       bool // a violation or a bound ended the search: res says which
+	// The BFS levels: the one being expanded and the next.
+	level, next *queue
+	ents        []entry // scratch: entries read back
+	qbuf        []byte  // scratch: their bytes
+	bounded     bool    // a state was left unexpanded at cfg.MaxDepth
+	stopped     bool    // a violation or a bound ended the search: res says which
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
 	memo              []succ
@@ -83,6 +85,8 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
+	ballast           func()     // lets go of the ballast (ballast.go) once it is held
+	ballastN          int64      // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
 	// permutation from one to the other.
@@ -96,7 +100,12 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		cfg.POR = false // a goal may read any node's state: every interleaving counts
 	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
-		fp: newFPSet(), full: map[string]int32{}, sleeps: newSleepSets()}
+		full: map[string]int32{}, sleeps: newSleepSets(), recs: newRecords(cfg.POR, cfg.SpillDir, cfg.linkMem)}
+	if !cfg.Exact {
+		s.fp = newFPSet(cfg.POR || cfg.Liveness)
+	}
+	s.level, s.next = s.newQueue(), s.newQueue()
+	defer s.release()
 	if cfg.Liveness {
 		s.lv = newLivegraph(cfg.Nodes)
 	}
@@ -108,7 +117,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		return s.res, err
 	}
 	if s0 {
-		return s.end(), nil
+		return s.end()
 	}
 	s.res.Workers = parallel(cfg)
 	if s.res.Workers > 1 {
@@ -117,8 +126,12 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	s.nextReport = s.start.Add(time.Second)
-	for s.level.len() > 0 {
+	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
+		if n := ballastFor(s.res.Distinct, mapped.Load()); n > s.ballastN {
+			s.letBallastGo()
+			s.ballast, s.ballastN = holdBallast(n), n
+		}
 		var err error
 		if s.par != nil {
 			err = s.expandLevelPar()
@@ -132,7 +145,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			s.res.Covered++
 		}
 		if s.stopped {
-			return s.end(), nil
+			return s.end()
 		}
 	}
 	if s.bounded {
@@ -143,7 +156,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			s.res.Lasso, s.res.Live = s.lv.judge(s)
 		}
 	}
-	return s.end(), nil
+	return s.end()
 }
 
 // begin builds the machine and records the initial state, judged at once
@@ -168,7 +181,7 @@ func (s *searcher) begin() (bool, error) {
 		s0 = s.c0
 	}
 	_, _, k0 := s.lookup(s0)
-	s.insert(k0, rec{parent: -1})
+	s.insert(k0, -1, Trans{}, 0, 0)
 	s.lv.state(m.owed(s0))
 	s.res.Distinct = 1
 	if m.staged != nil {
@@ -186,33 +199,86 @@ func (s *searcher) begin() (bool, error) {
 			return true, err
 		}
 	}
-	s.level.push(entry{ref: s.levelA.add(k0), n: uint32(len(k0)), only: -1})
+	s.level.push(entry{key: k0, only: -1})
 	return false, nil
 }
 
-// end fills in the figures of the finished search.
-func (s *searcher) end() Result {
+// end fills in the figures of the finished search, and reports an I/O
+// error of its parent links (a path read back from them would be wrong).
+func (s *searcher) end() (Result, error) {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s.res.MemBytes = ms.Sys
-	return s.res
+	s.res.MemBytes = ms.Sys - uint64(ballasts.Load()) + uint64(mapped.Load())
+	s.res.Spilled += s.level.spilled + s.next.spilled
+	return s.res, s.recs.link.err
 }
+
+// newQueue is an empty level.
+func (s *searcher) newQueue() *queue {
+	at := s.cfg.spillAt
+	if at == 0 {
+		at = spillAt
+	}
+	return newQueue(s.cfg.SpillDir, at)
+}
+
+// release gives back what the search holds outside the Go heap: its
+// tables and its levels' files.
+func (s *searcher) release() {
+	s.letBallastGo()
+	s.level.close()
+	s.next.close()
+	s.recs.free()
+	if s.fp != nil {
+		s.fp.free()
+	}
+}
+
+// soloBatch is the entries of a level the one-worker search reads back
+// at a time (a multiple of markEvery).
+const soloBatch = 1024
 
 // expandLevel expands every state of the current level, then makes the
 // next level current.
 func (s *searcher) expandLevel() error {
-	for qi := range s.level.len() {
-		if s.outOfBudget() {
-			s.stopped = true
-			return nil
-		}
-		if err := s.expand(s.level.at(qi)); err != nil || s.stopped {
+	if err := s.beginLevel(); err != nil {
+		return err
+	}
+	for lo := 0; lo < s.level.n; lo += soloBatch {
+		b, err := s.level.read(lo, min(s.level.n, lo+soloBatch), s.qbuf)
+		if err != nil {
 			return err
 		}
+		s.qbuf, s.ents = b, parseEntries(b, s.ents[:0])
+		for i := range s.ents {
+			if s.outOfBudget() {
+				s.stopped = true
+				return nil
+			}
+			if err := s.expand(&s.ents[i]); err != nil || s.stopped {
+				return err
+			}
+		}
 	}
-	s.level, s.next = s.next, chunked[entry]{}
-	s.levelA, s.nextA = s.nextA, arena{}
+	return s.endLevel()
+}
+
+// beginLevel makes the current level readable; the states found from
+// now on are one deeper.
+func (s *searcher) beginLevel() error {
+	s.recs.level()
+	return s.level.finish()
+}
+
+// endLevel makes the next level current.
+func (s *searcher) endLevel() error {
+	if s.next.err != nil {
+		return s.next.err
+	}
+	s.res.Spilled += s.level.spilled
+	s.level.close()
+	s.level, s.next = s.next, s.newQueue()
 	return nil
 }
 
@@ -227,7 +293,7 @@ func (s *searcher) outOfBudget() bool {
 		s.res.Stop = "interrupted"
 	case !s.deadline.IsZero() && time.Now().After(s.deadline):
 		s.res.Stop = "timeout"
-	case s.cfg.MaxMemory > 0 && s.res.Explored&(1<<14-1) == 0 && heapBytes() > s.cfg.MaxMemory:
+	case s.cfg.MaxMemory > 0 && s.res.Explored&(1<<14-1) == 0 && memBytes() > s.cfg.MaxMemory:
 		s.res.Stop = "max-memory"
 	default:
 		if s.cfg.Progress != nil {
@@ -246,14 +312,14 @@ func (s *searcher) progress() {
 	}
 	s.nextReport = now.Add(time.Second)
 	s.cfg.Progress(Progress{Distinct: s.res.Distinct, Elapsed: now.Sub(s.start), Depth: s.res.Covered,
-		Frontier: s.level.len() - int(s.res.Explored-s.levelStart) + s.next.len(), Heap: heapBytes()})
+		Frontier: s.level.n - int(s.res.Explored-s.levelStart) + s.next.n, Heap: memBytes()})
 }
 
 // expand takes the transitions of the state of e: those of an ample set
 // where one is found, less those asleep (POR), or with e.only those of a
 // re-expansion.
 func (s *searcher) expand(e *entry) error {
-	return s.expandPre(e, &pre{es: decode(s.levelA.get(e.ref, e.n), s.m.n)})
+	return s.expandPre(e, &pre{es: decode(e.key, s.m.n)})
 }
 
 // expandPre is expand with what a worker computed of e's state in p (its
@@ -262,7 +328,6 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	cfg := &s.cfg
 	es := p.es
 	s.res.Explored++
-	r := s.recs.at(int(e.rec))
 	ts := p.ts
 	if ts == nil {
 		ts = s.m.enabled(es, s.ts[:0])
@@ -281,14 +346,15 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	}
 	var sleep []Trans
 	if cfg.POR {
-		sleep = s.sleeps.sets[r.sleep]
+		sl, _ := s.recs.sleepOf(e.rec)
+		sleep = s.sleeps.sets[sl]
 		if e.only >= 0 {
 			only := s.sleeps.sets[e.only]
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 		} else {
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
 		}
-		r.expanded = true
+		s.recs.setSleep(e.rec, sl, true)
 	}
 	var done []Trans
 	for _, t := range ts {
@@ -375,7 +441,7 @@ next:
 			if s.memo[k].vis || !s.m.within(s.memo[k].s) {
 				continue next // visible, or beyond the constraint: expand in full
 			}
-			if idx, seen, _ := s.lookup(s.memo[k].s); seen && s.recs.at(int(idx)).depth <= e.depth {
+			if idx, seen, _ := s.lookup(s.memo[k].s); seen && s.recs.depthOf(idx) <= e.depth {
 				continue next
 			}
 		}
@@ -405,9 +471,9 @@ func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
 // transitions of its sleep set that are not in sl wake up, and if it was
 // expanded already, it is expanded again with those alone.
 func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
-	old := s.recs.at(int(idx))
+	sleep, expanded := s.recs.sleepOf(idx)
 	wake, keep := s.wakeb[:0], s.keepb[:0]
-	for _, u := range s.sleeps.sets[old.sleep] {
+	for _, u := range s.sleeps.sets[sleep] {
 		if containsT(sl, u) {
 			keep = append(keep, u)
 		} else {
@@ -415,9 +481,10 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 		}
 	}
 	if len(wake) > 0 {
-		old.sleep = s.sleeps.id(keep)
-		if old.expanded {
-			s.push(k, entry{rec: idx, depth: old.depth, only: s.sleeps.id(wake)})
+		sleep = s.sleeps.id(keep)
+		s.recs.setSleep(idx, sleep, expanded)
+		if expanded {
+			s.push(k, entry{rec: idx, depth: s.recs.depthOf(idx), only: s.sleeps.id(wake), sleep: sleep})
 		}
 	}
 	s.wakeb, s.keepb = wake, keep
@@ -429,7 +496,8 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 // (unless beyond the constraint or cfg.MaxDepth).
 func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
 	cfg := &s.cfg
-	idx := s.insert(k, rec{parent: e.rec, depth: e.depth + 1, t: t, sleep: s.sleeps.id(sl)})
+	sleep := s.sleeps.id(sl)
+	idx := s.insert(k, e.rec, t, e.depth+1, sleep)
 	s.lv.state(s.m.owed(next))
 	if cfg.CheckClones {
 		if err := s.m.checkClone(s.cfg, next, s.path(idx), k); err != nil {
@@ -467,7 +535,7 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 	case cfg.MaxDepth > 0 && d >= cfg.MaxDepth:
 		s.bounded = true
 	default:
-		s.push(k, entry{rec: idx, depth: int32(d), only: -1})
+		s.push(k, entry{rec: idx, depth: int32(d), only: -1, sleep: sleep})
 	}
 	if cfg.MaxStates > 0 && s.res.Distinct >= cfg.MaxStates {
 		s.res.Stop, s.stopped = "max-states", true
@@ -520,9 +588,10 @@ func (s *searcher) lookup(st *state) (int32, bool, []byte) {
 	return idx, ok, s.key
 }
 
-// insert records a new state whose key is k.
-func (s *searcher) insert(k []byte, r rec) int32 {
-	idx := int32(s.recs.push(r))
+// insert records a new state whose key is k, reached from parent by t
+// at depth with the sleep set numbered sleep.
+func (s *searcher) insert(k []byte, parent int32, t Trans, depth, sleep int32) int32 {
+	idx := s.recs.add(parent, t, depth, sleep)
 	if s.cfg.Exact {
 		s.full[string(k)] = idx
 	} else {
@@ -543,15 +612,17 @@ func (s *searcher) fingerprint(k []byte) uint64 {
 
 // push queues the state of key k for the next level.
 func (s *searcher) push(k []byte, e entry) {
-	e.ref, e.n = s.nextA.add(k), uint32(len(k))
+	e.key = k
 	s.next.push(e)
 }
 
 // path is the shortest path to the state idx.
 func (s *searcher) path(idx int32) []Trans {
 	var p []Trans
-	for ; idx > 0; idx = s.recs.at(int(idx)).parent {
-		p = append(p, s.recs.at(int(idx)).t)
+	for idx > 0 {
+		var t Trans
+		idx, t = s.recs.parent(idx)
+		p = append(p, t)
 	}
 	slices.Reverse(p)
 	return p
@@ -567,11 +638,12 @@ func (s *searcher) reported(idx int32) ([]Trans, *Violation, error) {
 	return s.concrete(s.path(idx))
 }
 
-// heapBytes is the live Go heap, as the runtime last measured it.
-func heapBytes() uint64 {
+// memBytes is the live Go heap, as the runtime last measured it, and the
+// tables held off it.
+func memBytes() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
+	return ms.HeapAlloc - uint64(ballasts.Load()) + uint64(mapped.Load())
 }
 
 // independent reports whether t and u commute and neither disables the

@@ -38,53 +38,104 @@ func (ss *sleepSets) id(ts []Trans) int32 {
 	return id
 }
 
-// fpSet maps 64-bit fingerprints to record numbers: open addressing with
-// linear probing, 12 bytes a slot, at most 3/4 full. Fingerprint 0 marks
-// an empty slot, so a state whose fingerprint is 0 is stored as 1 (one
-// more way to collide, as rare as any other).
+// fpSet maps 64-bit fingerprints to record numbers (or, made without
+// values, only holds them): open addressing with linear probing, 12 bytes
+// a slot (8 without values), at most 3/4 full, in 256 shards chosen by the
+// fingerprint's top byte. Each shard doubles alone, so growing holds at
+// most one shard twice, never the whole table; big shards live off the Go
+// heap (slab.go). Fingerprint 0 marks an empty slot, so a state whose
+// fingerprint is 0 is stored as 1 (one more way to collide, as rare as
+// any other).
 type fpSet struct {
-	keys []uint64
-	vals []int32
+	shards [256]fpShard
+	vals   bool
+	n      int
+}
+
+type fpShard struct {
+	keys block[uint64]
+	vals block[uint32]
 	n    int
 }
 
-func newFPSet() *fpSet { return &fpSet{keys: make([]uint64, 1<<10), vals: make([]int32, 1<<10)} }
+const shardSlots = 16 // a shard's first size
+
+func newFPSet(vals bool) *fpSet {
+	f := &fpSet{vals: vals}
+	for i := range f.shards {
+		f.shards[i].alloc(shardSlots, vals)
+	}
+	return f
+}
+
+func (sh *fpShard) alloc(n int, vals bool) {
+	sh.keys = newBlock[uint64](n)
+	if vals {
+		sh.vals = newBlock[uint32](n)
+	}
+}
 
 func (f *fpSet) get(fp uint64) (int32, bool) {
 	fp = max(fp, 1)
-	mask := uint64(len(f.keys) - 1)
+	sh := &f.shards[fp>>56]
+	keys := sh.keys.s
+	mask := uint64(len(keys) - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
-		switch f.keys[i] {
+		switch keys[i] {
 		case fp:
-			return f.vals[i], true
+			if f.vals {
+				return int32(sh.vals.s[i]), true
+			}
+			return 0, true
 		case 0:
 			return 0, false
 		}
 	}
 }
 
-// put stores fp (not in the set) with v.
+// put stores fp (not in the set) with v (dropped without values).
 func (f *fpSet) put(fp uint64, v int32) {
-	if 4*(f.n+1) > 3*len(f.keys) {
-		old, oldv := f.keys, f.vals
-		f.keys, f.vals = make([]uint64, 2*len(old)), make([]int32, 2*len(old))
-		for i, k := range old {
+	fp = max(fp, 1)
+	sh := &f.shards[fp>>56]
+	if 4*(sh.n+1) > 3*len(sh.keys.s) {
+		old, oldv := sh.keys, sh.vals
+		sh.alloc(2*len(old.s), f.vals)
+		for i, k := range old.s {
 			if k != 0 {
-				f.insert(k, oldv[i])
+				var w uint32
+				if f.vals {
+					w = oldv.s[i]
+				}
+				sh.insert(k, w)
 			}
 		}
+		old.free()
+		oldv.free()
 	}
-	f.insert(max(fp, 1), v)
+	sh.insert(fp, uint32(v))
+	sh.n++
 	f.n++
 }
 
-func (f *fpSet) insert(fp uint64, v int32) {
-	mask := uint64(len(f.keys) - 1)
+func (sh *fpShard) insert(fp uint64, v uint32) {
+	keys := sh.keys.s
+	mask := uint64(len(keys) - 1)
 	i := fp & mask
-	for f.keys[i] != 0 {
+	for keys[i] != 0 {
 		i = (i + 1) & mask
 	}
-	f.keys[i], f.vals[i] = fp, v
+	keys[i] = fp
+	if sh.vals.s != nil {
+		sh.vals.s[i] = v
+	}
+}
+
+// free gives the table's memory back.
+func (f *fpSet) free() {
+	for i := range f.shards {
+		f.shards[i].keys.free()
+		f.shards[i].vals.free()
+	}
 }
 
 // chunked is a slice of T kept in chunks of 64 Ki elements: growing it
