@@ -264,6 +264,15 @@ func (n notDone) ShiftClocks(d int) node.Snapshot {
 	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
 }
 
+// Forget implements node.Forgetter for the nodes that do (Lamport's and
+// Maekawa's); for the others it changes nothing.
+func (n notDone) Forget(from int, m node.Msg) (node.Msg, bool) {
+	if f, ok := n.Node.(node.Forgetter); ok {
+		return f.Forget(from, m)
+	}
+	return m, false
+}
+
 // AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
 // for the others it says the renaming does not apply.
 func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {

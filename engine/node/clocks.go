@@ -45,3 +45,27 @@ type MsgShifter interface {
 	// decreased by d (those LeastClock counts).
 	ShiftClocks(d int) Msg
 }
+
+// Forgetter is an optional interface of a Shifter that can tell which
+// values of a message in flight to it it will never read: the clock a
+// message brings, say, which a receiver reads only as max(clock, T), once
+// T is at most its own clock, which never decreases. The exhaustive
+// checker sets those values to a canonical one in every state it keeps
+// (before the clock shift), so that states that differ only in them
+// become one.
+//
+// The contract, which makes the reduction exact: whatever steps the
+// system takes until m is delivered (the node's own included), delivering
+// Forget's message instead of m makes the node take the same step, with
+// the same events (notes included), to the same state. A restart, which
+// rebuilds the node, is outside it: the checker does not call Forget while
+// a restart may still happen. The message returned must be a MsgShifter
+// that reports none of the values it made canonical (a 0 that means
+// "none", say).
+type Forgetter interface {
+	Shifter
+	// Forget returns m, in flight to the node from node from, with the
+	// values the node will never read set to canonical ones, and whether
+	// it changed anything.
+	Forget(from int, m Msg) (Msg, bool)
+}

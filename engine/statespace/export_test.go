@@ -16,11 +16,21 @@ import (
 // with the same shift are seen differently. The shift is exact when the
 // two maps are equal.
 func ShiftSpaces(cfg Config, depth, limit int) (full, shifted map[string]string, err error) {
+	return shiftSpaces(cfg, depth, limit, false)
+}
+
+// ShiftSpacesForgetting is ShiftSpaces with node.Forgetter off (forget:
+// false) or on: what forgetting merges is the difference.
+func ShiftSpacesForgetting(cfg Config, depth, limit int, forget bool) (full, shifted map[string]string, err error) {
+	return shiftSpaces(cfg, depth, limit, !forget)
+}
+
+func shiftSpaces(cfg Config, depth, limit int, noForget bool) (full, shifted map[string]string, err error) {
 	m, s0, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	m.shifting = true
+	m.shifting, m.noForget = true, noForget
 	bfs := func(shift bool) (map[string]string, error) {
 		canon := func(s *state) *state {
 			if shift {

@@ -48,11 +48,16 @@ func (n *Node) LeastClock() (least int, has, exact bool) {
 // ShiftClocks implements node.Shifter. Lamport's algorithm only compares
 // timestamps with one another, takes their max and adds 1, so lowering
 // every clock and timestamp of a state by the same d changes no decision.
-// reqT is written at each request and read by Status only: it is set to 0.
+// reqT is written at each request and read by Status only: it is set to 0,
+// and so is acks outside WANTED (maybeEnter reads it only while WANTED,
+// request sets it to 0 before).
 func (n *Node) ShiftClocks(d int) node.Snapshot {
 	c := n.Clone().(*Node)
 	c.clock -= d
 	c.reqT = 0
+	if c.state != StateWanted {
+		c.acks = 0
+	}
 	for k := range c.queue {
 		c.queue[k].T -= d
 	}
@@ -77,3 +82,17 @@ func (m Msg) ShiftClocks(d int) node.Msg {
 // ProtocolState is the node's state: RELEASED, WANTED or HELD (a goal of
 // the exhaustive checker reads it).
 func (n *Node) ProtocolState() string { return n.state }
+
+// Forget implements node.Forgetter under the paper's rule: an ACK's or a
+// RELEASE's timestamp is read only by receive, as max(clock, T), so once T
+// is at most the receiver's clock (which never decreases) it is set to 0,
+// "none" (receive then gives the same clock). An ACQUIRE's timestamp is
+// queued, so it is kept.
+func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
+	msg, ok := m.(Msg)
+	if !ok || n.cfg.Clock != ClockEveryEvent || msg.Kind == MsgAcquire || msg.T == 0 || msg.T > n.clock {
+		return m, false
+	}
+	msg.T = 0
+	return msg, true
+}
