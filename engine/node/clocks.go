@@ -69,3 +69,49 @@ type Forgetter interface {
 	// it changed anything.
 	Forget(from int, m Msg) (Msg, bool)
 }
+
+// Stamper is an optional interface of a Shifter whose timestamps (the
+// values it compares only with one another, for order and equality, and
+// never adds to) matter only by their order once they are below every
+// clock. A node's clock never decreases and every timestamp it makes is
+// above its clock, so a timestamp below every clock of a state is lower
+// than every timestamp made later, and is compared only with the others
+// it finds lower or higher as before; fed to a clock (max(clock, T)), it
+// leaves that clock as it is. The exhaustive checker renumbers those low
+// timestamps, in every node and every message in flight, keeping their
+// order and equalities, to the values just below the least clock, so that
+// a request left waiting while the clocks climb does not leave a gap that
+// grows.
+//
+// The contract, which makes the renumbering exact: the node's clock
+// (StampFloor) never decreases; every timestamp it makes from now on is
+// above it; and a state whose timestamps below the least clock are
+// renamed by a one-to-one, order-keeping map into the values below it
+// takes the same steps, with the same events, to the successors renamed
+// alike. A restart, which rebuilds a node with a lower clock, is outside
+// it: the checker does not renumber while a restart may still happen.
+type Stamper interface {
+	Shifter
+	// StampFloor returns the node's clock, and ok: whether the contract
+	// holds for the node as it stands (false: the state is not
+	// renumbered).
+	StampFloor() (clock int, ok bool)
+	// AppendStamps appends the timestamps the node's future reads (a 0
+	// that means "none" is not one).
+	AppendStamps(ts []int) []int
+	// RenameStamps returns an independent copy of the node with every
+	// timestamp AppendStamps reports replaced by rename(t).
+	RenameStamps(rename func(int) int) Snapshot
+}
+
+// MsgStamper is the message side of Stamper: a message that carries
+// timestamps (a message that carries none implements it with nothing to
+// report).
+type MsgStamper interface {
+	MsgShifter
+	// AppendStamps appends the timestamps the message carries.
+	AppendStamps(ts []int) []int
+	// RenameStamps returns the message with every timestamp AppendStamps
+	// reports replaced by rename(t).
+	RenameStamps(rename func(int) int) Msg
+}

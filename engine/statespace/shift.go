@@ -44,6 +44,7 @@ type shifter struct {
 	// forgotten (node.Forgetter)
 	forgot map[[3]uint32]uint32
 	ids    renamer // the identifiers' renaming (rename.go)
+	st     stamps  // the low timestamps' renumbering (stamps.go)
 }
 
 // shifterOf is m's shifter, made on first use.
@@ -90,7 +91,7 @@ func (m *machine) shiftClocks(s *state) *state {
 			return s
 		}
 	}
-	c := m.forget(s)
+	c := m.lowStamps(m.forget(s))
 	least, has := 0, false
 	note := func(l int) {
 		if !has || l < least {

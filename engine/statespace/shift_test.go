@@ -145,7 +145,7 @@ func TestForgettingIsExactAndMerges(t *testing.T) {
 		{"maekawa", map[string]any{"nodes": 4, "requests": 0}, 6},
 	} {
 		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
-		full, reduced, err := statespace.ShiftSpacesForgetting(cfg, tc.depth, 2_000_000, true)
+		full, reduced, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "")
 		if err != nil {
 			t.Fatalf("%s %v: %v", tc.alg, tc.params, err)
 		}
@@ -153,7 +153,7 @@ func TestForgettingIsExactAndMerges(t *testing.T) {
 			t.Errorf("%s %v: the full search's states map to %d reduced states, the reduced search reaches %d, not the same",
 				tc.alg, tc.params, len(full), len(reduced))
 		}
-		_, kept, err := statespace.ShiftSpacesForgetting(cfg, tc.depth, 2_000_000, false)
+		_, kept, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "forget")
 		if err != nil {
 			t.Fatal(err)
 		}

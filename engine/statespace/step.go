@@ -48,6 +48,8 @@ type machine struct {
 	// noForget turns node.Forgetter off in the shift (a test's baseline
 	// for what forgetting merges).
 	noForget bool
+	// noStamps turns node.Stamper off in the shift (a test's baseline).
+	noStamps bool
 	sh       *shifter
 	// staged is the first violation on the path of Config.From, if any.
 	staged *Violation

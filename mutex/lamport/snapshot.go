@@ -96,3 +96,46 @@ func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
 	msg.T = 0
 	return msg, true
 }
+
+// StampFloor implements node.Stamper under the paper's rule: the clock
+// (it never decreases, and a request is stamped after a tick, above it).
+// Under ClockRequests a request is stamped with the clock as it stands:
+// not renumbered.
+func (n *Node) StampFloor() (int, bool) { return n.clock, n.cfg.Clock == ClockEveryEvent }
+
+// AppendStamps implements node.Stamper: the queued requests' timestamps
+// (reqT is not read: ShiftClocks zeroes it).
+func (n *Node) AppendStamps(ts []int) []int {
+	for _, e := range n.queue {
+		ts = append(ts, e.T)
+	}
+	return ts
+}
+
+// RenameStamps implements node.Stamper. Timestamps are compared only in
+// the queue's order (before) and fed to a clock by max.
+func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
+	c := n.Clone().(*Node)
+	for k := range c.queue {
+		c.queue[k].T = rename(c.queue[k].T)
+	}
+	c.reqT = 0
+	return c
+}
+
+// AppendStamps implements node.MsgStamper: an ACQUIRE's timestamp (an ACK's
+// or a RELEASE's clock is no timestamp: it is only fed to a clock).
+func (m Msg) AppendStamps(ts []int) []int {
+	if m.Kind == MsgAcquire {
+		ts = append(ts, m.T)
+	}
+	return ts
+}
+
+// RenameStamps implements node.MsgStamper.
+func (m Msg) RenameStamps(rename func(int) int) node.Msg {
+	if m.Kind == MsgAcquire {
+		m.T = rename(m.T)
+	}
+	return m
+}

@@ -174,3 +174,62 @@ func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
 	}
 	return msg, changed
 }
+
+// StampFloor implements node.Stamper: the clock (it never decreases, and
+// a request is stamped after a tick, above it).
+func (n *Node) StampFloor() (int, bool) { return n.clock, true }
+
+// AppendStamps implements node.Stamper: the outstanding request's
+// timestamp (while WANTED or HELD), the lock's and the queued requests'.
+func (n *Node) AppendStamps(ts []int) []int {
+	if n.state != StateReleased {
+		ts = append(ts, n.reqT)
+	}
+	if n.lock != nil {
+		ts = append(ts, n.lock.T)
+	}
+	for _, r := range n.waiting {
+		ts = append(ts, r.T)
+	}
+	for _, m := range n.local {
+		ts = m.AppendStamps(ts)
+	}
+	return ts
+}
+
+// RenameStamps implements node.Stamper. Timestamps are compared only with
+// one another (Before, equality of a message's ReqT with reqT or the
+// lock's T) and copied into messages; none is fed to a clock.
+func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
+	c := n.Clone().(*Node)
+	if c.state != StateReleased {
+		c.reqT = rename(c.reqT)
+	}
+	if c.lock != nil {
+		c.lock.T = rename(c.lock.T)
+	}
+	for k := range c.waiting {
+		c.waiting[k].T = rename(c.waiting[k].T)
+	}
+	for k := range c.local {
+		c.local[k] = c.local[k].RenameStamps(rename).(Msg)
+	}
+	return c
+}
+
+// AppendStamps implements node.MsgStamper: the timestamp of the request
+// the message concerns (ReqT; T is the sender's clock, only fed to one).
+func (m Msg) AppendStamps(ts []int) []int {
+	if m.ReqT != 0 {
+		ts = append(ts, m.ReqT)
+	}
+	return ts
+}
+
+// RenameStamps implements node.MsgStamper.
+func (m Msg) RenameStamps(rename func(int) int) node.Msg {
+	if m.ReqT != 0 {
+		m.ReqT = rename(m.ReqT)
+	}
+	return m
+}
