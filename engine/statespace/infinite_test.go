@@ -27,42 +27,47 @@ import (
 // exit), but P3's own clock is the least clock, so no timestamp is below
 // every clock and the shift keeps the gap: forgetting P3's clock would take
 // a promise from the workload (no request while P3 waits), which a node
-// cannot make.
+// cannot make. The same holds with P3's first request never taken (P3's
+// clock, which its request will read, stays while the others climb).
 func TestMaekawaAtThreeStaysInfinite(t *testing.T) {
 	cfg := mutexConfig(t, "maekawa", map[string]any{"nodes": 3, "requests": 0}, 0)
-	turn := "c2,d2-1,d1-2,c2,d2-1"
-	const turns = 12
-	labels := "c3" + strings.Repeat(","+turn, turns)
-	path, err := statespace.ParsePath(labels, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ends []int
-	for k := 0; k <= turns; k++ {
-		ends = append(ends, 1+5*k)
-	}
-	keys, nodes, err := statespace.Reduced(cfg, path, ends, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
-	for k, key := range keys {
-		if j, ok := seen[key]; ok {
-			t.Fatalf("the reduced state after %d turns is the one after %d: the space may close", k, j)
+	const turn, turns = "c2,d2-1,d1-2,c2,d2-1", 12
+	// With P3's REQUEST waiting on the link, and (a second family) with
+	// P3's first request never taken: its clock then stays 0, read by its
+	// request whenever it comes.
+	for _, prefix := range []string{"c3,", ""} {
+		labels := prefix + strings.Repeat(turn+",", turns)
+		path, err := statespace.ParsePath(strings.TrimSuffix(labels, ","), 3)
+		if err != nil {
+			t.Fatal(err)
 		}
-		seen[key] = k
-	}
-	// In the reduced states P3's clock stays put while P2's climbs by 5
-	// a turn (P3's request timestamp, 1, is the least value, so the shift
-	// leaves the state as it is).
-	for k := 2; k < len(nodes); k++ {
-		c2, c3 := clockOf(t, nodes[k][1]), clockOf(t, nodes[k][2])
-		p2, p3 := clockOf(t, nodes[k-1][1]), clockOf(t, nodes[k-1][2])
-		if c3 != p3 || c2-p2 != 5 {
-			t.Errorf("turn %d: P2's clock %d -> %d, P3's %d -> %d; want P3's unchanged and P2's 5 higher", k, p2, c2, p3, c3)
+		var ends []int
+		for k := 0; k <= turns; k++ {
+			ends = append(ends, strings.Count(prefix, ",")+5*k)
 		}
+		keys, nodes, err := statespace.Reduced(cfg, path, ends, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for k, key := range keys {
+			if j, ok := seen[key]; ok {
+				t.Fatalf("prefix %q: the reduced state after %d turns is the one after %d: the space may close", prefix, k, j)
+			}
+			seen[key] = k
+		}
+		// In the reduced states P3's clock stays put while P2's climbs
+		// by 5 a turn (the least value stays P3's, so the shift moves
+		// nothing from one turn to the next).
+		for k := 2; k < len(nodes); k++ {
+			c2, c3 := clockOf(t, nodes[k][1]), clockOf(t, nodes[k][2])
+			p2, p3 := clockOf(t, nodes[k-1][1]), clockOf(t, nodes[k-1][2])
+			if c3 != p3 || c2-p2 != 5 {
+				t.Errorf("prefix %q, turn %d: P2's clock %d -> %d, P3's %d -> %d; want P3's unchanged and P2's 5 higher", prefix, k, p2, c2, p3, c3)
+			}
+		}
+		t.Logf("prefix %q, after %d turns: P2's clock %d, P3's %d", prefix, turns, clockOf(t, nodes[turns][1]), clockOf(t, nodes[turns][2]))
 	}
-	t.Logf("after %d turns: P2's clock %d, P3's %d", turns, clockOf(t, nodes[turns][1]), clockOf(t, nodes[turns][2]))
 }
 
 // clockOf is a Maekawa node's clock: the first number of its key
