@@ -139,10 +139,9 @@ func TestForgettingIsExactAndMerges(t *testing.T) {
 		params map[string]any
 		depth  int
 	}{
-		{"lamport", map[string]any{"nodes": 3, "requests": 0}, 10},
+		{"lamport", map[string]any{"nodes": 3, "requests": 0}, 9},
 		{"maekawa", map[string]any{"nodes": 3, "requests": 1}, 0},
 		{"maekawa", map[string]any{"nodes": 3, "requests": 0}, 10},
-		{"maekawa", map[string]any{"nodes": 4, "requests": 0}, 6},
 	} {
 		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
 		full, reduced, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "")
