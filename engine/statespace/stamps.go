@@ -31,10 +31,8 @@ import (
 // stamps is what one search keeps to renumber: scratch space and the
 // renamed node and message numbers already computed.
 type stamps struct {
-	ts    []int
-	key   []byte
-	nodes map[string]uint32
-	msgs  map[string]uint32
+	ts []int
+	remap
 }
 
 // lowStamps returns s with its timestamps below the least clock
@@ -81,7 +79,7 @@ func (m *machine) lowStamps(s *state) *state {
 	// t_j (ascending, j = 0..k-1) becomes floor-k+j; the key names the
 	// values that move.
 	k := len(ts)
-	st.key = append(st.key[:0], 0, 0, 0, 0) // the node's or message's number goes here
+	st.begin()
 	moved := false
 	for j, t := range ts {
 		if nt := floor - k + j; nt != t {
@@ -98,34 +96,7 @@ func (m *machine) lowStamps(s *state) *state {
 		}
 		return t
 	}
-	if st.nodes == nil {
-		st.nodes, st.msgs = map[string]uint32{}, map[string]uint32{}
-	}
-	c := s.shallow()
-	for i, id := range c.nodes {
-		if !c.alive(i + 1) {
-			continue
-		}
-		binary.LittleEndian.PutUint32(st.key, id)
-		nid, ok := st.nodes[string(st.key)]
-		if !ok {
-			nid = m.internNode(i+1, m.nodeAt(id).(node.Stamper).RenameStamps(rename))
-			st.nodes[string(st.key)] = nid
-		}
-		c.nodes[i] = nid
-	}
-	if len(c.net) > 0 {
-		net := make([]item, len(c.net))
-		for j, it := range c.net {
-			binary.LittleEndian.PutUint32(st.key, it.id)
-			mid, ok := st.msgs[string(st.key)]
-			if !ok {
-				mid = m.msgID(m.msgAt(it.id).(node.MsgStamper).RenameStamps(rename))
-				st.msgs[string(st.key)] = mid
-			}
-			net[j] = item{link: it.link, id: mid}
-		}
-		c.net = net
-	}
-	return c
+	return st.apply(m, s, true,
+		func(nd node.Snapshot) node.Snapshot { return nd.(node.Stamper).RenameStamps(rename) },
+		func(msg node.Msg) node.Msg { return msg.(node.MsgStamper).RenameStamps(rename) })
 }

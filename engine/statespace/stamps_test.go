@@ -1,7 +1,6 @@
 package statespace_test
 
 import (
-	"maps"
 	"strings"
 	"testing"
 
@@ -14,34 +13,12 @@ import (
 // reduced search's, each seen alike, with the renumbering on), and it
 // merges states: the same spaces have fewer states with it than without.
 func TestLowStampsAreExactAndMerge(t *testing.T) {
-	for _, tc := range []struct {
-		alg    string
-		params map[string]any
-		depth  int
-	}{
+	exactAndMerges(t, "stamps", []spaceCase{
 		{"lamport", map[string]any{"nodes": 2, "requests": 2}, 0},
 		{"lamport", map[string]any{"nodes": 2, "requests": 0}, 22},
 		{"maekawa", map[string]any{"nodes": 2, "requests": 0}, 18},
 		{"maekawa", map[string]any{"nodes": 3, "requests": 1}, 0},
-	} {
-		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
-		full, reduced, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "")
-		if err != nil {
-			t.Fatalf("%s %v: %v", tc.alg, tc.params, err)
-		}
-		if !maps.Equal(full, reduced) {
-			t.Errorf("%s %v: the full search's states map to %d reduced states, the reduced search reaches %d, not the same",
-				tc.alg, tc.params, len(full), len(reduced))
-		}
-		_, kept, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "stamps")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(reduced) >= len(kept) {
-			t.Errorf("%s %v: the renumbering merged no state: %d with it, %d without", tc.alg, tc.params, len(reduced), len(kept))
-		}
-		t.Logf("%s %v depth %d: %d states renumbering, %d not", tc.alg, tc.params, tc.depth, len(reduced), len(kept))
-	}
+	})
 }
 
 // The family that kept Lamport's space at N = 3 infinite under the shift:
