@@ -213,7 +213,7 @@ func (a algorithm) algorithm() engine.Algorithm {
 func (a algorithm) exhaustive() *engine.Algorithm {
 	ps := []engine.Param{
 		{Name: "nodes", Default: min(a.nodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
-		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; with a Lamport clock it needs --max-clock or --max-depth, except Lamport's (--clock events) and Ricart-Agrawala's under --policy fifo, whose clocks the checker shifts)"},
+		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; under --policy fifo the checker makes clocks and request numbers finite by exact reductions (Lamport with --clock events, Ricart-Agrawala, Maekawa, the quorum's request numbers), which leaves some spaces finite: those of central, token-ring, ricart-agrawala and lamport at N = 3; the others need --max-depth (or --max-clock, where offered))"},
 	}
 	if a.clock {
 		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})

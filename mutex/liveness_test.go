@@ -2,6 +2,7 @@ package mutex
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -149,5 +150,28 @@ func TestLivenessBypass(t *testing.T) {
 				t.Errorf("%v: %s overtaken at most %d times, want %d", tc.args, who, most, tc.want)
 			}
 		}
+	}
+}
+
+// Lamport's algorithm (the paper's clock) with --requests 0 is finite
+// once the clocks are shifted, what a receiver will not read is forgotten
+// and the timestamps below every clock are renumbered, and starves nobody
+// under weak fairness. N = 2 here (86 states); RINGLAB_BIG=1 adds N = 3
+// (2,800,532 states, about a minute and 1 GiB).
+func TestLivenessLamportStarvesNobody(t *testing.T) {
+	sizes := []string{"2"}
+	if os.Getenv("RINGLAB_BIG") == "1" {
+		sizes = append(sizes, "3")
+	}
+	for _, n := range sizes {
+		out, errb, code := runCLI(t, "check", "lamport", "--nodes", n, "--requests", "0", "--liveness", "--extremes=false", "--format", "json")
+		var f liveFigures
+		if err := json.Unmarshal([]byte(out), &f); err != nil || code != 0 {
+			t.Fatalf("N = %s: exit %d (%v)\n%s\n%s", n, code, err, out, errb)
+		}
+		if !f.Exhausted || !f.Liveness.Judged || f.Liveness.Property != "" || f.Liveness.SCCs == 0 || f.Liveness.Promises != int(n[0]-'0') {
+			t.Errorf("N = %s: %+v", n, f)
+		}
+		t.Logf("N = %s: %d states, %d SCCs", n, f.Distinct, f.Liveness.SCCs)
 	}
 }

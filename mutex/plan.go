@@ -264,6 +264,33 @@ func (n notDone) ShiftClocks(d int) node.Snapshot {
 	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
 }
 
+// Forget implements node.Forgetter for the nodes that do (Lamport's and
+// Maekawa's); for the others it changes nothing.
+func (n notDone) Forget(from int, m node.Msg) (node.Msg, bool) {
+	if f, ok := n.Node.(node.Forgetter); ok {
+		return f.Forget(from, m)
+	}
+	return m, false
+}
+
+// StampFloor implements node.Stamper for the nodes that do (Lamport's and
+// Maekawa's); for the others it says the renumbering does not apply.
+func (n notDone) StampFloor() (int, bool) {
+	if s, ok := n.Node.(node.Stamper); ok {
+		return s.StampFloor()
+	}
+	return 0, false
+}
+
+// AppendStamps implements node.Stamper; it and RenameStamps are called
+// only where StampFloor said the renumbering applies.
+func (n notDone) AppendStamps(ts []int) []int { return n.Node.(node.Stamper).AppendStamps(ts) }
+
+// RenameStamps implements node.Stamper.
+func (n notDone) RenameStamps(rename func(int) int) node.Snapshot {
+	return notDone{n.Node.(node.Stamper).RenameStamps(rename)}
+}
+
 // AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
 // for the others it says the renaming does not apply.
 func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {

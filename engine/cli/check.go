@@ -224,7 +224,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	}
 	bar := newProgress(stderr, -1, "states")
 	sc.Progress = func(p statespace.Progress) {
-		bar.describe(fmt.Sprintf("depth %d, frontier %d, %.0f states/s, heap %.0f MiB:", p.Depth, p.Frontier, p.StatesPerSecond(), float64(p.Heap)/(1<<20)))
+		bar.describe(progressLine(p, sc))
 		bar.set(p.Distinct)
 	}
 	res, err := statespace.Search(ctx, sc)

@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
+
+	"ringlab/engine/statespace"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -55,4 +59,26 @@ func (p *progress) done() {
 		_ = p.bar.Clear()
 		_ = p.bar.Exit()
 	}
+}
+
+// progressLine describes a running search: the depth (of --max-depth),
+// the frontier, the pace, and the memory (of --max-memory, with when the
+// bound comes at the pace so far: the only end of a search that can be
+// foreseen, since the states still to come are not known).
+func progressLine(p statespace.Progress, sc statespace.Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "depth %d", p.Depth)
+	if sc.MaxDepth > 0 {
+		fmt.Fprintf(&b, " of %d", sc.MaxDepth)
+	}
+	fmt.Fprintf(&b, ", frontier %d, %.0f states/s, memory %.0f MiB", p.Frontier, p.StatesPerSecond(), float64(p.Heap)/(1<<20))
+	if sc.MaxMemory > 0 {
+		fmt.Fprintf(&b, " of %.0f", float64(sc.MaxMemory)/(1<<20))
+		if perSec := float64(p.Heap) / p.Elapsed.Seconds(); p.Elapsed > 0 && perSec > 0 && sc.MaxMemory > p.Heap {
+			left := time.Duration(float64(sc.MaxMemory-p.Heap) / perSec * float64(time.Second))
+			fmt.Fprintf(&b, " (reached in about %s at this pace)", left.Round(time.Second))
+		}
+	}
+	b.WriteString(":")
+	return b.String()
 }

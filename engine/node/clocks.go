@@ -45,3 +45,73 @@ type MsgShifter interface {
 	// decreased by d (those LeastClock counts).
 	ShiftClocks(d int) Msg
 }
+
+// Forgetter is an optional interface of a Shifter that can tell which
+// values of a message in flight to it it will never read: the clock a
+// message brings, say, which a receiver reads only as max(clock, T), once
+// T is at most its own clock, which never decreases. The exhaustive
+// checker sets those values to a canonical one in every state it keeps
+// (before the clock shift), so that states that differ only in them
+// become one.
+//
+// The contract, which makes the reduction exact: whatever steps the
+// system takes until m is delivered (the node's own included), delivering
+// Forget's message instead of m makes the node take the same step, with
+// the same events (notes included), to the same state. A restart, which
+// rebuilds the node, is outside it: the checker does not call Forget while
+// a restart may still happen. The message returned must be a MsgShifter
+// that reports none of the values it made canonical (a 0 that means
+// "none", say).
+type Forgetter interface {
+	Shifter
+	// Forget returns m, in flight to the node from node from, with the
+	// values the node will never read set to canonical ones, and whether
+	// it changed anything.
+	Forget(from int, m Msg) (Msg, bool)
+}
+
+// Stamper is an optional interface of a Shifter whose timestamps (the
+// values it compares only with one another, for order and equality, and
+// never adds to) matter only by their order once they are below every
+// clock. A node's clock never decreases and every timestamp it makes is
+// above its clock, so a timestamp below every clock of a state is lower
+// than every timestamp made later, and is compared only with the others
+// it finds lower or higher as before; fed to a clock (max(clock, T)), it
+// leaves that clock as it is. The exhaustive checker renumbers those low
+// timestamps, in every node and every message in flight, keeping their
+// order and equalities, to the values just below the least clock, so that
+// a request left waiting while the clocks climb does not leave a gap that
+// grows.
+//
+// The contract, which makes the renumbering exact: the node's clock
+// (StampFloor) never decreases; every timestamp it makes from now on is
+// above it; and a state whose timestamps below the least clock are
+// renamed by a one-to-one, order-keeping map into the values below it
+// takes the same steps, with the same events, to the successors renamed
+// alike. A restart, which rebuilds a node with a lower clock, is outside
+// it: the checker does not renumber while a restart may still happen.
+type Stamper interface {
+	Shifter
+	// StampFloor returns the node's clock, and ok: whether the contract
+	// holds for the node as it stands (false: the state is not
+	// renumbered).
+	StampFloor() (clock int, ok bool)
+	// AppendStamps appends the timestamps the node's future reads (a 0
+	// that means "none" is not one).
+	AppendStamps(ts []int) []int
+	// RenameStamps returns an independent copy of the node with every
+	// timestamp AppendStamps reports replaced by rename(t).
+	RenameStamps(rename func(int) int) Snapshot
+}
+
+// MsgStamper is the message side of Stamper: a message that carries
+// timestamps (a message that carries none implements it with nothing to
+// report).
+type MsgStamper interface {
+	MsgShifter
+	// AppendStamps appends the timestamps the message carries.
+	AppendStamps(ts []int) []int
+	// RenameStamps returns the message with every timestamp AppendStamps
+	// reports replaced by rename(t).
+	RenameStamps(rename func(int) int) Msg
+}

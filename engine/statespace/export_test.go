@@ -16,11 +16,22 @@ import (
 // with the same shift are seen differently. The shift is exact when the
 // two maps are equal.
 func ShiftSpaces(cfg Config, depth, limit int) (full, shifted map[string]string, err error) {
+	return shiftSpaces(cfg, depth, limit, "")
+}
+
+// ShiftSpacesWithout is ShiftSpaces with one part of the reduction off:
+// "forget" (node.Forgetter), "stamps" (node.Stamper) or "" (none): what
+// that part merges is the difference.
+func ShiftSpacesWithout(cfg Config, depth, limit int, off string) (full, shifted map[string]string, err error) {
+	return shiftSpaces(cfg, depth, limit, off)
+}
+
+func shiftSpaces(cfg Config, depth, limit int, off string) (full, shifted map[string]string, err error) {
 	m, s0, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	m.shifting = true
+	m.shifting, m.noForget, m.noStamps = true, off == "forget", off == "stamps"
 	bfs := func(shift bool) (map[string]string, error) {
 		canon := func(s *state) *state {
 			if shift {

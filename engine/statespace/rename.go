@@ -39,11 +39,9 @@ import (
 // renamed node and message numbers already computed, by the number and
 // the renaming.
 type renamer struct {
-	ids   []node.ID
-	rank  []int
-	key   []byte
-	nodes map[string]uint32
-	msgs  map[string]uint32
+	ids  []node.ID
+	rank []int
+	remap
 }
 
 func cmpID(a, b node.ID) int {
@@ -83,7 +81,7 @@ func (m *machine) renameIDs(s *state) *state {
 	r.ids = ids
 	// the renaming, and the key that names it: the identifiers it moves
 	r.rank = r.rank[:0]
-	r.key = append(r.key[:0], 0, 0, 0, 0) // the node's or message's number goes here
+	r.begin()
 	moved := false
 	for k, id := range ids {
 		n := 1
@@ -103,34 +101,7 @@ func (m *machine) renameIDs(s *state) *state {
 		}
 		return r.rank[k]
 	}
-	if r.nodes == nil {
-		r.nodes, r.msgs = map[string]uint32{}, map[string]uint32{}
-	}
-	c := s.shallow()
-	for k, id := range c.nodes {
-		if !c.alive(k + 1) {
-			continue
-		}
-		binary.LittleEndian.PutUint32(r.key, id)
-		nid, ok := r.nodes[string(r.key)]
-		if !ok {
-			nid = m.internNode(k+1, m.nodeAt(id).(node.IDRenamer).RenameIDs(rename))
-			r.nodes[string(r.key)] = nid
-		}
-		c.nodes[k] = nid
-	}
-	if moved && len(c.net) > 0 {
-		net := make([]item, len(c.net))
-		for k, it := range c.net {
-			binary.LittleEndian.PutUint32(r.key, it.id)
-			mid, ok := r.msgs[string(r.key)]
-			if !ok {
-				mid = m.msgID(m.msgAt(it.id).(node.MsgIDRenamer).RenameIDs(rename))
-				r.msgs[string(r.key)] = mid
-			}
-			net[k] = item{link: it.link, id: mid}
-		}
-		c.net = net
-	}
-	return c
+	return r.apply(m, s, moved,
+		func(nd node.Snapshot) node.Snapshot { return nd.(node.IDRenamer).RenameIDs(rename) },
+		func(msg node.Msg) node.Msg { return msg.(node.MsgIDRenamer).RenameIDs(rename) })
 }

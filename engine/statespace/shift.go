@@ -1,6 +1,8 @@
 package statespace
 
 import (
+	"slices"
+
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 )
@@ -37,13 +39,18 @@ import (
 type shifter struct {
 	nodes map[[2]uint32]uint32 // (node number, d) -> the shifted node's number
 	msgs  map[[2]uint32]uint32 // (message number, d) -> the shifted message's number
-	ids   renamer              // the identifiers' renaming (rename.go)
+	// forgot: (receiver's node number, sender, message number) -> the
+	// number of the message with what its receiver will never read
+	// forgotten (node.Forgetter)
+	forgot map[[3]uint32]uint32
+	ids    renamer // the identifiers' renaming (rename.go)
+	st     stamps  // the low timestamps' renumbering (stamps.go)
 }
 
 // shifterOf is m's shifter, made on first use.
 func (m *machine) shifterOf() *shifter {
 	if m.sh == nil {
-		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}}
+		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{}}
 	}
 	return m.sh
 }
@@ -67,12 +74,6 @@ func (m *machine) shiftClocks(s *state) *state {
 			return s
 		}
 	}
-	least, has := 0, false
-	note := func(l int) {
-		if !has || l < least {
-			least, has = l, true
-		}
-	}
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
 			continue
@@ -81,20 +82,32 @@ func (m *machine) shiftClocks(s *state) *state {
 		if !ok {
 			return s
 		}
-		l, h, exact := sh.LeastClock()
-		if !exact {
+		if _, _, exact := sh.LeastClock(); !exact {
 			return s
-		}
-		if h {
-			note(l)
 		}
 	}
 	for _, it := range s.net {
-		ms, ok := m.msgAt(it.id).(node.MsgShifter)
-		if !ok {
+		if _, ok := m.msgAt(it.id).(node.MsgShifter); !ok {
 			return s
 		}
-		if l, h := ms.LeastClock(); h {
+	}
+	c := m.lowStamps(m.forget(s))
+	least, has := 0, false
+	note := func(l int) {
+		if !has || l < least {
+			least, has = l, true
+		}
+	}
+	for k, id := range c.nodes {
+		if !c.alive(k + 1) {
+			continue
+		}
+		if l, h, _ := m.nodeAt(id).(node.Shifter).LeastClock(); h {
+			note(l)
+		}
+	}
+	for _, it := range c.net {
+		if l, h := m.msgAt(it.id).(node.MsgShifter).LeastClock(); h {
 			note(l)
 		}
 	}
@@ -102,7 +115,9 @@ func (m *machine) shiftClocks(s *state) *state {
 	if has {
 		d = least - 1
 	}
-	c := s.shallow()
+	if c == s {
+		c = s.shallow()
+	}
 	for k, id := range c.nodes {
 		if !c.alive(k + 1) {
 			continue
@@ -128,5 +143,58 @@ func (m *machine) shiftClocks(s *state) *state {
 		}
 		c.net = net
 	}
+	return c
+}
+
+// forget returns s with every message in flight to a node.Forgetter
+// replaced by what its receiver will read of it (s itself if none
+// changes, or while a restart, which rebuilds a receiver, may still
+// happen). s is not changed.
+//
+// Why it is exact: by the Forgetter contract, a state and its forgotten
+// one take the same steps with the same events, and each step leads to
+// states that again differ only in values their receivers will never
+// read, or not at all (a delivered message is gone, new ones are sent
+// alike); so by induction along a path they have the same futures. It
+// commutes with the shift: a clock at most the receiver's stays so when
+// both are lowered by d, and the canonical values are ones the shift
+// leaves alone.
+func (m *machine) forget(s *state) *state {
+	if m.noForget || int(s.restarts) < m.cfg.Restarts || len(s.net) == 0 {
+		return s
+	}
+	n := len(s.nodes)
+	var net []item
+	for k, it := range s.net {
+		from, to := int(it.link)/n+1, int(it.link)%n+1
+		if !s.alive(to) {
+			continue
+		}
+		nid := s.nodes[to-1]
+		f, ok := m.nodeAt(nid).(node.Forgetter)
+		if !ok {
+			continue
+		}
+		key := [3]uint32{nid, uint32(from), it.id}
+		mid, ok := m.sh.forgot[key]
+		if !ok {
+			mid = it.id
+			if msg, changed := f.Forget(from, m.msgAt(it.id)); changed {
+				mid = m.msgID(msg)
+			}
+			m.sh.forgot[key] = mid
+		}
+		if mid != it.id {
+			if net == nil {
+				net = slices.Clone(s.net)
+			}
+			net[k].id = mid
+		}
+	}
+	if net == nil {
+		return s
+	}
+	c := s.shallow()
+	c.net = net
 	return c
 }

@@ -46,7 +46,6 @@ func TestClockShiftIsExact(t *testing.T) {
 		depth  int
 	}{
 		{"lamport", map[string]any{"nodes": 3, "requests": 1}, 0},
-		{"lamport", map[string]any{"nodes": 2, "requests": 2}, 0},
 		{"lamport", map[string]any{"nodes": 3, "requests": 0}, 12},
 		{"ricart-agrawala", map[string]any{"nodes": 3, "requests": 1}, 0},
 		{"ricart-agrawala", map[string]any{"nodes": 2, "requests": 3}, 0},
@@ -125,5 +124,53 @@ func TestSearchWithClockShiftAgrees(t *testing.T) {
 			t.Errorf("%s %v: the shift merged no state: %d with it, %d without", tc.alg, tc.params, on.Distinct, off.Distinct)
 		}
 		t.Logf("%s %v: %d states shifted, %d not", tc.alg, tc.params, on.Distinct, off.Distinct)
+	}
+}
+
+// Forgetting what a receiver will never read (node.Forgetter: Lamport's
+// ACK and RELEASE timestamps, Maekawa's clocks at most the receiver's and
+// the requests its LOCKED, FAILED and INQUIRE name that are no longer
+// awaited) is exact, as the whole shift is (the full search's states map
+// onto the reduced search's, each seen alike), and it merges states: the
+// same spaces have fewer states with it than without.
+func TestForgettingIsExactAndMerges(t *testing.T) {
+	exactAndMerges(t, "forget", []spaceCase{
+		{"lamport", map[string]any{"nodes": 3, "requests": 0}, 9},
+		{"maekawa", map[string]any{"nodes": 3, "requests": 1}, 0},
+		{"maekawa", map[string]any{"nodes": 3, "requests": 0}, 10},
+	})
+}
+
+// spaceCase is a mutex configuration searched to depth (0: no bound).
+type spaceCase struct {
+	alg    string
+	params map[string]any
+	depth  int
+}
+
+// exactAndMerges checks, for each case, that the unreduced graph's
+// states map onto the reduced search's, each seen alike, with every
+// reduction on, and that the reduction named off merges states: the
+// search without it keeps more.
+func exactAndMerges(t *testing.T, off string, cases []spaceCase) {
+	t.Helper()
+	for _, tc := range cases {
+		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
+		full, reduced, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "")
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.alg, tc.params, err)
+		}
+		if !maps.Equal(full, reduced) {
+			t.Errorf("%s %v: the full search's states map to %d reduced states, the reduced search reaches %d, not the same",
+				tc.alg, tc.params, len(full), len(reduced))
+		}
+		_, kept, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(reduced) >= len(kept) {
+			t.Errorf("%s %v: without %s no state is merged: %d with it, %d without", tc.alg, tc.params, off, len(reduced), len(kept))
+		}
+		t.Logf("%s %v depth %d: %d states with %s, %d without", tc.alg, tc.params, tc.depth, len(reduced), off, len(kept))
 	}
 }

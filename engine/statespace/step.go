@@ -45,6 +45,11 @@ type machine struct {
 	// shifting says whether a search's successors are shifted (shift.go);
 	// sh holds what the shifts computed.
 	shifting bool
+	// noForget turns node.Forgetter off in the shift (a test's baseline
+	// for what forgetting merges).
+	noForget bool
+	// noStamps turns node.Stamper off in the shift (a test's baseline).
+	noStamps bool
 	sh       *shifter
 	// staged is the first violation on the path of Config.From, if any.
 	staged *Violation

@@ -317,3 +317,27 @@ func FuzzParseClockRule(f *testing.F) {
 		}
 	})
 }
+
+// Forget keeps its node.Forgetter contract: a message's timestamp the
+// receiver will only max with a clock at least as large is forgotten, and
+// delivering what is left changes nothing, over random FIFO schedules of
+// two to four nodes (the check must bite: some deliveries carry a
+// forgotten timestamp).
+func TestForget(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		f, err := Factory(Config{N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mutextest.CheckForget(t, f, n, 3, 60); got == 0 {
+			t.Errorf("N = %d: no delivery had anything forgotten", n)
+		}
+	}
+	f, err := Factory(Config{N: 3, Clock: ClockRequests})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mutextest.CheckForget(t, f, 3, 3, 20); got != 0 {
+		t.Errorf("under ClockRequests %d deliveries had something forgotten; ACK and RELEASE carry no timestamp there", got)
+	}
+}

@@ -48,11 +48,16 @@ func (n *Node) LeastClock() (least int, has, exact bool) {
 // ShiftClocks implements node.Shifter. Lamport's algorithm only compares
 // timestamps with one another, takes their max and adds 1, so lowering
 // every clock and timestamp of a state by the same d changes no decision.
-// reqT is written at each request and read by Status only: it is set to 0.
+// reqT is written at each request and read by Status only: it is set to 0,
+// and so is acks outside WANTED (maybeEnter reads it only while WANTED,
+// request sets it to 0 before).
 func (n *Node) ShiftClocks(d int) node.Snapshot {
 	c := n.Clone().(*Node)
 	c.clock -= d
 	c.reqT = 0
+	if c.state != StateWanted {
+		c.acks = 0
+	}
 	for k := range c.queue {
 		c.queue[k].T -= d
 	}
@@ -77,3 +82,60 @@ func (m Msg) ShiftClocks(d int) node.Msg {
 // ProtocolState is the node's state: RELEASED, WANTED or HELD (a goal of
 // the exhaustive checker reads it).
 func (n *Node) ProtocolState() string { return n.state }
+
+// Forget implements node.Forgetter under the paper's rule: an ACK's or a
+// RELEASE's timestamp is read only by receive, as max(clock, T), so once T
+// is at most the receiver's clock (which never decreases) it is set to 0,
+// "none" (receive then gives the same clock). An ACQUIRE's timestamp is
+// queued, so it is kept.
+func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
+	msg, ok := m.(Msg)
+	if !ok || n.cfg.Clock != ClockEveryEvent || msg.Kind == MsgAcquire || msg.T == 0 || msg.T > n.clock {
+		return m, false
+	}
+	msg.T = 0
+	return msg, true
+}
+
+// StampFloor implements node.Stamper under the paper's rule: the clock
+// (it never decreases, and a request is stamped after a tick, above it).
+// Under ClockRequests a request is stamped with the clock as it stands:
+// not renumbered.
+func (n *Node) StampFloor() (int, bool) { return n.clock, n.cfg.Clock == ClockEveryEvent }
+
+// AppendStamps implements node.Stamper: the queued requests' timestamps
+// (reqT is not read: ShiftClocks zeroes it).
+func (n *Node) AppendStamps(ts []int) []int {
+	for _, e := range n.queue {
+		ts = append(ts, e.T)
+	}
+	return ts
+}
+
+// RenameStamps implements node.Stamper. Timestamps are compared only in
+// the queue's order (before) and fed to a clock by max.
+func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
+	c := n.Clone().(*Node)
+	for k := range c.queue {
+		c.queue[k].T = rename(c.queue[k].T)
+	}
+	c.reqT = 0
+	return c
+}
+
+// AppendStamps implements node.MsgStamper: an ACQUIRE's timestamp (an ACK's
+// or a RELEASE's clock is no timestamp: it is only fed to a clock).
+func (m Msg) AppendStamps(ts []int) []int {
+	if m.Kind == MsgAcquire {
+		ts = append(ts, m.T)
+	}
+	return ts
+}
+
+// RenameStamps implements node.MsgStamper.
+func (m Msg) RenameStamps(rename func(int) int) node.Msg {
+	if m.Kind == MsgAcquire {
+		m.T = rename(m.T)
+	}
+	return m
+}

@@ -172,3 +172,20 @@ func TestRandomSchedules(t *testing.T) {
 	}
 	t.Logf("messages %v; worst run: %.2f(K-1) per entry", kinds, worst)
 }
+
+// Forget keeps its node.Forgetter contract: a message's clock the receiver
+// will only max with a clock at least as large, and the request named by
+// a LOCKED, FAILED or INQUIRE its receiver is no longer waiting with, are
+// forgotten, and delivering what is left changes nothing, over random FIFO
+// schedules of two to five nodes (the check must bite).
+func TestForget(t *testing.T) {
+	for n := 2; n <= 5; n++ {
+		f, err := Factory(Config{N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mutextest.CheckForget(t, f, n, 3, 60); got == 0 {
+			t.Errorf("N = %d: no delivery had anything forgotten", n)
+		}
+	}
+}

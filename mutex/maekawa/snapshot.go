@@ -96,19 +96,26 @@ func (n *Node) LeastClock() (least int, has, exact bool) {
 // state by the same d changes no decision. reqT is read only while WANTED
 // or HELD: otherwise it is set to 0, and so are the lock flags of a
 // request no longer outstanding (granted, inquired, failed: request()
-// clears them before they are read again).
+// clears them before they are read again). failed is read only while
+// WANTED (onFailed and onInquire return first otherwise), so it is false
+// while HELD too; the lock's Failed flag is never read (Before does not
+// read it, and onRelinquish sets it before queueing the lock): false.
 func (n *Node) ShiftClocks(d int) node.Snapshot {
 	c := n.Clone().(*Node)
 	c.clock -= d
 	if c.state != StateReleased {
 		c.reqT -= d
 	} else {
-		c.reqT, c.failed = 0, false
+		c.reqT = 0
 		clear(c.granted)
 		clear(c.inquired)
 	}
+	if c.state != StateWanted {
+		c.failed = false
+	}
 	if c.lock != nil {
 		c.lock.T -= d
+		c.lock.Failed = false
 	}
 	for k := range c.waiting {
 		c.waiting[k].T -= d
@@ -121,12 +128,108 @@ func (n *Node) ShiftClocks(d int) node.Snapshot {
 }
 
 // LeastClock implements node.MsgShifter: the sender's clock and the
-// request's timestamp.
-func (m Msg) LeastClock() (least int, has bool) { return min(m.T, m.ReqT), true }
+// request's timestamp, but a 0, which Forget leaves for a value its
+// receiver will not read (every clock is at least 1 once a node sends).
+func (m Msg) LeastClock() (least int, has bool) {
+	for _, v := range [2]int{m.T, m.ReqT} {
+		if v != 0 && (!has || v < least) {
+			least, has = v, true
+		}
+	}
+	return least, has
+}
 
-// ShiftClocks implements node.MsgShifter.
+// ShiftClocks implements node.MsgShifter: it shifts a clock, not a 0.
 func (m Msg) ShiftClocks(d int) node.Msg {
-	m.T -= d
-	m.ReqT -= d
+	if m.T != 0 {
+		m.T -= d
+	}
+	if m.ReqT != 0 {
+		m.ReqT -= d
+	}
+	return m
+}
+
+// Forget implements node.Forgetter. A message's clock T is read only by
+// handle, as max(clock, T): once it is at most the receiver's clock (which
+// never decreases) it is set to 0. A LOCKED, FAILED or INQUIRE is acted on
+// only while its receiver is WANTED with the request it names (ReqT);
+// otherwise it never will be, since every later request of the receiver
+// is stamped above its clock, which is at least ReqT (a request it made):
+// its ReqT is set to 0, which names no request.
+func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
+	msg, ok := m.(Msg)
+	if !ok {
+		return m, false
+	}
+	changed := false
+	if msg.T != 0 && msg.T <= n.clock {
+		msg.T, changed = 0, true
+	}
+	switch msg.Kind {
+	case MsgLocked, MsgFailed, MsgInquire:
+		if msg.ReqT != 0 && (n.state != StateWanted || msg.ReqT != n.reqT) && msg.ReqT <= n.clock {
+			msg.ReqT, changed = 0, true
+		}
+	}
+	return msg, changed
+}
+
+// StampFloor implements node.Stamper: the clock (it never decreases, and
+// a request is stamped after a tick, above it).
+func (n *Node) StampFloor() (int, bool) { return n.clock, true }
+
+// AppendStamps implements node.Stamper: the outstanding request's
+// timestamp (while WANTED or HELD), the lock's and the queued requests'.
+func (n *Node) AppendStamps(ts []int) []int {
+	if n.state != StateReleased {
+		ts = append(ts, n.reqT)
+	}
+	if n.lock != nil {
+		ts = append(ts, n.lock.T)
+	}
+	for _, r := range n.waiting {
+		ts = append(ts, r.T)
+	}
+	for _, m := range n.local {
+		ts = m.AppendStamps(ts)
+	}
+	return ts
+}
+
+// RenameStamps implements node.Stamper. Timestamps are compared only with
+// one another (Before, equality of a message's ReqT with reqT or the
+// lock's T) and copied into messages; none is fed to a clock.
+func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
+	c := n.Clone().(*Node)
+	if c.state != StateReleased {
+		c.reqT = rename(c.reqT)
+	}
+	if c.lock != nil {
+		c.lock.T = rename(c.lock.T)
+	}
+	for k := range c.waiting {
+		c.waiting[k].T = rename(c.waiting[k].T)
+	}
+	for k := range c.local {
+		c.local[k] = c.local[k].RenameStamps(rename).(Msg)
+	}
+	return c
+}
+
+// AppendStamps implements node.MsgStamper: the timestamp of the request
+// the message concerns (ReqT; T is the sender's clock, only fed to one).
+func (m Msg) AppendStamps(ts []int) []int {
+	if m.ReqT != 0 {
+		ts = append(ts, m.ReqT)
+	}
+	return ts
+}
+
+// RenameStamps implements node.MsgStamper.
+func (m Msg) RenameStamps(rename func(int) int) node.Msg {
+	if m.ReqT != 0 {
+		m.ReqT = rename(m.ReqT)
+	}
 	return m
 }

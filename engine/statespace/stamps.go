@@ -1,0 +1,102 @@
+package statespace
+
+import (
+	"encoding/binary"
+	"slices"
+
+	"ringlab/engine/node"
+)
+
+// The low timestamps renumbered: in a state whose live nodes and messages
+// all implement node.Stamper and node.MsgStamper, the timestamps below
+// every node's clock (F, the least clock) are renamed, keeping their order
+// and equalities, to F-k..F-1 (k of them), before the shift.
+//
+// Why it is exact: every timestamp made from now on is above F (clocks
+// never decrease, and a node stamps above its clock), so a timestamp t < F
+// is only ever compared with the timestamps the state holds (order and
+// equality kept by the renaming) or with later ones (all above F, above t
+// and its new name alike), and max(clock, t) is the clock for both (every
+// clock is at least F). By the Stamper contract the renamed state takes
+// the same steps with the same events to the successors renamed alike;
+// the successor's own low timestamps include these, renumbered the same
+// way up to the successor's F, which is at least the old F. Two states
+// with the same renumbering therefore have the same futures, and a search
+// that keeps the renumbered states reaches exactly the renumberings of the
+// states the full one reaches. It commutes with the shift (both keep
+// order, and the shift moves F and the timestamps alike).
+//
+// It is off while a restart may still rebuild a node with a lower clock.
+
+// stamps is what one search keeps to renumber: scratch space and the
+// renamed node and message numbers already computed.
+type stamps struct {
+	ts []int
+	remap
+}
+
+// lowStamps returns s with its timestamps below the least clock
+// renumbered (s itself where nothing moves or the renumbering does not
+// apply). s is not changed.
+func (m *machine) lowStamps(s *state) *state {
+	if m.noStamps || int(s.restarts) < m.cfg.Restarts {
+		return s
+	}
+	st := &m.shifterOf().st
+	floor, has := 0, false
+	ts := st.ts[:0]
+	for k, id := range s.nodes {
+		if !s.alive(k + 1) {
+			continue
+		}
+		sn, ok := m.nodeAt(id).(node.Stamper)
+		if !ok {
+			return s
+		}
+		f, exact := sn.StampFloor()
+		if !exact {
+			return s
+		}
+		if !has || f < floor {
+			floor, has = f, true
+		}
+		ts = sn.AppendStamps(ts)
+	}
+	for _, it := range s.net {
+		ms, ok := m.msgAt(it.id).(node.MsgStamper)
+		if !ok {
+			return s
+		}
+		ts = ms.AppendStamps(ts)
+	}
+	st.ts = ts
+	ts = slices.DeleteFunc(ts, func(t int) bool { return t >= floor })
+	if !has || len(ts) == 0 {
+		return s
+	}
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	// t_j (ascending, j = 0..k-1) becomes floor-k+j; the key names the
+	// values that move.
+	k := len(ts)
+	st.begin()
+	moved := false
+	for j, t := range ts {
+		if nt := floor - k + j; nt != t {
+			moved = true
+			st.key = binary.AppendVarint(binary.AppendVarint(st.key, int64(t)), int64(nt))
+		}
+	}
+	if !moved {
+		return s
+	}
+	rename := func(t int) int {
+		if j, ok := slices.BinarySearch(ts, t); ok {
+			return floor - k + j
+		}
+		return t
+	}
+	return st.apply(m, s, true,
+		func(nd node.Snapshot) node.Snapshot { return nd.(node.Stamper).RenameStamps(rename) },
+		func(msg node.Msg) node.Msg { return msg.(node.MsgStamper).RenameStamps(rename) })
+}
