@@ -3,6 +3,7 @@ package statespace
 import (
 	"hash/maphash"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -20,18 +21,18 @@ import (
 // state reached first in queue order (the lowest parent in the level,
 // then the lowest transition in enabled order) keeps its record and path.
 // A successor the workers did not compute (a re-expansion, a step that
-// failed) the committer steps itself.
+// failed, a transition of an ample set the proviso refused) the
+// committer steps itself. While its next batch is not ready, the
+// committer computes batches too (help.go): N workers are N-1 goroutines
+// and the committer.
 
 // batchLen is the states of a level a worker takes at a time (a
 // multiple of markEvery).
 const batchLen = 128
 
-// ahead bounds the batches computed and not yet committed (memory).
+// ahead bounds the batches computed and not yet committed (memory): it
+// is the number of slots (recycle.go).
 const ahead = 64
-
-// hint is the sizes a worker's last batches needed, to allocate the next
-// one's at once.
-type hint struct{ buf, succs int }
 
 // span locates a successor's key in a batch's buffer.
 type span struct{ p, k, off, n int }
@@ -43,11 +44,25 @@ type pre struct {
 	memo []succ
 }
 
+// slot holds what one batch computed, from its fill to its commit: its
+// entries read back, and per state what was computed (the successors
+// with their keys in buf). A slot goes from a worker to the committer
+// and back; a worker takes one before it takes a batch.
+type slot struct {
+	raw   []byte
+	ents  []entry
+	pres  []pre
+	ts    []Trans
+	buf   []byte
+	all   []succ
+	spans []span
+	cands []uint64 // scratch of guessAmple
+	err   error    // reading the entries back
+}
+
 type batch struct {
 	lo, hi int
-	ents   []entry // the level's entries lo to hi, read back by the worker
-	pres   []pre
-	err    error // reading them back
+	sl     *slot
 	ready  chan struct{}
 }
 
@@ -58,6 +73,8 @@ type workers struct {
 	// sets is the search's sleep sets as the level began (an append-only
 	// copy): every entry's sleep set number is in it.
 	sets [][]Trans
+	// free holds the slots not in use (recycle.go).
+	free chan *slot
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -73,11 +90,16 @@ func parallel(cfg Config) int {
 	return cfg.Workers
 }
 
-// startWorkers makes the interner shared and builds w machines over it.
+// startWorkers makes the interner shared, and builds over it the
+// machines of the goroutines that help the committer compute (w in all
+// with it when it helps) and the slots.
 func (s *searcher) startWorkers(w int) error {
 	s.m.in.mu = new(sync.RWMutex)
-	s.par = &workers{}
-	for range w {
+	s.par = &workers{free: make(chan *slot, ahead)}
+	for range ahead {
+		s.par.free <- newSlot()
+	}
+	for range w - helping {
 		m, _, err := newMachine(s.cfg, nil, s.m.in)
 		if err != nil {
 			return err
@@ -95,7 +117,10 @@ func (s *searcher) expandLevelPar() error {
 		return err
 	}
 	n := s.level.n
-	size := markEvery * max(1, min(batchLen, n/(8*len(s.par.ms)))/markEvery) // a small level in small batches, still shared
+	// a small level in small batches, still shared by the goroutines
+	// computing (g)
+	g := len(s.par.ms) + helping
+	size := markEvery * max(1, min(batchLen, n/(8*g))/markEvery)
 	nb := (n + size - 1) / size
 	bs := make([]batch, nb)
 	for b := range bs {
@@ -108,27 +133,35 @@ func (s *searcher) expandLevelPar() error {
 		s.par.sets = s.sleeps.sets
 	}
 	var next atomic.Int64
-	tokens := make(chan struct{}, ahead)
+	// claim computes, with machine m and slot sl, the next batch no one
+	// took; it reports false (and lets sl go) when none is left.
+	claim := func(m *machine, sl *slot) bool {
+		b := int(next.Add(1)) - 1
+		if b >= nb {
+			s.par.free <- sl
+			return false
+		}
+		bs[b].sl = sl
+		s.fill(m, &bs[b])
+		close(bs[b].ready)
+		return true
+	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, m := range s.par.ms {
 		wg.Go(func() {
-			var h hint
 			for {
-				// A token first, then a batch: the batches held are then
+				// A slot first, then a batch: the batches held are then
 				// always the lowest uncommitted ones, so the committer's
 				// next batch is always being computed.
 				select {
-				case tokens <- struct{}{}:
+				case sl := <-s.par.free:
+					if !claim(m, sl) {
+						return
+					}
 				case <-quit:
 					return
 				}
-				b := int(next.Add(1)) - 1
-				if b >= nb {
-					return
-				}
-				s.fill(m, &bs[b], &h)
-				close(bs[b].ready)
 			}
 		})
 	}
@@ -137,64 +170,74 @@ func (s *searcher) expandLevelPar() error {
 		wg.Wait()
 	}()
 	for b := range bs {
-		<-bs[b].ready
-		if bs[b].err != nil {
-			return bs[b].err
+		s.await(&bs[b], claim)
+		sl := bs[b].sl
+		if sl.err != nil {
+			return sl.err
 		}
-		for i := range bs[b].ents {
+		for i := range sl.ents {
 			if s.outOfBudget() {
 				s.stopped = true
 				return nil
 			}
-			if err := s.expandPre(&bs[b].ents[i], &bs[b].pres[i]); err != nil || s.stopped {
+			if err := s.expandPre(&sl.ents[i], &sl.pres[i]); err != nil || s.stopped {
 				return err
 			}
 		}
-		bs[b].ents, bs[b].pres = nil, nil
-		<-tokens
+		bs[b].sl = nil
+		s.par.free <- s.recycled(sl)
 	}
 	return s.endLevel()
 }
 
 // fill computes, with machine m, what the committer needs of the states
-// of batch b: for a first expansion, its enabled transitions and the
-// successors by every one of them not asleep when it was queued, with
-// their keys and fingerprints. Those an ample set leaves out are computed
-// for nothing;
-// guessing them here would leave more to the committer, the one goroutine
-// every state passes through.
-func (s *searcher) fill(m *machine, b *batch, h *hint) {
-	raw, err := s.level.read(b.lo, b.hi, nil)
+// of batch b, into its slot: for a first expansion, its enabled
+// transitions and the successors by every one of them not asleep when it
+// was queued, with their keys and fingerprints. Those an ample set leaves
+// out are computed for nothing; guessing them here would leave more to
+// the committer, the one goroutine every state passes through.
+func (s *searcher) fill(m *machine, b *batch) {
+	sl := b.sl
+	raw, err := s.level.read(b.lo, b.hi, sl.raw)
+	sl.raw = raw
 	if err != nil {
-		b.err = err
+		sl.err = err
 		return
 	}
-	b.ents = parseEntries(raw, make([]entry, 0, b.hi-b.lo))
-	b.pres = make([]pre, b.hi-b.lo)
-	buf := make([]byte, 0, h.buf)
-	all := make([]succ, 0, h.succs)
-	spans := make([]span, 0, h.succs)
+	sl.ents = parseEntries(raw, sl.ents[:0])
+	sl.pres = slices.Grow(sl.pres[:0], b.hi-b.lo)[:b.hi-b.lo]
+	ts, buf, all, spans := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0]
 	for qi := b.lo; qi < b.hi; qi++ {
-		e := &b.ents[qi-b.lo]
-		p := &b.pres[qi-b.lo]
-		p.es = decode(e.key, m.n)
+		e := &sl.ents[qi-b.lo]
+		p := &sl.pres[qi-b.lo]
+		*p = pre{es: decode(e.key, m.n)}
 		if e.only >= 0 {
 			continue
 		}
-		p.ts = m.enabled(p.es, nil)
+		t0 := len(ts)
+		ts = m.enabled(p.es, ts)
+		p.ts = ts[t0:len(ts):len(ts)]
+		if p.ts == nil {
+			p.ts = []Trans{}
+		}
 		var asleep []Trans
 		if s.cfg.POR {
 			asleep = s.par.sets[e.sleep]
 		}
 		start := len(all)
-		for _, t := range p.ts {
-			if containsT(asleep, t) {
-				continue
+		// take returns the successor by t, stepped now unless it was
+		// before, or nil on an error (the committer steps it again and
+		// reports it in order).
+		take := func(t Trans) *succ {
+			for i := start; i < len(all); i++ {
+				if all[i].t == t {
+					return &all[i]
+				}
 			}
 			m.now = int64(e.depth)
 			next, viol, err := m.step(p.es, t)
 			if err != nil {
-				break // the committer steps it again and reports it in order
+				return nil
 			}
 			if m.shifting {
 				next = m.shift(next)
@@ -203,12 +246,25 @@ func (s *searcher) fill(m *machine, b *batch, h *hint) {
 			buf = next.appendKey(buf, m.in)
 			spans = append(spans, span{qi - b.lo, len(all) - start, off, len(buf) - off})
 			all = append(all, succ{t: t, s: next, viol: viol, vis: m.vis})
+			return &all[len(all)-1]
+		}
+		full, ok := true, true
+		if s.cfg.POR && !s.cfg.sleepOnly {
+			full, ok = guessAmple(m, p, &sl.cands, take)
+		}
+		for _, t := range p.ts {
+			if !full || !ok {
+				break
+			}
+			if !containsT(asleep, t) {
+				ok = take(t) != nil
+			}
 		}
 		p.memo = all[start:len(all):len(all)]
 	}
-	h.buf, h.succs = max(h.buf, cap(buf)), max(h.succs, cap(all))
+	sl.ts, sl.buf, sl.all, sl.spans = ts, buf, all, spans
 	for _, sp := range spans {
-		c := &b.pres[sp.p].memo[sp.k]
+		c := &sl.pres[sp.p].memo[sp.k]
 		c.key = buf[sp.off : sp.off+sp.n : sp.off+sp.n]
 		if !s.cfg.Exact {
 			c.fp = maphash.Bytes(s.seed, c.key)
