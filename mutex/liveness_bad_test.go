@@ -144,3 +144,22 @@ func TestLivenessRegeneratedTokensNeverMerge(t *testing.T) {
 		t.Errorf("exit %d (%v): %s\n%s", code, err, out, errb)
 	}
 }
+
+// Where the checker's exact reductions still leave a check without end
+// infinite (Maekawa from three nodes, a quorum smaller than the
+// coordinators), it refuses at once and says why, rather than search
+// until the memory bound; a depth bound is accepted.
+func TestInfiniteWorkloadsRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "maekawa", "--nodes", "3", "--requests", "0"},
+		{"check", "quorum", "--coordinators", "3", "--quorum", "2", "--nodes", "2", "--requests", "0", "--liveness"},
+	} {
+		out, errb, code := runCLI(t, args...)
+		if code != cliutil.ExitUsage || out != "" || !strings.Contains(errb, "needs --max-depth here: the space is infinite") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errb)
+		}
+	}
+	if _, errb, code := runCLI(t, "check", "maekawa", "--nodes", "3", "--requests", "0", "--max-depth", "6"); code != cliutil.ExitNoTermination {
+		t.Errorf("with --max-depth: exit %d\n%s", code, errb)
+	}
+}

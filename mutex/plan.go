@@ -29,6 +29,7 @@ type plan struct {
 	promise    string           // the order's name
 	token      bool             // check one token
 	regen      bool             // a lost token is regenerated: check that eventually one is left (checks without end)
+	infinite   string           // why a check without end (--requests 0) has an infinite space even reduced ("": it may not)
 	theory     string           // messages per entry, in theory
 	exact      int              // messages per entry exactly, when the theory is exact (0: not)
 	names      func(int) string // display names: roles, or algorithm ids
@@ -110,6 +111,9 @@ func quorumPlan(cfg quorum.Config) (plan, error) {
 		order: mutexcheck.RequestTime, promise: "each coordinator's own queue order",
 		theory: fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n), names: quorumNames(n), topology: trace.TopoGraph,
 	}
+	if m < n {
+		pl.infinite = fmt.Sprintf("with --quorum %d of %d coordinators, a participant can enter again and again while its messages to a coordinator it does not need pile up on that link", m, n)
+	}
 	for c := 1; c <= n && n*cfg.Participants <= 100_000; c++ {
 		for q := n + 1; q <= n+cfg.Participants; q++ {
 			pl.edges = append(pl.edges, [2]int{c, q})
@@ -156,11 +160,15 @@ func lamportPlan(cfg lamport.Config) (plan, error) {
 func maekawaPlan(cfg maekawa.Config) (plan, error) {
 	f, err := maekawa.Factory(cfg)
 	lo, hi := maekawa.MessagesPerEntry(cfg.N)
-	return plan{
+	pl := plan{
 		nodes: cfg.N, factory: workloadDone(f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
 		order: mutexcheck.RequestTime, promise: "each arbiter's (timestamp, id) order",
 		theory: fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(cfg.N)), names: processNames, topology: trace.TopoComplete,
-	}, err
+	}
+	if cfg.N >= 3 {
+		pl.infinite = "from 3 nodes on, a node whose request waits on a link keeps its clock while a node of another quorum enters again and again, so the gap between their clocks grows without bound and no shift closes it"
+	}
+	return pl, err
 }
 
 // workloadDone builds nodes that never report Done. The algorithms say
