@@ -11,7 +11,11 @@ import (
 // node.Climber and node.MsgClimber, a gap between two consecutive distinct
 // values (clocks and timestamps, in nodes and in messages in flight) that
 // lies below the second least clock is narrowed to the most that can
-// matter, before the shift. A node left behind (its request waiting on a
+// matter: after forgetting (values a receiver will never read) and before
+// the low timestamps' renumbering and the shift. (Before the renumbering,
+// so that it sees the values in their own order: the renumbering may lift
+// a timestamp past a message's clock that is no longer read, and the
+// narrowed form would then depend on the path.) A node left behind (its request waiting on a
 // link while others enter again and again) keeps the least clock, which
 // the shift cannot move; this bounds the gap above it instead.
 //
@@ -34,8 +38,8 @@ import (
 //     bound.
 //
 // Call two states alike at the gap if they differ only in its width, both
-// at least U+1 (U is the same for both: it depends on the values' order,
-// not their sizes). Every value derived from L stays below every value
+// at least U+1 (U is the same for both: it depends on the values' order
+// and on P's state, not on the values' sizes). Every value derived from L stays below every value
 // derived from H by at least U+1 minus what the top of L has risen, which
 // is at least Climb after the step plus 1, so every comparison and max
 // comes out the same in both, and the successors are alike at the gap
@@ -54,8 +58,7 @@ import (
 // gaps is what one search keeps to narrow gaps: scratch space and the
 // mapped node and message numbers already computed.
 type gaps struct {
-	vs, clocks []int
-	low        []int // by node: the messages in flight to it, by their clock, for the count of those in L
+	vs, clocks, w []int
 	remap
 }
 
@@ -100,28 +103,30 @@ func (m *machine) closeGaps(s *state) *state {
 	}
 	slices.Sort(vs)
 	vs = slices.Compact(vs)
-	// first and second least clocks, and the node with the least
-	least, second, p := clocks[0], 0, 0
-	hasSecond := false
-	for k, id := range s.nodes {
-		if !s.alive(k + 1) {
+	// the least and second least clocks, and P, the node with the least
+	least, second, p, hasSecond := 0, 0, 0, false
+	k := 0
+	for i := range s.nodes {
+		if !s.alive(i + 1) {
 			continue
 		}
-		c, _ := m.nodeAt(id).(node.Climber).StampFloor()
+		c := clocks[k]
+		k++
 		switch {
 		case p == 0 || c < least:
 			if p != 0 {
 				second, hasSecond = least, true
 			}
-			least, p = c, k+1
+			least, p = c, i+1
 		case !hasSecond || c < second:
 			second, hasSecond = c, true
 		}
 	}
-	// new values w_j: w_0 = v_0, w_{j+1} = w_j + min(v_{j+1}-v_j, U_j+1)
+	// the new values: w_0 = v_0, w_{j+1} = w_j + min(v_{j+1}-v_j, U_j+1)
 	n := len(s.nodes)
 	moved := false
-	w := make([]int, len(vs))
+	w := append(g.w[:0], make([]int, len(vs))...)
+	g.w = w
 	w[0] = vs[0]
 	for j := 0; j+1 < len(vs); j++ {
 		width := vs[j+1] - vs[j]
