@@ -28,9 +28,11 @@ package node
 //     Climb(in-1) after it (in >= 1). So Climb(in) bounds how far the
 //     clock can rise above the larger of the clock and the clocks of in
 //     messages it will receive, before it receives any other message.
-//     Climb depends on the node's state but not on the sizes of its
-//     values (two nodes that differ only by an order-keeping map of their
-//     values have the same Climb).
+//     Climb never falls as in grows (a message lost on its way to the
+//     node leaves the bound at most what it was), and it depends on the
+//     node's state but not on the sizes of its values (two nodes that
+//     differ only by an order-keeping map of their values have the same
+//     Climb).
 //
 // A restart, which rebuilds a node with a lower clock, is outside it: the
 // checker does not close gaps while a restart may still happen.

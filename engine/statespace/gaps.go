@@ -7,51 +7,56 @@ import (
 	"ringlab/engine/node"
 )
 
-// The gaps closed: in a state whose live nodes and messages all implement
-// node.Climber and node.MsgClimber, a gap between two consecutive distinct
-// values (clocks and timestamps, in nodes and in messages in flight) that
-// lies below the second least clock is narrowed to the most that can
-// matter: after forgetting (values a receiver will never read) and before
-// the low timestamps' renumbering and the shift. (Before the renumbering,
-// so that it sees the values in their own order: the renumbering may lift
-// a timestamp past a message's clock that is no longer read, and the
-// narrowed form would then depend on the path.) A node left behind (its request waiting on a
-// link while others enter again and again) keeps the least clock, which
-// the shift cannot move; this bounds the gap above it instead.
+// The gaps narrowed: in a state whose live nodes and messages all
+// implement node.Climber and node.MsgClimber, a gap between two
+// consecutive distinct values (clocks and timestamps, in nodes and in
+// messages in flight) that lies below the second least clock is narrowed
+// to the most that can matter. A node left behind (its request waiting on
+// a link while others enter again and again) keeps the least clock, which
+// is still read, so the shift cannot move it; this bounds the gap above it
+// instead. It runs after forgetting (values a receiver will never read)
+// and before the low timestamps' renumbering and the shift: before the
+// renumbering so that it sees the values in their own order (the
+// renumbering may lift a timestamp past a message's clock no longer read,
+// and the narrowed form would then depend on the path).
 //
 // Why it is exact. Take a gap between consecutive values u < u' and split
 // the state's values into L (those <= u) and H (those >= u'). Let U be:
 //
 //   - 0 if no live node's clock is in L: every value in L then stays as it
 //     is (only clocks rise), is compared with the others as before (an L
-//     value below every H value and every value made later, since those
-//     are copies of clocks, all in H or above), and max(clock, v) with v
-//     in L is the clock;
+//     value is below every H value and every value made later, those
+//     being copies of clocks, all in H or above), and max(clock, v) with
+//     v in L is the clock;
 //   - Climb(in) of P if exactly one live node P has its clock in L, in
-//     being the messages in flight to P whose Clock is in L (or none): the
-//     other clocks are in H and never fall, so every other message P will
-//     receive brings a clock in H and lifts P's clock into H; until then
-//     each of P's steps raises the top of L (the larger of u and P's
-//     clock; P's new values are at most its clock) by at most its rise,
-//     and Climb falls by at least as much (the node.Climber contract);
+//     being the messages in flight to P whose Clock is in L (or which
+//     have none): the other clocks are in H and never fall, so every other
+//     message P will receive brings a clock in H and lifts P's clock into
+//     H; until then each of P's steps raises the top of L (the larger of u
+//     and P's clock; P's new values are at most its clock) by at most its
+//     rise, and Climb falls by at least as much (the node.Climber
+//     contract). Other nodes' steps leave P and in as they are (what they
+//     send P brings a clock in H); a message to P lost lowers in, and
+//     Climb with it; P's crash leaves no clock in L;
 //   - unbounded (the gap is kept) if two clocks are in L, or P has no
 //     bound.
 //
 // Call two states alike at the gap if they differ only in its width, both
 // at least U+1 (U is the same for both: it depends on the values' order
-// and on P's state, not on the values' sizes). Every value derived from L stays below every value
-// derived from H by at least U+1 minus what the top of L has risen, which
-// is at least Climb after the step plus 1, so every comparison and max
-// comes out the same in both, and the successors are alike at the gap
-// again (the gap as narrow as before minus the rise, U as small as before
-// minus the rise, or 0 once P has left L). Gaps apart are independent: a
-// value's side of each gap is kept by every step. So two states with the
-// same narrowed form have the same futures, with the same events and
-// verdicts; the narrowed form of a successor depends only on the narrowed
-// form of its parent; and a search that keeps the narrowed states reaches
-// exactly the narrowings of the states the full one reaches. Narrowing is
-// the map that sets each gap to min(width, U+1) and keeps the least value:
-// strictly increasing, and it leaves every U as it was.
+// and on P's state, not on the values' sizes). Every value derived from L
+// stays below every value derived from H by at least U+1 minus what the
+// top of L has risen, which is at least Climb after the step plus 1, so
+// every comparison and max comes out the same in both, and the successors
+// are alike at the gap again (the gap as narrow as before minus the rise,
+// U as small as before minus the rise, or 0 once P has left L). Gaps apart
+// are independent: a value's side of each gap is kept by every step. So
+// two states with the same narrowed form have the same futures, with the
+// same events and verdicts; the narrowed form of a successor depends only
+// on the narrowed form of its parent; and a search that keeps the
+// narrowed states reaches exactly the narrowings of the states the full
+// one reaches. Narrowing is the map that sets each gap to min(width, U+1)
+// and keeps the least value: strictly increasing, and it leaves every U
+// as it was.
 //
 // It is off while a restart may still rebuild a node with a lower clock.
 

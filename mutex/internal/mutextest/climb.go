@@ -20,7 +20,8 @@ type Rises struct {
 // t the delivered message's Clock; every value the step sends is at most
 // the clock after it; and Climb(in) before the step is at least rise +
 // Climb(in) after it (in-1 after a delivery), for in = 0..3 (1..3 for a
-// delivery). Nodes whose Climb has no bound are skipped.
+// delivery), Climb never falling as in grows. Nodes whose Climb has no
+// bound are skipped.
 func CheckClimb(t testing.TB, f node.Factory, n, quota, seeds int) Rises {
 	t.Helper()
 	var r Rises
@@ -53,6 +54,9 @@ func CheckClimb(t testing.TB, f node.Factory, n, quota, seeds int) Rises {
 			_, bounded := nd.Climb(0)
 			for k := range climbs {
 				climbs[k], _ = nd.Climb(k)
+				if k > 0 && climbs[k] < climbs[k-1] {
+					t.Fatalf("seed %d: node %d's Climb falls as in grows: %v", seed, i, climbs[:k+1])
+				}
 			}
 			from := before
 			if in.Kind == node.InMsg {
