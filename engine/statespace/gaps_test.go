@@ -52,3 +52,29 @@ func TestGapsNarrowedTooFarAreCaught(t *testing.T) {
 		}
 	}
 }
+
+// With fault budgets the narrowing stays exact: a message lost on its way
+// to the node left behind lowers its bound, a crash takes its clock out
+// (node.Climber's contract and gaps.go say why).
+func TestGapsAreExactWithFaults(t *testing.T) {
+	for _, tc := range []struct {
+		spaceCase
+		crashes, drops int
+	}{
+		{spaceCase{"maekawa", map[string]any{"nodes": 2, "requests": 0}, 16}, 1, 1},
+		{spaceCase{"maekawa", map[string]any{"nodes": 3, "requests": 0}, 10}, 0, 1},
+		{spaceCase{"maekawa", map[string]any{"nodes": 3, "requests": 0}, 8}, 1, 0},
+	} {
+		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
+		cfg.Crashes, cfg.Drops = tc.crashes, tc.drops
+		full, reduced, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "")
+		if err != nil || !maps.Equal(full, reduced) {
+			t.Errorf("%v, %d crashes, %d drops: the full search's states map to %d, the reduced search reaches %d (%v)",
+				tc.params, tc.crashes, tc.drops, len(full), len(reduced), err)
+		}
+		_, kept, err := statespace.ShiftSpacesWithout(cfg, tc.depth, 2_000_000, "gaps")
+		if err != nil || len(kept) <= len(reduced) {
+			t.Errorf("%v, %d crashes, %d drops: %d states with the gaps narrowed, %d without (%v)", tc.params, tc.crashes, tc.drops, len(reduced), len(kept), err)
+		}
+	}
+}
