@@ -52,7 +52,7 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 		Candidates: res.Live.Candidates, Seconds: res.Live.Elapsed.Seconds(), GraphBytes: res.Live.GraphBytes}
 	if sc.Checks != nil {
 		for _, p := range sc.Checks() {
-			if _, ok := p.(check.Eventually); ok {
+			if _, ok := p.(check.Eventually); ok && (sc.Only == "" || p.ID() == sc.Only) { // --property: that one alone
 				lr.Properties = append(lr.Properties, string(p.ID()))
 			}
 		}
