@@ -100,5 +100,7 @@ func (o *Owed) AppendKey(b []byte) []byte { return binary.AppendUvarint(b, o.Owe
 // cycle that never keeps it ("nodes wait and nobody enters").
 type Whole interface {
 	Promise
+	// Unmet says what holds, in words, on a cycle that never keeps the
+	// promise: it completes "a fair cycle ... on which ..., for ever".
 	Unmet() string
 }
