@@ -120,3 +120,15 @@ func TestMaxFlightBadInput(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// A lasso given as a --path is judged by the promise its cycle never
+// keeps, not by the verdicts where one turn ends: on the cycle where P1
+// gives up every round P2 enters, so the run's progress is kept and only
+// P1 starves, although where the turn ends both wait and nobody is in.
+func TestLivenessPathLassoJudgedByTheCycle(t *testing.T) {
+	const starves = "c3,c4|d3-1,d4-2,d3-2,d4-1,d1-3,d2-4,t3:1,d3-1,d1-4,c4,d3-2,d4-1,d4-2,t3:2,c4"
+	rout, rerr, code := runCLI(t, append(append([]string{"check"}, quorumArgs("--timers", "quiet", "--por=false")...), "--path", starves)...)
+	if code != cliutil.ExitViolation || !strings.Contains(rerr, "no starvation violated: ") || !strings.Contains(rout, "ENTER critical section") {
+		t.Errorf("--path %s: exit %d\n%s\n%s", starves, code, rout, rerr)
+	}
+}
