@@ -70,6 +70,11 @@ type Env struct {
 	// none): a System whose space is infinite needs this or a state
 	// constraint of its own (System.Within).
 	MaxDepth int
+	// MaxFlight is an exhaustive check's state constraint on the network
+	// (--max-flight: at most this many messages in flight on one link; 0:
+	// none): a System whose space is infinite only by what piles up on
+	// links is finite under it.
+	MaxFlight int
 	// AnyOrder says an exhaustive check delivers a link's messages in any
 	// order (--policy random), where it does not shift clocks
 	// (node.Shifter): a System whose space is finite only under the shift

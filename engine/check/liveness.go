@@ -92,3 +92,15 @@ func (o *Owed) Clone() Promise { c := *o; return &c }
 
 // AppendKey appends the mask of nodes owed an answer.
 func (o *Owed) AppendKey(b []byte) []byte { return binary.AppendUvarint(b, o.Owed()) }
+
+// Whole is a Promise made to the run as a whole rather than to one node
+// ("some node eventually enters", "eventually one token"): it uses bit 0
+// of its masks alone. The checker then names no node it is owed to and
+// counts no overtaking for it; Unmet says in words what stays so on a
+// cycle that never keeps it ("nodes wait and nobody enters").
+type Whole interface {
+	Promise
+	// Unmet says what holds, in words, on a cycle that never keeps the
+	// promise: it completes "a fair cycle ... on which ..., for ever".
+	Unmet() string
+}

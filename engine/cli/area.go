@@ -165,7 +165,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
 			}
-			env := engine.Env{Runtime: "sim", MaxDelay: 1, MaxDepth: c.Int("max-depth"), AnyOrder: c.String("policy") == "random"}
+			env := engine.Env{Runtime: "sim", MaxDelay: 1, MaxDepth: c.Int("max-depth"), MaxFlight: c.Int("max-flight"), AnyOrder: c.String("policy") == "random"}
 			ps, err := ReadParams(c, alg)
 			if err != nil {
 				return err

@@ -28,6 +28,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
 		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
 		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
+		&ucli.IntFlag{Name: "max-flight", Usage: "a state constraint on the network, as TLC's: states with more than this many messages in flight on one link are counted but not expanded (0: none); a lasso found within it is a lasso of the unbounded system, a ✓ holds within it only; turns --por off"},
 		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
 		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap and the tables the search keeps off it pass this many GiB (0: no bound)"},
 		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
@@ -117,6 +118,12 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 	}
 	if sc.Liveness {
 		sc.POR = false
+	}
+	if sc.MaxFlight = c.Int("max-flight"); sc.MaxFlight < 0 || sc.MaxFlight > 255 {
+		return sc, cliutil.FlagUsagef("max-flight", "--max-flight must be between 0 (none) and 255, got %d", sc.MaxFlight)
+	} else if sc.MaxFlight > 0 {
+		sc.POR = false // the reduction's ample sets assume a constraint on each node's own state
+		sc.Bound = strings.TrimPrefix(sc.Bound+fmt.Sprintf(" and --max-flight %d", sc.MaxFlight), " and ")
 	}
 	if c.IsSet("property") {
 		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
@@ -251,7 +258,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
-	if limit := extremesWanted(c, res); limit > 0 {
+	if limit := extremesWanted(c, res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
 		rep.Messages = extremes(ctx, sys, sc, limit, c.IsSet("extremes"), stderr)
 	}
 	switch format {

@@ -225,7 +225,7 @@ func writeExtremes(w io.Writer, r *extremesReport) {
 		if wt.Most < 0 {
 			fmt.Fprintf(w, "  longest wait (%s): %s overtaken without bound: a cycle keeps the promise to others while %s's stays owed (fair or not)\n", wt.Property, wt.Node, wt.Node)
 		} else {
-			fmt.Fprintf(w, "  longest wait (%s): %s overtaken %d times (promises kept to others while %s's is owed: for a lock, entries by others), path %s, waiting after step %d\n",
+			fmt.Fprintf(w, "  longest wait (%s): %s overtaken %d times (promises kept to others while %s's was owed), path %s, waiting after step %d\n",
 				wt.Property, wt.Node, wt.Most, wt.Node, wt.Path, wt.Start)
 		}
 	}

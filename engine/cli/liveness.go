@@ -52,7 +52,7 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 		Candidates: res.Live.Candidates, Seconds: res.Live.Elapsed.Seconds(), GraphBytes: res.Live.GraphBytes}
 	if sc.Checks != nil {
 		for _, p := range sc.Checks() {
-			if _, ok := p.(check.Eventually); ok {
+			if _, ok := p.(check.Eventually); ok && (sc.Only == "" || p.ID() == sc.Only) { // --property: that one alone
 				lr.Properties = append(lr.Properties, string(p.ID()))
 			}
 		}
@@ -91,6 +91,9 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 		lr.Property, lr.Node = string(l.Property), l.Node
 		lr.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which the promise to %s stays owed for ever",
 			len(l.Cycle), len(l.Prefix), who)
+		if l.Node == 0 { // a promise to the run as a whole
+			lr.Detail = l.Detail
+		}
 		lr.Prefix, lr.Cycle, lr.Path = statespace.FormatPath(l.Prefix), statespace.FormatPath(l.Cycle), l.String()
 		lr.Replay = base + " --path '" + l.String() + "'"
 	}
@@ -196,6 +199,8 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // not by itself, so the run counts none of its end verdicts; but the cycle
 // repeats for ever, so a promise (check.Eventually) owed where the turn
 // ends stays owed: that is the lasso's violation (exit 3), as the check's.
+// The property is the lasso's, or for a lasso given as a --path the
+// first whose promise the cycle never keeps (statespace.NeverKept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
 	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}}
 	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
@@ -204,13 +209,31 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 			fmt.Fprintf(stderr, "the cycle is not fair: %s stays enabled all the way round and is never taken, so a fair schedule leaves it: a promise it leaves owed is no liveness violation\n", t)
 			return err
 		}
+		var never []check.ID // nil: any promise owed where the turn ends
+		switch {
+		case l.Property != "":
+			never = []check.ID{l.Property}
+		case sc.Liveness:
+			var nerr error
+			if never, nerr = statespace.NeverKept(sc, l.Prefix, l.Cycle); nerr != nil {
+				return nerr
+			}
+			if len(never) == 0 {
+				return err // every promise is kept on the way round
+			}
+		}
+		violated := func(id string) bool { return never == nil || slices.Contains(never, check.ID(id)) }
 		for _, v := range o.Summary.Verdicts {
-			if !v.OK && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
+			if !v.OK && violated(v.Property) && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
 				_, promise := p.(check.Eventually)
 				return promise && string(p.ID()) == v.Property
 			}) {
 				return &run.Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
 			}
+		}
+		if len(never) > 0 {
+			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay,
+				Detail: "a promise stays owed all the way round the cycle, which repeats for ever"}
 		}
 	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {

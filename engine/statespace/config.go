@@ -70,6 +70,11 @@ type Config struct {
 	// state as it is); Bound names it in the report ("--max-clock 6").
 	Within func(i int, nd node.Node) bool
 	Bound  string
+	// MaxFlight, when positive, is a state constraint on the network (see
+	// flight.go): a state with more than MaxFlight messages in flight on
+	// one link is beyond it, counted and not expanded, as for Within.
+	// Bound names it too.
+	MaxFlight int
 
 	MaxDepth  int           // 0: none
 	MaxStates int64         // distinct states; 0: none

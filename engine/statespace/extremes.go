@@ -190,6 +190,7 @@ func (g *graph) longestWait() *Wait {
 		return nil
 	}
 	nn := g.x.m.n
+	ws := wholes(g.x.cfg)
 	var worst *Wait
 	for b := range 64 {
 		bit := uint64(1) << b
@@ -201,6 +202,9 @@ func (g *graph) longestWait() *Wait {
 			group = ^uint64(0)
 		}
 		others := group &^ bit
+		if isWhole(ws, b/nn) { // a promise to the run: nobody waits for it
+			continue
+		}
 		use := func(from int32, e edge) bool {
 			return g.owed[from]&bit != 0 && g.owed[e.to]&bit != 0 && g.kept(e)&bit == 0
 		}

@@ -109,6 +109,7 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 	}
 	g := &graph{x: x, ids: map[uint64]int32{}}
 	g.add(s0, -1, Trans{})
+	toRun := wholeBits(x.cfg, x.m.n) // kept by an entry, but no entry of their own
 	var ts []Trans
 	for k := 0; k < len(g.states); k++ {
 		if k%1024 == 0 && ctx.Err() != nil {
@@ -138,7 +139,7 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 			}
 			info := int32(0)
 			if extremes {
-				info = g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept})
+				info = g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept &^ toRun})
 			}
 			to := g.add(next, int32(k), t)
 			if viol != nil {

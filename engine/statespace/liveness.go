@@ -27,7 +27,7 @@ const Fairness = "weak fairness: a message that stays deliverable is eventually 
 // kept.
 type Lasso struct {
 	Property check.ID // the check.Eventually property whose promise is never kept
-	Node     int      // the node it is owed to
+	Node     int      // the node it is owed to; 0 for a promise to the run as a whole (check.Whole)
 	Detail   string   // in words
 	Prefix   []Trans  // from the initial state to the cycle's first state
 	Cycle    []Trans  // from that state back to it
@@ -294,6 +294,7 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	}
 	st.Promises = bits.OnesCount64(any)
 	var lasso *Lasso
+	ws := wholes(s.cfg)
 	comp := make([]int32, len(owed))
 	sc := newFairScratch(g.groups)
 	for b := range 64 {
@@ -308,6 +309,8 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 			group = ^uint64(0)
 		}
 		others := group &^ bit
+		whole := isWhole(ws, b/g.n)
+		wanted := s.cfg.Only == "" || s.liveName(b/g.n) == s.cfg.Only // --property
 		in := func(v int32) bool { return owed[v]&bit != 0 }
 		use := func(e int32) bool { return g.kept(e)&bit == 0 }
 		id := int32(0)
@@ -347,7 +350,7 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 			if worst != Unbounded {
 				worst = max(worst, m)
 			}
-			if lasso != nil || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
+			if lasso != nil || !wanted || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
 				return
 			}
 			st.Candidates++
@@ -358,12 +361,21 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 			lasso = g.lasso(s, c, ms, inside)
 			lasso.Node = b%g.n + 1
 			lasso.Property = s.liveName(b / g.n)
+			if whole {
+				lasso.Node, lasso.Detail = 0, ws[b/g.n]
+			}
 		})
-		st.Bypass = append(st.Bypass, Bypass{Property: s.liveName(b / g.n), Node: b%g.n + 1, Most: worst})
+		if !whole { // a promise to the run: nobody is overtaken
+			st.Bypass = append(st.Bypass, Bypass{Property: s.liveName(b / g.n), Node: b%g.n + 1, Most: worst})
+		}
 	}
 	st.Elapsed = time.Since(start)
 	st.GraphBytes = int64(g.edges.len())*8 + int64(len(owed))*8 + int64(len(c.off))*4
-	if lasso != nil {
+	switch {
+	case lasso != nil && lasso.Node == 0:
+		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which %s, for ever",
+			len(lasso.Cycle), len(lasso.Prefix), lasso.Detail)
+	case lasso != nil:
 		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which node %d's promise stays owed for ever",
 			len(lasso.Cycle), len(lasso.Prefix), lasso.Node)
 	}

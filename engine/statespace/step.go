@@ -137,14 +137,15 @@ func (m *machine) terminal(s *state) bool {
 	return !timers || s.done&live == live
 }
 
-// within reports whether every node's state in s meets Config.Within.
+// within reports whether every node's state in s meets Config.Within,
+// and every link holds at most Config.MaxFlight messages.
 func (m *machine) within(s *state) bool {
 	for _, id := range s.nodes {
 		if !m.isWithin(id) {
 			return false
 		}
 	}
-	return true
+	return m.cfg.MaxFlight <= 0 || flightWithin(s.net, m.cfg.MaxFlight)
 }
 
 // find returns the transition of s that a parsed label names, with its

@@ -144,3 +144,8 @@ func (p *tokenPromise) AppendKey(b []byte) []byte {
 	}
 	return b
 }
+
+var _ check.Whole = (*tokenPromise)(nil)
+
+// Unmet is what a cycle that never keeps the promise shows.
+func (*tokenPromise) Unmet() string { return "there is never exactly one token" }
