@@ -19,9 +19,11 @@ func ShiftSpaces(cfg Config, depth, limit int) (full, shifted map[string]string,
 	return shiftSpaces(cfg, depth, limit, "")
 }
 
-// ShiftSpacesWithout is ShiftSpaces with one part of the reduction off:
-// "forget" (node.Forgetter), "stamps" (node.Stamper) or "" (none): what
-// that part merges is the difference.
+// ShiftSpacesWithout is ShiftSpaces with parts of the reduction off, named
+// in off, comma-separated: "forget" (node.Forgetter), "stamps"
+// (node.Stamper), "gaps" (node.Climber); "" keeps every part. What a part
+// merges is the difference. "narrow-1" keeps every part but narrows each
+// gap to one less than the bound: a reduction broken on purpose.
 func ShiftSpacesWithout(cfg Config, depth, limit int, off string) (full, shifted map[string]string, err error) {
 	return shiftSpaces(cfg, depth, limit, off)
 }
@@ -31,7 +33,12 @@ func shiftSpaces(cfg Config, depth, limit int, off string) (full, shifted map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	m.shifting, m.noForget, m.noStamps = true, off == "forget", off == "stamps"
+	parts := strings.Split(off, ",")
+	m.shifting = true
+	m.noForget, m.noStamps, m.noGaps = slices.Contains(parts, "forget"), slices.Contains(parts, "stamps"), slices.Contains(parts, "gaps")
+	if slices.Contains(parts, "narrow-1") {
+		m.gapSlack = -1
+	}
 	bfs := func(shift bool) (map[string]string, error) {
 		canon := func(s *state) *state {
 			if shift {

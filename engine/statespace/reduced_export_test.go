@@ -2,6 +2,8 @@ package statespace
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"ringlab/engine/node"
 )
@@ -12,6 +14,16 @@ import (
 // steps), as their keys and their live nodes' snapshots; with noStamps,
 // without renumbering low timestamps (node.Stamper).
 func Reduced(cfg Config, path []Trans, ends []int, noStamps bool) (keys []string, nodes [][]node.Snapshot, err error) {
+	off := ""
+	if noStamps {
+		off = "stamps"
+	}
+	return ReducedWithout(cfg, path, ends, off)
+}
+
+// ReducedWithout is Reduced with the parts of the reduction named in off
+// turned off (as ShiftSpacesWithout names them).
+func ReducedWithout(cfg Config, path []Trans, ends []int, off string) (keys []string, nodes [][]node.Snapshot, err error) {
 	m, s, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return nil, nil, err
@@ -19,7 +31,9 @@ func Reduced(cfg Config, path []Trans, ends []int, noStamps bool) (keys []string
 	if !shiftable(cfg) {
 		return nil, nil, fmt.Errorf("the configuration is not reduced")
 	}
-	m.shifting, m.noStamps = true, noStamps
+	parts := strings.Split(off, ",")
+	m.shifting = true
+	m.noForget, m.noStamps, m.noGaps = slices.Contains(parts, "forget"), slices.Contains(parts, "stamps"), slices.Contains(parts, "gaps")
 	s = m.shift(s)
 	want := map[int]bool{}
 	for _, e := range ends {

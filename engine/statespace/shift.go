@@ -45,6 +45,7 @@ type shifter struct {
 	forgot map[[3]uint32]uint32
 	ids    renamer // the identifiers' renaming (rename.go)
 	st     stamps  // the low timestamps' renumbering (stamps.go)
+	gaps   gaps    // the gaps' narrowing (gaps.go)
 }
 
 // shifterOf is m's shifter, made on first use.
@@ -91,7 +92,7 @@ func (m *machine) shiftClocks(s *state) *state {
 			return s
 		}
 	}
-	c := m.lowStamps(m.forget(s))
+	c := m.lowStamps(m.closeGaps(m.forget(s)))
 	least, has := 0, false
 	note := func(l int) {
 		if !has || l < least {

@@ -50,6 +50,11 @@ type machine struct {
 	noForget bool
 	// noStamps turns node.Stamper off in the shift (a test's baseline).
 	noStamps bool
+	// noGaps turns node.Climber off in the shift (a test's baseline);
+	// gapSlack is added to every narrowed gap's width (0; a test sets -1
+	// to break the narrowing on purpose).
+	noGaps   bool
+	gapSlack int
 	sh       *shifter
 	// staged is the first violation on the path of Config.From, if any.
 	staged *Violation

@@ -189,3 +189,26 @@ func TestForget(t *testing.T) {
 		}
 	}
 }
+
+// TestClimbBound: the node.Climber contract (mutextest.CheckClimb) over
+// random schedules for N = 2..7, many requests a node; the largest rises
+// seen are the hand counts of climb.go: 4 on a command (a release with a
+// remembered request), at most 4 on a message. A quorum of one has no
+// bound.
+func TestClimbBound(t *testing.T) {
+	for n := 2; n <= 7; n++ {
+		f, err := Factory(Config{N: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := mutextest.CheckClimb(t, f, n, 6, 300)
+		if r.Cmd != 4 || r.Msg > 4 || r.Msg < 2 {
+			t.Errorf("N = %d: largest rise %d on a command, %d on a message; want 4 and 2..4", n, r.Cmd, r.Msg)
+		}
+		t.Logf("N = %d: %d steps, largest rise %d on a command, %d on a message", n, r.Steps, r.Cmd, r.Msg)
+	}
+	one, _ := New(Config{N: 1, Index: 1})
+	if _, ok := one.Climb(0); ok {
+		t.Error("a quorum of one has a bound")
+	}
+}
