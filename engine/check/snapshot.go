@@ -65,3 +65,34 @@ func (s NodeSet) AppendKey(b []byte) []byte {
 	}
 	return b
 }
+
+// OrderDependent is a Snapshot whose state or reports depend on the order
+// in which steps at two different nodes happen: the grant order asks who
+// was waiting when a node entered, which a step at another node decides.
+// Such steps do not commute, so a search that carries one takes every
+// step that changes the key of its environment (the properties' and the
+// workload's state), or that reports a violation, as dependent on every
+// other step: its partial-order reduction lets no step sleep across it.
+// Its key must tell a state reached by a step it reported from one
+// reached without (a violation once reported stays in the key): the
+// search judges states, and two paths into one state would otherwise be
+// judged as the first found.
+type OrderDependent interface {
+	Snapshot
+	// OrderDependent marks the property; it does nothing.
+	OrderDependent()
+}
+
+// Stamped is a Snapshot that holds timestamps the nodes made (the
+// (timestamp, id) of a waiting request): the exhaustive checker's exact
+// reductions that rename the nodes' timestamps, the clock shift and the
+// renumbering of the low timestamps, rename the property's alike, so that
+// it compares them with the nodes' as before.
+type Stamped interface {
+	Snapshot
+	// AppendStamps appends the timestamps the property holds.
+	AppendStamps(ts []int) []int
+	// RenameStamps returns a copy with every timestamp t renamed to
+	// rename(t) (rename keeps order and equality).
+	RenameStamps(rename func(int) int) Snapshot
+}

@@ -74,6 +74,7 @@ type searcher struct {
 	ents        []entry // scratch: entries read back
 	qbuf        []byte  // scratch: their bytes
 	bounded     bool    // a state was left unexpanded at cfg.MaxDepth
+	ordered     bool    // a check.OrderDependent property is carried (history.go)
 	stopped     bool    // a violation or a bound ended the search: res says which
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
@@ -167,6 +168,7 @@ func (s *searcher) begin() (bool, error) {
 		return false, err
 	}
 	s.m = m
+	s.ordered = m.ordered()
 	if m.shifting = shiftable(s.cfg); m.shifting {
 		s0 = m.shift(s0)
 	}
@@ -358,14 +360,17 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	}
 	var done []Trans
 	for _, t := range ts {
-		next, viol, err := s.successor(es, e.depth, t)
+		next, viol, vis, err := s.successor(es, e.depth, t)
 		if err != nil {
 			return err
 		}
 		kept := s.m.kept
 		s.res.Transitions++
 		sl := s.slb[:0]
-		if cfg.POR {
+		switch {
+		case !cfg.POR:
+		case vis && s.ordered: // dependent on every step (history.go)
+		default:
 			sl = s.m.asleepAfter(sl, sleep, done, t)
 			done = append(done, t)
 		}
@@ -407,14 +412,16 @@ func (s *searcher) stepRaw(es *state, depth int32, t Trans) (*state, *Violation,
 	return next, viol, err
 }
 
-// successor is es's successor by t, from the memo if pickAmple stepped it.
-func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violation, error) {
+// successor is es's successor by t, from the memo if pickAmple stepped it,
+// and whether the step was visible.
+func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violation, bool, error) {
 	for _, c := range s.memo {
 		if c.t == t {
-			return c.s, c.viol, nil
+			return c.s, c.viol, c.vis, nil
 		}
 	}
-	return s.step(es, depth, t)
+	next, viol, err := s.step(es, depth, t)
+	return next, viol, s.m.vis, err
 }
 
 // pickAmple returns the transitions of the first candidate ample set of e
@@ -511,6 +518,9 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 		p, v, err := s.reported(idx)
 		if v != nil && v.Property == viol.Property {
 			viol = v // under a symmetry: named as on the concrete path
+		}
+		if err == nil && s.ordered {
+			viol, err = s.worded(p, viol)
 		}
 		s.res.Violation, s.res.Path, s.stopped = viol, p, true
 		return err
