@@ -102,21 +102,33 @@ func (m *machine) shiftEnv(env uint32, d int) uint32 {
 }
 
 // worded is viol, found at the last step of path, in the words a replay of
-// path gives it: an OrderDependent property's report names values (the
-// times its requests registered at) that its key leaves out, so two paths
-// to one state may word it differently, and the search reports the words
-// of the path it reports.
+// path through fresh properties gives it (inWords).
 func (s *searcher) worded(path []Trans, viol *Violation) (*Violation, error) {
 	set := check.NewSet(s.cfg.Checks()...)
 	if _, err := replay(s.cfg, s.m.in, path, func(e *trace.Event) { set.Observe(e) }); err != nil {
 		return viol, err
 	}
-	for k := len(set.Violations) - 1; k >= 0; k-- {
-		if v := set.Violations[k]; check.ID(v.Property) == viol.Property {
-			return &Violation{Property: viol.Property, Detail: v.Detail}, nil
+	if n := len(set.Violations); n > 0 && check.ID(set.Violations[n-1].Property) == viol.Property {
+		return &Violation{Property: viol.Property, Detail: set.Violations[n-1].Detail}, nil
+	}
+	return inWords(set, viol), nil
+}
+
+// inWords is viol in the words of set, the properties a path was replayed
+// through: the first violation of that property they report (viol itself
+// if none, or set is nil). A search's states share an environment between
+// paths, so the words an environment's property reports may name the
+// values (times, numbers) of another path to the state.
+func inWords(set *check.Set, viol *Violation) *Violation {
+	if set == nil {
+		return viol
+	}
+	for _, e := range set.Violations {
+		if check.ID(e.Property) == viol.Property {
+			return &Violation{Property: viol.Property, Detail: e.Detail}
 		}
 	}
-	return viol, nil
+	return viol
 }
 
 // loopKey is s's key with the environment's check.OrderDependent

@@ -148,11 +148,22 @@ func (g *GrantOrder) remove(i int) {
 	}
 }
 
+// before reports whether key a comes before key b: with Arrival by the
+// registrations' numbers alone (their times only name them: the
+// exhaustive checker's states share a GrantOrder between paths that
+// reached one at different times), otherwise as Key orders them.
+func (g *GrantOrder) before(a, b Key) bool {
+	if g.Arrival {
+		return a[1] < b[1]
+	}
+	return a.less(b)
+}
+
 // earliest returns the waiting node with the lowest key below k, if any.
 func (g *GrantOrder) earliest(k Key) (int, Key, bool) {
 	j, kj, ok := 0, Key{}, false
 	for _, w := range g.pending {
-		if w.key.less(k) && (!ok || w.key.less(kj)) {
+		if g.before(w.key, k) && (!ok || g.before(w.key, kj)) {
 			j, kj, ok = w.node, w.key, true
 		}
 	}

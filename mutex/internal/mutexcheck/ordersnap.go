@@ -1,6 +1,7 @@
 package mutexcheck
 
 import (
+	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -41,12 +42,7 @@ func (g *GrantOrder) AppendKey(b []byte) []byte {
 	if g.Arrival {
 		var buf [8]waiting
 		byKey := append(buf[:0], g.pending...)
-		slices.SortFunc(byKey, func(a, b waiting) int {
-			if a.key.less(b.key) {
-				return -1
-			}
-			return 1
-		})
+		slices.SortFunc(byKey, func(a, b waiting) int { return cmp.Compare(a.key[1], b.key[1]) })
 		for _, w := range byKey {
 			b = binary.AppendUvarint(b, uint64(w.node))
 		}
