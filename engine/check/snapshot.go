@@ -3,6 +3,8 @@ package check
 import (
 	"encoding/binary"
 	"slices"
+
+	"ringlab/engine/trace"
 )
 
 // Snapshot is a property the exhaustive checker carries in each state it
@@ -95,4 +97,16 @@ type Stamped interface {
 	// RenameStamps returns a copy with every timestamp t renamed to
 	// rename(t) (rename keeps order and equality).
 	RenameStamps(rename func(int) int) Snapshot
+}
+
+// Filter is a Wanter that tells, among the events of the kinds it wants,
+// the ones that concern it: Observe of any other leaves its state as it
+// was and reports nothing. A checker that copies a property's state
+// before showing it an event (the exhaustive checker) spares the copy for
+// the others.
+type Filter interface {
+	Wanter
+	// Concerns reports whether Observe(e) may change the property's state
+	// or report a violation.
+	Concerns(e *trace.Event) bool
 }

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"bytes"
+	"slices"
 
 	"ringlab/engine/check"
 	"ringlab/engine/node"
@@ -21,19 +22,29 @@ import (
 // hearMsgs shows the properties that want kind (trace.KindSend or
 // trace.KindRecv) the messages sends, sent by from (a receipt: the one
 // message at node at); it returns the first violation reported. The step
-// is visible if that changed the environment.
+// is visible if that changed the environment. The environment is copied
+// only once an event concerns a property (check.Filter).
 func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Send) *Violation {
 	orig := m.envAt(c.env)
-	m.kb = orig.appendKey(m.kb[:0])
-	w := orig.clone()
+	var w *env
 	var viol *Violation
 	var msg trace.Msg
 	for _, sd := range sends {
 		msg = trace.Msg{Value: sd.Msg}
 		te := trace.Event{V: trace.Version, T: m.now, Node: at, Kind: kind, From: from, To: sd.To, Msg: &msg}
+		if w == nil {
+			if !orig.concerns(&te) {
+				continue
+			}
+			m.kb = orig.appendKey(m.kb[:0])
+			w = orig.clone()
+		}
 		if v := w.observe(&te, m.cfg.Only); v != nil && viol == nil {
 			viol = v
 		}
+	}
+	if w == nil {
+		return nil
 	}
 	m.ka = w.appendKey(m.ka[:0])
 	if viol != nil {
@@ -44,6 +55,20 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 		c.env = m.internEnv(w, m.ka)
 	}
 	return viol
+}
+
+// concerns reports whether te concerns a property of e that wants its
+// kind: one that is not a check.Filter, or one whose Concerns says so.
+func (e *env) concerns(te *trace.Event) bool {
+	for k, p := range e.props {
+		if !e.wants[k].Has(te.Kind) {
+			continue
+		}
+		if f, ok := p.(check.Filter); !ok || f.Concerns(te) {
+			return true
+		}
+	}
+	return false
 }
 
 // ordered reports whether the environment of the states carries a
@@ -157,4 +182,47 @@ func loopKey(s *state, in *interner) []byte {
 		b = e.mon.AppendKey(b)
 	}
 	return b
+}
+
+// orderChanged reports whether the check.OrderDependent properties of the
+// environments a and b have different keys (a step from a state with a
+// to one with b changed them). A shifted successor's may differ by the
+// shift alone: that is taken as a change, which costs reduction, not
+// soundness.
+func (m *machine) orderChanged(a, b uint32) bool {
+	if a == b {
+		return false
+	}
+	if a == 0 || b == 0 {
+		return true
+	}
+	m.oka, m.okb = m.envAt(a).appendOrderKey(m.oka[:0]), m.envAt(b).appendOrderKey(m.okb[:0])
+	return !bytes.Equal(m.oka, m.okb)
+}
+
+// appendOrderKey appends the keys of e's check.OrderDependent properties.
+func (e *env) appendOrderKey(b []byte) []byte {
+	for _, p := range e.props {
+		if _, ok := p.(check.OrderDependent); ok {
+			b = p.AppendKey(b)
+		}
+	}
+	return b
+}
+
+// atEnds lists cfg's properties that are judged only where a path ends
+// (Result.AtEnds), of those a search for cfg.Only looks at, but
+// termination, whose verdict is the terminal state itself.
+func atEnds(cfg Config) []check.ID {
+	if cfg.Checks == nil {
+		return nil
+	}
+	var ids []check.ID
+	for _, p := range cfg.Checks() {
+		if _, ok := p.(check.Snapshot); ok || p.ID() == check.IDTermination || cfg.Only != "" && p.ID() != cfg.Only || slices.Contains(ids, p.ID()) {
+			continue
+		}
+		ids = append(ids, p.ID())
+	}
+	return ids
 }

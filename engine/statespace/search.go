@@ -28,6 +28,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	res, err := search(ctx, cfg)
+	res.AtEnds = atEnds(cfg)
 	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
 		return res, err
 	}
@@ -360,7 +361,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	}
 	var done []Trans
 	for _, t := range ts {
-		next, viol, vis, err := s.successor(es, e.depth, t)
+		next, viol, err := s.successor(es, e.depth, t)
 		if err != nil {
 			return err
 		}
@@ -369,7 +370,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		sl := s.slb[:0]
 		switch {
 		case !cfg.POR:
-		case vis && s.ordered: // dependent on every step (history.go)
+		case s.ordered && (viol != nil || s.m.orderChanged(es.env, next.env)): // dependent on every step (history.go)
 		default:
 			sl = s.m.asleepAfter(sl, sleep, done, t)
 			done = append(done, t)
@@ -412,16 +413,14 @@ func (s *searcher) stepRaw(es *state, depth int32, t Trans) (*state, *Violation,
 	return next, viol, err
 }
 
-// successor is es's successor by t, from the memo if pickAmple stepped it,
-// and whether the step was visible.
-func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violation, bool, error) {
+// successor is es's successor by t, from the memo if pickAmple stepped it.
+func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violation, error) {
 	for _, c := range s.memo {
 		if c.t == t {
-			return c.s, c.viol, c.vis, nil
+			return c.s, c.viol, nil
 		}
 	}
-	next, viol, err := s.step(es, depth, t)
-	return next, viol, s.m.vis, err
+	return s.step(es, depth, t)
 }
 
 // pickAmple returns the transitions of the first candidate ample set of e

@@ -36,7 +36,9 @@ type machine struct {
 	// kept is the promises the last step kept (Config.Liveness), as
 	// env.keep numbers them.
 	kept   uint64
-	kb, ka []byte      // scratch: the environment's key before and after a step
+	kb, ka []byte // scratch: the environment's key before and after a step
+	oka    []byte // scratch: orderChanged's keys (history.go)
+	okb    []byte
 	nkb    []byte      // scratch: a node state's key, for the interner
 	loc    *local      // a worker's view of the shared interner (local.go), else nil
 	te     trace.Event // scratch: the event the properties are shown

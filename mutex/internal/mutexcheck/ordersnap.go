@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/trace"
 )
 
 // The grant order as the exhaustive checker carries it in each state.
@@ -13,7 +14,19 @@ import (
 var (
 	_ check.OrderDependent = (*GrantOrder)(nil)
 	_ check.Stamped        = (*GrantOrder)(nil)
+	_ check.Filter         = (*GrantOrder)(nil)
 )
+
+// Concerns implements check.Filter: a registration (an event Key reads)
+// and the events that end a request.
+func (g *GrantOrder) Concerns(e *trace.Event) bool {
+	switch e.Kind {
+	case trace.KindEnterCS, trace.KindCrash, trace.KindRecover:
+		return true
+	}
+	_, _, ok := g.Key(e)
+	return ok
+}
 
 // Clone returns an independent copy (the exhaustive checker's snapshot).
 func (g *GrantOrder) Clone() check.Snapshot {
