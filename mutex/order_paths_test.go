@@ -89,11 +89,10 @@ func TestGrantOrderOnEveryPath(t *testing.T) {
 	}{
 		{[]string{"central", "--nodes", "4", "--favour", "3"}, sim.PolicyFIFO},
 		{[]string{"central", "--nodes", "4"}, sim.PolicyFIFO},
-		{[]string{"central", "--nodes", "3", "--requests", "2"}, sim.PolicyFIFO},
 		{[]string{"central", "--nodes", "3", "--grant-timeout", "10"}, sim.PolicyFIFO},
 		{[]string{"ricart-agrawala", "--nodes", "2", "--requests", "2"}, sim.PolicyFIFO},
 		{[]string{"ricart-agrawala", "--nodes", "2", "--reply-timeout", "5"}, sim.PolicyFIFO},
-		{[]string{"lamport", "--nodes", "2", "--requests", "2"}, sim.PolicyFIFO},
+		{[]string{"lamport", "--nodes", "2"}, sim.PolicyFIFO},
 		{[]string{"lamport", "--nodes", "2"}, sim.PolicyRandom},
 	} {
 		cfg := checkConfig(t, tc.args...)

@@ -14,7 +14,8 @@ import (
 // everything Observe's future reports depend on, so that two states whose
 // keys are equal are judged alike from there on. A Snapshot's state must
 // change only with the events of the node an event names, which is what
-// lets steps at two different nodes commute.
+// lets steps at two different nodes commute; one whose state or reports
+// follow the order of steps at different nodes is an OrderDependent one.
 //
 // A property that is not a Snapshot is judged where a run or a path ends.
 type Snapshot interface {
