@@ -280,10 +280,11 @@ func replayMatches(t *testing.T, s page, deliveries []string) {
 // Lamport's algorithm without FIFO: after P2's request reaches P1, P1's
 // ACK overtakes P1's own earlier ACQUIRE on the link to P2. Delivering the
 // ACK first (clicked on its dot) lets P2 enter with P1's request unknown
-// to it: from there a violation is unavoidable, the point of no return;
-// delivering the ACQUIRE first is safe.
+// to it: from there a violation of mutual exclusion is unavoidable, the
+// point of no return; delivering the ACQUIRE first is safe. (P2's entry
+// breaks the grant order at once; the page looks at mutual exclusion.)
 func TestExplorerLamportOvertaking(t *testing.T) {
-	base := explorerServer(t, "mutex", "check", "lamport", "--nodes", "2", "--policy", "random")
+	base := explorerServer(t, "mutex", "check", "lamport", "--nodes", "2", "--policy", "random", "--property", "mutual-exclusion")
 	ctx := browser(t)
 	openAt(t, ctx, base, "")
 	click(t, ctx, `#steps li[data-label="c1"]`, "c1")

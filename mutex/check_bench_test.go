@@ -8,24 +8,30 @@ import (
 	"fmt"
 	"testing"
 
+	"ringlab/engine/check"
 	"ringlab/engine/statespace"
 )
 
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,
 // one request each, and Lamport's with the clock rule and the clock bound
 // of the TLA+ specification that TLC checks (clock=requests, max-clock 6,
-// requests without end), with the partial-order reduction off
+// requests without end), for mutual exclusion alone as TLC does
+// (lamport-tla) and with the grant order too (lamport-tla-order, the
+// check's default), with the partial-order reduction off
 // (impl=baseline, every interleaving) and on (impl=por: ample sets and
 // sleep sets), on one worker and on two (workers=N: Config.Workers; the
 // counts reported are the same for both).
 func BenchmarkCheck(b *testing.B) {
+	tla := []string{"lamport", "--nodes", "3", "--clock", "requests", "--requests", "0", "--max-clock", "6"}
 	cases := []struct {
 		name string
 		args []string // of `ringlab mutex check`
+		only check.ID // --property ("": every property)
 	}{
-		{"algo=lamport/nodes=3", []string{"lamport", "--nodes", "3"}},
-		{"algo=ricart-agrawala/nodes=3", []string{"ricart-agrawala", "--nodes", "3"}},
-		{"algo=lamport-tla/nodes=3", []string{"lamport", "--nodes", "3", "--clock", "requests", "--requests", "0", "--max-clock", "6"}},
+		{"algo=lamport/nodes=3", []string{"lamport", "--nodes", "3"}, ""},
+		{"algo=ricart-agrawala/nodes=3", []string{"ricart-agrawala", "--nodes", "3"}, ""},
+		{"algo=lamport-tla/nodes=3", tla, check.IDMutualExclusion},
+		{"algo=lamport-tla-order/nodes=3", tla, ""},
 	}
 	for _, c := range cases {
 		for _, por := range []bool{false, true} {
@@ -36,7 +42,7 @@ func BenchmarkCheck(b *testing.B) {
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/impl=%s/workers=%d", c.name, impl, workers), func(b *testing.B) {
 					cfg := checkConfig(b, c.args...)
-					cfg.POR, cfg.Workers = por, workers
+					cfg.POR, cfg.Workers, cfg.Only = por, workers, c.only
 					b.ReportAllocs()
 					var res statespace.Result
 					for b.Loop() {

@@ -3,6 +3,8 @@ package check
 import (
 	"encoding/binary"
 	"slices"
+
+	"ringlab/engine/trace"
 )
 
 // Snapshot is a property the exhaustive checker carries in each state it
@@ -12,7 +14,8 @@ import (
 // everything Observe's future reports depend on, so that two states whose
 // keys are equal are judged alike from there on. A Snapshot's state must
 // change only with the events of the node an event names, which is what
-// lets steps at two different nodes commute.
+// lets steps at two different nodes commute; one whose state or reports
+// follow the order of steps at different nodes is an OrderDependent one.
 //
 // A property that is not a Snapshot is judged where a run or a path ends.
 type Snapshot interface {
@@ -64,4 +67,47 @@ func (s NodeSet) AppendKey(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(i))
 	}
 	return b
+}
+
+// OrderDependent is a Snapshot whose state or reports depend on the order
+// in which steps at two different nodes happen: the grant order asks who
+// was waiting when a node entered, which a step at another node decides.
+// Such steps do not commute, so a search that carries one takes every
+// step that changes the key of its environment (the properties' and the
+// workload's state), or that reports a violation, as dependent on every
+// other step: its partial-order reduction lets no step sleep across it.
+// Its key must tell a state reached by a step it reported from one
+// reached without (a violation once reported stays in the key): the
+// search judges states, and two paths into one state would otherwise be
+// judged as the first found.
+type OrderDependent interface {
+	Snapshot
+	// OrderDependent marks the property; it does nothing.
+	OrderDependent()
+}
+
+// Stamped is a Snapshot that holds timestamps the nodes made (the
+// (timestamp, id) of a waiting request): the exhaustive checker's exact
+// reductions that rename the nodes' timestamps, the clock shift and the
+// renumbering of the low timestamps, rename the property's alike, so that
+// it compares them with the nodes' as before.
+type Stamped interface {
+	Snapshot
+	// AppendStamps appends the timestamps the property holds.
+	AppendStamps(ts []int) []int
+	// RenameStamps returns a copy with every timestamp t renamed to
+	// rename(t) (rename keeps order and equality).
+	RenameStamps(rename func(int) int) Snapshot
+}
+
+// Filter is a Wanter that tells, among the events of the kinds it wants,
+// the ones that concern it: Observe of any other leaves its state as it
+// was and reports nothing. A checker that copies a property's state
+// before showing it an event (the exhaustive checker) spares the copy for
+// the others.
+type Filter interface {
+	Wanter
+	// Concerns reports whether Observe(e) may change the property's state
+	// or report a violation.
+	Concerns(e *trace.Event) bool
 }

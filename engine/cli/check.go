@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,9 @@ type checkReport struct {
 	Path        string  `json:"path,omitempty"`
 	Replay      string  `json:"replay,omitempty"`
 	Open        string  `json:"open,omitempty"` // the command that opens the path in the browser
+	// AtEnds are the properties judged only where a path ends, on one
+	// path per terminal state (statespace.Result.AtEnds).
+	AtEnds []string `json:"judged_at_ends,omitempty"`
 
 	// Live is the liveness pass's figures and lasso (--liveness).
 	Live *liveReport `json:"liveness,omitempty"`
@@ -243,6 +247,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
 	rep.Exhausted, rep.Stop, rep.Workers, rep.Covered = res.Exhausted, res.Stop, res.Workers, res.Covered
+	for _, id := range res.AtEnds {
+		rep.AtEnds = append(rep.AtEnds, string(id))
+	}
 	if !sc.Exact && res.Distinct >= 1e6 {
 		rep.Omission = statespace.Omission(res.Distinct)
 	}
@@ -362,9 +369,29 @@ func writeCheck(w io.Writer, r checkReport) {
 			within = " within " + r.Bound
 		}
 		fmt.Fprintf(w, "result: exhausted%s, no violation\n", within)
+		writeAtEnds(w, r)
 	default:
 		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
 		fmt.Fprintf(w, "covered: every state within %d steps of the initial state was reached and checked\n", r.Covered)
+		writeAtEnds(w, r)
+	}
+}
+
+// writeAtEnds says which properties a search without a violation judged
+// only where a path ends: its "no violation" holds for them on one path
+// to each terminal state, or, with none, not at all.
+// Those the liveness pass judged over cycles are left out.
+func writeAtEnds(w io.Writer, r checkReport) {
+	ids := r.AtEnds
+	if r.Live != nil {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return slices.Contains(r.Live.Properties, id) })
+	}
+	switch {
+	case len(ids) == 0:
+	case r.Terminal == 0:
+		fmt.Fprintf(w, "not judged (they are judged where a path ends, and no path reached one): %s\n", strings.Join(ids, ", "))
+	default:
+		fmt.Fprintf(w, "judged on one path per state (where a path ends, on the first path to it): %s\n", strings.Join(ids, ", "))
 	}
 }
 

@@ -279,7 +279,11 @@ func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 	d := e.describe(v, prev)
 	d.CycleStart = -1
 	if cycle >= 0 {
-		d.CycleStart, d.CycleBack = cycle, v.Keys[cycle] == v.Keys[len(path)]
+		// The cycle comes back as a --path lasso must (ReplayLasso): to
+		// the same state, up to the shift and the properties a search for
+		// one other property leaves out.
+		_, err := statespace.ReplayLasso(e.cfg, path[:cycle], path[cycle:], nil)
+		d.CycleStart, d.CycleBack = cycle, cycle == len(path) || err == nil
 		d.Path = key
 		d.Replay = e.info.Command + " --path '" + key + "'"
 		d.Open = e.info.Command + " --serve --path '" + key + "'"

@@ -174,6 +174,12 @@ type Result struct {
 	// liveness pass.
 	Lasso *Lasso
 	Live  LiveStats
+	// AtEnds are the properties judged only where a path ends, those not
+	// carried in the states (no check.Snapshot): at each terminal state,
+	// on the one path that first reached it. A verdict of theirs that
+	// depends on the path taken, not only on the state reached, is judged
+	// on that path alone; with no terminal state, they are not judged.
+	AtEnds []check.ID
 }
 
 // Progress is a running search's figures (Config.Progress).

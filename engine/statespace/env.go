@@ -37,13 +37,20 @@ type env struct {
 	mon    engine.Monitor
 	mwants trace.Kinds
 	n      int
+	// extra is the kinds beyond node events and faults that a property
+	// is shown (history.go): commands, sends, receipts.
+	extra trace.Kinds
+	// ordered says a property is a check.OrderDependent one.
+	ordered bool
 }
 
 // newEnv is the initial environment: a clone of the workload w (nil:
 // none) and the Snapshot properties among cs, and with live the promises
 // of the check.Eventually ones, for n nodes. It is nil when it has none of
-// them.
-func newEnv(w engine.Workload, cs []check.Property, live bool, n int) *env {
+// them. A search for the violations of one property only (only) leaves
+// out the check.OrderDependent properties it does not name: their states
+// would split the states for nothing.
+func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check.ID) *env {
 	e := &env{n: n}
 	if w != nil {
 		e.work = w.Clone()
@@ -57,12 +64,19 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int) *env {
 		if !ok {
 			continue
 		}
+		if _, ord := c.(check.OrderDependent); ord && only != "" && c.ID() != only {
+			continue
+		}
 		k := trace.AllKinds
 		if wt, ok := c.(check.Wanter); ok {
 			k = wt.Wants()
 		}
 		e.props, e.wants = append(e.props, p), append(e.wants, k)
 		e.hears |= k
+		e.extra |= k & trace.KindsOf(trace.KindCmd, trace.KindSend, trace.KindRecv)
+		if _, ok := c.(check.OrderDependent); ok {
+			e.ordered = true
+		}
 	}
 	for _, c := range cs {
 		if ev, ok := c.(check.Eventually); ok && live {
@@ -78,7 +92,7 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int) *env {
 }
 
 func (e *env) clone() *env {
-	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n, mwants: e.mwants}
+	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n, mwants: e.mwants, extra: e.extra, ordered: e.ordered}
 	if e.mon != nil {
 		c.mon = e.mon.Clone()
 	}
@@ -149,10 +163,10 @@ func (e *env) owed() uint64 {
 	return o
 }
 
-// hearsCmd reports whether a promise or the goal's monitor is shown the
-// commands a node is given.
+// hearsCmd reports whether a property, a promise or the goal's monitor
+// is shown the commands a node is given.
 func (e *env) hearsCmd() bool {
-	if e.mon != nil && e.mwants.Has(trace.KindCmd) {
+	if e.extra.Has(trace.KindCmd) || e.mon != nil && e.mwants.Has(trace.KindCmd) {
 		return true
 	}
 	for _, k := range e.pwants {

@@ -138,7 +138,7 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	var at int
 	v.Keys, at = x.walk(path)
 	if rr.Violation != nil {
-		v.Violation = rr.Violation
+		v.Violation = inWords(set, rr.Violation)
 		v.ViolatedAt = at
 	}
 	v.Properties = x.statuses(set, v.Terminal, rr.Messages)

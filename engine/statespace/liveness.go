@@ -591,7 +591,9 @@ const StutterNote = "⟳ stutters: nothing can happen here, so the run stays in 
 // state it began in: the same state, or, where the search shifts clocks
 // and renames identifiers (shift.go, rename.go), one with the same shift,
 // which takes the same steps again (the next turn with every clock higher,
-// or new request numbers).
+// or new request numbers). The states are compared without their
+// check.OrderDependent properties, which a search for one other property
+// leaves out (history.go).
 func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (ReplayResult, error) {
 	var at *state
 	canon := func(s *state) *state { return s }
@@ -619,7 +621,7 @@ func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (Re
 	if len(cycle) == 0 && !rr.Terminated {
 		return rr, fmt.Errorf("nothing after \"|\" (a stutter), but the prefix %q does not end where nothing can happen: give the cycle's labels", FormatPath(prefix))
 	}
-	if at == nil || string(canon(at).appendKey(nil, rr.in)) != string(canon(rr.end).appendKey(nil, rr.in)) {
+	if at == nil || string(loopKey(canon(at), rr.in)) != string(loopKey(canon(rr.end), rr.in)) {
 		return rr, fmt.Errorf("the cycle %s does not come back to the state it starts in", FormatPath(cycle))
 	}
 	return rr, nil

@@ -77,7 +77,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		if cfg.Checks != nil {
 			cs = cfg.Checks()
 		}
-		w = withMonitor(newEnv(cfg.Workload, cs, cfg.Liveness, n), cfg.Goal, n)
+		w = withMonitor(newEnv(cfg.Workload, cs, cfg.Liveness, n, cfg.Only), cfg.Goal, n)
 	}
 	script := slices.Clone(cfg.Script)
 	slices.SortStableFunc(script, func(a, b node.Action) int { return int(a.At - b.At) })

@@ -28,6 +28,7 @@ func Search(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	res, err := search(ctx, cfg)
+	res.AtEnds = atEnds(cfg)
 	if err != nil || res.Violation == nil || !cfg.POR || cfg.sleepOnly || res.Reduced == 0 {
 		return res, err
 	}
@@ -74,6 +75,7 @@ type searcher struct {
 	ents        []entry // scratch: entries read back
 	qbuf        []byte  // scratch: their bytes
 	bounded     bool    // a state was left unexpanded at cfg.MaxDepth
+	ordered     bool    // a check.OrderDependent property is carried (history.go)
 	stopped     bool    // a violation or a bound ended the search: res says which
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
@@ -167,6 +169,7 @@ func (s *searcher) begin() (bool, error) {
 		return false, err
 	}
 	s.m = m
+	s.ordered = m.ordered()
 	if m.shifting = shiftable(s.cfg); m.shifting {
 		s0 = m.shift(s0)
 	}
@@ -365,7 +368,10 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		kept := s.m.kept
 		s.res.Transitions++
 		sl := s.slb[:0]
-		if cfg.POR {
+		switch {
+		case !cfg.POR:
+		case s.ordered && (viol != nil || s.m.orderChanged(es.env, next.env)): // dependent on every step (history.go)
+		default:
 			sl = s.m.asleepAfter(sl, sleep, done, t)
 			done = append(done, t)
 		}
@@ -511,6 +517,9 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 		p, v, err := s.reported(idx)
 		if v != nil && v.Property == viol.Property {
 			viol = v // under a symmetry: named as on the concrete path
+		}
+		if err == nil && s.ordered {
+			viol, err = s.worded(p, viol)
 		}
 		s.res.Violation, s.res.Path, s.stopped = viol, p, true
 		return err

@@ -43,9 +43,10 @@ type shifter struct {
 	// number of the message with what its receiver will never read
 	// forgotten (node.Forgetter)
 	forgot map[[3]uint32]uint32
-	ids    renamer // the identifiers' renaming (rename.go)
-	st     stamps  // the low timestamps' renumbering (stamps.go)
-	gaps   gaps    // the gaps' narrowing (gaps.go)
+	envs   map[[2]uint32]uint32 // (environment number, d) -> the shifted one's (history.go)
+	ids    renamer              // the identifiers' renaming (rename.go)
+	st     stamps               // the low timestamps' renumbering (stamps.go)
+	gaps   gaps                 // the gaps' narrowing (gaps.go)
 }
 
 // shifterOf is m's shifter, made on first use.
@@ -143,6 +144,9 @@ func (m *machine) shiftClocks(s *state) *state {
 			net[k] = item{link: it.link, id: mid}
 		}
 		c.net = net
+	}
+	if d != 0 {
+		c.env = m.shiftEnv(c.env, d)
 	}
 	return c
 }

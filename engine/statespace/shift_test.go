@@ -83,7 +83,7 @@ func TestSearchWithClockShiftAgrees(t *testing.T) {
 		{"lamport", map[string]any{"nodes": 3, "requests": 0}, 12, ""},
 		{"ricart-agrawala", map[string]any{"nodes": 3, "requests": 1}, 0, ""},
 		{"ricart-agrawala", map[string]any{"nodes": 3, "requests": 0}, 14, ""},
-		{"ricart-agrawala", map[string]any{"nodes": 2, "reply-timeout": int64(5)}, 0, "mutual exclusion"},
+		{"ricart-agrawala", map[string]any{"nodes": 2, "reply-timeout": int64(5)}, 0, "grant order"},
 	} {
 		cfg := mutexConfig(t, tc.alg, tc.params, tc.depth)
 		cfg.MaxDepth = tc.depth

@@ -69,6 +69,7 @@ func (m *machine) lowStamps(s *state) *state {
 		}
 		ts = ms.AppendStamps(ts)
 	}
+	ts = m.stampsOfEnv(s.env, ts)
 	st.ts = ts
 	ts = slices.DeleteFunc(ts, func(t int) bool { return t >= floor })
 	if !has || len(ts) == 0 {
@@ -96,7 +97,9 @@ func (m *machine) lowStamps(s *state) *state {
 		}
 		return t
 	}
-	return st.apply(m, s, true,
+	c := st.apply(m, s, true,
 		func(nd node.Snapshot) node.Snapshot { return nd.(node.Stamper).RenameStamps(rename) },
 		func(msg node.Msg) node.Msg { return msg.(node.MsgStamper).RenameStamps(rename) })
+	c.env = m.renameEnvStamps(c.env, rename)
+	return c
 }

@@ -36,7 +36,9 @@ type machine struct {
 	// kept is the promises the last step kept (Config.Liveness), as
 	// env.keep numbers them.
 	kept   uint64
-	kb, ka []byte      // scratch: the environment's key before and after a step
+	kb, ka []byte // scratch: the environment's key before and after a step
+	oka    []byte // scratch: orderChanged's keys (history.go)
+	okb    []byte
 	nkb    []byte      // scratch: a node state's key, for the interner
 	loc    *local      // a worker's view of the shared interner (local.go), else nil
 	te     trace.Event // scratch: the event the properties are shown
@@ -199,6 +201,9 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 			m.lc[i] = max(m.lc[i], itLC) + 1
 		}
 		m.emitMsg(trace.KindRecv, i, int(t.From), i, it, "")
+		if c.env != 0 && m.envAt(c.env).extra.Has(trace.KindRecv) {
+			viol = m.hearMsgs(c, trace.KindRecv, i, int(t.From), []node.Send{{To: i, Msg: m.msgAt(it.id)}})
+		}
 		m.stepNode(c, i, node.Input{Kind: node.InMsg, From: int(t.From), Msg: m.msgAt(it.id)})
 		return m.carryOut(c, i, viol)
 	case Fire:
@@ -293,11 +298,12 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 		m.ev.Cmd, m.ev.Arg = string(cmd), arg
 		m.sink(&m.ev)
 	}
+	var viol *Violation
 	if c.env != 0 && m.envAt(c.env).hearsCmd() {
-		m.hearCmd(c, i, cmd, arg)
+		viol = m.hearCmd(c, i, cmd, arg)
 	}
 	m.stepNode(c, i, node.Input{Kind: node.InCmd, Cmd: cmd, Arg: arg})
-	return m.carryOut(c, i, nil)
+	return m.carryOut(c, i, viol)
 }
 
 // stepNode steps a clone of node i's state in c by in, into m.out, and
@@ -358,6 +364,11 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 		c.net = slices.Insert(c.net, at, it)
 		if m.sink != nil {
 			m.lcs = slices.Insert(m.lcs, at, m.lc[i])
+		}
+	}
+	if len(o.Sends) > 0 && c.env != 0 && m.envAt(c.env).extra.Has(trace.KindSend) {
+		if v := m.hearMsgs(c, trace.KindSend, i, i, o.Sends); viol == nil {
+			viol = v
 		}
 	}
 	if o.Done {
@@ -423,20 +434,30 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	return viol, nil
 }
 
-// hearCmd shows the promises (Config.Liveness) and the goal's monitor
-// (engine.Goal.Monitor) that node i is given command cmd: a request makes
-// a promise. The step is visible if that changed the environment.
-func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) {
+// hearCmd shows the properties that want commands, the promises
+// (Config.Liveness) and the goal's monitor (engine.Goal.Monitor) that
+// node i is given command cmd: a request makes a promise. It returns the
+// violation a property reports; the step is visible if that changed the
+// environment.
+func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) *Violation {
 	w := m.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
 	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
 	w.monitor(&te)
 	m.kept |= w.keep(&te)
+	var v *Violation
+	if w.extra.Has(trace.KindCmd) {
+		v = w.observe(&te, m.cfg.Only)
+	}
 	m.ka = w.appendKey(m.ka[:0])
+	if v != nil {
+		m.vis = true
+	}
 	if !bytes.Equal(m.ka, m.kb) {
 		m.vis = true
 		c.env = m.internEnv(w, m.ka)
 	}
+	return v
 }
 
 // owed is the promises owed in s (Config.Liveness), as env.owed numbers

@@ -91,11 +91,11 @@ func TestGrantOrder(t *testing.T) {
 	}
 	lines := ev(`"t":0,"node":1,"kind":"cmd","cmd":"request"`) + ev(`"t":0,"node":2,"kind":"cmd","cmd":"request@115"`) +
 		ev(`"t":1,"node":2,"kind":"enter_cs"`)
-	set, vs := log(t, lines, &GrantOrder{Key: key, Strict: true, Promise: "(timestamp, id) order"})
+	set, vs := log(t, lines, &GrantOrder{Order: Order{Key: key, Kinds: trace.KindsOf(trace.KindCmd)}, Strict: true, Promise: "(timestamp, id) order"})
 	if !set.Violated() || vs[0].OK || !strings.Contains(set.Violations[0].Detail, "node 2 entered with request (115, 2) while node 1 waited with the earlier (0, 1)") {
 		t.Fatalf("violations %v, verdicts %v", set.Violations, vs)
 	}
-	set, vs = log(t, lines, &GrantOrder{Key: RequestTime(), Promise: "ring order"})
+	set, vs = log(t, lines, &GrantOrder{Order: RequestTime(), Promise: "ring order"})
 	if set.Violated() || !vs[0].OK || !strings.HasPrefix(vs[0].Detail, "1 of 1 grants overtook") {
 		t.Fatalf("violations %v, verdicts %v", set.Violations, vs)
 	}
