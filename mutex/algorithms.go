@@ -241,8 +241,8 @@ func (a algorithm) exhaustive() *engine.Algorithm {
 				return engine.System{}, cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
 			case requests == 0 && a.clock && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !pl.shifts()):
 				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite%s", a.shiftNote())
-			case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && pl.infinite != "":
-				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-depth here: the space is infinite, even with the checker's exact reductions: %s", pl.infinite)
+			case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && env.MaxFlight == 0 && pl.infinite != "":
+				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-flight or --max-depth here: the space is infinite, even with the checker's exact reductions: %s", pl.infinite)
 			case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && pl.unexhausted != "":
 				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-depth here: %s", pl.unexhausted)
 			}

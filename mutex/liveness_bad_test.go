@@ -190,7 +190,7 @@ func TestInfiniteWorkloadsRefused(t *testing.T) {
 		why  string
 	}{
 		{[]string{"check", "maekawa", "--nodes", "4", "--requests", "0"}, "needs --max-depth here: from 4 nodes on, Maekawa's space with no end is not known to be finite"},
-		{[]string{"check", "quorum", "--coordinators", "3", "--quorum", "2", "--nodes", "2", "--requests", "0", "--liveness"}, "needs --max-depth here: the space is infinite"},
+		{[]string{"check", "quorum", "--coordinators", "3", "--quorum", "2", "--nodes", "2", "--requests", "0", "--liveness"}, "needs --max-flight or --max-depth here: the space is infinite"},
 	} {
 		out, errb, code := runCLI(t, tc.args...)
 		if code != cliutil.ExitUsage || out != "" || !strings.Contains(errb, tc.why) {
@@ -199,5 +199,11 @@ func TestInfiniteWorkloadsRefused(t *testing.T) {
 	}
 	if _, errb, code := runCLI(t, "check", "maekawa", "--nodes", "4", "--requests", "0", "--max-depth", "6"); code != cliutil.ExitNoTermination {
 		t.Errorf("with --max-depth: exit %d\n%s", code, errb)
+	}
+	// The quorum's pile on a link is what --max-flight bounds: within it
+	// the space ends and liveness is judged (a ✓ within the bound).
+	out, errb, code := runCLI(t, "check", "quorum", "--coordinators", "3", "--quorum", "2", "--nodes", "2", "--requests", "0", "--liveness", "--max-flight", "1")
+	if code != cliutil.ExitOK || !strings.Contains(out, "result: exhausted within --max-flight 1, no violation") || !strings.Contains(out, "liveness: ✓ no deadlock, no starvation") {
+		t.Errorf("quorum 2 of 3 within --max-flight 1: exit %d\n%s\n%s", code, out, errb)
 	}
 }

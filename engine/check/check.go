@@ -382,3 +382,13 @@ func sortedKeys[V any](m map[int]V) []int {
 	slices.Sort(ks)
 	return ks
 }
+
+// Counter marks a property that never reports a violation: its verdict
+// only counts something (overtakings where no order is promised, say).
+// The exhaustive checker does not list it among the properties it judged
+// on one path per state, since there is nothing to judge.
+type Counter interface {
+	Property
+	// OnlyCounts marks the property; it does nothing.
+	OnlyCounts()
+}

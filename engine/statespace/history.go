@@ -212,14 +212,16 @@ func (e *env) appendOrderKey(b []byte) []byte {
 
 // atEnds lists cfg's properties that are judged only where a path ends
 // (Result.AtEnds), of those a search for cfg.Only looks at, but
-// termination, whose verdict is the terminal state itself.
+// termination, whose verdict is the terminal state itself, and the
+// check.Counter properties, which never fail.
 func atEnds(cfg Config) []check.ID {
 	if cfg.Checks == nil {
 		return nil
 	}
 	var ids []check.ID
 	for _, p := range cfg.Checks() {
-		if _, ok := p.(check.Snapshot); ok || p.ID() == check.IDTermination || cfg.Only != "" && p.ID() != cfg.Only || slices.Contains(ids, p.ID()) {
+		_, counts := p.(check.Counter)
+		if _, ok := p.(check.Snapshot); ok || counts || p.ID() == check.IDTermination || cfg.Only != "" && p.ID() != cfg.Only || slices.Contains(ids, p.ID()) {
 			continue
 		}
 		ids = append(ids, p.ID())

@@ -119,3 +119,7 @@ type counted struct {
 	check.Timer
 	check.Wanter
 }
+
+// OnlyCounts implements check.Counter: a grant order that promises
+// nothing never fails.
+func (counted) OnlyCounts() {}
