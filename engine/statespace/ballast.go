@@ -2,61 +2,168 @@ package statespace
 
 import (
 	"runtime"
-	"sync/atomic"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 )
 
 // A search keeps its tables off the Go heap (slab.go), so little on the
 // heap is live, and the collector (which starts a cycle when the heap has
 // grown by what is live, GOGC=100) would run every few MiB of the steps'
-// garbage. A ballast, a pointer-free allocation never written, counts as
-// live for the pacer, so cycles come further apart, while its pages take
-// no memory; the figures leave it out. Its size is twice the tables off
-// the heap (a power of two), at most ballastMax. User CPU of TLC's
-// configuration (GOMAXPROCS=1 ringlab mutex check lamport --nodes 3
-// --clock requests --requests 0 --max-clock 6 --workers 1), medians of 5
-// interleaved: 1.47 s with the reduction and 2.20 s without, against 1.54
-// s and 2.47 s with the tables on the heap; with no ballast,
-// BenchmarkCheck/algo=lamport-tla/impl=baseline/workers=1 took 5.4-5.8 s
-// against 4.6-5.1 s (interleaved, a loaded machine). ballastMax = 0 is
-// the plain version.
-const ballastMax = 64 << 20
+// garbage. So a search asks for headroom: while it holds some, the GC
+// percent is raised after every collection so that the next one comes
+// when the garbage reaches the headroom (or what is live, if more):
+// the heap goal is live + max(live, headroom). The headroom is twice the
+// tables off the heap (a power of two), at most headroomMax.
+//
+// The memory limit set beside the percent caps the heap when the live
+// heap jumps between two collections.
+//
+// This replaces a ballast (a pointer-free allocation of the same size,
+// counted as live by the pacer): a ballast made again as it grew came
+// from pages the heap had used and was zeroed, so it stayed resident (67
+// MB), and the garbage allowed was the live heap and the ballast. Peak
+// RSS at 10 million states (GOMAXPROCS=1 ringlab mutex check
+// ricart-agrawala --nodes 4 --requests 1 --max-states 10000000 --workers
+// 1 --por=false): 371,512 and 376,272 KB with the ballast, 262,260 KB
+// with the headroom. headroomMax = 0 is the plain version (GOGC and
+// GOMEMLIMIT as the user set them).
+const headroomMax = 64 << 20
 
-// ballastFrom is the states from which a search takes a ballast: a small
-// search does not pay for zeroing it (a ballast freed and made again
-// comes from reused pages).
-const ballastFrom = 1 << 17
+// headroomFrom is the states from which a search asks for headroom: a
+// small search keeps the collector's default.
+const headroomFrom = 1 << 17
 
-// ballasts is the bytes of ballast the running searches hold.
-var ballasts atomic.Int64
-
-// ballastFor is the ballast for a search of distinct states while mapped
-// bytes are held off the heap: the least power of two from twice mapped,
-// at most ballastMax (0: none).
-func ballastFor(distinct, mapped int64) int64 {
-	if ballastMax == 0 || distinct < ballastFrom || mapped < 1<<20 {
+// headroomFor is the headroom for a search of distinct states while
+// mapped bytes are held off the heap: the least power of two from twice
+// mapped, at most headroomMax (0: none).
+func headroomFor(distinct, mapped int64) int64 {
+	if headroomMax == 0 || distinct < headroomFrom || mapped < 1<<20 {
 		return 0
 	}
 	n := int64(1 << 20)
-	for n < 2*mapped && n < ballastMax {
+	for n < 2*mapped && n < headroomMax {
 		n *= 2
 	}
 	return n
 }
 
-// holdBallast takes a ballast of n bytes; the func returned lets it go.
-func holdBallast(n int64) func() {
-	b := make([]byte, n)
-	ballasts.Add(n)
+// gcPercent is the GC percent that makes the collector start when the
+// garbage reaches headroom bytes over a live heap of live bytes, never
+// below base (the percent the user set; negative, collection off, is
+// left alone).
+func gcPercent(live, headroom int64, base int) int {
+	if base < 0 || headroom <= 0 {
+		return base
+	}
+	live = max(live, 1<<20)
+	return max(base, int(min(100*headroom/live, 1<<20)))
+}
+
+// tuner holds the headroom of the running searches (the sum) and the GC
+// percent in force before the first of them asked for some, which the
+// last to let go restores. While a search holds headroom a cleanup
+// attached to a sentinel object runs after each collection (runtime
+// cleanups run on the runtime's own goroutine) and sets the percent for
+// the live heap it measured; gen ends a chain of them when the last
+// holder lets go.
+var tuner struct {
+	mu       sync.Mutex
+	headroom int64
+	holders  int
+	base     int   // the GC percent before the first hold
+	limit    int64 // the memory limit before the first hold
+	set      int
+	gen      int
+}
+
+// liveSample reads the heap the last collection found live.
+var liveSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// holdHeadroom asks for n bytes of headroom; the func returned lets it
+// go.
+func holdHeadroom(n int64) func() {
+	tuner.mu.Lock()
+	defer tuner.mu.Unlock()
+	if tuner.holders == 0 {
+		tuner.base = debug.SetGCPercent(100)
+		tuner.set = 100
+		tuner.limit = debug.SetMemoryLimit(-1)
+		tuner.gen++
+		armTuner(tuner.gen)
+	}
+	tuner.holders++
+	tuner.headroom += n
+	retune()
 	return func() {
-		ballasts.Add(-n)
-		runtime.KeepAlive(b)
+		tuner.mu.Lock()
+		defer tuner.mu.Unlock()
+		tuner.headroom -= n
+		tuner.holders--
+		if tuner.holders == 0 {
+			tuner.gen++
+			debug.SetGCPercent(tuner.base)
+			debug.SetMemoryLimit(tuner.limit)
+			return
+		}
+		retune()
 	}
 }
 
-// letBallastGo lets go of the search's ballast, if it holds one.
-func (s *searcher) letBallastGo() {
-	if s.ballast != nil {
-		s.ballast()
-		s.ballast, s.ballastN = nil, 0
+// retune sets the GC percent for the live heap last measured; tuner.mu
+// is held.
+func retune() {
+	metrics.Read(liveSample)
+	live := int64(0)
+	if liveSample[0].Value.Kind() == metrics.KindUint64 {
+		live = int64(liveSample[0].Value.Uint64())
+	}
+	if p := gcPercent(live, tuner.headroom, tuner.base); p != tuner.set {
+		tuner.set = p
+		debug.SetGCPercent(p)
+	}
+	debug.SetMemoryLimit(memLimit(live, tuner.headroom, tuner.limit))
+}
+
+// limitSlack is what the runtime holds besides the heap's objects (stacks,
+// metadata, spans partly used), give or take, in the memory limit.
+const limitSlack = 16 << 20
+
+// memLimit is the memory limit under which the heap goal stays after a
+// collection found live bytes live, with headroom bytes for garbage,
+// never above the user's limit: a cap for the cycles in which the live
+// heap jumps (the objects allocated while the collector marks count as
+// live, a few to 20 MB at a time), as the percent set for the last live
+// heap would multiply the jump.
+func memLimit(live, headroom, user int64) int64 {
+	live = max(live, 1<<20)
+	return min(user, live+max(live, headroom)+limitSlack)
+}
+
+// sentinel is an object the collector frees at its next cycle.
+type sentinel struct {
+	_ *int // a pointer: not a tiny allocation (whose cleanup may never run)
+	_ [2]uint64
+}
+
+// armTuner attaches to a new sentinel a cleanup that retunes after the
+// next collection and arms again, until the generation changes.
+func armTuner(gen int) {
+	runtime.AddCleanup(new(sentinel), func(gen int) {
+		tuner.mu.Lock()
+		defer tuner.mu.Unlock()
+		if gen != tuner.gen {
+			return
+		}
+		retune()
+		armTuner(gen)
+	}, gen)
+}
+
+// letHeadroomGo lets go of the search's headroom, if it holds some.
+func (s *searcher) letHeadroomGo() {
+	if s.headroom != nil {
+		s.headroom()
+		s.headroom, s.headroomN = nil, 0
 	}
 }

@@ -85,8 +85,8 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
-	ballast           func()     // lets go of the ballast (ballast.go) once it is held
-	ballastN          int64      // its size
+	headroom          func()     // lets go of the GC headroom (ballast.go) once it is held
+	headroomN         int64      // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
 	// permutation from one to the other.
@@ -128,9 +128,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s.nextReport = s.start.Add(time.Second)
 	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
-		if n := ballastFor(s.res.Distinct, mapped.Load()); n > s.ballastN {
-			s.letBallastGo()
-			s.ballast, s.ballastN = holdBallast(n), n
+		if n := headroomFor(s.res.Distinct, mapped.Load()); n > s.headroomN {
+			s.letHeadroomGo()
+			s.headroom, s.headroomN = holdHeadroom(n), n
 		}
 		var err error
 		if s.par != nil {
@@ -209,7 +209,7 @@ func (s *searcher) end() (Result, error) {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s.res.MemBytes = ms.Sys - uint64(ballasts.Load()) + uint64(mapped.Load())
+	s.res.MemBytes = ms.Sys + uint64(mapped.Load())
 	s.res.Spilled += s.level.spilled + s.next.spilled
 	return s.res, s.recs.link.err
 }
@@ -226,7 +226,7 @@ func (s *searcher) newQueue() *queue {
 // release gives back what the search holds outside the Go heap: its
 // tables and its levels' files.
 func (s *searcher) release() {
-	s.letBallastGo()
+	s.letHeadroomGo()
 	s.level.close()
 	s.next.close()
 	s.recs.free()
@@ -643,7 +643,7 @@ func (s *searcher) reported(idx int32) ([]Trans, *Violation, error) {
 func memBytes() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc - uint64(ballasts.Load()) + uint64(mapped.Load())
+	return ms.HeapAlloc + uint64(mapped.Load())
 }
 
 // independent reports whether t and u commute and neither disables the
