@@ -230,6 +230,7 @@ func (s *searcher) release() {
 	s.level.close()
 	s.next.close()
 	s.recs.free()
+	s.sleeps.free()
 	if s.fp != nil {
 		s.fp.free()
 	}
@@ -347,9 +348,9 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	var sleep []Trans
 	if cfg.POR {
 		sl, _ := s.recs.sleepOf(e.rec)
-		sleep = s.sleeps.sets[sl]
+		sleep = s.sleeps.at(sl)
 		if e.only >= 0 {
-			only := s.sleeps.sets[e.only]
+			only := s.sleeps.at(e.only)
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 		} else {
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
@@ -473,7 +474,7 @@ func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
 func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 	sleep, expanded := s.recs.sleepOf(idx)
 	wake, keep := s.wakeb[:0], s.keepb[:0]
-	for _, u := range s.sleeps.sets[sleep] {
+	for _, u := range s.sleeps.at(sleep) {
 		if containsT(sl, u) {
 			keep = append(keep, u)
 		} else {

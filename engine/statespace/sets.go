@@ -1,43 +1,5 @@
 package statespace
 
-import "encoding/binary"
-
-// sleepSets numbers the distinct sleep sets of a search: a state's record
-// holds a number (4 bytes), not a slice (24 bytes and an allocation), and
-// the many states with the same sleep set share one copy. Number 0 is the
-// empty set.
-type sleepSets struct {
-	ids  map[string]int32
-	sets [][]Trans
-	buf  []byte
-}
-
-func newSleepSets() *sleepSets {
-	return &sleepSets{ids: map[string]int32{}, sets: [][]Trans{nil}}
-}
-
-// id returns the number of the set ts (in that order), which it may keep.
-func (ss *sleepSets) id(ts []Trans) int32 {
-	if len(ts) == 0 {
-		return 0
-	}
-	b := ss.buf[:0]
-	for _, t := range ts {
-		b = append(b, byte(t.Kind), byte(t.Node), byte(t.Node>>8), byte(t.From), byte(t.From>>8))
-		b = binary.LittleEndian.AppendUint16(b, uint16(t.K))
-		b = binary.LittleEndian.AppendUint32(b, uint32(t.Timer))
-		b = binary.LittleEndian.AppendUint32(b, t.Msg)
-	}
-	ss.buf = b
-	if id, ok := ss.ids[string(b)]; ok {
-		return id
-	}
-	id := int32(len(ss.sets))
-	ss.ids[string(b)] = id
-	ss.sets = append(ss.sets, append([]Trans(nil), ts...))
-	return id
-}
-
 // fpSet maps 64-bit fingerprints to record numbers (or, made without
 // values, only holds them): open addressing with linear probing, 12 bytes
 // a slot (8 without values), at most 3/4 full, in 256 shards chosen by the
