@@ -28,6 +28,10 @@ func TestHeadroomPolicy(t *testing.T) {
 			t.Errorf("gcPercent(%d, %d, %d) = %d, want %d", c.live, c.headroom, c.base, got, c.want)
 		}
 	}
+	if headroomFor(headroomFrom-1) != 0 || headroomFor(headroomFrom) != headroomMax {
+		t.Errorf("headroomFor(%d), headroomFor(%d) = %d, %d; want 0, %d", headroomFrom-1, headroomFrom,
+			headroomFor(headroomFrom-1), headroomFor(headroomFrom), headroomMax)
+	}
 	if got, want := memLimit(16*mib, 64*mib, math.MaxInt64), int64(16*mib+64*mib+limitSlack); got != want {
 		t.Errorf("memLimit(16 MiB, 64 MiB) = %d, want %d", got, want)
 	}

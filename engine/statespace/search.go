@@ -128,7 +128,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s.nextReport = s.start.Add(time.Second)
 	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
-		if n := headroomFor(s.res.Distinct, mapped.Load()); n > s.headroomN {
+		if n := headroomFor(s.res.Distinct); n > s.headroomN {
 			s.letHeadroomGo()
 			s.headroom, s.headroomN = holdHeadroom(n), n
 		}
