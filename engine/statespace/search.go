@@ -85,7 +85,7 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
-	headroom          func()     // lets go of the GC headroom (ballast.go) once it is held
+	headroom          func()     // lets go of the GC headroom (headroom.go) once it is held
 	headroomN         int64      // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
