@@ -122,7 +122,9 @@ func retune() {
 		tuner.set = p
 		debug.SetGCPercent(p)
 	}
-	debug.SetMemoryLimit(memLimit(live, tuner.headroom, tuner.limit))
+	if tuner.base >= 0 { // with collection off, a limit would start it
+		debug.SetMemoryLimit(memLimit(live, tuner.headroom, tuner.limit))
+	}
 }
 
 // limitSlack is what the runtime holds besides the heap's objects (stacks,

@@ -64,6 +64,14 @@ func TestHeadroomRestores(t *testing.T) {
 	}
 	a()
 	b()
+	pct = debug.SetGCPercent(-1) // collection off: the limit stays the user's
+	c := holdHeadroom(64 << 20)
+	runtime.GC()
+	if lim := debug.SetMemoryLimit(-1); lim != 8<<30 {
+		t.Errorf("with collection off: memory limit %d, want the user's 8 GiB", lim)
+	}
+	c()
+	debug.SetGCPercent(pct)
 	pct = debug.SetGCPercent(oldPct)
 	if lim := debug.SetMemoryLimit(-1); pct != 150 || lim != 8<<30 {
 		t.Errorf("after: GC percent %d, memory limit %d; want 150 and 8 GiB", pct, lim)
