@@ -119,11 +119,11 @@ type Config struct {
 	// Progress, if set, is called about once a second from the
 	// goroutine that called Search with the figures so far.
 	Progress func(Progress)
-	// SpillDir is where a BFS level larger than 16 MiB is kept, and the
-	// parent links of all but the latest half million states, in temporary
+	// SpillDir is where a BFS level larger than 4 MiB is kept, and the
+	// parent links of all but the latest 131,072 states, in temporary
 	// files removed when the search returns ("": os.TempDir).
 	SpillDir string
-	spillAt  int64 // the level size from which it goes to disk (0: 16 MiB)
+	spillAt  int64 // the level size from which it goes to disk (0: spillAt)
 	linkMem  int   // the parent links kept in memory (0: linkMem)
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key

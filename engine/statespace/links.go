@@ -22,9 +22,10 @@ type links struct {
 	scratch [8]byte
 }
 
-// linkMem is the links kept in memory (4 MiB): a search of fewer states
-// writes none.
-const linkMem = 1 << 19
+// linkMem is the links kept in memory (1 MiB): a search of fewer states
+// writes none. A larger tail only buffers the writes (the links are
+// written in order and rarely read) and counts in the peak RSS.
+const linkMem = 1 << 17
 
 func (l *links) push(v uint64) {
 	if l.tail.s == nil {

@@ -70,9 +70,9 @@ type batch struct {
 // machine over the search's interner (made safe to share).
 type workers struct {
 	ms []*machine
-	// sets is the search's sleep sets as the level began (an append-only
-	// copy): every entry's sleep set number is in it.
-	sets [][]Trans
+	// sets is the search's sleep sets as the level began: every
+	// entry's sleep set number is in it.
+	sets sleepView
 	// free holds the slots not in use (recycle.go).
 	free chan *slot
 }
@@ -130,7 +130,7 @@ func (s *searcher) expandLevelPar() error {
 	// queued. A revisit since may have woken it; the committer then steps
 	// it itself.
 	if s.cfg.POR {
-		s.par.sets = s.sleeps.sets
+		s.par.sets = s.sleeps.view()
 	}
 	var next atomic.Int64
 	// claim computes, with machine m and slot sl, the next batch no one
@@ -222,7 +222,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets[e.sleep]
+			asleep = s.par.sets.at(e.sleep)
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was

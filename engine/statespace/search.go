@@ -87,8 +87,8 @@ type searcher struct {
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
-	ballast           func()     // lets go of the ballast (ballast.go) once it is held
-	ballastN          int64      // its size
+	headroom          func()     // lets go of the GC headroom (headroom.go) once it is held
+	headroomN         int64      // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
 	// permutation from one to the other.
@@ -130,9 +130,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s.nextReport = s.start.Add(time.Second)
 	for s.level.n > 0 {
 		s.levelStart = s.res.Explored
-		if n := ballastFor(s.res.Distinct, mapped.Load()); n > s.ballastN {
-			s.letBallastGo()
-			s.ballast, s.ballastN = holdBallast(n), n
+		if n := headroomFor(s.res.Distinct); n > s.headroomN {
+			s.letHeadroomGo()
+			s.headroom, s.headroomN = holdHeadroom(n), n
 		}
 		var err error
 		if s.par != nil {
@@ -212,7 +212,7 @@ func (s *searcher) end() (Result, error) {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s.res.MemBytes = ms.Sys - uint64(ballasts.Load()) + uint64(mapped.Load())
+	s.res.MemBytes = ms.Sys + uint64(mapped.Load())
 	s.res.Spilled += s.level.spilled + s.next.spilled
 	return s.res, s.recs.link.err
 }
@@ -229,10 +229,11 @@ func (s *searcher) newQueue() *queue {
 // release gives back what the search holds outside the Go heap: its
 // tables and its levels' files.
 func (s *searcher) release() {
-	s.letBallastGo()
+	s.letHeadroomGo()
 	s.level.close()
 	s.next.close()
 	s.recs.free()
+	s.sleeps.free()
 	if s.fp != nil {
 		s.fp.free()
 	}
@@ -350,9 +351,9 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	var sleep []Trans
 	if cfg.POR {
 		sl, _ := s.recs.sleepOf(e.rec)
-		sleep = s.sleeps.sets[sl]
+		sleep = s.sleeps.at(sl)
 		if e.only >= 0 {
-			only := s.sleeps.sets[e.only]
+			only := s.sleeps.at(e.only)
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 		} else {
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
@@ -479,7 +480,7 @@ func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
 func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 	sleep, expanded := s.recs.sleepOf(idx)
 	wake, keep := s.wakeb[:0], s.keepb[:0]
-	for _, u := range s.sleeps.sets[sleep] {
+	for _, u := range s.sleeps.at(sleep) {
 		if containsT(sl, u) {
 			keep = append(keep, u)
 		} else {
@@ -652,7 +653,7 @@ func (s *searcher) reported(idx int32) ([]Trans, *Violation, error) {
 func memBytes() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc - uint64(ballasts.Load()) + uint64(mapped.Load())
+	return ms.HeapAlloc + uint64(mapped.Load())
 }
 
 // independent reports whether t and u commute and neither disables the

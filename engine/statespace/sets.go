@@ -1,48 +1,10 @@
 package statespace
 
-import "encoding/binary"
-
-// sleepSets numbers the distinct sleep sets of a search: a state's record
-// holds a number (4 bytes), not a slice (24 bytes and an allocation), and
-// the many states with the same sleep set share one copy. Number 0 is the
-// empty set.
-type sleepSets struct {
-	ids  map[string]int32
-	sets [][]Trans
-	buf  []byte
-}
-
-func newSleepSets() *sleepSets {
-	return &sleepSets{ids: map[string]int32{}, sets: [][]Trans{nil}}
-}
-
-// id returns the number of the set ts (in that order), which it may keep.
-func (ss *sleepSets) id(ts []Trans) int32 {
-	if len(ts) == 0 {
-		return 0
-	}
-	b := ss.buf[:0]
-	for _, t := range ts {
-		b = append(b, byte(t.Kind), byte(t.Node), byte(t.Node>>8), byte(t.From), byte(t.From>>8))
-		b = binary.LittleEndian.AppendUint16(b, uint16(t.K))
-		b = binary.LittleEndian.AppendUint32(b, uint32(t.Timer))
-		b = binary.LittleEndian.AppendUint32(b, t.Msg)
-	}
-	ss.buf = b
-	if id, ok := ss.ids[string(b)]; ok {
-		return id
-	}
-	id := int32(len(ss.sets))
-	ss.ids[string(b)] = id
-	ss.sets = append(ss.sets, append([]Trans(nil), ts...))
-	return id
-}
-
 // fpSet maps 64-bit fingerprints to record numbers (or, made without
 // values, only holds them): open addressing with linear probing, 12 bytes
 // a slot (8 without values), at most 3/4 full, in 256 shards chosen by the
-// fingerprint's top byte. Each shard doubles alone, so growing holds at
-// most one shard twice, never the whole table; big shards live off the Go
+// fingerprint's top byte. Each shard grows alone (growth.go), so growing
+// holds at most one shard twice, never the whole table; big shards live off the Go
 // heap (slab.go). Fingerprint 0 marks an empty slot, so a state whose
 // fingerprint is 0 is stored as 1 (one more way to collide, as rare as
 // any other).
@@ -79,8 +41,10 @@ func (f *fpSet) get(fp uint64) (int32, bool) {
 	fp = max(fp, 1)
 	sh := &f.shards[fp>>56]
 	keys := sh.keys.s
-	mask := uint64(len(keys) - 1)
-	for i := fp & mask; ; i = (i + 1) & mask {
+	for i := home(fp, len(keys)); ; i++ {
+		if i == len(keys) {
+			i = 0
+		}
 		switch keys[i] {
 		case fp:
 			if f.vals {
@@ -99,7 +63,7 @@ func (f *fpSet) put(fp uint64, v int32) {
 	sh := &f.shards[fp>>56]
 	if 4*(sh.n+1) > 3*len(sh.keys.s) {
 		old, oldv := sh.keys, sh.vals
-		sh.alloc(2*len(old.s), f.vals)
+		sh.alloc(grown(len(old.s)), f.vals)
 		for i, k := range old.s {
 			if k != 0 {
 				var w uint32
@@ -119,10 +83,11 @@ func (f *fpSet) put(fp uint64, v int32) {
 
 func (sh *fpShard) insert(fp uint64, v uint32) {
 	keys := sh.keys.s
-	mask := uint64(len(keys) - 1)
-	i := fp & mask
+	i := home(fp, len(keys))
 	for keys[i] != 0 {
-		i = (i + 1) & mask
+		if i++; i == len(keys) {
+			i = 0
+		}
 	}
 	keys[i] = fp
 	if sh.vals.s != nil {
