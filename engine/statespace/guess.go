@@ -21,7 +21,7 @@ const guess = true
 // state, cands its scratch. It reports whether the state is likely
 // expanded in full (the rest is then to be stepped), and false for ok
 // where a step failed.
-func guessAmple(m *machine, p *pre, cands *[]uint64, take func(Trans) *succ) (full, ok bool) {
+func guessAmple(m *machine, p *pre, cands *[]uint64, take func(Trans) *succ, refused func(*succ) bool) (full, ok bool) {
 	if !guess {
 		return true, true
 	}
@@ -36,7 +36,7 @@ next:
 			if c == nil {
 				return false, false
 			}
-			if c.vis || !m.within(c.s) {
+			if c.vis || !m.within(c.s) || refused(c) {
 				continue next
 			}
 		}

@@ -1,7 +1,6 @@
 package statespace
 
 import (
-	"hash/maphash"
 	"runtime"
 	"slices"
 	"sync"
@@ -75,6 +74,12 @@ type workers struct {
 	sets [][]Trans
 	// free holds the slots not in use (recycle.go).
 	free chan *slot
+	// depths is the search's record depths (POR) as the level began: the
+	// depth of every state of the earlier levels is in it.
+	depths []block[uint16]
+	// sleeps is the search's record sleep sets (POR) as the level
+	// began, read while the committer changes them (asleep.go).
+	sleeps []block[uint32]
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -108,6 +113,9 @@ func (s *searcher) startWorkers(w int) error {
 		s.par.ms = append(s.par.ms, m)
 	}
 	s.m.loc = newLocal()
+	if levelLocal {
+		s.lvl = newLevelSet()
+	}
 	return nil
 }
 
@@ -130,7 +138,10 @@ func (s *searcher) expandLevelPar() error {
 	// queued. A revisit since may have woken it; the committer then steps
 	// it itself.
 	if s.cfg.POR {
-		s.par.sets = s.sleeps.sets
+		s.par.sets, s.par.depths, s.par.sleeps = s.sleeps.sets, s.recs.depth.blocks, s.recs.sleep.blocks
+	}
+	if s.lvl != nil {
+		s.lvl.begin(int32(s.recs.len()))
 	}
 	var next atomic.Int64
 	// claim computes, with machine m and slot sl, the next batch no one
@@ -165,10 +176,11 @@ func (s *searcher) expandLevelPar() error {
 			}
 		})
 	}
-	defer func() {
+	stop := sync.OnceFunc(func() {
 		close(quit)
 		wg.Wait()
-	}()
+	})
+	defer stop()
 	for b := range bs {
 		s.await(&bs[b], claim)
 		sl := bs[b].sl
@@ -186,6 +198,10 @@ func (s *searcher) expandLevelPar() error {
 		}
 		bs[b].sl = nil
 		s.par.free <- s.recycled(sl)
+	}
+	stop()
+	if s.lvl != nil {
+		s.lvl.mergeInto(s.fp, s.full)
 	}
 	return s.endLevel()
 }
@@ -211,7 +227,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
 		*p = pre{es: decode(e.key, m.n)}
-		if e.only >= 0 {
+		if e.only >= 0 && !stepWoken {
 			continue
 		}
 		t0 := len(ts)
@@ -222,7 +238,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets[e.sleep]
+			asleep = s.par.sets[s.asleepNow(e)]
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was
@@ -245,12 +261,26 @@ func (s *searcher) fill(m *machine, b *batch) {
 			off := len(buf)
 			buf = next.appendKey(buf, m.in)
 			spans = append(spans, span{qi - b.lo, len(all) - start, off, len(buf) - off})
-			all = append(all, succ{t: t, s: next, viol: viol, vis: m.vis})
+			c := succ{t: t, s: next, viol: viol, vis: m.vis, fp: s.fingerprintOf(buf[off:])}
+			if s.lvl != nil {
+				c.idx, c.seen = s.seenBefore(buf[off:], c.fp)
+				c.looked = true
+			}
+			all = append(all, c)
 			return &all[len(all)-1]
 		}
 		full, ok := true, true
-		if s.cfg.POR && !s.cfg.sleepOnly {
-			full, ok = guessAmple(m, p, &sl.cands, take)
+		if e.only >= 0 {
+			// a re-expansion: the transitions woken (and no others)
+			full, asleep = false, nil
+			only := s.par.sets[e.only]
+			for _, t := range p.ts {
+				if ok && containsT(only, t) {
+					ok = take(t) != nil
+				}
+			}
+		} else if s.cfg.POR && !s.cfg.sleepOnly {
+			full, ok = guessAmple(m, p, &sl.cands, take, func(c *succ) bool { return s.refused(c, e.depth) })
 		}
 		for _, t := range p.ts {
 			if !full || !ok {
@@ -266,8 +296,5 @@ func (s *searcher) fill(m *machine, b *batch) {
 	for _, sp := range spans {
 		c := &sl.pres[sp.p].memo[sp.k]
 		c.key = buf[sp.off : sp.off+sp.n : sp.off+sp.n]
-		if !s.cfg.Exact {
-			c.fp = maphash.Bytes(s.seed, c.key)
-		}
 	}
 }
