@@ -18,16 +18,18 @@ const guess = true
 
 // guessAmple steps by take (which returns the successor by a transition,
 // stepped once, or nil on an error) what pickAmple will step of p's
-// state, cands its scratch. It reports whether the state is likely
-// expanded in full (the rest is then to be stepped), and false for ok
-// where a step failed.
+// state, refusing a candidate where refused settles the proviso, cands
+// its scratch. It reports whether the state is likely expanded in full
+// (the rest is then to be stepped), and false for ok where a step
+// failed. p.cands is then the candidates pickAmple is to try: from the
+// first not refused here on (where every step succeeded).
 func guessAmple(m *machine, p *pre, cands *[]uint64, take func(Trans) *succ, refused func(*succ) bool) (full, ok bool) {
 	if !guess {
 		return true, true
 	}
 	*cands = m.ampleSets(p.es, p.ts, *cands)
 next:
-	for _, S := range *cands {
+	for k, S := range *cands {
 		for _, t := range p.ts {
 			if S&(1<<(t.Node-1)) == 0 {
 				continue
@@ -40,7 +42,9 @@ next:
 				continue next
 			}
 		}
+		p.cands = (*cands)[k:]
 		return false, true
 	}
+	p.cands = (*cands)[len(*cands):]
 	return true, true
 }

@@ -23,19 +23,24 @@ const levelLocal = true
 // fingerprint (or, Config.Exact, by key), with their record numbers: an
 // open-addressing table whose slots with a record number below base (the
 // first number of the level) count as empty, so a new level empties it
-// by moving base. fps is the level's fingerprints in record order.
+// by moving base. A slot holds both, so a probe touches one cache line.
+// fps is the level's fingerprints in record order.
 type levelSet struct {
-	keys []uint64
-	vals []int32
-	n    int
-	base int32
-	fps  []uint64
-	full map[string]int32 // Config.Exact
-	keyb []string
+	slots []levelSlot
+	n     int
+	base  int32
+	fps   []uint64
+	full  map[string]int32 // Config.Exact
+	keyb  []string
+}
+
+type levelSlot struct {
+	fp  uint64
+	rec int32
 }
 
 func newLevelSet() *levelSet {
-	return &levelSet{keys: make([]uint64, 1<<10), vals: make([]int32, 1<<10), full: map[string]int32{}}
+	return &levelSet{slots: make([]levelSlot, 1<<10), full: map[string]int32{}}
 }
 
 // begin empties the set for a level whose first state is numbered base.
@@ -46,13 +51,14 @@ func (l *levelSet) begin(base int32) {
 
 func (l *levelSet) get(fp uint64) (int32, bool) {
 	fp = max(fp, 1)
-	mask := uint64(len(l.keys) - 1)
+	mask := uint64(len(l.slots) - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
-		if l.vals[i] < l.base || l.keys[i] == 0 {
+		sl := &l.slots[i]
+		if sl.rec < l.base || sl.fp == 0 {
 			return 0, false
 		}
-		if l.keys[i] == fp {
-			return l.vals[i], true
+		if sl.fp == fp {
+			return sl.rec, true
 		}
 	}
 }
@@ -62,12 +68,12 @@ func (l *levelSet) get(fp uint64) (int32, bool) {
 func (l *levelSet) put(fp uint64, v int32) {
 	l.fps = append(l.fps, fp)
 	fp = max(fp, 1)
-	if 4*(l.n+1) > 3*len(l.keys) {
-		keys, vals := l.keys, l.vals
-		l.keys, l.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
-		for i, k := range keys {
-			if k != 0 && vals[i] >= l.base {
-				l.insert(k, vals[i])
+	if 4*(l.n+1) > 3*len(l.slots) {
+		old := l.slots
+		l.slots = make([]levelSlot, 2*len(old))
+		for _, sl := range old {
+			if sl.fp != 0 && sl.rec >= l.base {
+				l.insert(sl.fp, sl.rec)
 			}
 		}
 	}
@@ -76,12 +82,12 @@ func (l *levelSet) put(fp uint64, v int32) {
 }
 
 func (l *levelSet) insert(fp uint64, v int32) {
-	mask := uint64(len(l.keys) - 1)
+	mask := uint64(len(l.slots) - 1)
 	i := fp & mask
-	for l.keys[i] != 0 && l.vals[i] >= l.base {
+	for l.slots[i].fp != 0 && l.slots[i].rec >= l.base {
 		i = (i + 1) & mask
 	}
-	l.keys[i], l.vals[i] = fp, v
+	l.slots[i] = levelSlot{fp, v}
 }
 
 // mergeInto adds the level's states to the search's visited set, f or

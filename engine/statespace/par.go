@@ -33,6 +33,9 @@ const batchLen = 128
 // is the number of slots (recycle.go).
 const ahead = 64
 
+// noCands is an empty pre.cands: no candidate left to try.
+var noCands = []uint64{}
+
 // span locates a successor's key in a batch's buffer.
 type span struct{ p, k, off, n int }
 
@@ -41,6 +44,9 @@ type pre struct {
 	es   *state
 	ts   []Trans // nil: not computed
 	memo []succ
+	// cands, where not nil, is the candidate ample sets the committer is
+	// to try (guess.go): those before them are refused whatever it finds.
+	cands []uint64
 }
 
 // slot holds what one batch computed, from its fill to its commit: its
@@ -56,6 +62,7 @@ type slot struct {
 	all   []succ
 	spans []span
 	cands []uint64 // scratch of guessAmple
+	cbuf  []uint64 // the states' pre.cands
 	err   error    // reading the entries back
 }
 
@@ -222,7 +229,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 	}
 	sl.ents = parseEntries(raw, sl.ents[:0])
 	sl.pres = slices.Grow(sl.pres[:0], b.hi-b.lo)[:b.hi-b.lo]
-	ts, buf, all, spans := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0]
+	ts, buf, all, spans, cbuf := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0], sl.cbuf[:0]
 	for qi := b.lo; qi < b.hi; qi++ {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
@@ -281,6 +288,16 @@ func (s *searcher) fill(m *machine, b *batch) {
 			}
 		} else if s.cfg.POR && !s.cfg.sleepOnly {
 			full, ok = guessAmple(m, p, &sl.cands, take, func(c *succ) bool { return s.refused(c, e.depth) })
+			if !ok {
+				p.cands = nil
+			} else if p.cands != nil {
+				c0 := len(cbuf)
+				cbuf = append(cbuf, p.cands...)
+				p.cands = cbuf[c0:len(cbuf):len(cbuf)]
+				if len(p.cands) == 0 {
+					p.cands = noCands
+				}
+			}
 		}
 		for _, t := range p.ts {
 			if !full || !ok {
@@ -292,7 +309,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		p.memo = all[start:len(all):len(all)]
 	}
-	sl.ts, sl.buf, sl.all, sl.spans = ts, buf, all, spans
+	sl.ts, sl.buf, sl.all, sl.spans, sl.cbuf = ts, buf, all, spans, cbuf
 	for _, sp := range spans {
 		c := &sl.pres[sp.p].memo[sp.k]
 		c.key = buf[sp.off : sp.off+sp.n : sp.off+sp.n]

@@ -84,6 +84,7 @@ type searcher struct {
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	lvl               *levelSet  // the states of the level, with workers and levelLocal (levelset.go)
+	handed            []uint64   // the candidate ample sets a worker left to try (guess.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
 	ballast           func()     // lets go of the ballast (ballast.go) once it is held
@@ -338,6 +339,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	if cfg.POR && !cfg.sleepOnly && e.only < 0 {
 		var reduced bool
 		var err error
+		s.handed = p.cands
 		if ts, reduced, err = s.pickAmple(e, es, ts); err != nil {
 			return err
 		}
@@ -423,9 +425,13 @@ func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violatio
 // e's depth or less (the cycle proviso), and whether it is smaller than
 // ts; otherwise ts itself.
 func (s *searcher) pickAmple(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
-	s.cands = s.m.ampleSets(es, ts, s.cands)
+	cands := s.handed
+	if cands == nil {
+		s.cands = s.m.ampleSets(es, ts, s.cands)
+		cands = s.cands
+	}
 next:
-	for _, S := range s.cands {
+	for _, S := range cands {
 		for _, t := range ts {
 			if S&(1<<(t.Node-1)) == 0 {
 				continue
