@@ -32,6 +32,7 @@ type levelSet struct {
 	fps   []uint64
 	full  map[string]int32 // Config.Exact
 	keyb  []string
+	hits  int // lookups that found a state of the level
 }
 
 type levelSlot struct {
@@ -92,7 +93,11 @@ func (l *levelSet) insert(fp uint64, v int32) {
 
 // mergeInto adds the level's states to the search's visited set, f or
 // full.
-func (l *levelSet) mergeInto(f *fpSet, full map[string]int32) {
+func (l *levelSet) mergeInto(f *fpSet, full map[string]int32, hits *int) {
+	if hits != nil {
+		*hits += l.hits
+	}
+	l.hits = 0
 	if f == nil {
 		for i, k := range l.keyb {
 			full[k] = l.base + int32(i)
@@ -124,11 +129,17 @@ func (s *searcher) lookupPar(c *succ, k []byte, fp uint64) (int32, bool) {
 	} else if c.seen {
 		return c.idx, true
 	}
+	var idx int32
+	var ok bool
 	if s.cfg.Exact {
-		idx, ok := s.lvl.full[string(k)]
-		return idx, ok
+		idx, ok = s.lvl.full[string(k)]
+	} else {
+		idx, ok = s.lvl.get(fp)
 	}
-	return s.lvl.get(fp)
+	if ok {
+		s.lvl.hits++
+	}
+	return idx, ok
 }
 
 // insertPar is insert's visited-set part for the committer of a

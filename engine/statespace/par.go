@@ -208,7 +208,7 @@ func (s *searcher) expandLevelPar() error {
 	}
 	stop()
 	if s.lvl != nil {
-		s.lvl.mergeInto(s.fp, s.full)
+		s.lvl.mergeInto(s.fp, s.full, s.cfg.levelHits)
 	}
 	return s.endLevel()
 }
