@@ -4,9 +4,10 @@ package statespace
 // reduction step, of a state's transitions, those the committer's choice
 // of an ample set (pickAmple) needs: the steps of the candidates in the
 // order pickAmple tries them, up to the first whose steps are all
-// invisible and within the constraint, and every transition not asleep
-// only if no candidate is. The committer takes that candidate unless
-// the cycle proviso (which needs the visited set) refuses it; then it
+// invisible and within the constraint and not refused by the cycle
+// proviso as far as the earlier levels decide it (levelset.go), and every
+// transition not asleep only if no candidate is. The committer takes that
+// candidate unless a state the level itself found refuses it; then it
 // steps what is missing itself. Off (the plain version), a worker steps
 // every transition not asleep, of which an ample set leaves some out.
 // Gain in wall time on two cores with nothing else running (the TLC

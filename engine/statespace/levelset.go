@@ -23,10 +23,11 @@ const levelLocal = true
 // fingerprint (or, Config.Exact, by key), with their record numbers: an
 // open-addressing table whose slots with a record number below base (the
 // first number of the level) count as empty, so a new level empties it
-// by moving base. A slot holds both, so a probe touches one cache line.
-// fps is the level's fingerprints in record order.
+// by moving base. A slot is two words, the fingerprint and the record
+// number, so a probe touches one cache line; big tables live off the Go
+// heap (slab.go). fps is the level's fingerprints in record order.
 type levelSet struct {
-	slots []levelSlot
+	slots block[uint64]
 	n     int
 	base  int32
 	fps   []uint64
@@ -35,13 +36,8 @@ type levelSet struct {
 	hits  int // lookups that found a state of the level
 }
 
-type levelSlot struct {
-	fp  uint64
-	rec int32
-}
-
 func newLevelSet() *levelSet {
-	return &levelSet{slots: make([]levelSlot, 1<<10), full: map[string]int32{}}
+	return &levelSet{slots: newBlock[uint64](2 << 10), full: map[string]int32{}}
 }
 
 // begin empties the set for a level whose first state is numbered base.
@@ -52,14 +48,15 @@ func (l *levelSet) begin(base int32) {
 
 func (l *levelSet) get(fp uint64) (int32, bool) {
 	fp = max(fp, 1)
-	mask := uint64(len(l.slots) - 1)
+	s := l.slots.s
+	mask := uint64(len(s)/2 - 1)
 	for i := fp & mask; ; i = (i + 1) & mask {
-		sl := &l.slots[i]
-		if sl.rec < l.base || sl.fp == 0 {
+		k, rec := s[2*i], int32(s[2*i+1])
+		if rec < l.base || k == 0 {
 			return 0, false
 		}
-		if sl.fp == fp {
-			return sl.rec, true
+		if k == fp {
+			return rec, true
 		}
 	}
 }
@@ -69,27 +66,32 @@ func (l *levelSet) get(fp uint64) (int32, bool) {
 func (l *levelSet) put(fp uint64, v int32) {
 	l.fps = append(l.fps, fp)
 	fp = max(fp, 1)
-	if 4*(l.n+1) > 3*len(l.slots) {
+	if 4*(l.n+1) > 3*(len(l.slots.s)/2) {
 		old := l.slots
-		l.slots = make([]levelSlot, 2*len(old))
-		for _, sl := range old {
-			if sl.fp != 0 && sl.rec >= l.base {
-				l.insert(sl.fp, sl.rec)
+		l.slots = newBlock[uint64](2 * len(old.s))
+		for i := 0; i < len(old.s); i += 2 {
+			if k, rec := old.s[i], int32(old.s[i+1]); k != 0 && rec >= l.base {
+				l.insert(k, rec)
 			}
 		}
+		old.free()
 	}
 	l.insert(fp, v)
 	l.n++
 }
 
 func (l *levelSet) insert(fp uint64, v int32) {
-	mask := uint64(len(l.slots) - 1)
+	s := l.slots.s
+	mask := uint64(len(s)/2 - 1)
 	i := fp & mask
-	for l.slots[i].fp != 0 && l.slots[i].rec >= l.base {
+	for s[2*i] != 0 && int32(s[2*i+1]) >= l.base {
 		i = (i + 1) & mask
 	}
-	l.slots[i] = levelSlot{fp, v}
+	s[2*i], s[2*i+1] = fp, uint64(v)
 }
+
+// free gives the table's memory back.
+func (l *levelSet) free() { l.slots.free() }
 
 // mergeInto adds the level's states to the search's visited set, f or
 // full.

@@ -15,6 +15,7 @@ import (
 func TestLevelSetAgainstMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	l := newLevelSet()
+	defer l.free()
 	f := newFPSet(true)
 	defer f.free()
 	all := map[uint64]int32{}
@@ -61,6 +62,9 @@ func TestLevelSetAgainstMap(t *testing.T) {
 	}
 	if f.n != len(all) {
 		t.Errorf("%d fingerprints merged, want %d", f.n, len(all))
+	}
+	if len(l.slots.raw) == 0 {
+		t.Errorf("%d slots, all on the heap: the test is to grow the table off it", len(l.slots.s)/2)
 	}
 	for fp, rec := range all {
 		if got, ok := f.get(fp); !ok || got != rec {

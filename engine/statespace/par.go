@@ -10,20 +10,24 @@ import (
 // The parallel search (Config.Workers > 1) keeps the one-worker search's
 // result exactly: the same verdict, the same counts and the same shortest
 // path. Its workers compute ahead, level by level, what costs most and
-// depends on nothing the search changes: each state's decoding, its
-// enabled transitions, its successors (the node steps, the clock shift)
-// and their keys and fingerprints. One goroutine, the committer, then
-// takes the level's states in their queue order and does all the rest as
-// the one-worker search does: the ample-set choice and its proviso, the
-// sleep sets, the visited set, the records, the next level's queue. So a
-// tie between equally short paths is broken as with one worker: the
-// state reached first in queue order (the lowest parent in the level,
-// then the lowest transition in enabled order) keeps its record and path.
-// A successor the workers did not compute (a re-expansion, a step that
-// failed, a transition of an ample set the proviso refused) the
-// committer steps itself. While its next batch is not ready, the
-// committer computes batches too (help.go): N workers are N-1 goroutines
-// and the committer.
+// depends on nothing the level changes: each state's decoding, its
+// enabled transitions, its successors (the node steps, the clock shift),
+// their keys and fingerprints, and whether the earlier levels hold them
+// (levelset.go: the visited set is read only during a level). One
+// goroutine, the committer, then takes the level's states in their queue
+// order and does the rest as the one-worker search does: the ample-set
+// choice and its proviso (of which the workers settle what the earlier
+// levels decide, guess.go), the sleep sets, the states the level itself
+// found (a level-local table, merged into the visited set at the level's
+// end), the records, the next level's queue. So a tie between equally
+// short paths is broken as with one worker: the state reached first in
+// queue order (the lowest parent in the level, then the lowest
+// transition in enabled order) keeps its record and path. A successor
+// the workers did not compute (a step that failed, a transition woken
+// after a worker read the state's sleep set, one of an ample set the
+// level's own states refused) the committer steps itself. While its next
+// batch is not ready, the committer computes batches too (help.go): N
+// workers are N-1 goroutines and the committer.
 
 // batchLen is the states of a level a worker takes at a time (a
 // multiple of markEvery).

@@ -235,6 +235,9 @@ func (s *searcher) release() {
 	if s.fp != nil {
 		s.fp.free()
 	}
+	if s.lvl != nil {
+		s.lvl.free()
+	}
 }
 
 // soloBatch is the entries of a level the one-worker search reads back
