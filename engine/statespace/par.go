@@ -124,7 +124,7 @@ func (s *searcher) startWorkers(w int) error {
 		s.par.ms = append(s.par.ms, m)
 	}
 	s.m.loc = newLocal()
-	if levelLocal {
+	if levelLocal && s.cfg.POR {
 		s.lvl = newLevelSet()
 	}
 	return nil
