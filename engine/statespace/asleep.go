@@ -11,7 +11,10 @@ import "sync/atomic"
 // state (it steps those), never fewer, so the worker steps nothing the
 // committer does not take. Off (the plain version), a worker skips
 // re-expansions and the transitions asleep when the state was queued.
-// Gain: see the package README ("Workers").
+// Gain, the committer's share of the CPU of two workers (CPU profile of
+// BenchmarkCheck/algo=lamport-tla/impl=por/workers=2): 8.4% against
+// 19.2%; the committer steps 195 transitions of the search's 1,015,469
+// against 114,737.
 const stepWoken = true
 
 // asleepNow is the number of e's sleep set as a worker may read it: as
