@@ -4,9 +4,10 @@ package statespace
 // reduction step, of a state's transitions, those the committer's choice
 // of an ample set (pickAmple) needs: the steps of the candidates in the
 // order pickAmple tries them, up to the first whose steps are all
-// invisible and within the constraint, and every transition not asleep
-// only if no candidate is. The committer takes that candidate unless
-// the cycle proviso (which needs the visited set) refuses it; then it
+// invisible and within the constraint and not refused by the cycle
+// proviso as far as the earlier levels decide it (levelset.go), and every
+// transition not asleep only if no candidate is. The committer takes that
+// candidate unless a state the level itself found refuses it; then it
 // steps what is missing itself. Off (the plain version), a worker steps
 // every transition not asleep, of which an ample set leaves some out.
 // Gain in wall time on two cores with nothing else running (the TLC
@@ -18,16 +19,18 @@ const guess = true
 
 // guessAmple steps by take (which returns the successor by a transition,
 // stepped once, or nil on an error) what pickAmple will step of p's
-// state, cands its scratch. It reports whether the state is likely
-// expanded in full (the rest is then to be stepped), and false for ok
-// where a step failed.
-func guessAmple(m *machine, p *pre, cands *[]uint64, take func(Trans) *succ) (full, ok bool) {
+// state, refusing a candidate where refused settles the proviso, cands
+// its scratch. It reports whether the state is likely expanded in full
+// (the rest is then to be stepped), and false for ok where a step
+// failed. p.cands is then the candidates pickAmple is to try: from the
+// first not refused here on (where every step succeeded).
+func guessAmple(m *machine, p *pre, cands *[]uint64, take func(Trans) *succ, refused func(*succ) bool) (full, ok bool) {
 	if !guess {
 		return true, true
 	}
 	*cands = m.ampleSets(p.es, p.ts, *cands)
 next:
-	for _, S := range *cands {
+	for k, S := range *cands {
 		for _, t := range p.ts {
 			if S&(1<<(t.Node-1)) == 0 {
 				continue
@@ -36,11 +39,13 @@ next:
 			if c == nil {
 				return false, false
 			}
-			if c.vis || !m.within(c.s) {
+			if c.vis || !m.within(c.s) || refused(c) {
 				continue next
 			}
 		}
+		p.cands = (*cands)[k:]
 		return false, true
 	}
+	p.cands = (*cands)[len(*cands):]
 	return true, true
 }

@@ -13,19 +13,21 @@ type local struct {
 	msgs    []node.Msg
 	envObj  []*env
 	within  []bool
+	cmds    []command
 	nodeID  map[string]uint32
 	ids     map[node.Msg]uint32
 	envID   map[string]uint32
+	cmdID   map[command]int
 }
 
 func newLocal() *local {
-	return &local{nodeID: map[string]uint32{}, ids: map[node.Msg]uint32{}, envID: map[string]uint32{}}
+	return &local{nodeID: map[string]uint32{}, ids: map[node.Msg]uint32{}, envID: map[string]uint32{}, cmdID: map[command]int{}}
 }
 
 // refresh copies the interner's slices into l.
 func (in *interner) refresh(l *local) {
 	in.mu.RLock()
-	l.nodeObj, l.msgs, l.envObj, l.within = in.nodeObj, in.msgs, in.envObj, in.within
+	l.nodeObj, l.msgs, l.envObj, l.within, l.cmds = in.nodeObj, in.msgs, in.envObj, in.within, in.cmds
 	in.mu.RUnlock()
 }
 
@@ -109,5 +111,31 @@ func (m *machine) internEnv(e *env, k []byte) uint32 {
 	}
 	id := m.in.env(e, k)
 	m.loc.envID[string(k)] = id
+	return id
+}
+
+// cmdAt is interner.cmdAt for machine m.
+func (m *machine) cmdAt(v int32) command {
+	if m.loc == nil {
+		return m.in.cmdAt(v)
+	}
+	if int(v) >= len(m.loc.cmds) {
+		m.in.refresh(m.loc)
+	}
+	return m.loc.cmds[v]
+}
+
+// internCmd is interner.cmd for machine m: without the interner's lock
+// for a command this worker met before (a node's command is interned at
+// every step that queues one).
+func (m *machine) internCmd(c command) int {
+	if m.loc == nil {
+		return m.in.cmd(c)
+	}
+	if id, ok := m.loc.cmdID[c]; ok {
+		return id
+	}
+	id := m.in.cmd(c)
+	m.loc.cmdID[c] = id
 	return id
 }

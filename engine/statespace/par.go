@@ -1,7 +1,6 @@
 package statespace
 
 import (
-	"hash/maphash"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,20 +10,24 @@ import (
 // The parallel search (Config.Workers > 1) keeps the one-worker search's
 // result exactly: the same verdict, the same counts and the same shortest
 // path. Its workers compute ahead, level by level, what costs most and
-// depends on nothing the search changes: each state's decoding, its
-// enabled transitions, its successors (the node steps, the clock shift)
-// and their keys and fingerprints. One goroutine, the committer, then
-// takes the level's states in their queue order and does all the rest as
-// the one-worker search does: the ample-set choice and its proviso, the
-// sleep sets, the visited set, the records, the next level's queue. So a
-// tie between equally short paths is broken as with one worker: the
-// state reached first in queue order (the lowest parent in the level,
-// then the lowest transition in enabled order) keeps its record and path.
-// A successor the workers did not compute (a re-expansion, a step that
-// failed, a transition of an ample set the proviso refused) the
-// committer steps itself. While its next batch is not ready, the
-// committer computes batches too (help.go): N workers are N-1 goroutines
-// and the committer.
+// depends on nothing the level changes: each state's decoding, its
+// enabled transitions, its successors (the node steps, the clock shift),
+// their keys and fingerprints, and whether the earlier levels hold them
+// (levelset.go: the visited set is read only during a level). One
+// goroutine, the committer, then takes the level's states in their queue
+// order and does the rest as the one-worker search does: the ample-set
+// choice and its proviso (of which the workers settle what the earlier
+// levels decide, guess.go), the sleep sets, the states the level itself
+// found (a level-local table, merged into the visited set at the level's
+// end), the records, the next level's queue. So a tie between equally
+// short paths is broken as with one worker: the state reached first in
+// queue order (the lowest parent in the level, then the lowest
+// transition in enabled order) keeps its record and path. A successor
+// the workers did not compute (a step that failed, a transition woken
+// after a worker read the state's sleep set, one of an ample set the
+// level's own states refused) the committer steps itself. While its next
+// batch is not ready, the committer computes batches too (help.go): N
+// workers are N-1 goroutines and the committer.
 
 // batchLen is the states of a level a worker takes at a time (a
 // multiple of markEvery).
@@ -34,6 +37,9 @@ const batchLen = 128
 // is the number of slots (recycle.go).
 const ahead = 64
 
+// noCands is an empty pre.cands: no candidate left to try.
+var noCands = []uint64{}
+
 // span locates a successor's key in a batch's buffer.
 type span struct{ p, k, off, n int }
 
@@ -42,6 +48,9 @@ type pre struct {
 	es   *state
 	ts   []Trans // nil: not computed
 	memo []succ
+	// cands, where not nil, is the candidate ample sets the committer is
+	// to try (guess.go): those before them are refused whatever it finds.
+	cands []uint64
 }
 
 // slot holds what one batch computed, from its fill to its commit: its
@@ -57,6 +66,7 @@ type slot struct {
 	all   []succ
 	spans []span
 	cands []uint64 // scratch of guessAmple
+	cbuf  []uint64 // the states' pre.cands
 	err   error    // reading the entries back
 }
 
@@ -75,6 +85,12 @@ type workers struct {
 	sets sleepView
 	// free holds the slots not in use (recycle.go).
 	free chan *slot
+	// depths is the search's record depths (POR) as the level began: the
+	// depth of every state of the earlier levels is in it.
+	depths []block[uint16]
+	// sleeps is the search's record sleep sets (POR) as the level
+	// began, read while the committer changes them (asleep.go).
+	sleeps []block[uint32]
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -108,6 +124,9 @@ func (s *searcher) startWorkers(w int) error {
 		s.par.ms = append(s.par.ms, m)
 	}
 	s.m.loc = newLocal()
+	if levelLocal && s.cfg.POR {
+		s.lvl = newLevelSet()
+	}
 	return nil
 }
 
@@ -130,7 +149,10 @@ func (s *searcher) expandLevelPar() error {
 	// queued. A revisit since may have woken it; the committer then steps
 	// it itself.
 	if s.cfg.POR {
-		s.par.sets = s.sleeps.view()
+		s.par.sets, s.par.depths, s.par.sleeps = s.sleeps.view(), s.recs.depth.blocks, s.recs.sleep.blocks
+	}
+	if s.lvl != nil {
+		s.lvl.begin(int32(s.recs.len()))
 	}
 	var next atomic.Int64
 	// claim computes, with machine m and slot sl, the next batch no one
@@ -165,10 +187,11 @@ func (s *searcher) expandLevelPar() error {
 			}
 		})
 	}
-	defer func() {
+	stop := sync.OnceFunc(func() {
 		close(quit)
 		wg.Wait()
-	}()
+	})
+	defer stop()
 	for b := range bs {
 		s.await(&bs[b], claim)
 		sl := bs[b].sl
@@ -186,6 +209,10 @@ func (s *searcher) expandLevelPar() error {
 		}
 		bs[b].sl = nil
 		s.par.free <- s.recycled(sl)
+	}
+	stop()
+	if s.lvl != nil {
+		s.lvl.mergeInto(s.fp, s.full, s.cfg.levelHits)
 	}
 	return s.endLevel()
 }
@@ -206,12 +233,12 @@ func (s *searcher) fill(m *machine, b *batch) {
 	}
 	sl.ents = parseEntries(raw, sl.ents[:0])
 	sl.pres = slices.Grow(sl.pres[:0], b.hi-b.lo)[:b.hi-b.lo]
-	ts, buf, all, spans := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0]
+	ts, buf, all, spans, cbuf := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0], sl.cbuf[:0]
 	for qi := b.lo; qi < b.hi; qi++ {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
 		*p = pre{es: decode(e.key, m.n)}
-		if e.only >= 0 {
+		if e.only >= 0 && !stepWoken {
 			continue
 		}
 		t0 := len(ts)
@@ -222,7 +249,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets.at(e.sleep)
+			asleep = s.par.sets.at(s.asleepNow(e))
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was
@@ -245,12 +272,36 @@ func (s *searcher) fill(m *machine, b *batch) {
 			off := len(buf)
 			buf = next.appendKey(buf, m.in)
 			spans = append(spans, span{qi - b.lo, len(all) - start, off, len(buf) - off})
-			all = append(all, succ{t: t, s: next, viol: viol, vis: m.vis})
+			c := succ{t: t, s: next, viol: viol, vis: m.vis, fp: s.fingerprintOf(buf[off:])}
+			if s.lvl != nil {
+				c.idx, c.seen = s.seenBefore(buf[off:], c.fp)
+				c.looked = true
+			}
+			all = append(all, c)
 			return &all[len(all)-1]
 		}
 		full, ok := true, true
-		if s.cfg.POR && !s.cfg.sleepOnly {
-			full, ok = guessAmple(m, p, &sl.cands, take)
+		if e.only >= 0 {
+			// a re-expansion: the transitions woken (and no others)
+			full, asleep = false, nil
+			only := s.par.sets.at(e.only)
+			for _, t := range p.ts {
+				if ok && containsT(only, t) {
+					ok = take(t) != nil
+				}
+			}
+		} else if s.cfg.POR && !s.cfg.sleepOnly {
+			full, ok = guessAmple(m, p, &sl.cands, take, func(c *succ) bool { return s.refused(c, e.depth) })
+			if !ok {
+				p.cands = nil
+			} else if p.cands != nil {
+				c0 := len(cbuf)
+				cbuf = append(cbuf, p.cands...)
+				p.cands = cbuf[c0:len(cbuf):len(cbuf)]
+				if len(p.cands) == 0 {
+					p.cands = noCands
+				}
+			}
 		}
 		for _, t := range p.ts {
 			if !full || !ok {
@@ -262,12 +313,9 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		p.memo = all[start:len(all):len(all)]
 	}
-	sl.ts, sl.buf, sl.all, sl.spans = ts, buf, all, spans
+	sl.ts, sl.buf, sl.all, sl.spans, sl.cbuf = ts, buf, all, spans, cbuf
 	for _, sp := range spans {
 		c := &sl.pres[sp.p].memo[sp.k]
 		c.key = buf[sp.off : sp.off+sp.n : sp.off+sp.n]
-		if !s.cfg.Exact {
-			c.fp = maphash.Bytes(s.seed, c.key)
-		}
 	}
 }

@@ -85,6 +85,8 @@ type searcher struct {
 	slb, wakeb, keepb []Trans    // scratch
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 	par               *workers   // the workers of a parallel search (par.go), else nil
+	lvl               *levelSet  // the states of the level, with workers and levelLocal (levelset.go)
+	handed            []uint64   // the candidate ample sets a worker left to try (guess.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
 	headroom          func()     // lets go of the GC headroom (headroom.go) once it is held
@@ -237,6 +239,9 @@ func (s *searcher) release() {
 	if s.fp != nil {
 		s.fp.free()
 	}
+	if s.lvl != nil {
+		s.lvl.free()
+	}
 }
 
 // soloBatch is the entries of a level the one-worker search reads back
@@ -341,6 +346,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	if cfg.POR && !cfg.sleepOnly && e.only < 0 {
 		var reduced bool
 		var err error
+		s.handed = p.cands
 		if ts, reduced, err = s.pickAmple(e, es, ts); err != nil {
 			return err
 		}
@@ -429,9 +435,13 @@ func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violatio
 // e's depth or less (the cycle proviso), and whether it is smaller than
 // ts; otherwise ts itself.
 func (s *searcher) pickAmple(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
-	s.cands = s.m.ampleSets(es, ts, s.cands)
+	cands := s.handed
+	if cands == nil {
+		s.cands = s.m.ampleSets(es, ts, s.cands)
+		cands = s.cands
+	}
 next:
-	for _, S := range s.cands {
+	for _, S := range cands {
 		for _, t := range ts {
 			if S&(1<<(t.Node-1)) == 0 {
 				continue
@@ -579,6 +589,9 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 
 // lookup returns the record of s's state if it was seen, and its key.
 func (s *searcher) lookup(st *state) (int32, bool, []byte) {
+	if s.lvl != nil {
+		return s.lookupLevel(st)
+	}
 	for i := range s.memo {
 		if c := &s.memo[i]; c.s == st && c.key != nil {
 			if s.cfg.Exact {
@@ -602,7 +615,9 @@ func (s *searcher) lookup(st *state) (int32, bool, []byte) {
 // at depth with the sleep set numbered sleep.
 func (s *searcher) insert(k []byte, parent int32, t Trans, depth, sleep int32) int32 {
 	idx := s.recs.add(parent, t, depth, sleep)
-	if s.cfg.Exact {
+	if s.lvl != nil {
+		s.insertPar(k, idx)
+	} else if s.cfg.Exact {
 		s.full[string(k)] = idx
 	} else {
 		s.fp.put(s.fingerprint(k), idx)

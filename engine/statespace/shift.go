@@ -72,7 +72,7 @@ func (m *machine) shift(s *state) *state { return m.renameIDs(m.shiftClocks(s)) 
 func (m *machine) shiftClocks(s *state) *state {
 	m.shifterOf()
 	for _, p := range s.pend {
-		if p.kind == pendCmd && m.in.cmdAt(p.val).arg != 0 {
+		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
 			return s
 		}
 	}

@@ -215,7 +215,7 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		return m.carryOut(c, i, viol)
 	case Command:
 		lo, _ := c.pendOf(i)
-		cmd := m.in.cmdAt(c.pend[lo].val)
+		cmd := m.cmdAt(c.pend[lo].val)
 		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
 		return m.command(c, i, cmd.cmd, cmd.arg)
 	case Crash:
@@ -415,7 +415,7 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 			ps := make([]pend, 0, len(c.pend)+len(acts))
 			ps = append(ps, c.pend[:at]...)
 			for _, a := range acts {
-				ps = append(ps, pend{node: uint8(i), kind: pendCmd, val: int32(m.in.cmd(command{cmd: a.Cmd, arg: a.Arg}))})
+				ps = append(ps, pend{node: uint8(i), kind: pendCmd, val: int32(m.internCmd(command{cmd: a.Cmd, arg: a.Arg}))})
 			}
 			c.pend = append(ps, c.pend[at:]...)
 		}
