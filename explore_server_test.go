@@ -97,8 +97,11 @@ func (c *clicker) get(t testing.TB, path string) clickState {
 }
 
 // Ten thousand seeded random clicks: the cache never holds more than its
-// bounds, and with the whole space analysed the Explorer interns nothing
-// new (the analysis met every state already).
+// bounds, and with the whole space analysed the Explorer interns little
+// that is new: the analysis keeps one state of each class the clock shift
+// makes, and a click meets the node states of others of a class only
+// where their clocks differ (1,326 things after the analysis, 1,361 after
+// the clicks).
 func TestExplorerServerMemoryStaysBounded(t *testing.T) {
 	e := newExplore(t, mutex.Algorithms(), "ricart-agrawala", map[string]any{"nodes": 3}, nil, 2_000_000)
 	if !e.Analysed() {
@@ -114,7 +117,7 @@ func TestExplorerServerMemoryStaysBounded(t *testing.T) {
 			t.Fatalf("click %d: the cache holds %d views, %d bytes (bounds %d, %d)", i, entries, bytes, serve.MaxCacheEntries, serve.MaxCacheBytes)
 		}
 		maxEntries = max(maxEntries, entries)
-		if got := e.Interned(); got != interned {
+		if got := e.Interned(); got > interned+interned/10 {
 			t.Fatalf("click %d: the Explorer interns %d things, %d after the analysis", i, got, interned)
 		}
 	}

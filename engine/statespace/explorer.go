@@ -19,13 +19,22 @@ import (
 // caller builds replays with Replay, with `check --path`, and through
 // every renderer.
 //
+// A state's key (View.Key, Step.Next) is that of the state the search
+// keeps for it: with the exact reductions the search applies (the clock
+// shift, identifiers renamed, values never read forgotten, shift.go), so
+// two states with the same key have the same futures, and a workload
+// with no end whose clocks or request numbers grow stays finite for
+// Analyze.
+//
 // An Explorer is not safe for concurrent use.
 type Explorer struct {
-	cfg   Config
-	in    *interner
-	m     *machine
-	seed  maphash.Seed
-	names func(int) string
+	cfg Config
+	// reduce: keys are those of the reduced states (shiftable)
+	reduce bool
+	in     *interner
+	m      *machine
+	seed   maphash.Seed
+	names  func(int) string
 }
 
 // NewExplorer checks cfg as Search does and returns an Explorer over its
@@ -41,7 +50,7 @@ func NewExplorer(cfg Config, names func(int) string) (*Explorer, error) {
 	if names == nil {
 		names = func(i int) string { return fmt.Sprintf("node %d", i) }
 	}
-	return &Explorer{cfg: cfg, in: in, m: m, seed: maphash.MakeSeed(), names: names}, nil
+	return &Explorer{cfg: cfg, reduce: shiftable(cfg), in: in, m: m, seed: maphash.MakeSeed(), names: names}, nil
 }
 
 // View is one state as a user who schedules sees it.
@@ -240,8 +249,11 @@ func (x *Explorer) statuses(set *check.Set, terminal bool, messages int64) []Pro
 	return out
 }
 
-// key is s's fingerprint.
+// key is the fingerprint of the state the search keeps for s.
 func (x *Explorer) key(s *state) uint64 {
+	if x.reduce {
+		s = x.m.shift(s)
+	}
 	return maphash.Bytes(x.seed, s.appendKey(nil, x.in))
 }
 

@@ -24,6 +24,10 @@ const (
 	// Unavoidable: every continuation violates a property (the state
 	// itself may already be a violation).
 	Unavoidable
+	// Undecided: no violation is reachable within the state constraint
+	// (Config.Within, Config.MaxFlight), but a state beyond it is, and
+	// what lies beyond is not explored.
+	Undecided
 )
 
 // String names the fate as the page shows it.
@@ -35,6 +39,8 @@ func (f Fate) String() string {
 		return "reachable"
 	case Unavoidable:
 		return "unavoidable"
+	case Undecided:
+		return "undecided"
 	}
 	return "unknown"
 }
@@ -81,7 +87,9 @@ type edgeInfo struct {
 //
 // A state is a violation when the step into it violated a property, or
 // when it is terminal and a property fails at the end of the run; a
-// violation is not expanded.
+// violation is not expanded. Nor is a state beyond the state constraint
+// (Config.Within, Config.MaxFlight), as in Search: a state that can reach
+// one and no violation is Undecided, and its messages left are unknown.
 func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, false)
 }
@@ -92,14 +100,15 @@ func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 // ends, whose Lamport clocks grow without bound, stays finite (the shift
 // is exact: every figure is the same), and with every figure of Extremes
 // and PerEntry computed (Analyze gives Extremes' totals only). Its paths
-// replay from the real initial state; but its states are the shifted
-// ones, so Fate and MessagesLeft do not take the keys of a View.
+// replay from the real initial state. Unlike Analyze it expands states
+// beyond a state constraint too (the extremes are over every schedule).
 func (x *Explorer) AnalyzeExtremes(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, true)
 }
 
 func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fates, error) {
 	shift := extremes && shiftable(x.cfg)
+	bounded := !extremes && (x.cfg.Within != nil || x.cfg.MaxFlight > 0)
 	_, s0, err := newMachine(x.cfg, nil, x.in)
 	if err != nil {
 		return nil, err
@@ -117,6 +126,11 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 		}
 		s := g.states[k]
 		if g.bad[k] {
+			continue
+		}
+		if bounded && !x.m.within(s) {
+			g.beyond[k] = true
+			g.states[k] = nil
 			continue
 		}
 		if x.m.terminal(s) {
@@ -154,8 +168,14 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 		g.states[k] = nil // expanded: only its edges are needed now
 	}
 	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
-	f.fate = g.fates()
+	var past []bool
+	f.fate, past = g.fates()
 	f.min, f.max = g.messages(nil)
+	for i, p := range past {
+		if p {
+			f.min[i] = Unbounded // unknown: a run may go on beyond the bound
+		}
+	}
 	if extremes {
 		f.ext = g.extremes()
 	}
@@ -191,6 +211,7 @@ type graph struct {
 	parent []int32
 	via    []Trans
 	bad    []bool
+	beyond []bool // beyond the state constraint: not expanded
 	succ   [][]edge
 	edges  int
 	// by state: messages in flight, the most on one link (and which),
@@ -235,7 +256,7 @@ func (g *graph) add(s *state, parent int32, t Trans) int32 {
 	i := int32(len(g.states))
 	g.ids[k] = i
 	g.states, g.parent, g.via = append(g.states, s), append(g.parent, parent), append(g.via, t)
-	g.bad, g.succ = append(g.bad, false), append(g.succ, nil)
+	g.bad, g.succ, g.beyond = append(g.bad, false), append(g.succ, nil), append(g.beyond, false)
 	most, link := int32(0), uint32(0)
 	for a := 0; a < len(s.net); {
 		b := a
@@ -329,8 +350,9 @@ func (g *graph) preds() [][]int32 {
 // the states that can reach a violation. Unavoidable, the least fixed
 // point: a violation, or a state with successors that are all unavoidable
 // (counted edge by edge). A terminal state that is no violation, or a
-// cycle that avoids every violation, keeps a state out of it.
-func (g *graph) fates() []Fate {
+// cycle that avoids every violation, keeps a state out of it. past is,
+// by state, whether it can reach a state beyond the state constraint.
+func (g *graph) fates() (fs []Fate, past []bool) {
 	n := len(g.succ)
 	ps := g.preds()
 	reach := make([]bool, n)
@@ -368,18 +390,42 @@ func (g *graph) fates() []Fate {
 			}
 		}
 	}
-	fs := make([]Fate, n)
+	past = slices.Clone(g.beyond)
+	for q := beyondOf(g.beyond); len(q) > 0; {
+		i := q[len(q)-1]
+		q = q[:len(q)-1]
+		for _, p := range ps[i] {
+			if !past[p] {
+				past[p] = true
+				q = append(q, p)
+			}
+		}
+	}
+	fs = make([]Fate, n)
 	for i := range n {
 		switch {
 		case unavoid[i]:
 			fs[i] = Unavoidable
 		case reach[i]:
 			fs[i] = Reachable
+		case past[i]:
+			fs[i] = Undecided
 		default:
 			fs[i] = Safe
 		}
 	}
-	return fs
+	return fs, past
+}
+
+// beyondOf lists the states marked in beyond.
+func beyondOf(beyond []bool) []int32 {
+	var q []int32
+	for i, b := range beyond {
+		if b {
+			q = append(q, int32(i))
+		}
+	}
+	return q
 }
 
 // messages computes, for every state, the fewest messages on a path to an

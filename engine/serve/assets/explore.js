@@ -122,6 +122,7 @@ const FATE_WORDS = {
   unavoidable: "a violation is now unavoidable",
   reachable: "a violation is reachable",
   safe: "no violation is reachable from here",
+  undecided: "no violation is reachable within the state constraint, but a state beyond it is, and what lies beyond is not explored",
 };
 
 // stepMarks appends a step's marks to e: its fate, a violation, a state it
@@ -174,7 +175,8 @@ function render() {
     left.textContent = "sent so far " + st.messages + "; still to come: fewest " + st.fewest + ", most " + most +
       " (a whole run: " + (st.messages + st.fewest) + ".." + (st.unbounded ? "∞" : st.messages + st.most) + ")";
     if (ex.info.theory) left.textContent += "; theory: " + ex.info.theory;
-  } else left.textContent = "sent so far " + st.messages + (ex.info.fates ? "; no run ends from here" : "; the rest is unknown (the space was not analysed)");
+  } else if (st.fate === "undecided") left.textContent = "sent so far " + st.messages + "; the rest is unknown (a run may go on beyond the state constraint)";
+  else left.textContent = "sent so far " + st.messages + (ex.info.fates ? "; no run ends from here" : "; the rest is unknown (the space was not analysed)");
   // properties
   const props = $("props"); props.innerHTML = "";
   for (const p of st.properties || []) {
