@@ -42,6 +42,10 @@ type machine struct {
 	nkb    []byte      // scratch: a node state's key, for the interner
 	loc    *local      // a worker's view of the shared interner (local.go), else nil
 	te     trace.Event // scratch: the event the properties are shown
+	// hte and hmsg are the scratch event (and its message) of hearMsgs,
+	// hearCmd and fault: valid during a property's Observe, as te.
+	hte  trace.Event
+	hmsg trace.Msg
 	leader int         // scratch: te.Leader points here
 	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
 	// shifting says whether a search's successors are shifted (shift.go);
@@ -442,12 +446,13 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) *Violation {
 	w := m.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
-	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
-	w.monitor(&te)
-	m.kept |= w.keep(&te)
+	te := &m.hte
+	*te = trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
+	w.monitor(te)
+	m.kept |= w.keep(te)
 	var v *Violation
 	if w.extra.Has(trace.KindCmd) {
-		v = w.observe(&te, m.cfg.Only)
+		v = w.observe(te, m.cfg.Only)
 	}
 	m.ka = w.appendKey(m.ka[:0])
 	if v != nil {
