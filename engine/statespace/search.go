@@ -97,6 +97,9 @@ type searcher struct {
 	sym    *symm
 	x0, c0 *state
 	pi0    []int
+	// arena holds the states of the one-worker search's expansion of
+	// one state (slotarena.go).
+	arena arena
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -254,6 +257,10 @@ func (s *searcher) expandLevel() error {
 	if err := s.beginLevel(); err != nil {
 		return err
 	}
+	if slotArenas && arenaFits(s.cfg) {
+		s.m.arena = &s.arena
+		defer func() { s.m.arena = nil }()
+	}
 	for lo := 0; lo < s.level.n; lo += soloBatch {
 		b, err := s.level.read(lo, min(s.level.n, lo+soloBatch), s.qbuf)
 		if err != nil {
@@ -268,6 +275,7 @@ func (s *searcher) expandLevel() error {
 			if err := s.expand(&s.ents[i]); err != nil || s.stopped {
 				return err
 			}
+			s.arena.reset()
 		}
 	}
 	return s.endLevel()
@@ -328,7 +336,7 @@ func (s *searcher) progress() {
 // where one is found, less those asleep (POR), or with e.only those of a
 // re-expansion.
 func (s *searcher) expand(e *entry) error {
-	return s.expandPre(e, &pre{es: decode(e.key, s.m.n)})
+	return s.expandPre(e, &pre{es: s.m.decode(e.key)})
 }
 
 // expandPre is expand with what a worker computed of e's state in p (its
