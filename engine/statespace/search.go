@@ -83,6 +83,7 @@ type searcher struct {
 	cands             []uint64
 	ts                []Trans
 	slb, wakeb, keepb []Trans    // scratch
+	doneb             []Trans    // scratch: expandPre's transitions taken
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	lvl               *levelSet  // the states of the level, with workers and levelLocal (levelset.go)
@@ -374,7 +375,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		}
 		s.recs.setSleep(e.rec, sl, true)
 	}
-	var done []Trans
+	done := s.doneb[:0]
 	for _, t := range ts {
 		next, viol, err := s.successor(es, e.depth, t)
 		if err != nil {
@@ -389,6 +390,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		default:
 			sl = s.m.asleepAfter(sl, sleep, done, t)
 			done = append(done, t)
+			s.doneb = done
 		}
 		idx, seen, k := s.lookup(next)
 		if seen {
