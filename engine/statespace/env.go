@@ -116,6 +116,26 @@ func (e *env) clone() *env {
 	return c
 }
 
+// cloneFor is a copy of e in which only the properties shown events of
+// kind are cloned: the workload, the other properties, the promises and
+// the monitor are e's own, shared. Only the properties' Observe of events
+// of kind may change the copy (hearMsgs); any other change needs clone.
+func (e *env) cloneFor(kind string) *env {
+	c := *e
+	if len(e.props) <= len(c.own) {
+		c.props = c.own[:len(e.props)]
+	} else {
+		c.props = make([]check.Snapshot, len(e.props))
+	}
+	for k, p := range e.props {
+		if e.wants[k].Has(kind) {
+			p = p.Clone()
+		}
+		c.props[k] = p
+	}
+	return &c
+}
+
 // hearsAny reports whether anyone in e is shown one of evs.
 func (e *env) hearsAny(evs []node.Event) bool {
 	for _, ev := range evs {

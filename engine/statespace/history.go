@@ -28,18 +28,18 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 	orig := m.envAt(c.env)
 	var w *env
 	var viol *Violation
-	var msg trace.Msg
+	te := &m.hte
 	for _, sd := range sends {
-		msg = trace.Msg{Value: sd.Msg}
-		te := trace.Event{V: trace.Version, T: m.now, Node: at, Kind: kind, From: from, To: sd.To, Msg: &msg}
+		m.hmsg = trace.Msg{Value: sd.Msg}
+		*te = trace.Event{V: trace.Version, T: m.now, Node: at, Kind: kind, From: from, To: sd.To, Msg: &m.hmsg}
 		if w == nil {
-			if !orig.concerns(&te) {
+			if !orig.concerns(te) {
 				continue
 			}
 			m.kb = orig.appendKey(m.kb[:0])
-			w = orig.clone()
+			w = orig.cloneFor(kind)
 		}
-		if v := w.observe(&te, m.cfg.Only); v != nil && viol == nil {
+		if v := w.observe(te, m.cfg.Only); v != nil && viol == nil {
 			viol = v
 		}
 	}

@@ -67,6 +67,7 @@ type slot struct {
 	spans []span
 	cands []uint64 // scratch of guessAmple
 	cbuf  []uint64 // the states' pre.cands
+	arena arena    // the batch's states (slotarena.go)
 	err   error    // reading the entries back
 }
 
@@ -232,12 +233,16 @@ func (s *searcher) fill(m *machine, b *batch) {
 		return
 	}
 	sl.ents = parseEntries(raw, sl.ents[:0])
+	if slotArenas && recycle {
+		m.arena = &sl.arena
+		defer func() { m.arena = nil }()
+	}
 	sl.pres = slices.Grow(sl.pres[:0], b.hi-b.lo)[:b.hi-b.lo]
 	ts, buf, all, spans, cbuf := sl.ts[:0], sl.buf[:0], sl.all[:0], sl.spans[:0], sl.cbuf[:0]
 	for qi := b.lo; qi < b.hi; qi++ {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
-		*p = pre{es: decode(e.key, m.n)}
+		*p = pre{es: m.decode(e.key)}
 		if e.only >= 0 && !stepWoken {
 			continue
 		}

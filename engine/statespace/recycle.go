@@ -22,6 +22,7 @@ func (s *searcher) recycled(sl *slot) *slot {
 	}
 	clear(sl.all)
 	clear(sl.pres)
+	sl.arena.reset()
 	sl.err = nil
 	return sl
 }

@@ -83,6 +83,7 @@ type searcher struct {
 	cands             []uint64
 	ts                []Trans
 	slb, wakeb, keepb []Trans    // scratch
+	doneb             []Trans    // scratch: expandPre's transitions taken
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 	par               *workers   // the workers of a parallel search (par.go), else nil
 	lvl               *levelSet  // the states of the level, with workers and levelLocal (levelset.go)
@@ -97,6 +98,9 @@ type searcher struct {
 	sym    *symm
 	x0, c0 *state
 	pi0    []int
+	// arena holds the states of the one-worker search's expansion of
+	// one state (slotarena.go).
+	arena arena
 }
 
 func search(ctx context.Context, cfg Config) (Result, error) {
@@ -254,6 +258,10 @@ func (s *searcher) expandLevel() error {
 	if err := s.beginLevel(); err != nil {
 		return err
 	}
+	if slotArenas && arenaFits(s.cfg) {
+		s.m.arena = &s.arena
+		defer func() { s.m.arena = nil }()
+	}
 	for lo := 0; lo < s.level.n; lo += soloBatch {
 		b, err := s.level.read(lo, min(s.level.n, lo+soloBatch), s.qbuf)
 		if err != nil {
@@ -268,6 +276,7 @@ func (s *searcher) expandLevel() error {
 			if err := s.expand(&s.ents[i]); err != nil || s.stopped {
 				return err
 			}
+			s.arena.reset()
 		}
 	}
 	return s.endLevel()
@@ -328,7 +337,7 @@ func (s *searcher) progress() {
 // where one is found, less those asleep (POR), or with e.only those of a
 // re-expansion.
 func (s *searcher) expand(e *entry) error {
-	return s.expandPre(e, &pre{es: decode(e.key, s.m.n)})
+	return s.expandPre(e, &pre{es: s.m.decode(e.key)})
 }
 
 // expandPre is expand with what a worker computed of e's state in p (its
@@ -366,7 +375,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		}
 		s.recs.setSleep(e.rec, sl, true)
 	}
-	var done []Trans
+	done := s.doneb[:0]
 	for _, t := range ts {
 		next, viol, err := s.successor(es, e.depth, t)
 		if err != nil {
@@ -381,6 +390,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		default:
 			sl = s.m.asleepAfter(sl, sleep, done, t)
 			done = append(done, t)
+			s.doneb = done
 		}
 		idx, seen, k := s.lookup(next)
 		if seen {

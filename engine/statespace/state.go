@@ -65,8 +65,8 @@ func (s *state) pendOf(i int) (lo, hi int) {
 	return lo, hi
 }
 
-// shallow returns a copy of s sharing every slice's contents; the caller
-// copies a slice before changing it (own*).
+// shallow returns a copy of s sharing every slice's contents but its
+// nodes; the caller copies a slice before changing it (own*).
 func (s *state) shallow() *state {
 	c := *s
 	c.nodes = slices.Clone(s.nodes)
@@ -311,10 +311,17 @@ func (s *state) appendKey(b []byte, in *interner) []byte {
 	return binary.AppendUvarint(b, uint64(s.env))
 }
 
-// decode rebuilds a state of n nodes from its key. A crashed node's
-// number is 0 (it is never stepped; a restart builds a new node).
+// decode rebuilds a state of n nodes from its key (decodeInto).
 func decode(b []byte, n int) *state {
-	s := &state{nodes: make([]uint32, n)}
+	return decodeInto(&state{nodes: make([]uint32, n)}, b, nil, nil)
+}
+
+// decodeInto rebuilds in s, whose nodes has the right length, the state
+// whose key is b. Its pending inputs and messages go into pr and nr
+// (room of zero length) when they fit, else into slices of their own. A
+// crashed node's number is 0 (it is never stepped; a restart builds a new
+// node).
+func decodeInto(s *state, b []byte, pr []pend, nr []item) *state {
 	s.crashes, s.drops, s.restarts = b[0], b[1], b[2]
 	b = b[3:]
 	uv := func() uint64 {
@@ -332,8 +339,12 @@ func decode(b []byte, n int) *state {
 		s.nodes[k] = uint32(v / 2)
 		s.done |= (v & 1) << k
 	}
-	if np := uv(); np > 0 {
-		s.pend = make([]pend, np)
+	if np := int(uv()); np > 0 {
+		if np <= cap(pr) {
+			s.pend = pr[:np:np]
+		} else {
+			s.pend = make([]pend, np)
+		}
 		for k := range s.pend {
 			p := pend{node: b[0], kind: b[1]}
 			b = b[2:]
@@ -343,8 +354,12 @@ func decode(b []byte, n int) *state {
 			s.pend[k] = p
 		}
 	}
-	if nn := uv(); nn > 0 {
-		s.net = make([]item, nn)
+	if nn := int(uv()); nn > 0 {
+		if nn <= cap(nr) {
+			s.net = nr[:nn:nn]
+		} else {
+			s.net = make([]item, nn)
+		}
 		for k := range s.net {
 			s.net[k].link = uint32(uv())
 			s.net[k].id = uint32(uv())

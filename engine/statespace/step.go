@@ -44,6 +44,18 @@ type machine struct {
 	te     trace.Event // scratch: the event the properties are shown
 	leader int         // scratch: te.Leader points here
 	into   []uint64    // scratch of ampleSets: by node, the senders with a message on their link to it
+	// hte and hmsg are the scratch event (and its message) of hearMsgs
+	// and hearCmd: valid during a property's Observe, as te.
+	hte  trace.Event
+	hmsg trace.Msg
+	// ownNet says the state the current step builds has its own copy of
+	// net (not its parent's): carryOut inserts the sends in place.
+	ownNet bool
+	// room is where the current step may build its successor's net
+	// (length 0; nil: none), allocated with the successor (slotarena.go).
+	room []item
+	// arena, when set, holds the states the machine builds (slotarena.go).
+	arena *arena
 	// shifting says whether a search's successors are shifted (shift.go);
 	// sh holds what the shifts computed.
 	shifting bool
@@ -170,7 +182,25 @@ type Violation struct {
 // step returns the successor of s by t (enabled in s) and the safety
 // violation the environment's properties report on the way, if any.
 func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
-	c := s.shallow()
+	var c *state
+	var room []item
+	if m.arena != nil {
+		c, room = m.arena.successor(s)
+	} else {
+		c = s.shallow()
+	}
+	m.room, m.ownNet = room, false
+	next, viol, err := m.stepTo(c, t)
+	if next != nil {
+		// what shares next's messages copies them before changing them
+		next.net = next.net[:len(next.net):len(next.net)]
+	}
+	m.room = nil
+	return next, viol, err
+}
+
+// stepTo makes c, a shallow copy of a state, its successor by t (step).
+func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 	i := int(t.Node)
 	m.now++
 	m.vis = t.Kind > Command
@@ -182,7 +212,13 @@ func (m *machine) step(s *state, t Trans) (*state, *Violation, error) {
 		at, _ := slices.BinarySearchFunc(c.net, l, func(it item, l uint32) int { return cmp.Compare(it.link, l) })
 		at += int(t.K)
 		it := c.net[at]
-		c.net = slices.Delete(slices.Clone(c.net), at, at+1)
+		// c's own copy, with room for the sends of the receiver's step
+		net := m.room
+		if len(c.net) > cap(net) {
+			net = make([]item, 0, len(c.net)+1)
+		}
+		c.net = append(append(net, c.net[:at]...), c.net[at+1:]...)
+		m.ownNet = true
 		var itLC int64
 		if m.sink != nil {
 			itLC = m.lcs[at]
@@ -331,7 +367,7 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 	if len(o.Timers) > 0 {
 		m.setTimers(c, i)
 	}
-	owned := false
+	owned := m.ownNet
 	for _, snd := range o.Sends {
 		if snd.To < 1 || snd.To > m.n {
 			return nil, nil, fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, m.n)
@@ -348,8 +384,12 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			continue
 		}
 		if !owned {
-			c.net = slices.Grow(slices.Clone(c.net), len(o.Sends))
-			owned = true
+			if len(c.net)+len(o.Sends) <= cap(m.room) {
+				c.net = append(m.room, c.net...)
+			} else {
+				c.net = slices.Grow(slices.Clone(c.net), len(o.Sends))
+			}
+			owned, m.ownNet = true, true
 		}
 		// After the link's last message (FIFO), or at its rank (random).
 		// Under the random policy two equal messages keep the order sent
@@ -442,12 +482,13 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) *Violation {
 	w := m.envAt(c.env).clone()
 	m.kb = w.appendKey(m.kb[:0])
-	te := trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
-	w.monitor(&te)
-	m.kept |= w.keep(&te)
+	te := &m.hte
+	*te = trace.Event{V: trace.Version, T: m.now, Node: i, Kind: trace.KindCmd, Cmd: string(cmd), Arg: arg}
+	w.monitor(te)
+	m.kept |= w.keep(te)
 	var v *Violation
 	if w.extra.Has(trace.KindCmd) {
-		v = w.observe(&te, m.cfg.Only)
+		v = w.observe(te, m.cfg.Only)
 	}
 	m.ka = w.appendKey(m.ka[:0])
 	if v != nil {
