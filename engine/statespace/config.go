@@ -125,9 +125,6 @@ type Config struct {
 	SpillDir string
 	spillAt  int64 // the level size from which it goes to disk (0: spillAt)
 	linkMem  int   // the parent links kept in memory (0: linkMem)
-	// levelHits, if set, counts the states a parallel search found again
-	// in the level that found them (levelset.go).
-	levelHits *int
 	// CheckClones is a test of the nodes' node.Snapshot methods: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that

@@ -1,6 +1,7 @@
 package statespace
 
 import (
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"sync"
@@ -10,24 +11,21 @@ import (
 // The parallel search (Config.Workers > 1) keeps the one-worker search's
 // result exactly: the same verdict, the same counts and the same shortest
 // path. Its workers compute ahead, level by level, what costs most and
-// depends on nothing the level changes: each state's decoding, its
-// enabled transitions, its successors (the node steps, the clock shift),
-// their keys and fingerprints, and whether the earlier levels hold them
-// (levelset.go: the visited set is read only during a level). One
-// goroutine, the committer, then takes the level's states in their queue
-// order and does the rest as the one-worker search does: the ample-set
-// choice and its proviso (of which the workers settle what the earlier
-// levels decide, guess.go), the sleep sets, the states the level itself
-// found (a level-local table, merged into the visited set at the level's
-// end), the records, the next level's queue. So a tie between equally
-// short paths is broken as with one worker: the state reached first in
-// queue order (the lowest parent in the level, then the lowest
-// transition in enabled order) keeps its record and path. A successor
-// the workers did not compute (a step that failed, a transition woken
-// after a worker read the state's sleep set, one of an ample set the
-// level's own states refused) the committer steps itself. While its next
-// batch is not ready, the committer computes batches too (help.go): N
-// workers are N-1 goroutines and the committer.
+// depends on nothing the search changes: each state's decoding, its
+// enabled transitions, its successors (the node steps, the clock shift)
+// and their keys and fingerprints. One goroutine, the committer, then
+// takes the level's states in their queue order and does the rest as the
+// one-worker search does: the ample-set choice and its proviso (guess.go:
+// the workers step the candidates it will try), the sleep sets, the
+// visited set, the records, the next level's queue. So a tie between
+// equally short paths is broken as with one worker: the state reached
+// first in queue order (the lowest parent in the level, then the lowest
+// transition in enabled order) keeps its record and path. A successor the
+// workers did not compute (a re-expansion, a step that failed, a
+// transition woken after the state was queued, one of an ample set the
+// proviso refused) the committer steps itself. While its next batch is not
+// ready, the committer computes batches too (help.go): N workers are N-1
+// goroutines and the committer.
 
 // batchLen is the states of a level a worker takes at a time (a
 // multiple of markEvery).
@@ -86,12 +84,6 @@ type workers struct {
 	sets sleepView
 	// free holds the slots not in use (recycle.go).
 	free chan *slot
-	// depths is the search's record depths (POR) as the level began: the
-	// depth of every state of the earlier levels is in it.
-	depths []block[uint16]
-	// sleeps is the search's record sleep sets (POR) as the level
-	// began, read while the committer changes them (asleep.go).
-	sleeps []block[uint32]
 }
 
 // parallel reports how many workers cfg's search uses: Config.Workers
@@ -125,9 +117,6 @@ func (s *searcher) startWorkers(w int) error {
 		s.par.ms = append(s.par.ms, m)
 	}
 	s.m.loc = newLocal()
-	if levelLocal && s.cfg.POR {
-		s.lvl = newLevelSet()
-	}
 	return nil
 }
 
@@ -150,10 +139,7 @@ func (s *searcher) expandLevelPar() error {
 	// queued. A revisit since may have woken it; the committer then steps
 	// it itself.
 	if s.cfg.POR {
-		s.par.sets, s.par.depths, s.par.sleeps = s.sleeps.view(), s.recs.depth.blocks, s.recs.sleep.blocks
-	}
-	if s.lvl != nil {
-		s.lvl.begin(int32(s.recs.len()))
+		s.par.sets = s.sleeps.view()
 	}
 	var next atomic.Int64
 	// claim computes, with machine m and slot sl, the next batch no one
@@ -212,9 +198,6 @@ func (s *searcher) expandLevelPar() error {
 		s.par.free <- s.recycled(sl)
 	}
 	stop()
-	if s.lvl != nil {
-		s.lvl.mergeInto(s.fp, s.full, s.cfg.levelHits)
-	}
 	return s.endLevel()
 }
 
@@ -243,8 +226,8 @@ func (s *searcher) fill(m *machine, b *batch) {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
 		*p = pre{es: m.decode(e.key)}
-		if e.only >= 0 && !stepWoken {
-			continue
+		if e.only >= 0 {
+			continue // a re-expansion: the committer steps it
 		}
 		t0 := len(ts)
 		ts = m.enabled(p.es, ts)
@@ -254,7 +237,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets.at(s.asleepNow(e))
+			asleep = s.par.sets.at(e.sleep)
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was
@@ -277,26 +260,12 @@ func (s *searcher) fill(m *machine, b *batch) {
 			off := len(buf)
 			buf = next.appendKey(buf, m.in)
 			spans = append(spans, span{qi - b.lo, len(all) - start, off, len(buf) - off})
-			c := succ{t: t, s: next, viol: viol, vis: m.vis, fp: s.fingerprintOf(buf[off:])}
-			if s.lvl != nil {
-				c.idx, c.seen = s.seenBefore(buf[off:], c.fp)
-				c.looked = true
-			}
-			all = append(all, c)
+			all = append(all, succ{t: t, s: next, viol: viol, vis: m.vis, fp: s.fingerprintOf(buf[off:])})
 			return &all[len(all)-1]
 		}
 		full, ok := true, true
-		if e.only >= 0 {
-			// a re-expansion: the transitions woken (and no others)
-			full, asleep = false, nil
-			only := s.par.sets.at(e.only)
-			for _, t := range p.ts {
-				if ok && containsT(only, t) {
-					ok = take(t) != nil
-				}
-			}
-		} else if s.cfg.POR && !s.cfg.sleepOnly {
-			full, ok = guessAmple(m, p, &sl.cands, take, func(c *succ) bool { return s.refused(c, e.depth) })
+		if s.cfg.POR && !s.cfg.sleepOnly {
+			full, ok = guessAmple(m, p, &sl.cands, take)
 			if !ok {
 				p.cands = nil
 			} else if p.cands != nil {
@@ -323,4 +292,13 @@ func (s *searcher) fill(m *machine, b *batch) {
 		c := &sl.pres[sp.p].memo[sp.k]
 		c.key = buf[sp.off : sp.off+sp.n : sp.off+sp.n]
 	}
+}
+
+// fingerprintOf is k's fingerprint (0 with Config.Exact, which keeps
+// whole keys).
+func (s *searcher) fingerprintOf(k []byte) uint64 {
+	if s.cfg.Exact {
+		return 0
+	}
+	return maphash.Bytes(s.seed, k)
 }

@@ -65,3 +65,32 @@ func TestWorkersCoverAndFallBack(t *testing.T) {
 		t.Errorf("liveness: %d workers (%v), want 1", r.Workers, err)
 	}
 }
+
+// A parallel search finds a state that two parents of one level reach
+// (two greetings sent in either order) once: the same counts and the same
+// depth as on one worker, with and without the reduction, with
+// fingerprints and with whole keys (Config.Exact).
+func TestWorkersFindALevelsStatesOnce(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, por := range []bool{false, true} {
+		for _, exact := range []bool{false, true} {
+			var want Result
+			for _, w := range []int{1, 2, 3} {
+				cfg := greeters(4, false)
+				cfg.POR, cfg.Exact, cfg.Workers = por, exact, w
+				res, err := Search(context.Background(), cfg)
+				if err != nil || !res.Exhausted {
+					t.Fatalf("por=%v exact=%v workers=%d: exhausted %v (%v)", por, exact, w, res.Exhausted, err)
+				}
+				if w == 1 {
+					want = res
+					continue
+				}
+				if res.Distinct != want.Distinct || res.Explored != want.Explored || res.Transitions != want.Transitions ||
+					res.Terminal != want.Terminal || res.Depth != want.Depth || res.Reduced != want.Reduced {
+					t.Errorf("por=%v exact=%v workers=%d: %+v\nwant %+v", por, exact, w, res, want)
+				}
+			}
+		}
+	}
+}

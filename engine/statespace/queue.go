@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"sync/atomic"
 )
 
 // records is what the search keeps of every distinct state, by number in
@@ -90,14 +89,13 @@ func (r *records) sleepOf(i int32) (int32, bool) {
 }
 
 // setSleep sets state i's sleep set number and whether it was
-// expanded; the workers of a parallel search may read it meanwhile
-// (asleep.go).
+// expanded.
 func (r *records) setSleep(i int32, sleep int32, expanded bool) {
 	v := uint32(sleep)
 	if expanded {
 		v |= expandedBit
 	}
-	atomic.StoreUint32(r.sleep.at(int(i)), v)
+	*r.sleep.at(int(i)) = v
 }
 
 func (r *records) free() {
@@ -112,11 +110,6 @@ type succ struct {
 	s    *state
 	viol *Violation
 	vis  bool
-	// looked: a worker of a parallel search looked s up in the states of
-	// the earlier levels (levelset.go); seen says whether they hold it,
-	// as record idx.
-	looked, seen bool
-	idx          int32
 	// key and fp, when key is set, are the key and fingerprint of s,
 	// computed by a worker of a parallel search.
 	key []byte

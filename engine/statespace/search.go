@@ -86,7 +86,6 @@ type searcher struct {
 	doneb             []Trans    // scratch: expandPre's transitions taken
 	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
 	par               *workers   // the workers of a parallel search (par.go), else nil
-	lvl               *levelSet  // the states of the level, with workers and levelLocal (levelset.go)
 	handed            []uint64   // the candidate ample sets a worker left to try (guess.go), else nil
 	nextReport        time.Time  // when Config.Progress is next due
 	levelStart        int64      // res.Explored when the current level began
@@ -242,9 +241,6 @@ func (s *searcher) release() {
 	s.sleeps.free()
 	if s.fp != nil {
 		s.fp.free()
-	}
-	if s.lvl != nil {
-		s.lvl.free()
 	}
 }
 
@@ -599,9 +595,6 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 
 // lookup returns the record of s's state if it was seen, and its key.
 func (s *searcher) lookup(st *state) (int32, bool, []byte) {
-	if s.lvl != nil {
-		return s.lookupLevel(st)
-	}
 	for i := range s.memo {
 		if c := &s.memo[i]; c.s == st && c.key != nil {
 			if s.cfg.Exact {
@@ -625,9 +618,7 @@ func (s *searcher) lookup(st *state) (int32, bool, []byte) {
 // at depth with the sleep set numbered sleep.
 func (s *searcher) insert(k []byte, parent int32, t Trans, depth, sleep int32) int32 {
 	idx := s.recs.add(parent, t, depth, sleep)
-	if s.lvl != nil {
-		s.insertPar(k, idx)
-	} else if s.cfg.Exact {
+	if s.cfg.Exact {
 		s.full[string(k)] = idx
 	} else {
 		s.fp.put(s.fingerprint(k), idx)
