@@ -32,7 +32,7 @@ func newSleepSets() *sleepSets {
 // at is the set numbered id, which its caller must not change. It may be
 // called while id is called for other sets only through a view.
 func (ss *sleepSets) at(id int32) []Trans {
-	return sleepView{ss.meta.blocks, ss.data, ss.meta.n}.at(id)
+	return sleepView{ss.meta.blocks, ss.data}.at(id)
 }
 
 // sleepView reads the sets numbered so far while more are numbered (by
@@ -41,14 +41,9 @@ func (ss *sleepSets) at(id int32) []Trans {
 type sleepView struct {
 	meta []block[uint64]
 	data []block[uint64]
-	n    int // the sets numbered when the view was taken
 }
 
-func (ss *sleepSets) view() sleepView { return sleepView{ss.meta.blocks, ss.data, ss.meta.n} }
-
-// len is the number of sets the view can read: those numbered when it was
-// taken.
-func (v sleepView) len() int { return v.n }
+func (ss *sleepSets) view() sleepView { return sleepView{ss.meta.blocks, ss.data} }
 
 func (v sleepView) at(id int32) []Trans {
 	m := v.meta[int(id)/slabLen].s[int(id)%slabLen]
