@@ -355,27 +355,17 @@ func (g *graph) preds() [][]int32 {
 func (g *graph) fates() (fs []Fate, past []bool) {
 	n := len(g.succ)
 	ps := g.preds()
-	reach := make([]bool, n)
 	unavoid := make([]bool, n)
 	left := make([]int, n)
 	var work []int32
 	for i := range n {
 		left[i] = len(g.succ[i])
 		if g.bad[i] {
-			reach[i], unavoid[i] = true, true
+			unavoid[i] = true
 			work = append(work, int32(i))
 		}
 	}
-	for q := slices.Clone(work); len(q) > 0; {
-		i := q[len(q)-1]
-		q = q[:len(q)-1]
-		for _, p := range ps[i] {
-			if !reach[p] {
-				reach[p] = true
-				q = append(q, p)
-			}
-		}
-	}
+	reach := reaching(ps, g.bad)
 	for q := work; len(q) > 0; {
 		i := q[len(q)-1]
 		q = q[:len(q)-1]
@@ -390,17 +380,7 @@ func (g *graph) fates() (fs []Fate, past []bool) {
 			}
 		}
 	}
-	past = slices.Clone(g.beyond)
-	for q := beyondOf(g.beyond); len(q) > 0; {
-		i := q[len(q)-1]
-		q = q[:len(q)-1]
-		for _, p := range ps[i] {
-			if !past[p] {
-				past[p] = true
-				q = append(q, p)
-			}
-		}
-	}
+	past = reaching(ps, g.beyond)
 	fs = make([]Fate, n)
 	for i := range n {
 		switch {
@@ -417,15 +397,27 @@ func (g *graph) fates() (fs []Fate, past []bool) {
 	return fs, past
 }
 
-// beyondOf lists the states marked in beyond.
-func beyondOf(beyond []bool) []int32 {
+// reaching marks the states that can reach one marked in from: from
+// itself and every predecessor (ps) of a state marked, backwards.
+func reaching(ps [][]int32, from []bool) []bool {
+	marked := slices.Clone(from)
 	var q []int32
-	for i, b := range beyond {
+	for i, b := range from {
 		if b {
 			q = append(q, int32(i))
 		}
 	}
-	return q
+	for len(q) > 0 {
+		i := q[len(q)-1]
+		q = q[:len(q)-1]
+		for _, p := range ps[i] {
+			if !marked[p] {
+				marked[p] = true
+				q = append(q, p)
+			}
+		}
+	}
+	return marked
 }
 
 // messages computes, for every state, the fewest messages on a path to an
