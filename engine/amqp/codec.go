@@ -136,8 +136,12 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 		if err := json.Unmarshal(b, &obj); err != nil {
 			return nil, fmt.Errorf("a message that is not a JSON object: %v", err)
 		}
+		keys, err := keysInOrder(b)
+		if err != nil {
+			return nil, fmt.Errorf("a message that is not a JSON object: %v", err)
+		}
 		v.SetZero()
-		if err := decodeFields(v, p, obj); err != nil {
+		if err := decodeFields(v, p, keys); err != nil {
 			return nil, fmt.Errorf("a %s message: %v", typ, err)
 		}
 	} else {
@@ -164,8 +168,12 @@ func (c *Codec) Decode(b []byte) (node.Msg, error) {
 // field is decoded from the message, or left zero when the message omits
 // it (omitempty) or carries it empty: an empty list or map is nil, so a
 // message decodes the same whether its sender wrote [] or left it out.
-func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) error {
+func decodeFields(v reflect.Value, p proto, obj []keyed) error {
 	t := v.Type()
+	names := map[string]bool{}
+	for k := range t.NumField() {
+		names[jsonName(t.Field(k))] = true
+	}
 	for k := range t.NumField() {
 		f := t.Field(k)
 		if !f.IsExported() {
@@ -181,7 +189,7 @@ func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) erro
 				name = n
 			}
 		}
-		raw, ok := lookup(obj, name)
+		raw, ok := lookup(obj, name, names)
 		if !ok {
 			continue
 		}
@@ -201,18 +209,58 @@ func decodeFields(v reflect.Value, p proto, obj map[string]json.RawMessage) erro
 	return nil
 }
 
-// lookup finds key name in obj as encoding/json matches a field's name:
-// exactly, or else ignoring case.
-func lookup(obj map[string]json.RawMessage, name string) (json.RawMessage, bool) {
-	if raw, ok := obj[name]; ok {
-		return raw, true
+// keyed is one key of a JSON object with its value.
+type keyed struct {
+	key string
+	raw json.RawMessage
+}
+
+// keysInOrder reads the keys of the JSON object b with their values, in
+// the order b gives them.
+func keysInOrder(b []byte) ([]keyed, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("no object at the start (%v)", err)
 	}
-	for k, raw := range obj {
-		if strings.EqualFold(k, name) {
-			return raw, true
+	var ks []keyed
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		ks = append(ks, keyed{k, raw})
+	}
+	return ks, nil
+}
+
+// jsonName is the name encoding/json gives field f.
+func jsonName(f reflect.StructField) string {
+	if tag, ok := f.Tag.Lookup("json"); ok {
+		if n, _, _ := strings.Cut(tag, ","); n != "" && n != "-" {
+			return n
 		}
 	}
-	return nil, false
+	return f.Name
+}
+
+// lookup finds the value of field name in obj as encoding/json does: a
+// key names the field if it is the name, or if it equals the name but for
+// case and names no field (names) exactly; of several keys that name it,
+// the last one wins.
+func lookup(obj []keyed, name string, names map[string]bool) (json.RawMessage, bool) {
+	var raw json.RawMessage
+	found := false
+	for _, kv := range obj {
+		if kv.key == name || !names[kv.key] && strings.EqualFold(kv.key, name) {
+			raw, found = kv.raw, true
+		}
+	}
+	return raw, found
 }
 
 // isScalar reports whether values of t hold no references (copying one
