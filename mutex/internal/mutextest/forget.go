@@ -2,9 +2,7 @@ package mutextest
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 
 	"ringlab/engine/node"
@@ -20,87 +18,42 @@ import (
 // something forgotten, so that a test can require the check to bite.
 func CheckForget(t testing.TB, f node.Factory, n, quota, seeds int) (forgotten int) {
 	t.Helper()
-	type env struct {
-		from, to  int
-		sent, fgt node.Msg
-	}
-	for seed := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		nodes := make([]node.Snapshot, n+1)
-		for i := 1; i <= n; i++ {
-			nd, err := f(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			nodes[i] = nd.(node.Snapshot)
+	walk(t, f, n, quota, seeds, 7, func(w *walker, i int, in node.Input, l *letter) {
+		nd, ok := w.nodes[i].(node.Snapshot)
+		if !ok {
+			t.Fatalf("%T is not a node.Snapshot", w.nodes[i])
 		}
-		left := Quota(n, quota)
-		var flight []env
-		var inCS []int
-		var out node.Output
-		step := func(i int, in node.Input) {
-			out.Reset()
-			nodes[i].Step(in, &out)
-			for _, e := range out.Events {
-				switch e.Kind {
-				case node.EvEnterCS:
-					inCS = append(inCS, i)
-				case node.EvExitCS:
-					inCS = slices.DeleteFunc(inCS, func(x int) bool { return x == i })
-				}
-			}
-			for _, s := range out.Sends {
-				flight = append(flight, env{i, s.To, s.Msg, s.Msg})
-			}
-			for k, e := range flight {
-				if g, ok := nodes[e.to].(node.Forgetter); ok {
-					if m, changed := g.Forget(e.from, e.fgt); changed {
-						flight[k].fgt = m
-					}
-				}
-			}
+		if l == nil || reflect.DeepEqual(l.msg, l.alt) {
+			w.step(i, in)
+			forget(w)
+			return
 		}
-		for {
-			var want []int
-			for i := 1; i <= n; i++ {
-				if left[i] > 0 {
-					want = append(want, i)
-				}
-			}
-			total := len(flight) + len(want) + len(inCS)
-			if total == 0 {
-				break
-			}
-			switch k := rng.IntN(total); {
-			case k < len(flight):
-				h := slices.IndexFunc(flight, func(e env) bool { return e.from == flight[k].from && e.to == flight[k].to })
-				e := flight[h]
-				flight = slices.Delete(flight, h, h+1)
-				if !reflect.DeepEqual(e.sent, e.fgt) {
-					forgotten++
-					twin := nodes[e.to].Clone().(node.Snapshot)
-					var o2 node.Output
-					twin.Step(node.Input{Kind: node.InMsg, From: e.from, Msg: e.fgt}, &o2)
-					step(e.to, node.Input{Kind: node.InMsg, From: e.from, Msg: e.sent})
-					if a, b := string(nodes[e.to].AppendKey(nil)), string(twin.AppendKey(nil)); a != b {
-						t.Fatalf("seed %d: node %d took %v and the forgotten %v to different states", seed, e.to, e.sent, e.fgt)
-					}
-					if a, b := outputs(&out), outputs(&o2); a != b {
-						t.Fatalf("seed %d: node %d took %v and the forgotten %v with different outputs:\n%s\n%s", seed, e.to, e.sent, e.fgt, a, b)
-					}
-				} else {
-					step(e.to, node.Input{Kind: node.InMsg, From: e.from, Msg: e.sent})
-				}
-			case k < len(flight)+len(want):
-				i := want[k-len(flight)]
-				left[i]--
-				step(i, node.Input{Kind: node.InCmd, Cmd: node.CmdRequest})
-			default:
-				step(inCS[k-len(flight)-len(want)], node.Input{Kind: node.InCmd, Cmd: node.CmdRelease})
-			}
+		forgotten++
+		twin := nd.Clone().(node.Snapshot)
+		var o2 node.Output
+		twin.Step(node.Input{Kind: node.InMsg, From: l.from, Msg: l.alt}, &o2)
+		w.step(i, in)
+		forget(w)
+		if a, b := string(nd.AppendKey(nil)), string(twin.AppendKey(nil)); a != b {
+			t.Fatalf("seed %d: node %d took %v and the forgotten %v to different states", w.seed, i, l.msg, l.alt)
 		}
-	}
+		if a, b := outputs(&w.out), outputs(&o2); a != b {
+			t.Fatalf("seed %d: node %d took %v and the forgotten %v with different outputs:\n%s\n%s", w.seed, i, l.msg, l.alt, a, b)
+		}
+	})
 	return forgotten
+}
+
+// forget applies each message's receiver's Forget, as that receiver now
+// stands, to the message's forgotten form.
+func forget(w *walker) {
+	for k, l := range w.flight {
+		if g, ok := w.nodes[l.to].(node.Forgetter); ok {
+			if m, changed := g.Forget(l.from, l.alt); changed {
+				w.flight[k].alt = m
+			}
+		}
+	}
 }
 
 // outputs prints what a step put out.
