@@ -424,11 +424,11 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 // key or reported a violation.
 func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	o := &m.out
-	var w *env // a clone of the environment, when it hears events
+	var w *env // a copy of the environment, when it hears events: what they change is cloned
 	if len(o.Events) > 0 && c.env != 0 {
 		if orig := m.envAt(c.env); orig.hearsAny(o.Events) {
 			m.kb = orig.appendKey(m.kb[:0])
-			w = orig.clone()
+			w = orig.cloneShown(shown(o.Events))
 		}
 	}
 	for _, ev := range o.Events {
