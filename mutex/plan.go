@@ -203,14 +203,15 @@ func workloadDone[N node.Snapshot](f node.Factory) node.Factory {
 type notDone[N node.Snapshot] struct{ nd N }
 
 // wrapped is a notDone of any node type.
-type wrapped interface{ unwrap() node.Node }
+type wrapped interface{ Unwrap() node.Node }
 
-func (n notDone[N]) unwrap() node.Node { return n.nd }
+// Unwrap is the algorithm's node (engine/vet reads its source by it).
+func (n notDone[N]) Unwrap() node.Node { return n.nd }
 
 // unwrap is the algorithm's node inside nd (nd itself if it is none).
 func unwrap(nd node.Node) node.Node {
 	if w, ok := nd.(wrapped); ok {
-		return w.unwrap()
+		return w.Unwrap()
 	}
 	return nd
 }
