@@ -252,7 +252,7 @@ func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 	case Command:
 		lo, _ := c.pendOf(i)
 		cmd := m.cmdAt(c.pend[lo].val)
-		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
+		c.pend = slices.Concat(c.pend[:lo], c.pend[lo+1:]) // a copy; none when it was the only one
 		return m.command(c, i, cmd.cmd, cmd.arg)
 	case Crash:
 		c.crashes++
