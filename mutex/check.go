@@ -42,9 +42,7 @@ type clocked interface{ Clock() int }
 
 // clockOf is node nd's Lamport clock, if it keeps one.
 func clockOf(nd node.Node) (int, bool) {
-	if w, ok := nd.(notDone); ok {
-		nd = w.Node
-	}
+	nd = unwrap(nd)
 	c, ok := nd.(clocked)
 	if !ok {
 		return 0, false

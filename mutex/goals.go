@@ -35,9 +35,7 @@ type stated interface{ ProtocolState() string }
 
 // stateOf is node nd's protocol state, if it names one.
 func stateOf(nd node.Node) (string, bool) {
-	if w, ok := nd.(notDone); ok {
-		nd = w.Node
-	}
+	nd = unwrap(nd)
 	s, ok := nd.(stated)
 	if !ok {
 		return "", false

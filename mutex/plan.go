@@ -68,7 +68,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 	}
 	f, err := central.Factory(cfg)
 	return plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: central.MessageTypes(), requesters: span(2, cfg.N),
+		nodes: cfg.N, factory: workloadDone[*central.Node](f), messages: central.MessageTypes(), requesters: span(2, cfg.N),
 		order: centralOrder(), strict: true, promise: "the order requests reached the coordinator",
 		theory: "4", exact: 4, names: cfg.Name, topology: trace.TopoStar,
 		symmetry: participantSymmetry(central.Symmetric(cfg)),
@@ -79,7 +79,7 @@ func centralPlan(cfg central.Config) (plan, error) {
 func tokenPlan(cfg tokenring.Config) (plan, error) {
 	f, err := tokenring.Factory(cfg)
 	return plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
+		nodes: cfg.N, factory: workloadDone[*tokenring.Node](f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
 		order: mutexcheck.RequestTime(), promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
@@ -110,7 +110,7 @@ func quorumPlan(cfg quorum.Config) (plan, error) {
 	n, m := cfg.Coordinators, cfg.M
 	f, err := quorum.Factory(cfg)
 	pl := plan{
-		nodes: n + cfg.Participants, factory: workloadDone(f), messages: quorum.MessageTypes(), requesters: span(n+1, n+cfg.Participants),
+		nodes: n + cfg.Participants, factory: workloadDone[*quorum.Node](f), messages: quorum.MessageTypes(), requesters: span(n+1, n+cfg.Participants),
 		order: mutexcheck.RequestTime(), promise: "each coordinator's own queue order",
 		theory: fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n), names: quorumNames(n), topology: trace.TopoGraph,
 	}
@@ -137,7 +137,7 @@ func ricartPlan(cfg ricart.Config) (plan, error) {
 	}
 	f, err := ricart.Factory(cfg)
 	pl := plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: ricart.MessageTypes(), requesters: span(1, cfg.N),
+		nodes: cfg.N, factory: workloadDone[*ricart.Node](f), messages: ricart.MessageTypes(), requesters: span(1, cfg.N),
 		order: stampOrder(string(ricart.MsgRequest)), strict: true, promise: "(timestamp, id) order",
 		exact: ricart.MessagesPerEntry(cfg.N, cfg.ReleaseBroadcast), names: cfg.Name, topology: trace.TopoComplete,
 	}
@@ -153,7 +153,7 @@ func lamportPlan(cfg lamport.Config) (plan, error) {
 	f, err := lamport.Factory(cfg)
 	exact := lamport.MessagesPerEntry(cfg.N)
 	return plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: lamport.MessageTypes(), requesters: span(1, cfg.N),
+		nodes: cfg.N, factory: workloadDone[*lamport.Node](f), messages: lamport.MessageTypes(), requesters: span(1, cfg.N),
 		order: stampOrder(string(lamport.MsgAcquire)), strict: true, promise: "(timestamp, id) order",
 		exact: exact, theory: fmt.Sprintf("3(N-1) = %d", exact), names: processNames, topology: trace.TopoComplete,
 	}, err
@@ -164,7 +164,7 @@ func maekawaPlan(cfg maekawa.Config) (plan, error) {
 	f, err := maekawa.Factory(cfg)
 	lo, hi := maekawa.MessagesPerEntry(cfg.N)
 	pl := plan{
-		nodes: cfg.N, factory: workloadDone(f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
+		nodes: cfg.N, factory: workloadDone[*maekawa.Node](f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
 		order: mutexcheck.RequestTime(), promise: "each arbiter's (timestamp, id) order",
 		theory: fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(cfg.N)), names: processNames, topology: trace.TopoComplete,
 	}
@@ -178,8 +178,9 @@ func maekawaPlan(cfg maekawa.Config) (plan, error) {
 // Done when they are idle now (no request outstanding, resource free), and
 // the runtimes take Done as final, so a run would end while every node
 // "thinks" between two requests. Under a workload the run ends when nothing
-// is left to happen: no message, timer or workload action pending.
-func workloadDone(f node.Factory) node.Factory {
+// is left to happen: no message, timer or workload action pending. N is the
+// type of f's nodes; a node of another type is an error.
+func workloadDone[N node.Snapshot](f node.Factory) node.Factory {
 	if f == nil {
 		return nil
 	}
@@ -188,14 +189,36 @@ func workloadDone(f node.Factory) node.Factory {
 		if err != nil {
 			return nil, err
 		}
-		return notDone{nd}, nil
+		typed, ok := nd.(N)
+		if !ok {
+			return nil, fmt.Errorf("mutex: node %d is a %T, not a %T", i, nd, typed)
+		}
+		return notDone[N]{typed}, nil
 	}
 }
 
-type notDone struct{ node.Node }
+// notDone is node nd that never reports Done. It holds the node by its
+// concrete type N, a pointer, so that a notDone is one pointer: putting it
+// in an interface (every Clone does) allocates nothing.
+type notDone[N node.Snapshot] struct{ nd N }
 
-func (n notDone) Step(in node.Input, out *node.Output) {
-	n.Node.Step(in, out)
+// wrapped is a notDone of any node type.
+type wrapped interface{ Unwrap() node.Node }
+
+// Unwrap is the algorithm's node (engine/vet reads its source by it).
+func (n notDone[N]) Unwrap() node.Node { return n.nd }
+
+// unwrap is the algorithm's node inside nd (nd itself if it is none).
+func unwrap(nd node.Node) node.Node {
+	if w, ok := nd.(wrapped); ok {
+		return w.Unwrap()
+	}
+	return nd
+}
+
+// Step steps the node and clears its Done.
+func (n notDone[N]) Step(in node.Input, out *node.Output) {
+	n.nd.Step(in, out)
 	out.Done = false
 }
 
@@ -246,22 +269,22 @@ func stampOrder(typ string) mutexcheck.Order {
 
 // Clone implements node.Snapshot for the exhaustive checker; every mutex
 // algorithm's node is a node.Snapshot.
-func (n notDone) Clone() node.Node { return notDone{n.Node.(node.Snapshot).Clone()} }
+func (n notDone[N]) Clone() node.Node { return notDone[N]{n.nd.Clone().(N)} }
 
 // AppendKey implements node.Snapshot.
-func (n notDone) AppendKey(b []byte) []byte { return n.Node.(node.Snapshot).AppendKey(b) }
+func (n notDone[N]) AppendKey(b []byte) []byte { return n.nd.AppendKey(b) }
 
 // Rename implements node.Renamer for the algorithms whose nodes do (the
 // token ring's); it is called only under a symmetry the algorithm
 // declares (engine.Symmetry).
-func (n notDone) Rename(perm []int) node.Snapshot {
-	return notDone{n.Node.(node.Renamer).Rename(perm)}
+func (n notDone[N]) Rename(perm []int) node.Snapshot {
+	return notDone[N]{any(n.nd).(node.Renamer).Rename(perm).(N)}
 }
 
 // LeastClock implements node.Shifter for the nodes that do (Lamport's and
 // Ricart-Agrawala's); for the others it says the shift does not apply.
-func (n notDone) LeastClock() (least int, has, exact bool) {
-	if s, ok := n.Node.(node.Shifter); ok {
+func (n notDone[N]) LeastClock() (least int, has, exact bool) {
+	if s, ok := any(n.nd).(node.Shifter); ok {
 		return s.LeastClock()
 	}
 	return 0, false, false
@@ -269,14 +292,14 @@ func (n notDone) LeastClock() (least int, has, exact bool) {
 
 // ShiftClocks implements node.Shifter; it is called only where LeastClock
 // said the shift applies.
-func (n notDone) ShiftClocks(d int) node.Snapshot {
-	return notDone{n.Node.(node.Shifter).ShiftClocks(d)}
+func (n notDone[N]) ShiftClocks(d int) node.Snapshot {
+	return notDone[N]{any(n.nd).(node.Shifter).ShiftClocks(d).(N)}
 }
 
 // Forget implements node.Forgetter for the nodes that do (Lamport's and
 // Maekawa's); for the others it changes nothing.
-func (n notDone) Forget(from int, m node.Msg) (node.Msg, bool) {
-	if f, ok := n.Node.(node.Forgetter); ok {
+func (n notDone[N]) Forget(from int, m node.Msg) (node.Msg, bool) {
+	if f, ok := any(n.nd).(node.Forgetter); ok {
 		return f.Forget(from, m)
 	}
 	return m, false
@@ -284,8 +307,8 @@ func (n notDone) Forget(from int, m node.Msg) (node.Msg, bool) {
 
 // StampFloor implements node.Stamper for the nodes that do (Lamport's and
 // Maekawa's); for the others it says the renumbering does not apply.
-func (n notDone) StampFloor() (int, bool) {
-	if s, ok := n.Node.(node.Stamper); ok {
+func (n notDone[N]) StampFloor() (int, bool) {
+	if s, ok := any(n.nd).(node.Stamper); ok {
 		return s.StampFloor()
 	}
 	return 0, false
@@ -293,17 +316,17 @@ func (n notDone) StampFloor() (int, bool) {
 
 // AppendStamps implements node.Stamper; it and RenameStamps are called
 // only where StampFloor said the renumbering applies.
-func (n notDone) AppendStamps(ts []int) []int { return n.Node.(node.Stamper).AppendStamps(ts) }
+func (n notDone[N]) AppendStamps(ts []int) []int { return any(n.nd).(node.Stamper).AppendStamps(ts) }
 
 // RenameStamps implements node.Stamper.
-func (n notDone) RenameStamps(rename func(int) int) node.Snapshot {
-	return notDone{n.Node.(node.Stamper).RenameStamps(rename)}
+func (n notDone[N]) RenameStamps(rename func(int) int) node.Snapshot {
+	return notDone[N]{any(n.nd).(node.Stamper).RenameStamps(rename).(N)}
 }
 
 // AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
 // for the others it says the renaming does not apply.
-func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {
-	if r, ok := n.Node.(node.IDRenamer); ok {
+func (n notDone[N]) AppendIDs(ids []node.ID) ([]node.ID, bool) {
+	if r, ok := any(n.nd).(node.IDRenamer); ok {
 		return r.AppendIDs(ids)
 	}
 	return ids, false
@@ -311,14 +334,14 @@ func (n notDone) AppendIDs(ids []node.ID) ([]node.ID, bool) {
 
 // RenameIDs implements node.IDRenamer; it is called only where AppendIDs
 // said the renaming applies.
-func (n notDone) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	return notDone{n.Node.(node.IDRenamer).RenameIDs(rename)}
+func (n notDone[N]) RenameIDs(rename func(node.ID) int) node.Snapshot {
+	return notDone[N]{any(n.nd).(node.IDRenamer).RenameIDs(rename).(N)}
 }
 
 // AppendValues implements node.Climber for the nodes that do (Maekawa's);
 // for the others it says the gaps are kept.
-func (n notDone) AppendValues(vs []int) ([]int, bool) {
-	if c, ok := n.Node.(node.Climber); ok {
+func (n notDone[N]) AppendValues(vs []int) ([]int, bool) {
+	if c, ok := any(n.nd).(node.Climber); ok {
 		return c.AppendValues(vs)
 	}
 	return vs, false
@@ -326,14 +349,14 @@ func (n notDone) AppendValues(vs []int) ([]int, bool) {
 
 // MapValues implements node.Climber; it is called only where AppendValues
 // said the narrowing applies.
-func (n notDone) MapValues(f func(int) int) node.Snapshot {
-	return notDone{n.Node.(node.Climber).MapValues(f)}
+func (n notDone[N]) MapValues(f func(int) int) node.Snapshot {
+	return notDone[N]{any(n.nd).(node.Climber).MapValues(f).(N)}
 }
 
 // Climb implements node.Climber for the nodes that do; for the others it
 // gives no bound.
-func (n notDone) Climb(in int) (int, bool) {
-	if c, ok := n.Node.(node.Climber); ok {
+func (n notDone[N]) Climb(in int) (int, bool) {
+	if c, ok := any(n.nd).(node.Climber); ok {
 		return c.Climb(in)
 	}
 	return 0, false

@@ -97,14 +97,24 @@ func (r *reactor) Wants() trace.Kinds { return trace.KindsOf(trace.KindEnterCS, 
 func (r *reactor) Crash(int)   {}
 func (r *reactor) Restart(int) {}
 
-// Clone copies the requests left.
-func (r *reactor) Clone() engine.Workload { return &reactor{w: r.w, left: slices.Clone(r.left)} }
+// Clone copies the requests left. A workload without end counts none
+// (React asks again after every exit and changes nothing), so its clones
+// share it.
+func (r *reactor) Clone() engine.Workload {
+	if r.w.forever {
+		return r
+	}
+	return &reactor{w: r.w, left: slices.Clone(r.left)}
+}
 
 // RenameNodes implements node.StateRenamer (engine.Symmetry): the requests
 // left move with their nodes. The shared plan (requesters, scenario CS
 // times) is not renamed: a System declares a symmetry only where it treats
 // the nodes alike.
 func (r *reactor) RenameNodes(perm []int) {
+	if r.w.forever {
+		return // no requests are counted, and the reactor is shared (Clone)
+	}
 	left := make([]int, len(r.left))
 	for i, k := range r.left {
 		left[perm[i]] = k

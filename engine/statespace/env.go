@@ -16,26 +16,32 @@ import (
 // property's. States share env objects through the interner; an env is
 // never changed once interned: a step changes a clone.
 type env struct {
+	// envShape is who is shown what: fixed once the initial env is built,
+	// and shared by every env of a search, so a clone does not copy it.
+	*envShape
 	work  engine.Workload // nil: none
 	props []check.Snapshot
+	// own holds props when they are few: a clone is then one allocation
+	// for the env and its property list, not two.
+	own [2]check.Snapshot
+	// proms are the promises of the check.Eventually properties, carried
+	// only by a search that judges liveness (Config.Liveness). Promise k's
+	// bits are bits k*n.. of a mask.
+	proms []check.Promise
+	// mon is the goal's monitor (engine.Goal.Monitor); nil: none.
+	mon engine.Monitor
+}
+
+// envShape is the part of an env that no step changes.
+type envShape struct {
 	wants []trace.Kinds // by property: the kinds it is shown
 	// hears is the kinds of node events anyone here is shown: the
 	// properties' and the workload's (a workload that is a check.Wanter
 	// says which kinds it answers; React returns nothing for the others).
 	// A step whose events are all of other kinds leaves the env as it is.
-	hears trace.Kinds
-	// own holds props when they are few: a clone is then one allocation
-	// for the env and its property list, not two.
-	own [2]check.Snapshot
-	// proms are the promises of the check.Eventually properties, carried
-	// only by a search that judges liveness (Config.Liveness); pwants is
-	// the kinds each is shown. Promise k's bits are bits k*n.. of a mask.
-	proms  []check.Promise
-	pwants []trace.Kinds
-	// mon is the goal's monitor (engine.Goal.Monitor), shown the events
-	// of mwants; nil: none.
-	mon    engine.Monitor
-	mwants trace.Kinds
+	hears  trace.Kinds
+	pwants []trace.Kinds // by promise: the kinds it is shown
+	mwants trace.Kinds   // the kinds the goal's monitor is shown
 	n      int
 	// extra is the kinds beyond node events and faults that a property
 	// is shown (history.go): commands, sends, receipts.
@@ -51,7 +57,7 @@ type env struct {
 // out the check.OrderDependent properties it does not name: their states
 // would split the states for nothing.
 func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check.ID) *env {
-	e := &env{n: n}
+	e := &env{envShape: &envShape{n: n}}
 	if w != nil {
 		e.work = w.Clone()
 		e.hears = trace.AllKinds
@@ -91,15 +97,24 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check
 	return e
 }
 
-func (e *env) clone() *env {
-	c := &env{wants: e.wants, hears: e.hears, pwants: e.pwants, n: e.n, mwants: e.mwants, extra: e.extra, ordered: e.ordered}
-	if e.mon != nil {
+// clone is an independent copy of e.
+func (e *env) clone() *env { return e.cloneShown(trace.AllKinds) }
+
+// cloneShown is a copy of e in which the properties, the promises and the
+// monitor shown none of kinds are e's own, shared: only events of kinds
+// may change the copy. The workload is always copied.
+func (e *env) cloneShown(kinds trace.Kinds) *env {
+	c := &env{envShape: e.envShape, mon: e.mon}
+	if e.mon != nil && e.mwants&kinds != 0 {
 		c.mon = e.mon.Clone()
 	}
 	if len(e.proms) > 0 {
 		c.proms = make([]check.Promise, len(e.proms))
 		for k, p := range e.proms {
-			c.proms[k] = p.Clone()
+			if e.pwants[k]&kinds != 0 {
+				p = p.Clone()
+			}
+			c.proms[k] = p
 		}
 	}
 	if len(e.props) <= len(c.own) {
@@ -111,9 +126,21 @@ func (e *env) clone() *env {
 		c.work = e.work.Clone()
 	}
 	for k, p := range e.props {
-		c.props[k] = p.Clone()
+		if e.wants[k]&kinds != 0 {
+			p = p.Clone()
+		}
+		c.props[k] = p
 	}
 	return c
+}
+
+// shown is the kinds of the node events evs (trace.NodeKind).
+func shown(evs []node.Event) trace.Kinds {
+	var k trace.Kinds
+	for _, ev := range evs {
+		k |= trace.KindsOf(trace.NodeKind(ev.Kind))
+	}
+	return k
 }
 
 // cloneFor is a copy of e in which only the properties shown events of
@@ -268,7 +295,7 @@ func withMonitor(e *env, g *engine.Goal, n int) *env {
 		return e
 	}
 	if e == nil {
-		e = &env{n: n}
+		e = &env{envShape: &envShape{n: n}}
 	}
 	e.mon = g.Monitor()
 	e.mwants = e.mon.Wants()

@@ -252,7 +252,7 @@ func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 	case Command:
 		lo, _ := c.pendOf(i)
 		cmd := m.cmdAt(c.pend[lo].val)
-		c.pend = slices.Delete(slices.Clone(c.pend), lo, lo+1)
+		c.pend = slices.Concat(c.pend[:lo], c.pend[lo+1:]) // a copy; none when it was the only one
 		return m.command(c, i, cmd.cmd, cmd.arg)
 	case Crash:
 		c.crashes++
@@ -424,11 +424,11 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 // key or reported a violation.
 func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 	o := &m.out
-	var w *env // a clone of the environment, when it hears events
+	var w *env // a copy of the environment, when it hears events: what they change is cloned
 	if len(o.Events) > 0 && c.env != 0 {
 		if orig := m.envAt(c.env); orig.hearsAny(o.Events) {
 			m.kb = orig.appendKey(m.kb[:0])
-			w = orig.clone()
+			w = orig.cloneShown(shown(o.Events))
 		}
 	}
 	for _, ev := range o.Events {

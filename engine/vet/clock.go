@@ -166,7 +166,7 @@ func recvName(fd *ast.FuncDecl) string {
 // of the file that defines it (found by runtime.FuncForPC), or that file
 // alone when it is a _test.go file (an algorithm defined in a test). A
 // wrapper (a struct that embeds the node.Node it steps, as an area's
-// adapter does) is checked in its own methods only, and the node it wraps
+// adapter does, or names it by an Unwrap method) is checked in its own methods only, and the node it wraps
 // in its package. It returns why it skipped the check when the source
 // cannot be found (a binary built with -trimpath, or one moved from where
 // it was built).
@@ -206,8 +206,11 @@ func clockOf(nd node.Node) ([]Finding, string) {
 	}
 }
 
-// wrapped returns the node nd wraps, and the name of nd's type, when nd
-// is a struct (or a pointer to one) that embeds a non-nil node.Node.
+// wrapped returns the node nd wraps, and the name of nd's type (a
+// generic type's without its type arguments), when nd is a struct (or a
+// pointer to one) that embeds a non-nil node.Node or names the node it
+// wraps by an Unwrap method (as a wrapper that holds its node by its
+// concrete type does).
 func wrapped(nd node.Node) (node.Node, string) {
 	v := reflect.ValueOf(nd)
 	if v.Kind() == reflect.Pointer && !v.IsNil() {
@@ -216,12 +219,18 @@ func wrapped(nd node.Node) (node.Node, string) {
 	if v.Kind() != reflect.Struct {
 		return nil, ""
 	}
+	name, _, _ := strings.Cut(v.Type().Name(), "[")
+	if u, ok := nd.(interface{ Unwrap() node.Node }); ok {
+		if inner := u.Unwrap(); inner != nil {
+			return inner, name
+		}
+	}
 	iface := reflect.TypeFor[node.Node]()
 	for k := range v.NumField() {
 		f := v.Type().Field(k)
 		if f.Anonymous && f.IsExported() && f.Type.Kind() == reflect.Interface && f.Type.Implements(iface) {
 			if inner, ok := v.Field(k).Interface().(node.Node); ok && inner != nil {
-				return inner, v.Type().Name()
+				return inner, name
 			}
 		}
 	}

@@ -30,3 +30,23 @@ func TestClockOfSaysWhyItSkipped(t *testing.T) {
 type timely struct{}
 
 func (timely) Step(node.Input, *node.Output) { _ = time.Since(time.Time{}) }
+
+// typed holds its node by its concrete type and names it by Unwrap.
+type typed[N node.Node] struct{ nd N }
+
+func (w typed[N]) Step(in node.Input, out *node.Output) { w.nd.Step(in, out) }
+
+func (w typed[N]) Unwrap() node.Node { return w.nd }
+
+// A wrapper that names its node by Unwrap is checked in its own methods
+// only, and the node it wraps in its source.
+func TestClockOfSeesThroughUnwrap(t *testing.T) {
+	nd := &timely{}
+	if inner, recv := wrapped(typed[*timely]{nd}); inner != node.Node(nd) || recv != "typed" {
+		t.Errorf("wrapped(a typed wrapper) = %v, %q; want its node and \"typed\"", inner, recv)
+	}
+	fs, why := clockOf(typed[*timely]{nd})
+	if why != "" || len(fs) != 1 || fs[0].Method != "time.Since" {
+		t.Errorf("clockOf(a typed wrapper of a node that reads the clock) = %v, %q; want its time.Since alone", fs, why)
+	}
+}

@@ -176,7 +176,7 @@ type Node struct {
 	// coordinator
 	busy   bool
 	holder int
-	queue  []int
+	queue  []int // never changed in place, so clones share it (Clone)
 }
 
 // New builds node cfg.Index in its initial state.
@@ -243,7 +243,7 @@ func (n *Node) enqueue(p int, out *node.Output) {
 		out.Note("RequestAccess ignored: its sender already holds the permission or is queued")
 		return
 	}
-	n.queue = append(n.queue, p)
+	n.queue = slices.Concat(n.queue, []int{p})
 }
 
 // onRequestFree acknowledges every release but frees the resource only for

@@ -6,10 +6,10 @@ import (
 	"ringlab/engine/node"
 )
 
-// Clone implements node.Snapshot.
+// Clone implements node.Snapshot. The copy shares the queue: a step never
+// changes it in place, it builds a new one (enqueue, grant).
 func (n *Node) Clone() node.Node {
 	c := *n
-	c.queue = slices.Clone(n.queue)
 	return &c
 }
 
@@ -30,6 +30,7 @@ func (n *Node) AppendKey(b []byte) []byte {
 // is never moved (Symmetric's group fixes it).
 func (n *Node) Rename(perm []int) node.Snapshot {
 	c := n.Clone().(*Node)
+	c.queue = slices.Clone(c.queue)
 	c.cfg.Index, c.cfg.Coordinator, c.holder = perm[n.cfg.Index], perm[n.cfg.Coordinator], perm[n.holder]
 	for k, p := range c.queue {
 		c.queue[k] = perm[p]

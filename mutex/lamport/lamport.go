@@ -136,7 +136,7 @@ func Factory(cfg Config) (node.Factory, error) {
 		}
 		c := cfg
 		c.Index = i
-		return build(c), nil
+		return build(&c), nil
 	}, nil
 }
 
@@ -154,7 +154,7 @@ func New(cfg Config) (*Node, error) {
 	return n.(*Node), nil
 }
 
-func build(cfg Config) *Node {
+func build(cfg *Config) *Node {
 	id := cfg.Index
 	if len(cfg.Ids) > 0 {
 		id = cfg.Ids[cfg.Index-1]
@@ -169,13 +169,13 @@ func build(cfg Config) *Node {
 // Node is one process. It is not safe for concurrent use: its runtime calls
 // Step from one goroutine.
 type Node struct {
-	cfg   Config
+	cfg   *Config // fixed: every clone of the node shares it
 	id    int
 	clock int
 	state string
 	reqT  int     // timestamp of the outstanding request
 	acks  int     // ACKs received for it
-	queue []Entry // sorted by (T, ID)
+	queue []Entry // sorted by (T, ID); never changed in place (see Clone)
 	later int     // remembered requests (see package doc)
 }
 
@@ -274,7 +274,7 @@ func (n *Node) onAcquire(from int, m Msg, out *node.Output) {
 func (n *Node) onRelease(from int, m Msg, out *node.Output) {
 	n.receive(m)
 	if k := slices.IndexFunc(n.queue, func(e Entry) bool { return e.Index == from }); k >= 0 {
-		n.queue = slices.Delete(n.queue, k, k+1)
+		n.queue = slices.Delete(slices.Clone(n.queue), k, k+1)
 	}
 	n.maybeEnter(out)
 }
@@ -295,7 +295,7 @@ func (n *Node) release(out *node.Output) {
 		out.Note("release ignored: not in the critical section (%s)", n.state)
 		return
 	}
-	n.queue = slices.DeleteFunc(n.queue, func(e Entry) bool { return e.Index == n.cfg.Index })
+	n.queue = slices.DeleteFunc(slices.Clone(n.queue), func(e Entry) bool { return e.Index == n.cfg.Index })
 	n.state = StateReleased
 	out.ExitCS()
 	out.State(n.state)
@@ -321,7 +321,7 @@ func (n *Node) insert(e Entry) {
 		}
 		return 0
 	})
-	n.queue = slices.Insert(n.queue, k, e)
+	n.queue = slices.Concat(n.queue[:k], []Entry{e}, n.queue[k:])
 }
 
 // Status is a snapshot of a node for checkers and tests.

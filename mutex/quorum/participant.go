@@ -1,6 +1,10 @@
 package quorum
 
-import "ringlab/engine/node"
+import (
+	"slices"
+
+	"ringlab/engine/node"
+)
 
 func (n *Node) stepParticipant(in node.Input, out *node.Output) {
 	switch in.Kind {
@@ -39,7 +43,7 @@ func (n *Node) stepParticipant(in node.Input, out *node.Output) {
 // ask sends a new request to every coordinator.
 func (n *Node) ask(out *node.Output) {
 	n.seq++
-	clear(n.oks)
+	n.oks = make([]bool, len(n.oks))
 	n.nOK = 0
 	if n.state != StateWanted {
 		n.state = StateWanted
@@ -56,6 +60,7 @@ func (n *Node) onOK(from int, m Msg, out *node.Output) {
 	switch {
 	case current && n.state == StateWanted:
 		if !n.oks[from] {
+			n.oks = slices.Clone(n.oks)
 			n.oks[from] = true
 			n.nOK++
 		}
@@ -68,6 +73,7 @@ func (n *Node) onOK(from int, m Msg, out *node.Output) {
 			out.EnterCS()
 		}
 	case current && n.state == StateHeld:
+		n.oks = slices.Clone(n.oks)
 		n.oks[from] = true // a vote beyond m; released with the others
 	default:
 		out.Note("stale ResponseOK %d.%d: freeing its coordinator", m.Part, m.Seq)

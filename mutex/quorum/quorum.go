@@ -175,7 +175,7 @@ type Node struct {
 	// coordinator
 	busy   bool
 	holder reqID
-	queue  []reqID
+	queue  []reqID // never changed in place, as oks: clones share them (Clone)
 
 	// participant
 	state   string
@@ -222,7 +222,7 @@ func (n *Node) stepCoordinator(in node.Input, out *node.Output) {
 				out.Note("RequestAccess %d.%d ignored: already authorized or queued", id.part, id.seq)
 				break
 			}
-			n.queue = append(n.queue, id)
+			n.queue = slices.Concat(n.queue, []reqID{id})
 		case MsgRequestFree:
 			n.onRequestFree(id, out)
 		default:
@@ -247,7 +247,7 @@ func (n *Node) onRequestFree(id reqID, out *node.Output) {
 	}
 	for j, q := range n.queue {
 		if q == id {
-			n.queue = append(n.queue[:j], n.queue[j+1:]...)
+			n.queue = slices.Delete(slices.Clone(n.queue), j, j+1)
 			return
 		}
 	}

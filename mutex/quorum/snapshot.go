@@ -6,11 +6,10 @@ import (
 	"ringlab/engine/node"
 )
 
-// Clone implements node.Snapshot.
+// Clone implements node.Snapshot. The copy shares the node's slices: a
+// step never changes one in place, it builds a new one.
 func (n *Node) Clone() node.Node {
 	c := *n
-	c.queue = slices.Clone(n.queue)
-	c.oks = slices.Clone(n.oks)
 	return &c
 }
 
@@ -68,6 +67,7 @@ func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 		} else {
 			c.holder = reqID{}
 		}
+		c.queue = slices.Clone(c.queue)
 		for k, q := range c.queue {
 			c.queue[k].seq = rename(node.ID{Owner: q.part, N: q.seq})
 		}
@@ -77,7 +77,7 @@ func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 		c.seq = rename(node.ID{Owner: c.cfg.Index, N: c.seq})
 	}
 	if c.state != StateWanted || c.backoff {
-		clear(c.oks)
+		c.oks = make([]bool, len(c.oks))
 		c.nOK = 0
 	}
 	return c

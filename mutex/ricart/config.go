@@ -74,7 +74,7 @@ func Factory(cfg Config) (node.Factory, error) {
 		}
 		c := cfg
 		c.Index = i
-		return build(c), nil
+		return build(&c), nil
 	}, nil
 }
 

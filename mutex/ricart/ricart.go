@@ -32,7 +32,11 @@
 // and both worked examples step by step.
 package ricart
 
-import "ringlab/engine/node"
+import (
+	"slices"
+
+	"ringlab/engine/node"
+)
 
 // Kind is a message kind.
 type Kind string
@@ -75,7 +79,7 @@ const (
 // timerReplies is the id of the TimeoutAsReply timer.
 const timerReplies = 1
 
-func build(cfg Config) *Node {
+func build(cfg *Config) *Node {
 	id := cfg.Index
 	if len(cfg.Ids) > 0 {
 		id = cfg.Ids[cfg.Index-1]
@@ -85,8 +89,11 @@ func build(cfg Config) *Node {
 
 // Node is one Ricart-Agrawala process. It is not safe for concurrent use:
 // its runtime calls Step from one goroutine.
+//
+// Its slices are never changed in place: a step that changes one builds a
+// new one, so a clone shares them (Clone).
 type Node struct {
-	cfg      Config
+	cfg      *Config // fixed: every clone of the node shares it
 	id       int
 	clock    int
 	state    string
@@ -139,7 +146,7 @@ func (n *Node) command(c node.Cmd, arg int, out *node.Output) {
 // request is enter(): WANTED, tick, Request(T, id) to all others.
 func (n *Node) request(floor int, out *node.Output) {
 	if n.state != StateReleased {
-		n.later = append(n.later, floor)
+		n.later = slices.Concat(n.later, []int{floor})
 		out.Note("request remembered until release: one outstanding request at a time")
 		return
 	}
@@ -147,7 +154,7 @@ func (n *Node) request(floor int, out *node.Output) {
 	n.reqT = n.clock
 	n.state = StateWanted
 	out.State(n.state)
-	clear(n.replied)
+	n.replied = make([]bool, n.cfg.N+1)
 	n.nReplies = 0
 	for j := 1; j <= n.cfg.N; j++ {
 		if j != n.cfg.Index {
@@ -164,7 +171,7 @@ func (n *Node) request(floor int, out *node.Output) {
 func (n *Node) onRequest(from int, m Msg, out *node.Output) {
 	n.clock = max(n.clock, m.T) + 1
 	if n.state == StateHeld || n.state == StateWanted && Before(n.reqT, n.id, m.T, m.ID) {
-		n.deferred = append(n.deferred, pending{from: from, t: m.T})
+		n.deferred = slices.Concat(n.deferred, []pending{{from: from, t: m.T}})
 		return
 	}
 	out.Send(from, Msg{Kind: MsgReply, T: n.clock, ReqT: m.T})
@@ -175,6 +182,7 @@ func (n *Node) onReply(from int, m Msg, out *node.Output) {
 	if n.state != StateWanted || m.ReqT != n.reqT || n.replied[from] {
 		return // late: the request it answers was already granted by timeout
 	}
+	n.replied = slices.Clone(n.replied)
 	n.replied[from] = true
 	n.nReplies++
 	n.maybeEnter(out)
@@ -186,6 +194,7 @@ func (n *Node) onTimeout(out *node.Output) {
 	if n.state != StateWanted {
 		return
 	}
+	n.replied = slices.Clone(n.replied)
 	for j := 1; j <= n.cfg.N; j++ {
 		if j != n.cfg.Index && !n.replied[j] {
 			out.Note("no reply from %s within %d ticks: counted as a reply", n.cfg.name(j), n.cfg.Timeout)
@@ -220,7 +229,7 @@ func (n *Node) release(out *node.Output) {
 	for _, p := range n.deferred {
 		out.Send(p.from, Msg{Kind: MsgReply, T: n.clock, ReqT: p.t})
 	}
-	n.deferred = n.deferred[:0]
+	n.deferred = nil
 	if n.cfg.ReleaseBroadcast {
 		for j := 1; j <= n.cfg.N; j++ {
 			if j != n.cfg.Index {

@@ -6,12 +6,11 @@ import (
 	"ringlab/engine/node"
 )
 
-// Clone implements node.Snapshot.
+// Clone implements node.Snapshot. The copy shares the node's slices: a
+// step never changes one in place, it builds a new one, so a clone costs
+// one allocation, and a step copies only what it changes.
 func (n *Node) Clone() node.Node {
 	c := *n
-	c.replied = slices.Clone(n.replied)
-	c.deferred = slices.Clone(n.deferred)
-	c.later = slices.Clone(n.later)
 	return &c
 }
 
@@ -63,6 +62,7 @@ func (n *Node) LeastClock() (least int, has, exact bool) {
 // no decision. reqT is read only while WANTED: otherwise it is set to 0.
 func (n *Node) ShiftClocks(d int) node.Snapshot {
 	c := n.Clone().(*Node)
+	c.deferred = slices.Clone(c.deferred)
 	c.clock -= d
 	if c.state == StateWanted {
 		c.reqT -= d

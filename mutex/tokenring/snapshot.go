@@ -6,10 +6,10 @@ import (
 	"ringlab/engine/node"
 )
 
-// Clone implements node.Snapshot.
+// Clone implements node.Snapshot. The copy shares counted, which a step
+// never changes in place.
 func (n *Node) Clone() node.Node {
 	c := *n
-	c.counted = slices.Clone(n.counted)
 	return &c
 }
 
@@ -98,6 +98,7 @@ func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
 	case c.token.Gen > 0:
 		c.token.Gen = rename(node.ID{Owner: c.token.Origin, N: c.token.Gen})
 	}
+	c.counted = slices.Clone(c.counted)
 	for k, t := range c.counted {
 		if t[1] > 0 {
 			c.counted[k][1] = rename(node.ID{Owner: t[0], N: t[1]})

@@ -43,6 +43,7 @@ package tokenring
 
 import (
 	"fmt"
+	"slices"
 
 	"ringlab/engine/node"
 )
@@ -129,7 +130,7 @@ type Node struct {
 	token    Msg
 	holding  bool
 	fresh    bool     // built holding the initial token, no input yet
-	counted  [][2]int // tokens this node has added itself to as finished
+	counted  [][2]int // tokens this node has added itself to as finished; never changed in place, so clones share it
 	regens   int
 	finished bool // cfg.Requests is set and all of this node's requests were served
 }
@@ -250,7 +251,7 @@ func (n *Node) onRelease(out *node.Output) {
 func (n *Node) pass(m Msg, out *node.Output) {
 	if n.finished && !n.hasCounted(m.id()) {
 		m.Finished++
-		n.counted = append(n.counted, m.id())
+		n.counted = slices.Concat(n.counted, [][2]int{m.id()})
 	}
 	if n.cfg.Requests != nil && m.Finished >= n.cfg.N {
 		out.Note("token %v retired: every node is finished", m)

@@ -66,7 +66,7 @@ type GrantOrder struct {
 	Strict  bool
 	Promise string // the order, for the verdict: "(timestamp, id) order"
 
-	pending []waiting     // sorted by node
+	pending []waiting     // sorted by node; never changed in place (add, remove), so clones share it
 	crashed check.NodeSet // crashed nodes: they register nothing
 	seq     int64         // registrations numbered (Arrival)
 	grants  int
@@ -139,12 +139,12 @@ func (g *GrantOrder) find(i int) (Key, bool) {
 
 func (g *GrantOrder) add(i int, k Key) {
 	at, _ := slices.BinarySearchFunc(g.pending, i, func(w waiting, i int) int { return w.node - i })
-	g.pending = slices.Insert(g.pending, at, waiting{i, k})
+	g.pending = slices.Concat(g.pending[:at], []waiting{{i, k}}, g.pending[at:])
 }
 
 func (g *GrantOrder) remove(i int) {
 	if at, ok := slices.BinarySearchFunc(g.pending, i, func(w waiting, i int) int { return w.node - i }); ok {
-		g.pending = slices.Delete(g.pending, at, at+1)
+		g.pending = slices.Delete(slices.Clone(g.pending), at, at+1)
 	}
 }
 

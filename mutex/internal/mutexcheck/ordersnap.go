@@ -29,9 +29,9 @@ func (g *GrantOrder) Concerns(e *trace.Event) bool {
 }
 
 // Clone returns an independent copy (the exhaustive checker's snapshot).
+// The copy shares pending, which is never changed in place.
 func (g *GrantOrder) Clone() check.Snapshot {
 	c := *g
-	c.pending = slices.Clone(g.pending)
 	c.crashed = slices.Clone(g.crashed)
 	return &c
 }
@@ -97,6 +97,7 @@ func (g *GrantOrder) AppendStamps(ts []int) []int {
 func (g *GrantOrder) RenameStamps(rename func(int) int) check.Snapshot {
 	c := g.Clone().(*GrantOrder)
 	if !g.Arrival {
+		c.pending = slices.Clone(c.pending)
 		for k := range c.pending {
 			c.pending[k].key[0] = int64(rename(int(c.pending[k].key[0])))
 		}
