@@ -185,20 +185,37 @@ func (s *searcher) expandLevelPar() error {
 		if sl.err != nil {
 			return sl.err
 		}
-		for i := range sl.ents {
-			if s.outOfBudget() {
-				s.stopped = true
-				return nil
-			}
-			if err := s.expandPre(&sl.ents[i], &sl.pres[i]); err != nil || s.stopped {
-				return err
-			}
+		if err := s.commit(sl); err != nil || s.stopped {
+			return err
 		}
 		bs[b].sl = nil
 		s.par.free <- s.recycled(sl)
 	}
 	stop()
 	return s.endLevel()
+}
+
+// commit does, in queue order, what is left of the expansion of the
+// states of slot sl. The states the committer steps itself live in the
+// search's arena while it expands one (as on one worker, expandLevel);
+// it uses its machine's arena only here, since it lends its machine to
+// a batch's slot while it helps (await).
+func (s *searcher) commit(sl *slot) error {
+	if slotArenas {
+		s.m.arena = &s.arena
+		defer func() { s.m.arena = nil }()
+	}
+	for i := range sl.ents {
+		if s.outOfBudget() {
+			s.stopped = true
+			return nil
+		}
+		if err := s.expandPre(&sl.ents[i], &sl.pres[i]); err != nil || s.stopped {
+			return err
+		}
+		s.arena.reset()
+	}
+	return nil
 }
 
 // fill computes, with machine m, what the committer needs of the states
