@@ -5,8 +5,9 @@ package statespace
 // slot, reused once the batch is committed (recycle.go), rather than be
 // allocated one by one: nothing holds a state of a batch after its
 // commit (the committer keeps keys, records and interned numbers, never
-// a state). The one-worker search does the same with the states of one
-// expansion, where they die with it (arenaFits). Each state is one box
+// a state). The one-worker search, and the committer of a parallel one,
+// do the same with the states of one expansion, where they die with it
+// (arenaFits). Each state is one box
 // with room for its slices. slotArenas = false is the plain version
 // (state.shallow and decode: two to four allocations a state).
 // Gain, BenchmarkCheck/algo=lamport-tla/nodes=3/impl=por (one search:
