@@ -201,7 +201,7 @@ func (s *searcher) expandLevelPar() error {
 // it uses its machine's arena only here, since it lends its machine to
 // a batch's slot while it helps (await).
 func (s *searcher) commit(sl *slot) error {
-	if slotArenas {
+	if slotArenas && arenaFits(s.cfg) {
 		s.m.arena = &s.arena
 		defer func() { s.m.arena = nil }()
 	}
