@@ -234,6 +234,9 @@ func (s *searcher) newQueue() *queue {
 // release gives back what the search holds outside the Go heap: its
 // tables and its levels' files.
 func (s *searcher) release() {
+	if searched != nil {
+		searched(s)
+	}
 	s.letHeadroomGo()
 	s.level.close()
 	s.next.close()
