@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkCheck exhausts Lamport's and Ricart-Agrawala's spaces at N = 3,
-// one request each, and Lamport's with the clock rule and the clock bound
+// one request each (and Ricart-Agrawala's with two, ricart-agrawala-2), and Lamport's with the clock rule and the clock bound
 // of the TLA+ specification that TLC checks (clock=requests, max-clock 6,
 // requests without end), for mutual exclusion alone as TLC does
 // (lamport-tla) and with the grant order too (lamport-tla-order, the
@@ -30,6 +30,7 @@ func BenchmarkCheck(b *testing.B) {
 	}{
 		{"algo=lamport/nodes=3", []string{"lamport", "--nodes", "3"}, ""},
 		{"algo=ricart-agrawala/nodes=3", []string{"ricart-agrawala", "--nodes", "3"}, ""},
+		{"algo=ricart-agrawala-2/nodes=3", []string{"ricart-agrawala", "--nodes", "3", "--requests", "2"}, ""},
 		{"algo=lamport-tla/nodes=3", tla, check.IDMutualExclusion},
 		{"algo=lamport-tla-order/nodes=3", tla, ""},
 	}
