@@ -21,7 +21,8 @@ collects the node states and inputs it meets; then:
    determinism  Step on two clones of one state, given the same input, gives
                 the same outputs and the same key afterwards
    clone        stepping a Clone leaves the original's key unchanged (Clone
-                shares no slice or map with its original)
+                shares no slice or map with its original that a step
+                changes in place)
    key          two states with one AppendKey key behave the same on the
                 inputs the search met in that key (the key leaves out no
                 field that changes behaviour)

@@ -1,9 +1,10 @@
 package node
 
 // Snapshot is implemented by a Node whose state an exhaustive checker can
-// copy and compare: Clone returns an independent copy (no slice or map
-// shared with the original, so stepping one never changes the other), and
-// AppendKey appends a canonical encoding of the node's mutable state to b.
+// copy and compare: Clone returns an independent copy (stepping one never
+// changes the other: the plain way is to share no slice or map with the
+// original; a node may share one that no step changes in place, building
+// a new one instead, which makes a clone cheaper), and AppendKey appends a canonical encoding of the node's mutable state to b.
 // Two nodes built by the same Factory have equal keys exactly when they
 // behave the same for every future input; fields fixed at construction
 // (the configuration, the index) may be left out.

@@ -9,7 +9,8 @@
 //   - determinism: Step on two clones of one state, given the same input,
 //     gives identical outputs and identical keys afterwards;
 //   - clone: stepping a Clone leaves the original's key as it was (Clone
-//     shares no slice or map with its original);
+//     shares no slice or map with its original that a step changes in
+//     place);
 //   - key: two states with one AppendKey key behave the same (same
 //     outputs, same next key) on the inputs the search met in that key;
 //   - codec: every message type in System.Messages, and every message the
