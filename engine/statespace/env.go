@@ -173,11 +173,20 @@ func (e *env) hearsAny(evs []node.Event) bool {
 	return false
 }
 
-func (e *env) appendKey(b []byte) []byte {
+func (e *env) appendKey(b []byte) []byte { return e.appendKeyOf(b, true) }
+
+// appendKeyOf is appendKey, with the check.OrderDependent properties left
+// out unless withOrder.
+func (e *env) appendKeyOf(b []byte, withOrder bool) []byte {
 	if e.work != nil {
 		b = e.work.AppendKey(b)
 	}
 	for _, p := range e.props {
+		if !withOrder {
+			if _, ord := p.(check.OrderDependent); ord {
+				continue
+			}
+		}
 		b = p.AppendKey(b)
 	}
 	for _, p := range e.proms {

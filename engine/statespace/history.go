@@ -46,14 +46,7 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 	if w == nil {
 		return nil
 	}
-	m.ka = w.appendKey(m.ka[:0])
-	if viol != nil {
-		m.vis = true
-	}
-	if !bytes.Equal(m.ka, m.kb) {
-		m.vis = true
-		c.env = m.internEnv(w, m.ka)
-	}
+	m.settleEnv(c, w, viol)
 	return viol
 }
 
@@ -166,22 +159,7 @@ func loopKey(s *state, in *interner) []byte {
 	if s.env == 0 {
 		return b
 	}
-	e := in.envAt(s.env)
-	if e.work != nil {
-		b = e.work.AppendKey(b)
-	}
-	for _, p := range e.props {
-		if _, ord := p.(check.OrderDependent); !ord {
-			b = p.AppendKey(b)
-		}
-	}
-	for _, p := range e.proms {
-		b = p.AppendKey(b)
-	}
-	if e.mon != nil {
-		b = e.mon.AppendKey(b)
-	}
-	return b
+	return in.envAt(s.env).appendKeyOf(b, false)
 }
 
 // orderChanged reports whether the check.OrderDependent properties of the

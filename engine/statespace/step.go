@@ -464,14 +464,21 @@ func (m *machine) hear(c *state, i int, viol *Violation) (*Violation, error) {
 		}
 	}
 	if w != nil {
-		m.ka = w.appendKey(m.ka[:0])
-		same := bytes.Equal(m.ka, m.kb)
-		m.vis = m.vis || viol != nil || !same
-		if !same {
-			c.env = m.internEnv(w, m.ka)
-		}
+		m.settleEnv(c, w, viol)
 	}
 	return viol, nil
+}
+
+// settleEnv makes w, the environment a step built for c, c's own if its
+// key differs from the one c had (m.kb): interned, it replaces c.env. The
+// step is visible if it changed the environment or found a violation.
+func (m *machine) settleEnv(c *state, w *env, viol *Violation) {
+	m.ka = w.appendKey(m.ka[:0])
+	same := bytes.Equal(m.ka, m.kb)
+	m.vis = m.vis || viol != nil || !same
+	if !same {
+		c.env = m.internEnv(w, m.ka)
+	}
 }
 
 // hearCmd shows the properties that want commands, the promises
@@ -490,14 +497,7 @@ func (m *machine) hearCmd(c *state, i int, cmd node.Cmd, arg int) *Violation {
 	if w.extra.Has(trace.KindCmd) {
 		v = w.observe(te, m.cfg.Only)
 	}
-	m.ka = w.appendKey(m.ka[:0])
-	if v != nil {
-		m.vis = true
-	}
-	if !bytes.Equal(m.ka, m.kb) {
-		m.vis = true
-		c.env = m.internEnv(w, m.ka)
-	}
+	m.settleEnv(c, w, v)
 	return v
 }
 
