@@ -74,7 +74,7 @@ func (m *machine) closeGaps(s *state) *state {
 	if m.noGaps || int(s.restarts) < m.cfg.Restarts {
 		return s
 	}
-	if len(m.stampsOfEnv(s.env, nil)) > 0 {
+	if m.envStamped(s.env) {
 		// a property keeps timestamps (check.Stamped) whose gaps no
 		// node.Climber bounds: left as they are
 		return s

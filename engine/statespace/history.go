@@ -84,11 +84,23 @@ func (m *machine) stampsOfEnv(env uint32, ts []int) []int {
 	return ts
 }
 
+// envStamped reports whether the check.Stamped properties of the
+// environment env hold any timestamp. It lists them in the shifter's
+// scratch, so that asking costs no allocation.
+func (m *machine) envStamped(env uint32) bool {
+	if env == 0 {
+		return false
+	}
+	sh := m.shifterOf()
+	sh.envTS = m.stampsOfEnv(env, sh.envTS[:0])
+	return len(sh.envTS) > 0
+}
+
 // renameEnvStamps returns the number of the environment env with the
 // timestamps of its check.Stamped properties renamed (the clock shift, the
 // low timestamps' renumbering): env itself if it holds none.
 func (m *machine) renameEnvStamps(env uint32, rename func(int) int) uint32 {
-	if env == 0 || len(m.stampsOfEnv(env, nil)) == 0 {
+	if !m.envStamped(env) {
 		return env
 	}
 	e := m.envAt(env).clone()

@@ -47,6 +47,7 @@ type shifter struct {
 	ids    renamer              // the identifiers' renaming (rename.go)
 	st     stamps               // the low timestamps' renumbering (stamps.go)
 	gaps   gaps                 // the gaps' narrowing (gaps.go)
+	envTS  []int                // scratch: the environment's timestamps (envStamped, history.go)
 }
 
 // shifterOf is m's shifter, made on first use.
@@ -117,8 +118,12 @@ func (m *machine) shiftClocks(s *state) *state {
 	if has {
 		d = least - 1
 	}
-	if c == s {
-		c = s.shallow()
+	// c is copied (own) only when something in it changes: with d = 0,
+	// most often nothing does
+	own := func() {
+		if c == s {
+			c = s.shallow()
+		}
 	}
 	for k, id := range c.nodes {
 		if !c.alive(k + 1) {
@@ -130,7 +135,13 @@ func (m *machine) shiftClocks(s *state) *state {
 			nid = m.internNode(k+1, m.nodeAt(id).(node.Shifter).ShiftClocks(d))
 			m.sh.nodes[key] = nid
 		}
-		c.nodes[k] = nid
+		if nid != id {
+			own()
+			c.nodes[k] = nid
+		}
+	}
+	if d != 0 {
+		own()
 	}
 	if d != 0 && len(c.net) > 0 {
 		net := make([]item, len(c.net))
