@@ -3,8 +3,10 @@ package grade
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -24,7 +26,8 @@ func Command() *ucli.Command {
 		Usage: "turn go test -json output and a points file into Gradescope's results.json",
 		UsageText: "go test -json ./... | ringlab grade --points FILE [--out results.json]\n\n" +
 			"The points file has one graded test a line: NAME POINTS [VISIBILITY], VISIBILITY one of visible (the default),\n" +
-			"hidden, after_due_date or after_published, as Gradescope reads them; # starts a comment.\n\n" +
+			"hidden, after_due_date or after_published, as Gradescope reads them; a # at the start of a line or after a space\n" +
+			"starts a comment. --out must be a regular file or none: it is replaced whole.\n\n" +
 			"Example:\n   go test -json ./assignment/ricart | ringlab grade --points assignment/points --out results.json",
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "points", Usage: "the points `FILE`: one graded test a line, NAME POINTS [VISIBILITY]"},
@@ -62,7 +65,7 @@ func Command() *ucli.Command {
 			if in == nil {
 				in = os.Stdin
 			}
-			s, err := readStream(c.Context, in)
+			s, err := readStream(c.Context, in, points)
 			if err != nil {
 				if c.Context.Err() != nil {
 					return err
@@ -81,6 +84,9 @@ func Command() *ucli.Command {
 			if cliutil.SameFile(out, c.String("from")) || cliutil.SameFile(out, c.String("points")) {
 				return cliutil.FlagUsagef("out", "--out %s is an input of this command: give another file", out)
 			}
+			if err := regularOrNone(out); err != nil {
+				return err
+			}
 			return writeWhole(out, b.Bytes())
 		},
 	}
@@ -90,14 +96,14 @@ func Command() *ucli.Command {
 // as it is cancelled: a stream piped from a go test that hangs must not
 // hold up Ctrl-C. The reading goroutine is left to finish its read; the
 // command is over by then.
-func readStream(ctx context.Context, r io.Reader) (*Stream, error) {
+func readStream(ctx context.Context, r io.Reader, points []Points) (*Stream, error) {
 	type result struct {
 		s   *Stream
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		s, err := ReadStream(ctxReader{ctx, r})
+		s, err := ReadGraded(ctxReader{ctx, r}, points)
 		done <- result{s, err}
 	}()
 	select {
@@ -121,6 +127,26 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
+// regularOrNone refuses an --out that exists and is not a regular file:
+// the results are renamed over it, and grade often runs as root, where a
+// device, a FIFO or a symlink (--out /dev/null) would become a plain file.
+func regularOrNone(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return cliutil.FlagUsagef("out", "--out: %v", err)
+	case fi.Mode().IsRegular():
+		return nil
+	case fi.IsDir():
+		return cliutil.FlagUsagef("out", "--out %s is a directory: give the path of the results file", path)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return cliutil.FlagUsagef("out", "--out %s is a symbolic link: give the path of a regular file, which is replaced", path)
+	}
+	return cliutil.FlagUsagef("out", "--out %s is not a regular file (%v): give the path of a regular file, which is replaced", path, fi.Mode().Type())
+}
+
 // writeWhole writes b to path through a temporary file in its directory,
 // renamed over path once complete: a reader never sees half a results file.
 func writeWhole(path string, b []byte) error {
@@ -136,10 +162,17 @@ func writeWhole(path string, b []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		// once more just before the rename: something may have been made
+		// there since the command started
+		if err = regularOrNone(path); err == nil {
+			err = os.Rename(f.Name(), path)
+		}
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		if cliutil.Code(err) == cliutil.ExitUsage {
+			return err
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -7,7 +7,9 @@
 //
 // The points file has one graded test a line, with its points and,
 // optionally, its visibility (visible, hidden, after_due_date or
-// after_published; visible by default); # starts a comment:
+// after_published; visible by default); a # at the start of a line or
+// after a space starts a comment (inside a name it is part of it, as in
+// TestX/case#01, go test's name for a second subtest named case):
 //
 //	# test                        points  visibility
 //	TestVet                        1
@@ -64,7 +66,8 @@ type Points struct {
 // maxPoints bounds a test's points: a larger figure is a typing mistake.
 const maxPoints = 1e6
 
-// ParsePoints reads a points file. Its errors name the line.
+// ParsePoints reads a points file. Its errors name the line. A byte order
+// mark at its start is skipped, and -0 points are 0.
 func ParsePoints(r io.Reader) ([]Points, error) {
 	var ps []Points
 	seen := map[string]int{}
@@ -72,10 +75,10 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
+		if n == 1 {
+			line = strings.TrimPrefix(line, bom)
 		}
-		f := strings.Fields(line)
+		f := strings.Fields(uncomment(line))
 		if len(f) == 0 {
 			continue
 		}
@@ -92,6 +95,7 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 		if err != nil || math.IsNaN(pts) || pts < 0 || pts > maxPoints {
 			return nil, fmt.Errorf("line %d: points %q: want a number from 0 to %g", n, f[1], float64(maxPoints))
 		}
+		pts += 0 // -0 is 0: results.json must not say -0
 		vis := Visible
 		if len(f) == 3 {
 			vis = f[2]
@@ -112,6 +116,20 @@ func ParsePoints(r io.Reader) ([]Points, error) {
 		return nil, errors.New("no graded test: want lines NAME POINTS [VISIBILITY]")
 	}
 	return ps, nil
+}
+
+// bom is the byte order mark some editors start a file with.
+const bom = "\uFEFF"
+
+// uncomment cuts a line at its comment: a # at its start or after a space
+// or tab.
+func uncomment(line string) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return line[:i]
+		}
+	}
+	return line
 }
 
 // validName reports whether s is a test's name as go test prints it:
@@ -145,29 +163,49 @@ type Event struct {
 // Run is what a stream says of one test in one package.
 type run struct {
 	action string // pass, fail or skip ("": no verdict: the binary died)
-	output strings.Builder
+	output clipped
 }
 
 // Stream is a `go test -json` stream, read.
 type Stream struct {
 	runs     map[string]map[string]*run // test name → package → run
 	packages map[string]string          // package → its verdict (pass, fail, skip)
-	pkgOut   map[string]*strings.Builder
-	order    []string // packages in the order they first appear
+	pkgOut   map[string]*clipped
+	order    []string        // packages in the order they first appear
+	ran      map[string]bool // packages in which some test ran
+	graded   map[string]bool // the tests whose runs are kept (nil: all)
 }
 
 // maxLine bounds one line of the stream.
 const maxLine = 16 << 20
 
 // ReadStream reads the output of `go test -json`: one JSON object a line,
-// each with an Action. Its errors name the line.
+// each with an Action. Its errors name the line. A byte order mark at its
+// start is skipped. It keeps every test's verdict and at most maxOutput
+// bytes of each test's output (its first and last parts).
 func ReadStream(r io.Reader) (*Stream, error) {
-	s := &Stream{runs: map[string]map[string]*run{}, packages: map[string]string{}, pkgOut: map[string]*strings.Builder{}}
+	return ReadGraded(r, nil)
+}
+
+// ReadGraded is ReadStream keeping only the runs of the tests the points
+// grade: what it holds is bounded by the number of graded tests and of
+// packages, however long the stream (an empty points list keeps all).
+func ReadGraded(r io.Reader, points []Points) (*Stream, error) {
+	s := &Stream{runs: map[string]map[string]*run{}, packages: map[string]string{}, pkgOut: map[string]*clipped{}, ran: map[string]bool{}}
+	if len(points) > 0 {
+		s.graded = map[string]bool{}
+		for _, p := range points {
+			s.graded[p.Name] = true
+		}
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	lines := 0
 	for n := 1; sc.Scan(); n++ {
 		b := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			b = bytes.TrimPrefix(b, []byte(bom))
+		}
 		if len(b) == 0 {
 			continue
 		}
@@ -199,7 +237,7 @@ func (s *Stream) add(e Event) {
 		pkg = e.ImportPath
 	}
 	if _, ok := s.pkgOut[pkg]; !ok {
-		s.pkgOut[pkg] = &strings.Builder{}
+		s.pkgOut[pkg] = &clipped{}
 		s.order = append(s.order, pkg)
 	}
 	if e.Test == "" {
@@ -213,29 +251,35 @@ func (s *Stream) add(e Event) {
 		}
 		return
 	}
-	byPkg := s.runs[e.Test]
-	if byPkg == nil {
-		byPkg = map[string]*run{}
-		s.runs[e.Test] = byPkg
-	}
-	r := byPkg[pkg]
-	if r == nil {
-		r = &run{}
-		byPkg[pkg] = r
-	}
-	switch e.Action {
-	case "output":
-		if !framing(e.Output) {
-			r.output.WriteString(e.Output)
+	s.ran[pkg] = true
+	if s.graded == nil || s.graded[e.Test] {
+		byPkg := s.runs[e.Test]
+		if byPkg == nil {
+			byPkg = map[string]*run{}
+			s.runs[e.Test] = byPkg
 		}
-	case "pass", "fail", "skip":
-		r.action = e.Action
+		r := byPkg[pkg]
+		if r == nil {
+			r = &run{}
+			byPkg[pkg] = r
+		}
+		switch e.Action {
+		case "output":
+			if !framing(e.Output) {
+				r.output.WriteString(e.Output)
+			}
+		case "pass", "fail", "skip":
+			r.action = e.Action
+		}
+	}
+	if e.Action != "output" || framing(e.Output) {
+		return
 	}
 	// a subtest's output belongs to its parents too: a graded TestX shows
 	// why its TestX/sub failed
 	for name := e.Test; ; {
 		i := strings.LastIndexByte(name, '/')
-		if i < 0 || e.Action != "output" || framing(e.Output) {
+		if i < 0 {
 			break
 		}
 		name = name[:i]
@@ -243,6 +287,45 @@ func (s *Stream) add(e Event) {
 			p.output.WriteString(e.Output)
 		}
 	}
+}
+
+// clipped is a test's or a package's output cut as clip cuts it, kept as
+// it grows: the first maxOutput/2 bytes, and enough of the last ones.
+// However long the output, it holds at most 2·maxOutput bytes.
+type clipped struct {
+	head []byte // the first bytes, all of them while total ≤ maxOutput
+	tail []byte // once head is full, the last bytes (at least maxOutput/2)
+	n    int    // bytes written
+}
+
+// WriteString appends text.
+func (c *clipped) WriteString(text string) {
+	c.n += len(text)
+	if len(c.tail) == 0 && len(c.head)+len(text) <= maxOutput {
+		c.head = append(c.head, text...)
+		return
+	}
+	const half = maxOutput / 2
+	if len(c.head) > half { // the first time past maxOutput
+		c.tail = append(c.tail, c.head[half:]...)
+		c.head = c.head[:half:half]
+	}
+	if len(text) > half {
+		text = text[len(text)-half:]
+	}
+	if len(c.tail)+len(text) > 2*half {
+		c.tail = append(c.tail[:0], c.tail[len(c.tail)-(half-len(text)):]...)
+	}
+	c.tail = append(c.tail, text...)
+}
+
+// String is the output, cut as clip cuts it.
+func (c *clipped) String() string {
+	if c.n <= maxOutput {
+		return string(c.head)
+	}
+	const half = maxOutput / 2
+	return string(c.head) + fmt.Sprintf("\n… %d bytes left out …\n", c.n-2*half) + string(c.tail[len(c.tail)-half:])
 }
 
 // framing reports whether a line of output is go test's own marking of a
@@ -308,7 +391,7 @@ func Grade(s *Stream, points []Points) Results {
 		}
 		if len(byPkg) == 0 {
 			fmt.Fprintf(&out, "%s did not run", p.Name)
-			if failed := s.failedPackages(); failed != "" {
+			if failed := s.failedPackages(p.Visibility != Visible); failed != "" {
 				out.WriteString(": " + failed)
 			} else {
 				out.WriteString(": no package in the test stream has it\n")
@@ -321,31 +404,52 @@ func Grade(s *Stream, points []Points) Results {
 		res.Score += t.Score
 		res.Tests = append(res.Tests, t)
 	}
-	res.Output = clip(s.failedPackages())
+	res.Output = clip(s.failedPackages(false))
 	return res
 }
 
 // failedPackages says which packages failed outside their tests (a build
-// error, a panic at init), with their output; "" if none did.
-func (s *Stream) failedPackages() string {
+// error, a panic at init), with their output; "" if none did. Unless
+// withTests, the lines about test files are left out: students see the
+// top-level output and the visible tests', and a hidden test package that
+// does not build must not show them its files and identifiers.
+func (s *Stream) failedPackages(withTests bool) string {
 	var b strings.Builder
 	for _, pkg := range s.order {
 		if s.packages[pkg] != "fail" || s.anyTestRan(pkg) {
 			continue
 		}
-		fmt.Fprintf(&b, "package %s failed before any test ran:\n%s", pkg, s.pkgOut[pkg].String())
+		out := s.pkgOut[pkg].String()
+		if !withTests {
+			out = withoutTestFiles(out)
+		}
+		fmt.Fprintf(&b, "package %s failed before any test ran:\n%s", pkg, out)
 	}
 	return b.String()
 }
 
-func (s *Stream) anyTestRan(pkg string) bool {
-	for _, byPkg := range s.runs {
-		if _, ok := byPkg[pkg]; ok {
-			return true
+// withoutTestFiles leaves out of a build's output the lines that name a
+// _test.go file, with the indented lines that continue them, and says how
+// many it left out.
+func withoutTestFiles(out string) string {
+	var b strings.Builder
+	left, dropping := 0, false
+	for line := range strings.Lines(out) {
+		if dropping && strings.HasPrefix(line, "\t") || strings.Contains(line, "_test.go") {
+			left++
+			dropping = true
+			continue
 		}
+		dropping = false
+		b.WriteString(line)
 	}
-	return false
+	if left > 0 {
+		fmt.Fprintf(&b, "(%d lines about test files left out: the hidden tests' files are not shown)\n", left)
+	}
+	return b.String()
 }
+
+func (s *Stream) anyTestRan(pkg string) bool { return s.ran[pkg] }
 
 // clip keeps the first and last parts of an output longer than maxOutput.
 func clip(s string) string {

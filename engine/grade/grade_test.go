@@ -2,8 +2,10 @@ package grade_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -179,6 +181,7 @@ func FuzzParsePoints(f *testing.F) {
 	f.Add(points)
 	f.Add("TestA 1 hidden\nTestA/b 0.5 visible # c\n")
 	f.Add("TestA 1e6\n")
+	f.Add("\uFEFFTestX/case#01 -0 hidden #c\n#TestY 1\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		ps, err := grade.ParsePoints(strings.NewReader(in))
 		if err != nil {
@@ -186,8 +189,8 @@ func FuzzParsePoints(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, p := range ps {
-			if p.Points < 0 || p.Points > 1e6 || p.Points != p.Points || (!slices.Contains([]string{"visible", "hidden", "after_due_date", "after_published"}, p.Visibility)) ||
-				seen[p.Name] || strings.ContainsAny(p.Name, " \t\n#") {
+			if p.Points < 0 || p.Points > 1e6 || p.Points != p.Points || math.Signbit(p.Points) || (!slices.Contains([]string{"visible", "hidden", "after_due_date", "after_published"}, p.Visibility)) ||
+				seen[p.Name] || strings.ContainsAny(p.Name, " \t\n") || !strings.HasPrefix(p.Name, "Test") && !strings.HasPrefix(p.Name, "Example") && !strings.HasPrefix(p.Name, "Fuzz") {
 				t.Fatalf("accepted a bad line: %+v from %q", p, in)
 			}
 			seen[p.Name] = true
@@ -199,6 +202,7 @@ func FuzzReadStream(f *testing.F) {
 	f.Add(stream)
 	f.Add(`{"Action":"output","Package":"p","Test":"TestA/b","Output":"x\n"}` + "\n")
 	f.Add(`{"ImportPath":"p","Action":"build-fail"}` + "\n")
+	f.Add("\uFEFF" + `{"Action":"output","Package":"p","Test":"TestSweep/a#01","Output":"x_test.go:1: y\n\tz\n"}` + "\n")
 	ps, _ := grade.ParsePoints(strings.NewReader(points))
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := grade.ReadStream(strings.NewReader(in))
@@ -206,6 +210,14 @@ func FuzzReadStream(f *testing.F) {
 			return
 		}
 		res := grade.Grade(s, ps)
+		// keeping only the graded tests' runs grades the same
+		g, err := grade.ReadGraded(strings.NewReader(in), ps)
+		if err != nil {
+			t.Fatalf("ReadStream read it, ReadGraded did not: %v", err)
+		}
+		if res2 := grade.Grade(g, ps); !reflect.DeepEqual(res, res2) {
+			t.Fatalf("ReadGraded grades %+v, ReadStream %+v", res2, res)
+		}
 		var b bytes.Buffer
 		if err := res.Write(&b); err != nil {
 			t.Fatal(err)
