@@ -278,6 +278,11 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 			writeExtremes(notes, rep.Messages)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Ctrl-C after the search, in the extremes' pass: what was
+		// computed is printed, and the run was still interrupted (130)
+		return err
+	}
 	picture := format != "text" && format != "json" && format != "none"
 	if res.Violation == nil && res.Lasso != nil {
 		return reportLasso(ctx, sys, sc, res.Lasso, rep, format, stdout, stderr)

@@ -111,6 +111,10 @@ func extremes(ctx context.Context, sys engine.System, sc statespace.Config, limi
 		return nil
 	}
 	f, err := x.AnalyzeExtremes(ctx, limit)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(w, "over every schedule: interrupted, not computed\n")
+		return nil
+	}
 	if err != nil {
 		if asked {
 			fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)

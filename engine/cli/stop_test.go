@@ -115,3 +115,37 @@ func TestZeroTimeoutIsNoBound(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Ctrl-C during the extremes' pass, after the search was exhausted, exits
+// 130 with the search's figures printed, not 0 with "not computed". The
+// cancel comes when the pass builds its initial state: the factory's
+// calls after the search's own n (the test checks the search was
+// exhausted, so the cancel cannot have come earlier).
+func TestCancelInTheExtremesExits130(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	alg := batonAlgorithm()
+	build := alg.Build
+	alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
+		sys, err := build(p, env)
+		factory, calls := sys.Factory, 0
+		sys.Factory = func(i int) (node.Node, error) {
+			if calls++; calls > sys.Nodes {
+				cancel()
+			}
+			return factory(i)
+		}
+		return sys, err
+	}
+	var out, errb bytes.Buffer
+	code := Run(ctx, []string{"relayer", "check", "baton", "--extremes", "--workers", "1"}, &out, &errb, alg)
+	if !strings.Contains(out.String(), "result: exhausted, no violation") {
+		t.Fatalf("the search was not exhausted before the cancel (exit %d):\n%s\n%s", code, out.String(), errb.String())
+	}
+	if code != cliutil.ExitInterrupted {
+		t.Errorf("exit %d, want 130:\n%s\n%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String()+errb.String(), "over every schedule: interrupted") {
+		t.Errorf("the extremes are not said to be interrupted:\n%s\n%s", out.String(), errb.String())
+	}
+}

@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ringlab/engine/trace"
@@ -250,7 +251,9 @@ func static(w http.ResponseWriter, r *http.Request) {
 }
 
 // Serve serves s on ln until ctx is done, then shuts down gracefully
-// (open requests get a few seconds to finish) and closes ln. announce is
+// (open requests get a few seconds to finish; idle connections, a
+// browser's kept-alive or preconnected ones, are closed at once) and
+// closes ln. announce is
 // called with the base URL ("http://127.0.0.1:8080") once it serves. A
 // cancelled ctx is a normal end: Serve returns nil.
 func Serve(ctx context.Context, ln net.Listener, s *Server, announce func(base string)) error {
@@ -267,6 +270,8 @@ func serveHandler(ctx context.Context, ln net.Listener, h http.Handler, announce
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
+	var idle idleConns
+	srv.ConnState = idle.track
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	host := ln.Addr().String()
@@ -281,6 +286,8 @@ func serveHandler(ctx context.Context, ln net.Listener, h http.Handler, announce
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	srv.SetKeepAlivesEnabled(false) // a request under way is answered, and its connection closed
+	idle.closeAll()
 	err := srv.Shutdown(sctx)
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
@@ -289,6 +296,40 @@ func serveHandler(ctx context.Context, ln net.Listener, h http.Handler, announce
 		err = srv.Close()
 	}
 	return err
+}
+
+// idleConns keeps the server's connections that are not serving a
+// request: Shutdown waits 5 s for a connection that never sent one (a
+// browser's preconnect) before it counts it idle, so they are closed
+// first.
+type idleConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// track is the server's ConnState hook.
+func (ic *idleConns) track(c net.Conn, st http.ConnState) {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	if ic.conns == nil {
+		ic.conns = map[net.Conn]struct{}{}
+	}
+	switch st {
+	case http.StateNew, http.StateIdle:
+		ic.conns[c] = struct{}{}
+	default:
+		delete(ic.conns, c)
+	}
+}
+
+// closeAll closes the connections that are idle now.
+func (ic *idleConns) closeAll() {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	for c := range ic.conns {
+		c.Close()
+	}
+	clear(ic.conns)
 }
 
 // isLoopbackAddr reports whether a is a loopback address.
