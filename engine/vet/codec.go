@@ -34,7 +34,10 @@ func (l *linter) codec() ([]Finding, int) {
 	}
 	seen := map[string]bool{}
 	n := 0
-	for _, m := range all {
+	for k, m := range all {
+		if l.stopped(k) {
+			break
+		}
 		if m == nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package vet
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -36,6 +37,7 @@ type metKey struct {
 
 // linter collects the pairs the search meets and checks them.
 type linter struct {
+	ctx     context.Context // the checks stop stepping once it is done
 	sys     engine.System
 	recs    []rec
 	seen    map[string]bool  // node, key and input of the pairs in recs
@@ -44,6 +46,12 @@ type linter struct {
 	msgSeen map[string]bool
 
 	determinism, clone []Finding
+}
+
+// stopped reports, every 256 calls of k, whether the linter's context is
+// done: Ctrl-C stops the checks at once, not after every pair is stepped.
+func (l *linter) stopped(k int) bool {
+	return k&255 == 0 && l.ctx != nil && l.ctx.Err() != nil
 }
 
 // record is statespace's Config.OnStep: it keeps each distinct pair.
@@ -82,6 +90,9 @@ func (l *linter) saw(m node.Msg) {
 // order the search met them, keeping the first finding of each.
 func (l *linter) stepAll() {
 	for k := range l.recs {
+		if l.stopped(k) {
+			return
+		}
 		r := &l.recs[k]
 		if len(l.clone) == 0 {
 			before := r.st.AppendKey(nil)
@@ -164,6 +175,9 @@ func (l *linter) keys(first []node.Snapshot) []Finding {
 		}
 	}
 	for k := range l.recs {
+		if l.stopped(k) {
+			return nil
+		}
 		r := &l.recs[k]
 		if r.bad || r.next == nil {
 			continue

@@ -28,6 +28,7 @@ package vet
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,7 +161,7 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	if sys.Nodes > statespace.MaxNodes {
 		return Report{}, fmt.Errorf("vet searches at most %d nodes, got %d", statespace.MaxNodes, sys.Nodes)
 	}
-	l := &linter{sys: sys, seen: map[string]bool{}, met: map[metKey][]int{}}
+	l := &linter{ctx: ctx, sys: sys, seen: map[string]bool{}, met: map[metKey][]int{}}
 	var r Report
 	first := make([]node.Snapshot, sys.Nodes+1)
 	for i := 1; i <= sys.Nodes; i++ {
@@ -185,9 +186,9 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	if err != nil {
 		return r, err
 	}
-	// Interrupted, the checks still run over what the search met: a
-	// partial report, as every interrupted command gives.
-	r.Interrupted = ctx.Err() != nil
+	// Interrupted, the checks stop at once: the report is partial, its
+	// findings those stepped so far, and the checks that stepping runs
+	// are said to be cut short (the clock check reads the source: it runs).
 	r.States = res.Distinct
 	r.Inputs = len(l.recs)
 	l.stepAll()
@@ -204,6 +205,14 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	codec, n := l.codec()
 	r.Findings = append(r.Findings, codec...)
 	r.Messages = n
+	if ctx.Err() != nil {
+		r.Interrupted = true
+		for _, c := range []string{CheckDeterminism, CheckClone, CheckKey, CheckCodec} {
+			if !slices.ContainsFunc(r.Skipped, func(s Skip) bool { return s.Check == c }) {
+				r.Skipped = append(r.Skipped, Skip{c, "interrupted before it stepped every state and input the search met"})
+			}
+		}
+	}
 	clock, skip := clockOf(first[1])
 	r.Findings = append(r.Findings, clock...)
 	if skip != "" {
