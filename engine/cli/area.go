@@ -127,7 +127,7 @@ func (a Area) exploreCommand(alg engine.Algorithm) *ucli.Command {
 	if a.Properties != "" {
 		only = "look for violations of this property only: " + a.Properties + " (default: any)"
 	}
-	flags = append(flags, &ucli.StringFlag{Name: "property", Usage: only})
+	flags = append(flags, SingleFlag("property", only+"; once: explore looks for one property or for all"))
 	example := alg.ExploreExample
 	if example == "" && a.ExploreArgs != "" {
 		example = "ringlab " + a.Name + " explore " + alg.Name + " " + a.ExploreArgs
@@ -160,7 +160,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
 		Description: cmp.Or(a.CheckDescription, alg.Description),
 		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
-		Flags:       append(ParamFlags(alg), CheckFlags()...),
+		Flags:       append(searchParamFlags(alg, "check"), CheckFlags()...),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -178,10 +178,13 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 				return err
 			}
 			if sys.Nodes > statespace.MaxNodes {
-				return cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sys.Nodes)
+				return tooManyNodes("an exhaustive check", sys.Nodes)
 			}
 			if len(sys.Slow) > 0 {
 				return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
+			}
+			if err := snapshots(sys); err != nil {
+				return err
 			}
 			return Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)
 		},

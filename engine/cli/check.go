@@ -39,7 +39,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "por", Value: true, Usage: "partial-order reduction: ample sets (under fifo, with no fault pending: one group of nodes' invisible steps where the others cannot interfere) and sleep sets (one order of independent steps at different nodes); --por=false is the full search"},
 		&ucli.IntFlag{Name: "workers", Usage: "goroutines that compute successors, breadth first level by level (0: one per core); the verdict, counts and shortest path are the same for any number; --liveness, --goal and --extremes' pass run on one", DefaultText: "every core"},
 		&ucli.BoolFlag{Name: "exact", Usage: "store whole state keys instead of 64-bit fingerprints (more memory, no omission risk)"},
-		&ucli.StringFlag{Name: "property", Usage: "look for violations of this property only, e.g. mutual-exclusion; a name the run does not check is refused with the list (default: any)"},
+		SingleFlag("property", "look for violations of this property only, e.g. mutual-exclusion (once: one check looks for one property or for all); a name the run does not check is refused with the list (default: any)"),
 		&ucli.BoolFlag{Name: "liveness", Usage: "also judge the liveness properties (no starvation) over every fair infinite schedule: keep the state graph, find its strongly connected components and print a lasso (prefix|cycle) where a promise is never kept; turns --por off"},
 		&ucli.StringFlag{Name: "path", Usage: "replay one path printed by a check, `LABELS` like c2,d2-1,t1:1, or a lasso PREFIX|CYCLE (prefix, then one turn of the cycle) (the trace, in --format)"},
 		&ucli.BoolFlag{Name: "serve", Usage: "be the scheduler in the browser: serve a page at the initial state (or the state --path reaches) where you choose every step, on --addr until Ctrl-C"},
@@ -48,7 +48,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.DurationFlag{Name: "explore-time", Value: 20 * time.Second, Usage: "with --serve: give the whole-space analysis at most this long; past it the page works without the marks"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one JSON object; with --path the NDJSON events), none, or a picture of the counterexample (with --path or a violation; the figures go to stderr): mermaid, svg, shiviz or chrome-trace"},
 		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search without a violation, the extremes over every schedule, each with a path: the fewest and most messages (in total, by type, per entry over cycles), the most in flight, the longest wait (the whole graph again, without reduction); printed by default when the search found at most 20000 states, --extremes up to 2000000 analysed states, --extremes=false never", DefaultText: "when small"},
-		&ucli.StringFlag{Name: "goal", Usage: "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them); exit 3 if none is reachable"},
+		SingleFlag("goal", "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them; once); exit 3 if none is reachable"),
 		&ucli.BoolFlag{Name: "symmetry", Usage: "keep one state of every orbit under the symmetry the algorithm declares (the rotations of a symmetric ring): fewer states, the same verdicts, a concrete path; off by default; turns --por off, runs on one worker; refused with --liveness, --goal, --from-path and --serve, ignored with --path"},
 		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
@@ -129,18 +129,35 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 		sc.POR = false // the reduction's ample sets assume a constraint on each node's own state
 		sc.Bound = strings.TrimPrefix(sc.Bound+fmt.Sprintf(" and --max-flight %d", sc.MaxFlight), " and ")
 	}
+	if err := OneValue(c, "property", "a check looks for one property, or for every one without --property; run one check per property"); err != nil {
+		return sc, err
+	}
+	if err := OneValue(c, "goal", "a goal search looks for one goal; run one check per goal"); err != nil {
+		return sc, err
+	}
 	if c.IsSet("property") {
 		if sc.Only, err = onlyProperty(sc, c.String("property")); err != nil {
 			return sc, err
 		}
 	}
 	switch {
-	case sc.MaxDepth < 0 || sc.MaxStates < 0 || sc.Timeout < 0:
-		return sc, cliutil.Usagef("--max-depth, --max-states and --timeout must not be negative")
-	case sc.Crashes < 0 || sc.Crashes > 8 || sc.Restarts < 0 || sc.Restarts > 8 || sc.Drops < 0 || sc.Drops > 8:
-		return sc, cliutil.Usagef("--crashes, --restarts and --drops must be between 0 and 8")
-	case sc.Nodes > statespace.MaxNodes:
-		return sc, cliutil.Usagef("an exhaustive check takes at most %d nodes, got %d", statespace.MaxNodes, sc.Nodes)
+	case sc.MaxDepth < 0:
+		return sc, cliutil.FlagUsagef("max-depth", "--max-depth must not be negative (0: no bound), got %d", sc.MaxDepth)
+	case sc.MaxStates < 0:
+		return sc, cliutil.FlagUsagef("max-states", "--max-states must not be negative (0: no bound), got %d", sc.MaxStates)
+	case sc.Timeout < 0:
+		return sc, cliutil.FlagUsagef("timeout", "--timeout must not be negative (0: no bound), got %v", sc.Timeout)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"crashes", sc.Crashes}, {"restarts", sc.Restarts}, {"drops", sc.Drops}} {
+		if f.v < 0 || f.v > 8 {
+			return sc, cliutil.FlagUsagef(f.name, "--%s must be between 0 and 8, got %d", f.name, f.v)
+		}
+	}
+	if sc.Nodes > statespace.MaxNodes {
+		return sc, tooManyNodes("an exhaustive check", sc.Nodes)
 	}
 	return sc, nil
 }
@@ -181,6 +198,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		base += " --por=false"
 	}
 	if c.Bool("serve") {
+		if err := serveRefuses(c); err != nil {
+			return err
+		}
 		return serveExplorer(ctx, c, sys, sc, base, stderr)
 	}
 	if c.IsSet("path") {
@@ -309,6 +329,26 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return ctx.Err()
 	}
 	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+}
+
+// serveRefuses refuses the flags the browser page cannot honour with
+// --serve: it judges no liveness over cycles and searches for no goal,
+// and silently leaving them out would answer another question.
+func serveRefuses(c *ucli.Context) error {
+	switch {
+	case c.Bool("liveness"):
+		return cliutil.FlagUsagef("liveness", "--serve with --liveness: the page judges no liveness over cycles; run the check with --liveness alone, then open the lasso it prints with --serve --path 'PREFIX|CYCLE'")
+	case c.IsSet("goal"):
+		return cliutil.FlagUsagef("goal", "--serve with --goal: the page searches for no goal; run the check with --goal alone, then open the path it prints with --serve --path LABELS")
+	}
+	return nil
+}
+
+// tooManyNodes refuses --nodes n past statespace.MaxNodes, for what
+// (an exhaustive check, vet) searches states that keep node sets in
+// 64-bit masks.
+func tooManyNodes(what string, n int) error {
+	return cliutil.FlagUsagef("nodes", "--nodes %d: %s takes at most %d nodes (its states keep sets of nodes in 64 bits)", n, what, statespace.MaxNodes)
 }
 
 // onlyProperty is the property --property names among those sc judges (a

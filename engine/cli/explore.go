@@ -70,6 +70,9 @@ func Explore(ctx context.Context, c *ucli.Context, build func() (engine.System, 
 		return err
 	}
 	var only []string
+	if err := OneValue(c, "property", "explore looks for one property, or for every one without --property"); err != nil {
+		return err
+	}
 	if c.IsSet("property") {
 		only = []string{c.String("property")}
 		if _, err := restrict(sys.Properties, only); err != nil {

@@ -37,8 +37,11 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 			return cliutil.Usagef("--path: %v", err)
 		}
 	}
-	if c.Int("explore-states") < 0 || c.Duration("explore-time") <= 0 {
-		return cliutil.Usagef("--explore-states must not be negative and --explore-time must be positive")
+	if n := c.Int("explore-states"); n < 0 {
+		return cliutil.FlagUsagef("explore-states", "--explore-states must not be negative (0: no bound), got %d", n)
+	}
+	if d := c.Duration("explore-time"); d <= 0 {
+		return cliutil.FlagUsagef("explore-time", "--explore-time must be positive, got %v", d)
 	}
 	if dryRun(c) {
 		return nil

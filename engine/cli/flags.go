@@ -379,6 +379,43 @@ func Values(c *ucli.Context, name string) []string {
 	return nil
 }
 
+// Single is the value of a flag that takes one value: urfave/cli's
+// StringFlag keeps the last of a repeated flag without a word, and
+// --property a --property b would look as if both were asked for. It
+// keeps every value given so that OneValue can refuse a repetition; as a
+// string it is the last.
+type Single struct{ list []string }
+
+// Set adds one value.
+func (s *Single) Set(v string) error { s.list = append(s.list, v); return nil }
+
+// String is the value given last ("": none).
+func (s *Single) String() string {
+	if len(s.list) == 0 {
+		return ""
+	}
+	return s.list[len(s.list)-1]
+}
+
+// Get returns String, as flag.Getter.
+func (s *Single) Get() any { return s.String() }
+
+// SingleFlag is a flag that takes one value, refused when repeated (see
+// OneValue); read it with c.String. Each call returns a fresh flag.
+func SingleFlag(name, usage string) *ucli.GenericFlag {
+	return &ucli.GenericFlag{Name: name, Usage: usage, Value: &Single{}}
+}
+
+// OneValue refuses a SingleFlag given more than once, saying why it takes
+// one value.
+func OneValue(c *ucli.Context, name, why string) error {
+	s, ok := c.Generic(name).(*Single)
+	if !ok || len(s.list) < 2 {
+		return nil
+	}
+	return cliutil.FlagUsagef(name, "--%s is given %d times (%s): %s", name, len(s.list), strings.Join(s.list, ", "), why)
+}
+
 // Replay returns the command line that repeats this run: the command's
 // path, every flag the user set, and the seed. A run on goroutines (--runtime
 // live or amqp) follows the Go scheduler, which no seed repeats: its line

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -118,27 +119,38 @@ func TestZeroTimeoutIsNoBound(t *testing.T) {
 
 // Ctrl-C during the extremes' pass, after the search was exhausted, exits
 // 130 with the search's figures printed, not 0 with "not computed". The
-// cancel comes when the pass builds its initial state: the factory's
-// calls after the search's own n (the test checks the search was
-// exhausted, so the cancel cannot have come earlier).
+// cancel comes when the pass builds its initial state: at the first call
+// of the factory past those a check without the pass makes (counted
+// first; the test checks the search was exhausted, so the cancel cannot
+// have come earlier).
 func TestCancelInTheExtremesExits130(t *testing.T) {
+	counting := func(cancelAfter int, cancel func()) (engine.Algorithm, *int) {
+		alg := batonAlgorithm()
+		build := alg.Build
+		calls := new(int)
+		alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
+			sys, err := build(p, env)
+			factory := sys.Factory
+			sys.Factory = func(i int) (node.Node, error) {
+				if *calls++; cancelAfter > 0 && *calls > cancelAfter {
+					cancel()
+				}
+				return factory(i)
+			}
+			return sys, err
+		}
+		return alg, calls
+	}
+	args := []string{"relayer", "check", "baton", "--workers", "1"}
+	alg, before := counting(0, nil)
+	if code := Run(t.Context(), append(args, "--extremes=false"), io.Discard, io.Discard, alg); code != 0 {
+		t.Fatalf("check --extremes=false: exit %d", code)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	alg := batonAlgorithm()
-	build := alg.Build
-	alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
-		sys, err := build(p, env)
-		factory, calls := sys.Factory, 0
-		sys.Factory = func(i int) (node.Node, error) {
-			if calls++; calls > sys.Nodes {
-				cancel()
-			}
-			return factory(i)
-		}
-		return sys, err
-	}
+	alg, _ = counting(*before, cancel)
 	var out, errb bytes.Buffer
-	code := Run(ctx, []string{"relayer", "check", "baton", "--extremes", "--workers", "1"}, &out, &errb, alg)
+	code := Run(ctx, append(args, "--extremes"), &out, &errb, alg)
 	if !strings.Contains(out.String(), "result: exhausted, no violation") {
 		t.Fatalf("the search was not exhausted before the cancel (exit %d):\n%s\n%s", code, out.String(), errb.String())
 	}

@@ -9,6 +9,8 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/node"
+	"ringlab/engine/statespace"
 	"ringlab/engine/vet"
 )
 
@@ -43,7 +45,7 @@ func (a Area) vetCommand(alg engine.Algorithm) *ucli.Command {
 		Name: alg.Name, Usage: "lint " + alg.Name + "'s node: determinism, clone, key, codec, clock",
 		Description: vetDescription,
 		UsageText:   usageText("ringlab "+a.Name+" vet "+alg.Name, example),
-		Flags: append(ParamFlags(alg), &ucli.Int64Flag{Name: "max-states", Value: vet.DefaultMaxStates,
+		Flags: append(searchParamFlags(alg, "vet"), &ucli.Int64Flag{Name: "max-states", Value: vet.DefaultMaxStates,
 			Usage: "distinct states of the search that collects the states and inputs to check"}),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -57,7 +59,14 @@ func (a Area) vetCommand(alg engine.Algorithm) *ucli.Command {
 				return err
 			}
 			// Build's errors are the user's: check them as the run commands do.
-			if _, err := build1(alg, ps, engine.Env{Runtime: "sim", MaxDelay: 1}); err != nil {
+			sys, err := build1(alg, ps, engine.Env{Runtime: "sim", MaxDelay: 1})
+			if err != nil {
+				return err
+			}
+			if sys.Nodes > statespace.MaxNodes {
+				return tooManyNodes("vet", sys.Nodes)
+			}
+			if err := snapshots(sys); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.ErrWriter, "vet: searching up to %d states of %s, then stepping what the search meets\n", c.Int64("max-states"), alg.Name)
@@ -68,6 +77,35 @@ func (a Area) vetCommand(alg engine.Algorithm) *ucli.Command {
 			return vetReport(c, r)
 		},
 	}
+}
+
+// searchParamFlags are alg's parameter flags for a command that searches
+// its states (check, vet): --nodes says the bound of such a search, which
+// is below a run's.
+func searchParamFlags(alg engine.Algorithm, cmd string) []ucli.Flag {
+	fs := ParamFlags(alg)
+	for _, f := range fs {
+		if nf, ok := f.(*ucli.IntFlag); ok && nf.Name == "nodes" {
+			nf.Usage = strings.TrimSpace(nf.Usage + fmt.Sprintf(" (%s takes at most %d)", cmd, statespace.MaxNodes))
+		}
+	}
+	return fs
+}
+
+// snapshots refuses a System whose nodes are not node.Snapshots: the
+// search copies and compares states by Clone and AppendKey, which such a
+// node does not have.
+func snapshots(sys engine.System) error {
+	for i := 1; sys.Factory != nil && i <= sys.Nodes; i++ {
+		nd, err := sys.Factory(i)
+		if err != nil {
+			return nil // the search reports the Factory's error
+		}
+		if _, ok := nd.(node.Snapshot); !ok {
+			return cliutil.Usagef("node %d of %s is a %T, which does not implement node.Snapshot (Clone and AppendKey): check and vet copy and compare states with them; add both methods (see engine/node)", i, sys.Name, nd)
+		}
+	}
+	return nil
 }
 
 // vetReport writes r's findings on stdout, one a line, then the count and
