@@ -280,7 +280,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
 		rep.Replay = base + " --path " + rep.Path
-		rep.Open = base + " --serve --path " + rep.Path
+		rep.Open = serveCommand(base) + " --path " + rep.Path
 	}
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
@@ -342,6 +342,14 @@ func serveRefuses(c *ucli.Context) error {
 		return cliutil.FlagUsagef("goal", "--serve with --goal: the page searches for no goal; run the check with --goal alone, then open the path it prints with --serve --path LABELS")
 	}
 	return nil
+}
+
+// serveCommand is the check command base with --serve, which opens a path
+// in the browser: without --liveness, which the page refuses (it opens
+// the path, it judges nothing over cycles).
+func serveCommand(base string) string {
+	words := strings.Split(base, " ")
+	return strings.Join(slices.DeleteFunc(words, func(w string) bool { return w == "--liveness" }), " ") + " --serve"
 }
 
 // tooManyNodes refuses --nodes n past statespace.MaxNodes, for what

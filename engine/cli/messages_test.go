@@ -119,3 +119,30 @@ func runErr(ctx context.Context, args []string, stdout, stderr *bytes.Buffer, al
 	}
 	return app.RunContext(ctx, args)
 }
+
+// TestOpenCommandIsServed: the "in the browser" line of a check with
+// --liveness that finds a safety violation leaves --liveness out, which
+// --serve refuses, and runs (to the refusal of nothing: it serves until
+// the cancel).
+func TestOpenCommandIsServed(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), []string{"relayer", "check", "baton", "--grab", "--liveness"}, &out, &errb, looseBaton())
+	var open string
+	for line := range strings.Lines(out.String()) {
+		if o, ok := strings.CutPrefix(line, "in the browser: "); ok {
+			open = strings.TrimSpace(o)
+		}
+	}
+	if code != cliutil.ExitViolation || open == "" || strings.Contains(open, "--liveness") || !strings.Contains(open, " --serve --path ") {
+		t.Fatalf("exit %d, in the browser: %q; want exit 3 and a --serve line without --liveness\n%s", code, open, out.String())
+	}
+	args, err := SplitCommand(open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := runErr(ctx, append(append([]string{}, args...), "--addr", "127.0.0.1:0"), &out, &errb, looseBaton()); cliutil.Code(err) == cliutil.ExitUsage {
+		t.Errorf("%q is refused: %v", open, err)
+	}
+}
