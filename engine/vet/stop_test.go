@@ -87,6 +87,9 @@ func TestCancelStopsTheSearchAtOnce(t *testing.T) {
 	if late := n.steps - n.cancelAt; !r.Interrupted || late > maxLate {
 		t.Fatalf("interrupted %v, %d steps after the cancel, want at most %d", r.Interrupted, late, maxLate)
 	}
+	if len(r.Findings) > 0 {
+		t.Errorf("Ricart-Agrawala is clean, yet the interrupted vet found %v", r.Findings)
+	}
 	skipped := map[string]bool{}
 	for _, s := range r.Skipped {
 		skipped[s.Check] = true
@@ -112,5 +115,8 @@ func TestCancelStopsTheChecksAtOnce(t *testing.T) {
 	t.Logf("%d steps after the cancel, of %d", n.steps-at, n.steps)
 	if late := n.steps - at; !r.Interrupted || late > maxLate {
 		t.Fatalf("interrupted %v, %d steps after the cancel (of %d in all), want at most %d", r.Interrupted, late, n.steps, maxLate)
+	}
+	if len(r.Findings) > 0 {
+		t.Errorf("Ricart-Agrawala is clean, yet the interrupted vet found %v", r.Findings)
 	}
 }

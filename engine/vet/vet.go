@@ -195,6 +195,9 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	r.Findings = append(r.Findings, l.determinism...)
 	r.Findings = append(r.Findings, l.clone...)
 	switch {
+	case ctx.Err() != nil:
+		// the pairs after the cut have no step to compare with: the key
+		// check would see differences that are not there
 	case len(l.determinism) > 0:
 		r.Skipped = append(r.Skipped, Skip{CheckKey, "Step is not deterministic, so equal keys cannot promise equal steps"})
 	case len(l.clone) > 0:
