@@ -300,21 +300,26 @@ type clipped struct {
 
 // WriteString appends text.
 func (c *clipped) WriteString(text string) {
+	const half = maxOutput / 2
 	c.n += len(text)
-	if len(c.tail) == 0 && len(c.head)+len(text) <= maxOutput {
+	if c.n <= maxOutput { // all of it so far: as clip would keep it
 		c.head = append(c.head, text...)
 		return
 	}
-	const half = maxOutput / 2
-	if len(c.head) > half { // the first time past maxOutput
+	if len(c.head) < half { // the first write past maxOutput completes the head
+		k := min(half-len(c.head), len(text))
+		c.head, text = append(c.head, text[:k]...), text[k:]
+	}
+	if len(c.head) > half { // or passes what it holds beyond the head to the tail
 		c.tail = append(c.tail, c.head[half:]...)
 		c.head = c.head[:half:half]
 	}
 	if len(text) > half {
 		text = text[len(text)-half:]
 	}
-	if len(c.tail)+len(text) > 2*half {
-		c.tail = append(c.tail[:0], c.tail[len(c.tail)-(half-len(text)):]...)
+	if len(c.tail)+len(text) > 2*half { // keep the last half, with text
+		keep := half - len(text)
+		c.tail = append(c.tail[:0], c.tail[len(c.tail)-keep:]...)
 	}
 	c.tail = append(c.tail, text...)
 }
