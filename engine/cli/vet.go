@@ -131,7 +131,11 @@ func vetReport(c *ucli.Context, r vet.Report) error {
 		skipped = append(skipped, name)
 		fmt.Fprintf(errw, "vet: the %s check was skipped: %s\n", name, skip)
 	}
-	fmt.Fprintf(errw, "vet: %d states searched, %d (state, input) pairs stepped, %d messages round-tripped\n", r.States, r.Inputs, r.Messages)
+	stepped := "stepped"
+	if r.Interrupted { // the checks were cut short: not every pair was stepped
+		stepped = "met"
+	}
+	fmt.Fprintf(errw, "vet: %d states searched, %d (state, input) pairs %s, %d messages round-tripped\n", r.States, r.Inputs, stepped, r.Messages)
 	checks := "checks: " + strings.Join(ran, ", ")
 	if len(skipped) > 0 {
 		checks += "; skipped: " + strings.Join(skipped, ", ")

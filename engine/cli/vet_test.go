@@ -39,4 +39,12 @@ func TestVetReport(t *testing.T) {
 	if err := vetReport(c, vet.Report{}); err != nil || out.String() != "vet: 0 findings (checks: determinism, clone, key, codec, clock)\n" {
 		t.Errorf("a clean report: err %v, stdout %q", err, out.String())
 	}
+	// interrupted, the pairs were met, not all stepped
+	out.Reset()
+	errb.Reset()
+	err = vetReport(c, vet.Report{States: 9, Inputs: 4, Interrupted: true, Skipped: []vet.Skip{{Check: vet.CheckKey, Why: "interrupted"}}})
+	if cliutil.Code(err) != cliutil.ExitInterrupted || !bytes.Contains(errb.Bytes(), []byte("vet: 9 states searched, 4 (state, input) pairs met, 0 messages")) ||
+		out.String() != "vet: interrupted after 9 states: 0 findings so far (checks: determinism, clone, codec, clock; skipped: key)\n" {
+		t.Errorf("an interrupted report: exit %d\nstdout:\n%s\nstderr:\n%s", cliutil.Code(err), out.String(), errb.String())
+	}
 }
