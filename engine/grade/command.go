@@ -144,7 +144,16 @@ func regularOrNone(path string) error {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return cliutil.FlagUsagef("out", "--out %s is a symbolic link: give the path of a regular file, which is replaced", path)
 	}
-	return cliutil.FlagUsagef("out", "--out %s is not a regular file (%v): give the path of a regular file, which is replaced", path, fi.Mode().Type())
+	kind := "something else"
+	switch m := fi.Mode(); {
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a FIFO"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return cliutil.FlagUsagef("out", "--out %s is not a regular file but %s: give the path of a regular file, which is replaced", path, kind)
 }
 
 // writeWhole writes b to path through a temporary file in its directory,

@@ -41,7 +41,7 @@ func TestCommandOutRefusesNonRegular(t *testing.T) {
 	}
 	for _, c := range []struct{ out, want string }{
 		{link, "is a symbolic link"},
-		{fifo, "is not a regular file"},
+		{fifo, "is not a regular file but a FIFO"},
 		{sub, "is a directory"},
 	} {
 		before, _ := os.Lstat(c.out)
