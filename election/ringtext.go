@@ -129,6 +129,8 @@ func (r *ringText) Summary(s *trace.Summary) error {
 		for _, v := range s.Verdicts {
 			switch {
 			case check.ID(v.Property) != p:
+			case v.NotReached: // a checker's path that stops short
+				fmt.Fprintln(r.w, trace.VerdictLine(v))
 			case v.OK:
 				fmt.Fprintf(r.w, "✓ %s\n", wd.ok[p])
 			default:

@@ -196,35 +196,51 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // replayLasso runs a lasso, its prefix then one turn of its cycle,
 // through Execute: the trace in words or a picture, with the cycle's start
 // marked by a note (statespace.CycleNote). One turn ends where it began,
-// not by itself, so the run counts none of its end verdicts; but the cycle
-// repeats for ever, so a promise (check.Eventually) owed where the turn
-// ends stays owed: that is the lasso's violation (exit 3), as the check's.
+// not by itself, so its end verdicts are not reached; but the cycle
+// repeats for ever, so a promise it leaves owed all the way round is the
+// lasso's violation (exit 3), as the check's, and the only ✗ it adds.
 // The property is the lasso's, or for a lasso given as a --path the
-// first whose promise the cycle never keeps (statespace.NeverKept).
+// first whose promise the cycle never keeps (statespace.Unkept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}}
+	rt := pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}
+	t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle)
+	unfair = unfair && ferr == nil
+	var never []check.ID // nil: any promise owed where the turn ends
+	var nerr error
+	switch {
+	case unfair:
+	case l.Property != "" || sc.Liveness:
+		var us []statespace.Promise
+		us, nerr = statespace.Unkept(sc, l.Prefix, l.Cycle)
+		for _, u := range us {
+			if !slices.Contains(never, u.Property) {
+				never = append(never, u.Property)
+			}
+		}
+		if l.Property != "" {
+			never, nerr = []check.ID{l.Property}, nil
+		}
+		if len(never) > 0 {
+			rt.refutes, rt.refuted = never[0], unkeptWords(sys, us, never[0])
+		}
+	default:
+		rt.refutesOwed = true
+	}
+	opts := Options{Runtime: "check", Format: format, Custom: rt}
 	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
 	if _, ok := err.(*run.NoTermination); ok {
-		if t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle); ferr == nil && unfair {
+		switch {
+		case unfair:
 			fmt.Fprintf(stderr, "the cycle is not fair: %s stays enabled all the way round and is never taken, so a fair schedule leaves it: a promise it leaves owed is no liveness violation\n", t)
 			return err
-		}
-		var never []check.ID // nil: any promise owed where the turn ends
-		switch {
-		case l.Property != "":
-			never = []check.ID{l.Property}
-		case sc.Liveness:
-			var nerr error
-			if never, nerr = statespace.NeverKept(sc, l.Prefix, l.Cycle); nerr != nil {
-				return nerr
-			}
-			if len(never) == 0 {
-				return err // every promise is kept on the way round
-			}
+		case nerr != nil:
+			return nerr
+		case sc.Liveness && len(never) == 0:
+			return err // every promise is kept on the way round
 		}
 		violated := func(id string) bool { return never == nil || slices.Contains(never, check.ID(id)) }
 		for _, v := range o.Summary.Verdicts {
-			if !v.OK && violated(v.Property) && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
+			if !v.OK && !v.NotReached && violated(v.Property) && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
 				_, promise := p.(check.Eventually)
 				return promise && string(p.ID()) == v.Property
 			}) {
@@ -242,4 +258,26 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 		return &safety
 	}
 	return err
+}
+
+// unkeptWords says which promises of property id the cycle leaves owed
+// for ever: "the promise to P3 stays owed all the way round the cycle".
+func unkeptWords(sys engine.System, us []statespace.Promise, id check.ID) string {
+	var to []string
+	for _, u := range us {
+		if u.Node == 0 && u.Property == id {
+			return "a promise to the run as a whole stays owed all the way round the cycle, which repeats for ever"
+		}
+		switch {
+		case u.Property != id:
+		case sys.Names != nil:
+			to = append(to, sys.Names(u.Node))
+		default:
+			to = append(to, fmt.Sprintf("node %d", u.Node))
+		}
+	}
+	if len(to) == 0 {
+		return "a promise stays owed all the way round the cycle, which repeats for ever"
+	}
+	return fmt.Sprintf("the promise to %s stays owed all the way round the cycle, which repeats for ever", joinNames(to))
 }

@@ -38,6 +38,28 @@ func isWhole(ws []string, k int) bool { return k < len(ws) && ws[k] != "" }
 // a lasso replayed from a --path is judged: by the promises it leaves
 // owed all the way round, not by the verdicts where one turn of it ends.
 func NeverKept(cfg Config, prefix, cycle []Trans) ([]check.ID, error) {
+	us, err := Unkept(cfg, prefix, cycle)
+	var ids []check.ID
+	for _, u := range us {
+		if !slices.Contains(ids, u.Property) {
+			ids = append(ids, u.Property)
+		}
+	}
+	return ids, err
+}
+
+// A Promise is one promise of a check.Eventually property: to Node, or
+// to the run as a whole (Node 0, a check.Whole promise).
+type Promise struct {
+	Property check.ID
+	Node     int
+}
+
+// Unkept is NeverKept by promise: every promise the lasso leaves owed for
+// ever, in the order of Config.Checks and then of the nodes, so that a
+// lasso's verdict names the nodes it starves and not those it serves on
+// every turn.
+func Unkept(cfg Config, prefix, cycle []Trans) ([]Promise, error) {
 	m, s, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return nil, err
@@ -63,13 +85,20 @@ func NeverKept(cfg Config, prefix, cycle []Trans) ([]check.ID, error) {
 		owed = m.owed(s)
 	}
 	never := owed &^ kept
-	var ids []check.ID
-	for k := 0; k*m.n < 64 && never>>(k*m.n) != 0; k++ {
-		if never>>(k*m.n)&(uint64(1)<<m.n-1) != 0 {
-			ids = append(ids, liveNameOf(cfg, k))
+	ws := wholes(cfg)
+	var us []Promise
+	for b := 0; b < 64 && never>>b != 0; b++ {
+		if never>>b&1 == 0 {
+			continue
+		}
+		k := b / m.n
+		if isWhole(ws, k) {
+			us = append(us, Promise{Property: liveNameOf(cfg, k)})
+		} else {
+			us = append(us, Promise{Property: liveNameOf(cfg, k), Node: b%m.n + 1})
 		}
 	}
-	return ids, nil
+	return us, nil
 }
 
 // wholeBits is the bits of the promises to the run as a whole among the
