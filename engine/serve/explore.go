@@ -449,7 +449,9 @@ func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 				break
 			}
 		}
-		if lo, hi, ok := e.fates.MessagesLeft(v.Key); ok {
+		// The analysis counts the messages left up to the end of a run
+		// or a violation: past one the count would be of nothing.
+		if lo, hi, ok := e.fates.MessagesLeft(v.Key); ok && v.Violation == nil {
 			d.Fewest = &lo
 			if hi == statespace.Unbounded {
 				d.Unbounded = true

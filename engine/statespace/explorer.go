@@ -119,8 +119,8 @@ type PropertyStatus struct {
 	ID       check.ID // the property's name
 	Liveness bool     // judged only where a run ends
 	// Status is "violated", "holds" (judged at the end of a run, or a
-	// safety property not broken so far) or "pending" (a liveness
-	// property, judged only where the run ends).
+	// property judged at every state not broken so far) or "not reached"
+	// (judged only where a run ends, and the path stops before).
 	Status string
 	Detail string
 }
@@ -132,6 +132,7 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	var set *check.Set
 	if x.cfg.Checks != nil {
 		set = check.NewSet(x.cfg.Checks()...)
+		set.SetNames(x.names)
 	}
 	observe := func(e *trace.Event) {
 		if set != nil {
@@ -146,18 +147,24 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
 	var at int
 	v.Keys, at = x.walk(path)
-	if rr.Violation != nil {
+	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
+	// The violation shown is the first property the state's verdicts
+	// break, in their words, at the step that first broke it.
+	for _, p := range v.Properties {
+		if p.Status == "violated" {
+			v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
+			for _, e := range set.Violations {
+				if check.ID(e.Property) == p.ID {
+					v.ViolatedAt = int(e.T)
+					break
+				}
+			}
+			break
+		}
+	}
+	if v.Violation == nil && rr.Violation != nil {
 		v.Violation = inWords(set, rr.Violation)
 		v.ViolatedAt = at
-	}
-	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
-	if v.Violation == nil && v.Terminal {
-		for _, p := range v.Properties {
-			if p.Status == "violated" {
-				v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
-				break
-			}
-		}
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
@@ -208,41 +215,35 @@ func (x *Explorer) Interned() int {
 	return len(x.in.nodeObj) + len(x.in.msgs) + len(x.in.cmds) + len(x.in.envObj)
 }
 
-// statuses says where each property stands after the events set saw.
+// PathCut is why a path that stops before a terminal state does not
+// judge what is judged where a run ends: the detail of those verdicts
+// (check.End.Why), on the explorer's page as in a replayed trace.
+const PathCut = "the path ends before the run does"
+
+// statuses says where each property stands after the events set saw:
+// the verdicts check.Set.Finish gives the state (those a replayed trace
+// of the same path prints), as "violated", "holds" or "not reached".
 func (x *Explorer) statuses(set *check.Set, terminal bool, messages int64) []PropertyStatus {
 	if set == nil {
 		return nil
 	}
-	violated := map[check.ID]string{}
-	for _, e := range set.Violations {
-		id := check.ID(e.Property)
-		if _, ok := violated[id]; !ok {
-			violated[id] = e.Detail
-		}
-	}
-	var verdicts map[check.ID]trace.Verdict
-	if terminal {
-		verdicts = map[check.ID]trace.Verdict{}
-		for _, vd := range set.Finish(check.End{Terminated: true, Messages: messages}) {
-			verdicts[check.ID(vd.Property)] = vd
-		}
+	end := check.End{Terminated: terminal, Messages: messages}
+	if !terminal {
+		end.Cut, end.Why = true, PathCut
 	}
 	var out []PropertyStatus
-	for _, p := range set.Properties {
-		ps := PropertyStatus{ID: p.ID()}
-		if l, ok := p.(interface{ Liveness() bool }); ok {
+	for k, vd := range set.Finish(end) {
+		ps := PropertyStatus{ID: check.ID(vd.Property), Detail: vd.Detail}
+		if l, ok := set.Properties[k].(interface{ Liveness() bool }); ok {
 			ps.Liveness = l.Liveness()
 		}
-		detail, broken := violated[ps.ID]
-		switch vd, judged := verdicts[ps.ID]; {
-		case broken:
-			ps.Status, ps.Detail = "violated", detail
-		case judged && !vd.OK:
-			ps.Status, ps.Detail = "violated", vd.Detail
-		case judged || !ps.Liveness:
-			ps.Status = "holds"
+		switch {
+		case vd.NotReached:
+			ps.Status = "not reached"
+		case !vd.OK:
+			ps.Status = "violated"
 		default:
-			ps.Status = "pending"
+			ps.Status = "holds"
 		}
 		out = append(out, ps)
 	}
