@@ -447,9 +447,9 @@ func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer
 		Dropped: rr.Dropped, ByType: rr.ByType}
 	switch {
 	case len(p.cycle) > 0: // an empty cycle stutters where the run ends
-		res.End, res.Why = engine.Stopped, "the lasso's cycle repeats for ever: one turn of it is shown"
+		res.End, res.Why = engine.Stopped, statespace.LassoCut
 	case !rr.Terminated:
-		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+		res.End, res.Why = engine.Stopped, statespace.PathCut
 	}
 	return res, nil
 }

@@ -210,18 +210,16 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 	switch {
 	case unfair:
 	case l.Property != "" || sc.Liveness:
-		var us []statespace.Promise
-		us, nerr = statespace.Unkept(sc, l.Prefix, l.Cycle)
-		for _, u := range us {
-			if !slices.Contains(never, u.Property) {
-				never = append(never, u.Property)
-			}
+		names := sys.Names
+		if names == nil {
+			names = func(i int) string { return fmt.Sprintf("node %d", i) }
 		}
+		rt.refutes, rt.refuted, nerr = statespace.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
 		if l.Property != "" {
-			never, nerr = []check.ID{l.Property}, nil
+			nerr = nil
 		}
-		if len(never) > 0 {
-			rt.refutes, rt.refuted = never[0], unkeptWords(sys, us, never[0])
+		if rt.refutes != "" {
+			never = []check.ID{rt.refutes}
 		}
 	default:
 		rt.refutesOwed = true
@@ -248,8 +246,7 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 			}
 		}
 		if len(never) > 0 {
-			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay,
-				Detail: "a promise stays owed all the way round the cycle, which repeats for ever"}
+			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay, Detail: rt.refuted}
 		}
 	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {
@@ -258,26 +255,4 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 		return &safety
 	}
 	return err
-}
-
-// unkeptWords says which promises of property id the cycle leaves owed
-// for ever: "the promise to P3 stays owed all the way round the cycle".
-func unkeptWords(sys engine.System, us []statespace.Promise, id check.ID) string {
-	var to []string
-	for _, u := range us {
-		if u.Node == 0 && u.Property == id {
-			return "a promise to the run as a whole stays owed all the way round the cycle, which repeats for ever"
-		}
-		switch {
-		case u.Property != id:
-		case sys.Names != nil:
-			to = append(to, sys.Names(u.Node))
-		default:
-			to = append(to, fmt.Sprintf("node %d", u.Node))
-		}
-	}
-	if len(to) == 0 {
-		return "a promise stays owed all the way round the cycle, which repeats for ever"
-	}
-	return fmt.Sprintf("the promise to %s stays owed all the way round the cycle, which repeats for ever", joinNames(to))
 }

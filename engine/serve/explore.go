@@ -266,7 +266,13 @@ func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 		e.x, e.epoch = x, e.epoch+1
 		e.cache = newViewCache(MaxCacheEntries, MaxCacheBytes) // its keys are the old Explorer's
 	}
-	v, err := e.x.At(path)
+	var v *statespace.View
+	var err error
+	if cycle >= 0 { // judged as the lasso's replay judges it
+		v, err = e.x.AtLasso(path[:cycle], path[cycle:])
+	} else {
+		v, err = e.x.At(path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package statespace
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"ringlab/engine/check"
 )
@@ -113,4 +114,36 @@ func wholeBits(cfg Config, n int) uint64 {
 		}
 	}
 	return m
+}
+
+// Refuted is what a lasso's cycle refutes, in the words its replay and the
+// explorer's page give: the first check.Eventually property (want, if set)
+// with a promise the cycle leaves owed for ever (Unkept), and to whom,
+// names naming the nodes. id is "" when every promise is kept on the way
+// round. Whether the cycle is fair is UnfairCycle's to say.
+func Refuted(cfg Config, prefix, cycle []Trans, want check.ID, names func(int) string) (id check.ID, words string, err error) {
+	us, err := Unkept(cfg, prefix, cycle)
+	if err != nil {
+		return "", "", err
+	}
+	var to []string
+	for _, u := range us {
+		if id == "" && (want == "" || u.Property == want) {
+			id = u.Property
+		}
+		switch {
+		case u.Property != id:
+		case u.Node == 0:
+			return id, "a promise to the run as a whole stays owed all the way round the cycle, which repeats for ever", nil
+		default:
+			to = append(to, names(u.Node))
+		}
+	}
+	if want != "" {
+		id = want
+	}
+	if len(to) == 0 {
+		return id, "a promise stays owed all the way round the cycle, which repeats for ever", nil
+	}
+	return id, fmt.Sprintf("the promise to %s stays owed all the way round the cycle, which repeats for ever", strings.Join(to, ", ")), nil
 }
