@@ -1,6 +1,7 @@
 package election
 
 import (
+	"strings"
 	"testing"
 
 	"ringlab/engine/check"
@@ -65,4 +66,14 @@ func TestTerminationWithoutALeaderIsAViolation(t *testing.T) {
 		"✗ Termination not reached: the run ended and no live process considers itself leader")
 	// Chang-Roberts: the largest id crashes before its own message is back.
 	checkReplays(t, 4, "check", "chang-roberts", "--nodes", "3", "--crashes", "1", "--property", "termination")
+}
+
+// The ring's own verdict lines on a checker's path that stops before the
+// run ends: no leader yet, and termination not reached, rather than ✗.
+func TestRingTextOnAPathCutShort(t *testing.T) {
+	r := runCLI(t, "check", "ring", "--nodes", "3", "--path", "c1,d1-2")
+	r.want(t, 4, "\n– No leader elected\n– termination: not reached (the path ends before the run does)\n")
+	if strings.Contains(r.out, "✗") {
+		t.Errorf("a ✗ on a path cut short:\n%s", r.out)
+	}
 }
