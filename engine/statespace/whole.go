@@ -49,18 +49,18 @@ func NeverKept(cfg Config, prefix, cycle []Trans) ([]check.ID, error) {
 	return ids, err
 }
 
-// A Promise is one promise of a check.Eventually property: to Node, or
+// An UnkeptPromise is one promise of a check.Eventually property: to Node, or
 // to the run as a whole (Node 0, a check.Whole promise).
-type Promise struct {
-	Property check.ID
-	Node     int
+type UnkeptPromise struct {
+	Property check.ID // the check.Eventually property that makes it
+	Node     int      // the node it is owed to; 0: the run as a whole
 }
 
 // Unkept is NeverKept by promise: every promise the lasso leaves owed for
 // ever, in the order of Config.Checks and then of the nodes, so that a
 // lasso's verdict names the nodes it starves and not those it serves on
 // every turn.
-func Unkept(cfg Config, prefix, cycle []Trans) ([]Promise, error) {
+func Unkept(cfg Config, prefix, cycle []Trans) ([]UnkeptPromise, error) {
 	m, s, err := newMachine(cfg, nil, nil)
 	if err != nil {
 		return nil, err
@@ -87,16 +87,16 @@ func Unkept(cfg Config, prefix, cycle []Trans) ([]Promise, error) {
 	}
 	never := owed &^ kept
 	ws := wholes(cfg)
-	var us []Promise
+	var us []UnkeptPromise
 	for b := 0; b < 64 && never>>b != 0; b++ {
 		if never>>b&1 == 0 {
 			continue
 		}
 		k := b / m.n
 		if isWhole(ws, k) {
-			us = append(us, Promise{Property: liveNameOf(cfg, k)})
+			us = append(us, UnkeptPromise{Property: liveNameOf(cfg, k)})
 		} else {
-			us = append(us, Promise{Property: liveNameOf(cfg, k), Node: b%m.n + 1})
+			us = append(us, UnkeptPromise{Property: liveNameOf(cfg, k), Node: b%m.n + 1})
 		}
 	}
 	return us, nil
