@@ -96,7 +96,7 @@ func buildBully(p engine.Params, env engine.Env, s setup) (engine.System, error)
 	n := len(cfg.Ids)
 	return engine.System{
 		Factory: f, Messages: bully.MessageTypes(), Script: script, Names: idNames(cfg.Ids), Topology: trace.TopoComplete, Slow: slow,
-		Properties: []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)},
+		Properties: []check.Property{NewTermination(n, ids), NewUniqueness(ids), NewAgreement(n, ids), NewHighestLive(ids)},
 		Figures: func(*trace.Summary) map[string]any {
 			return map[string]any{
 				"timeouts": fmt.Sprintf("reply %d ticks, coordinator %d ticks", cfg.ReplyTimeout, cfg.CoordTimeout),

@@ -43,7 +43,7 @@ func anonymousAlgo() entry {
 			return engine.System{
 				Factory: f, Messages: anonymous.MessageTypes(), Script: starts(s),
 				Names:      func(i int) string { return fmt.Sprintf("P%d", i) }, // no ids: processes by place
-				Properties: []check.Property{check.Termination{}, NewUniqueness(nil), &anonAgreement{n: s.n()}, correct},
+				Properties: []check.Property{NewTermination(s.n(), nil), NewUniqueness(nil), &anonAgreement{n: s.n()}, correct},
 				Symmetry:   sym,
 				Figures: func(*trace.Summary) map[string]any {
 					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
@@ -74,7 +74,7 @@ func idlistAlgo() entry {
 			want := minID(s.ids)
 			return engine.System{
 				Factory: f, Messages: idlist.MessageTypes(), Script: starts(s),
-				Properties: []check.Property{check.Termination{}, NewUniqueness(s.ids),
+				Properties: []check.Property{NewDecidedTermination(s.n(), s.ids), NewUniqueness(s.ids),
 					&agreementAmong{nodes: s.starters, ids: s.ids}, NewCorrectness(s.ids, want, "the smallest id")},
 				ObserveKinds: trace.KindsOf(trace.KindSend),
 				Observe: func(e *trace.Event) {

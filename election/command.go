@@ -125,7 +125,7 @@ func (e entry) system(p engine.Params, env engine.Env) (engine.System, error) {
 // verdicts are the election properties: termination, uniqueness, agreement,
 // and correctness (the leader is want, by rule).
 func verdicts(ids []int, want int, rule string) []check.Property {
-	return []check.Property{check.Termination{}, NewUniqueness(ids), NewAgreement(len(ids), ids), NewCorrectness(ids, want, rule)}
+	return []check.Property{NewTermination(len(ids), ids), NewUniqueness(ids), NewAgreement(len(ids), ids), NewCorrectness(ids, want, rule)}
 }
 
 // idNames names nodes by their ids, as the chapter does: N5 is the node

@@ -83,14 +83,36 @@ func (l *leaders) dead(node int) bool { return node < len(l.crashed) && l.crashe
 // a check.Snapshot the exhaustive checker carries in every state.
 type Uniqueness struct {
 	check.Names
-	ids   []int // shared, never changed
-	self  check.NodeSet
+	selfLeaders
 	worst int
 	first string // the first violation, for the verdict
 }
 
+// selfLeaders is the set of live nodes that take themselves as leader,
+// which uniqueness bounds and termination asks to be non-empty.
+type selfLeaders struct {
+	ids  []int // shared, never changed
+	self check.NodeSet
+}
+
+// observe follows e and reports whether it made its node a self-declared
+// leader.
+func (s *selfLeaders) observe(e *trace.Event) bool {
+	switch e.Kind {
+	case trace.KindLeader:
+		if e.LeaderID() == idOf(s.ids, e.Node) {
+			s.self.Add(e.Node)
+			return true
+		}
+		s.self.Remove(e.Node)
+	case trace.KindCrash, trace.KindRecover:
+		s.self.Remove(e.Node) // a dead leader leads nothing; a recovered one has forgotten
+	}
+	return false
+}
+
 // NewUniqueness returns the uniqueness property for nodes with these ids.
-func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{ids: ids} }
+func NewUniqueness(ids []int) *Uniqueness { return &Uniqueness{selfLeaders: selfLeaders{ids: ids}} }
 
 func (*Uniqueness) Wants() trace.Kinds { return leaderKinds }
 
@@ -99,23 +121,13 @@ func (*Uniqueness) ID() check.ID { return IDUniqueness }
 // Observe reports the event that makes more live nodes take themselves as
 // leader than ever before, when they are two or more.
 func (u *Uniqueness) Observe(e *trace.Event) string {
-	switch e.Kind {
-	case trace.KindLeader:
-		if e.LeaderID() != idOf(u.ids, e.Node) {
-			u.self.Remove(e.Node)
-			return ""
+	if u.observe(e) && len(u.self) > 1 && len(u.self) > u.worst {
+		u.worst = len(u.self)
+		d := fmt.Sprintf("%s each consider themselves leader (split-brain)", u.List(u.self))
+		if u.first == "" {
+			u.first = d
 		}
-		u.self.Add(e.Node)
-		if len(u.self) > 1 && len(u.self) > u.worst {
-			u.worst = len(u.self)
-			d := fmt.Sprintf("%s each consider themselves leader (split-brain)", u.List(u.self))
-			if u.first == "" {
-				u.first = d
-			}
-			return d
-		}
-	case trace.KindCrash, trace.KindRecover:
-		u.self.Remove(e.Node) // a dead leader leads nothing; a recovered one has forgotten
+		return d
 	}
 	return ""
 }
@@ -302,6 +314,83 @@ func (c *Correctness) Finish(check.End) trace.Verdict {
 	}
 	if !found {
 		v.OK, v.Detail = false, "no live node took a leader"
+	}
+	return v
+}
+
+// Termination: the run ends by itself and, where it ends, some live
+// process considers itself leader (the course chapter: "some process
+// eventually considers itself leader"). A run that ends quietly with
+// nobody in charge, because the message that would have made a leader
+// was lost or the would-be leader crashed, has not terminated the
+// election: it has stopped without one. When every process has crashed
+// the promise is owed to nobody, and termination holds (agreement and
+// correctness, judged over the live processes, say the rest).
+//
+// It is judged where a run ends (it is no check.Snapshot): the
+// exhaustive checker judges it at every terminal state.
+type Termination struct {
+	selfLeaders
+	n       int
+	crashed check.NodeSet
+	// deciders, when not nil, are the live nodes that took any leader:
+	// where the leader need not learn that it won (the id-list ring,
+	// whose initiators decide), one of them is enough.
+	deciders *check.NodeSet
+}
+
+// NewTermination returns the termination property for n nodes with
+// these ids (nil: ids are indices).
+func NewTermination(n int, ids []int) *Termination {
+	return &Termination{selfLeaders: selfLeaders{ids: ids}, n: n}
+}
+
+// NewDecidedTermination is termination for an election whose leader may
+// never hear that it won (the id-list ring: only initiators decide, and
+// the smallest id learns it only if it started): some live node taking a
+// leader is enough.
+func NewDecidedTermination(n int, ids []int) *Termination {
+	t := NewTermination(n, ids)
+	t.deciders = &check.NodeSet{}
+	return t
+}
+
+func (*Termination) Wants() trace.Kinds { return leaderKinds }
+
+func (*Termination) ID() check.ID { return check.IDTermination }
+
+// Observe reports nothing: termination is judged at the end.
+func (t *Termination) Observe(e *trace.Event) string {
+	t.observe(e)
+	switch e.Kind {
+	case trace.KindLeader:
+		if t.deciders != nil {
+			t.deciders.Add(e.Node)
+		}
+	case trace.KindCrash:
+		t.crashed.Add(e.Node)
+	case trace.KindRecover:
+		t.crashed.Remove(e.Node)
+	}
+	if t.deciders != nil && e.Kind != trace.KindLeader {
+		t.deciders.Remove(e.Node) // dead, or back with amnesia
+	}
+	return ""
+}
+
+// Finish fails a run that did not end by itself (end.Why says why), and
+// one that ended with live processes and none of them its own leader.
+func (t *Termination) Finish(end check.End) trace.Verdict {
+	v := trace.Verdict{Property: string(check.IDTermination), OK: end.Terminated, Detail: end.Why}
+	switch {
+	case !end.Terminated, len(t.self) > 0, t.deciders != nil && len(*t.deciders) > 0:
+	case len(t.crashed) >= t.n:
+		v.Detail = "every process crashed: no live process is owed a leader"
+	default:
+		v.OK, v.Detail = false, "the run ended and no live process considers itself leader"
+		if t.deciders != nil {
+			v.Detail = "the run ended and no live process took a leader"
+		}
 	}
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 
 	"ringlab/election/smallestid"
 	"ringlab/engine/check"
@@ -120,15 +121,21 @@ func msgValue(e *trace.Event) any {
 func (r *ringText) Summary(s *trace.Summary) error {
 	wd := r.words
 	fmt.Fprintln(r.w)
-	if r.leader > 0 {
+	cut := slices.ContainsFunc(s.Verdicts, func(v trace.Verdict) bool { return v.NotReached })
+	switch {
+	case r.leader > 0:
 		fmt.Fprintf(r.w, "✓ "+wd.elected+"\n", r.leader, r.ids[r.leader-1])
-	} else {
+	case cut: // a checker's path that stops before the run ends: none yet
+		fmt.Fprintf(r.w, "– %s\n", wd.noLeader)
+	default:
 		fmt.Fprintf(r.w, "✗ %s\n", wd.noLeader)
 	}
 	for _, p := range []check.ID{check.IDTermination, IDUniqueness, IDCorrectness} {
 		for _, v := range s.Verdicts {
 			switch {
 			case check.ID(v.Property) != p:
+			case v.NotReached: // a checker's path that stops short
+				fmt.Fprintln(r.w, trace.VerdictLine(v))
 			case v.OK:
 				fmt.Fprintf(r.w, "✓ %s\n", wd.ok[p])
 			default:

@@ -22,6 +22,19 @@ type End struct {
 	Why        string // why it did not, if it did not
 	Messages   int64  // messages the run sent
 	Runtime    string // "live": times are nanoseconds
+	// Cut marks a run that stops where a path the exhaustive checker
+	// chose stops (a path, or one turn of a lasso) rather than where the
+	// run ends: a property judged only where a run ends is not reached
+	// (trace.Verdict.NotReached), and Why says why.
+	Cut bool
+	// Refutes, on a lasso, is the property whose promise its cycle
+	// leaves owed for ever, and Refuted says so in words (the nodes
+	// starved): its verdict, where one turn of the cycle ends.
+	Refutes ID
+	Refuted string
+	// RefutesOwed, on a lasso whose property is not known, refutes every
+	// check.Eventually property whose promise is owed where the turn ends.
+	RefutesOwed bool
 }
 
 // Time writes a time of the run: ticks as a number, a live run's
@@ -122,24 +135,51 @@ func (s *Set) Wants() trace.Kinds {
 // Violated reports whether any property has found a violation so far.
 func (s *Set) Violated() bool { return len(s.Violations) > 0 }
 
-// Finish collects the verdicts. A property that was violated during the run
-// fails even if its end-of-run check would pass.
+// Finish collects the verdicts: the verdicts of the state the run (or the
+// path) reached, which every tool shows, a trace's lines as the checker's
+// page. A property that was violated during the run fails even if its
+// end-of-run check would pass. On a path cut short (end.Cut), a property
+// judged only where a run ends is not reached, unless an event along the
+// path violated it; a property judged at every state (a Snapshot, or a
+// Counter, which never fails) is judged as far as the path goes. On a
+// lasso, the property its cycle refutes (end.Refutes) fails.
 func (s *Set) Finish(end End) []trace.Verdict {
 	vs := make([]trace.Verdict, 0, len(s.Properties))
 	for _, c := range s.Properties {
+		id := c.ID()
 		v := c.Finish(end)
-		if s.violated[c.ID()] && (v.OK || v.Detail == "") {
+		_, everyState := c.(Snapshot)
+		if _, counts := c.(Counter); counts {
+			everyState = true
+		}
+		switch {
+		case s.violated[id] && (v.OK || v.Detail == "" || end.Cut && !everyState):
+			v.OK, v.Detail = false, s.first(id)
+		case s.violated[id]:
+		case end.Refutes == id && id != "":
 			v.OK = false
-			for _, e := range s.Violations {
-				if ID(e.Property) == c.ID() {
-					v.Detail = e.Detail
-					break
-				}
+			if end.Refuted != "" {
+				v.Detail = end.Refuted
 			}
+		case end.RefutesOwed && !v.OK && isEventually(c):
+		case end.Cut && !everyState:
+			v = trace.Verdict{Property: string(id), NotReached: true, Detail: end.Why}
 		}
 		vs = append(vs, v)
 	}
 	return vs
+}
+
+func isEventually(p Property) bool { _, ok := p.(Eventually); return ok }
+
+// first is the detail of the first violation of property id.
+func (s *Set) first(id ID) string {
+	for _, e := range s.Violations {
+		if ID(e.Property) == id {
+			return e.Detail
+		}
+	}
+	return ""
 }
 
 // Log judges properties over a saved NDJSON log and returns the violations and

@@ -468,9 +468,22 @@ type pathRuntime struct {
 	sc    statespace.Config
 	path  []statespace.Trans
 	cycle []statespace.Trans // a lasso's cycle, taken once after path (nil: none)
+	// what a lasso's cycle refutes: check.End's Refutes, Refuted and
+	// RefutesOwed
+	refutes     check.ID
+	refuted     string
+	refutesOwed bool
 }
 
 func (pathRuntime) Name() string { return "check" }
+
+// JudgeEnd implements run.PathEnd: a path that stops short of a terminal
+// state, or one turn of a lasso's cycle, is cut, so what is judged only
+// where a run ends is not reached; the lasso's cycle refutes its property.
+func (p pathRuntime) JudgeEnd(end *check.End) {
+	end.Cut = !end.Terminated
+	end.Refutes, end.Refuted, end.RefutesOwed = p.refutes, p.refuted, p.refutesOwed
+}
 
 func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
 	replay := statespace.Replay
@@ -487,9 +500,9 @@ func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer
 		Dropped: rr.Dropped, ByType: rr.ByType}
 	switch {
 	case len(p.cycle) > 0: // an empty cycle stutters where the run ends
-		res.End, res.Why = engine.Stopped, "the lasso's cycle repeats for ever: one turn of it is shown"
+		res.End, res.Why = engine.Stopped, statespace.LassoCut
 	case !rr.Terminated:
-		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+		res.End, res.Why = engine.Stopped, statespace.PathCut
 	}
 	return res, nil
 }

@@ -196,35 +196,49 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // replayLasso runs a lasso, its prefix then one turn of its cycle,
 // through Execute: the trace in words or a picture, with the cycle's start
 // marked by a note (statespace.CycleNote). One turn ends where it began,
-// not by itself, so the run counts none of its end verdicts; but the cycle
-// repeats for ever, so a promise (check.Eventually) owed where the turn
-// ends stays owed: that is the lasso's violation (exit 3), as the check's.
+// not by itself, so its end verdicts are not reached; but the cycle
+// repeats for ever, so a promise it leaves owed all the way round is the
+// lasso's violation (exit 3), as the check's, and the only ✗ it adds.
 // The property is the lasso's, or for a lasso given as a --path the
-// first whose promise the cycle never keeps (statespace.NeverKept).
+// first whose promise the cycle never keeps (statespace.Unkept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}}
+	rt := pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}
+	t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle)
+	unfair = unfair && ferr == nil
+	var never []check.ID // nil: any promise owed where the turn ends
+	var nerr error
+	switch {
+	case unfair:
+	case l.Property != "" || sc.Liveness:
+		names := sys.Names
+		if names == nil {
+			names = func(i int) string { return fmt.Sprintf("node %d", i) }
+		}
+		rt.refutes, rt.refuted, nerr = statespace.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
+		if l.Property != "" {
+			nerr = nil
+		}
+		if rt.refutes != "" {
+			never = []check.ID{rt.refutes}
+		}
+	default:
+		rt.refutesOwed = true
+	}
+	opts := Options{Runtime: "check", Format: format, Custom: rt}
 	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
 	if _, ok := err.(*run.NoTermination); ok {
-		if t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle); ferr == nil && unfair {
+		switch {
+		case unfair:
 			fmt.Fprintf(stderr, "the cycle is not fair: %s stays enabled all the way round and is never taken, so a fair schedule leaves it: a promise it leaves owed is no liveness violation\n", t)
 			return err
-		}
-		var never []check.ID // nil: any promise owed where the turn ends
-		switch {
-		case l.Property != "":
-			never = []check.ID{l.Property}
-		case sc.Liveness:
-			var nerr error
-			if never, nerr = statespace.NeverKept(sc, l.Prefix, l.Cycle); nerr != nil {
-				return nerr
-			}
-			if len(never) == 0 {
-				return err // every promise is kept on the way round
-			}
+		case nerr != nil:
+			return nerr
+		case sc.Liveness && len(never) == 0:
+			return err // every promise is kept on the way round
 		}
 		violated := func(id string) bool { return never == nil || slices.Contains(never, check.ID(id)) }
 		for _, v := range o.Summary.Verdicts {
-			if !v.OK && violated(v.Property) && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
+			if !v.OK && !v.NotReached && violated(v.Property) && slices.ContainsFunc(o.Properties, func(p check.Property) bool {
 				_, promise := p.(check.Eventually)
 				return promise && string(p.ID()) == v.Property
 			}) {
@@ -232,8 +246,7 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 			}
 		}
 		if len(never) > 0 {
-			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay,
-				Detail: "a promise stays owed all the way round the cycle, which repeats for ever"}
+			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay, Detail: rt.refuted}
 		}
 	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {

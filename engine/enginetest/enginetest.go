@@ -221,6 +221,10 @@ type pathRuntime struct {
 
 func (pathRuntime) Name() string { return "check" }
 
+// JudgeEnd implements run.PathEnd: what is judged only where a run ends
+// is not reached on a path that stops before, as check --path says.
+func (pathRuntime) JudgeEnd(end *check.End) { end.Cut = !end.Terminated }
+
 func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
 	rr, err := statespace.Replay(p.sc, p.path, obs)
 	if err != nil {
@@ -229,7 +233,7 @@ func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer
 	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
 		Dropped: rr.Dropped, ByType: rr.ByType}
 	if !rr.Terminated {
-		res.End, res.Why = engine.Stopped, "the path ends before the run does"
+		res.End, res.Why = engine.Stopped, statespace.PathCut
 	}
 	return res, nil
 }

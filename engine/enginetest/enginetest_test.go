@@ -123,6 +123,9 @@ func TestExhaustFindsAndReplaysAViolation(t *testing.T) {
 		t.Fatalf("the replay: want one report and one log, got %v and %v", again.errs, again.logs)
 	}
 	contains(t, "the replay's report", again.errs[0], "relay, path c1,c3,d1-2: mutual exclusion violated")
+	// the path stops at the violation, before the run ends: termination
+	// is not reached there, not violated
+	contains(t, "the replay's trace", again.logs[0], "✗ mutual exclusion", "– termination: not reached (the path ends before the run does)")
 
 	t.Setenv(enginetest.PathEnv, "c1,q9")
 	bad := record(t)

@@ -70,8 +70,11 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 	}
 	out.Result, out.Violations = res, set.Violations
 	out.Summary = summary(sys, rt, res, opts)
-	out.Summary.Verdicts = set.Finish(check.End{Terminated: res.End == engine.Quiescent, Why: why(res),
-		Messages: res.Messages, Runtime: rt.Name()})
+	end := check.End{Terminated: res.End == engine.Quiescent, Why: why(res), Messages: res.Messages, Runtime: rt.Name()}
+	if p, ok := rt.(PathEnd); ok {
+		p.JudgeEnd(&end)
+	}
+	out.Summary.Verdicts = set.Finish(end)
 	if res.End == engine.Interrupted {
 		markInterrupted(out.Summary.Verdicts)
 	}
@@ -85,6 +88,15 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 		return out, fmt.Errorf("writing the log: %w", w.err)
 	}
 	return out, nil
+}
+
+// PathEnd is a Runtime that replays a path or a lasso the exhaustive
+// checker chose instead of running a whole run: it says how the path's
+// end is judged (check.End's Cut and Refutes), which a Result cannot.
+type PathEnd interface {
+	engine.Runtime
+	// JudgeEnd completes end, which Run made from the Result.
+	JudgeEnd(end *check.End)
 }
 
 // properties are sys's properties, or termination alone when it lists

@@ -266,7 +266,13 @@ func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 		e.x, e.epoch = x, e.epoch+1
 		e.cache = newViewCache(MaxCacheEntries, MaxCacheBytes) // its keys are the old Explorer's
 	}
-	v, err := e.x.At(path)
+	var v *statespace.View
+	var err error
+	if cycle >= 0 { // judged as the lasso's replay judges it
+		v, err = e.x.AtLasso(path[:cycle], path[cycle:])
+	} else {
+		v, err = e.x.At(path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -449,7 +455,9 @@ func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 				break
 			}
 		}
-		if lo, hi, ok := e.fates.MessagesLeft(v.Key); ok {
+		// The analysis counts the messages left up to the end of a run
+		// or a violation: past one the count would be of nothing.
+		if lo, hi, ok := e.fates.MessagesLeft(v.Key); ok && v.Violation == nil {
 			d.Fewest = &lo
 			if hi == statespace.Unbounded {
 				d.Unbounded = true

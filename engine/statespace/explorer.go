@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"reflect"
+	"slices"
 	"strings"
 
 	"ringlab/engine/check"
@@ -119,8 +120,8 @@ type PropertyStatus struct {
 	ID       check.ID // the property's name
 	Liveness bool     // judged only where a run ends
 	// Status is "violated", "holds" (judged at the end of a run, or a
-	// safety property not broken so far) or "pending" (a liveness
-	// property, judged only where the run ends).
+	// property judged at every state not broken so far) or "not reached"
+	// (judged only where a run ends, and the path stops before).
 	Status string
 	Detail string
 }
@@ -128,10 +129,40 @@ type PropertyStatus struct {
 // At replays path from the initial state and describes the state it
 // reaches. A label that is not enabled where it comes is an error naming
 // the step and what was enabled there.
-func (x *Explorer) At(path []Trans) (*View, error) {
+func (x *Explorer) At(path []Trans) (*View, error) { return x.at(path, nil) }
+
+// AtLasso is At for a lasso, the state after prefix and one turn of
+// cycle, judged as the lasso's replay judges it: one turn of the cycle
+// does not reach what is judged where a run ends (LassoCut), and a fair
+// cycle that comes back refutes what Refuted says (with
+// Config.Liveness) or, without, every promise owed where the turn ends.
+func (x *Explorer) AtLasso(prefix, cycle []Trans) (*View, error) {
+	if len(cycle) == 0 {
+		return x.At(prefix)
+	}
+	lasso := func(end *check.End) {
+		end.Terminated, end.Cut, end.Why = false, true, LassoCut
+		if _, err := ReplayLasso(x.cfg, prefix, cycle, nil); err != nil {
+			return // it does not come back: one turn of nothing
+		}
+		if _, unfair, err := UnfairCycle(x.cfg, prefix, cycle); err != nil || unfair {
+			return
+		}
+		if !x.cfg.Liveness {
+			end.RefutesOwed = true
+		} else if id, words, err := Refuted(x.cfg, prefix, cycle, "", x.names); err == nil {
+			end.Refutes, end.Refuted = id, words
+		}
+	}
+	return x.at(append(slices.Clone(prefix), cycle...), lasso)
+}
+
+// at is At, with lasso, if set, completing how the end is judged.
+func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 	var set *check.Set
 	if x.cfg.Checks != nil {
 		set = check.NewSet(x.cfg.Checks()...)
+		set.SetNames(x.names)
 	}
 	observe := func(e *trace.Event) {
 		if set != nil {
@@ -146,18 +177,31 @@ func (x *Explorer) At(path []Trans) (*View, error) {
 	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
 	var at int
 	v.Keys, at = x.walk(path)
-	if rr.Violation != nil {
+	end := check.End{Terminated: v.Terminal, Messages: rr.Messages}
+	if !v.Terminal {
+		end.Cut, end.Why = true, PathCut
+	}
+	if lasso != nil {
+		lasso(&end)
+	}
+	v.Properties = x.statuses(set, end)
+	// The violation shown is the first property the state's verdicts
+	// break, in their words, at the step that first broke it.
+	for _, p := range v.Properties {
+		if p.Status == "violated" {
+			v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
+			for _, e := range set.Violations {
+				if check.ID(e.Property) == p.ID {
+					v.ViolatedAt = int(e.T)
+					break
+				}
+			}
+			break
+		}
+	}
+	if v.Violation == nil && rr.Violation != nil {
 		v.Violation = inWords(set, rr.Violation)
 		v.ViolatedAt = at
-	}
-	v.Properties = x.statuses(set, v.Terminal, rr.Messages)
-	if v.Violation == nil && v.Terminal {
-		for _, p := range v.Properties {
-			if p.Status == "violated" {
-				v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
-				break
-			}
-		}
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
@@ -208,41 +252,35 @@ func (x *Explorer) Interned() int {
 	return len(x.in.nodeObj) + len(x.in.msgs) + len(x.in.cmds) + len(x.in.envObj)
 }
 
-// statuses says where each property stands after the events set saw.
-func (x *Explorer) statuses(set *check.Set, terminal bool, messages int64) []PropertyStatus {
+// PathCut and LassoCut are why a path that stops before a terminal
+// state, and one turn of a lasso's cycle, do not judge what is judged
+// where a run ends: the detail of those verdicts (check.End.Why), on the
+// explorer's page as in a replayed trace.
+const (
+	PathCut  = "the path ends before the run does"
+	LassoCut = "the lasso's cycle repeats for ever: one turn of it is shown"
+)
+
+// statuses says where each property stands after the events set saw:
+// the verdicts check.Set.Finish gives the state (those a replayed trace
+// of the same path prints), as "violated", "holds" or "not reached".
+func (x *Explorer) statuses(set *check.Set, end check.End) []PropertyStatus {
 	if set == nil {
 		return nil
 	}
-	violated := map[check.ID]string{}
-	for _, e := range set.Violations {
-		id := check.ID(e.Property)
-		if _, ok := violated[id]; !ok {
-			violated[id] = e.Detail
-		}
-	}
-	var verdicts map[check.ID]trace.Verdict
-	if terminal {
-		verdicts = map[check.ID]trace.Verdict{}
-		for _, vd := range set.Finish(check.End{Terminated: true, Messages: messages}) {
-			verdicts[check.ID(vd.Property)] = vd
-		}
-	}
 	var out []PropertyStatus
-	for _, p := range set.Properties {
-		ps := PropertyStatus{ID: p.ID()}
-		if l, ok := p.(interface{ Liveness() bool }); ok {
+	for k, vd := range set.Finish(end) {
+		ps := PropertyStatus{ID: check.ID(vd.Property), Detail: vd.Detail}
+		if l, ok := set.Properties[k].(interface{ Liveness() bool }); ok {
 			ps.Liveness = l.Liveness()
 		}
-		detail, broken := violated[ps.ID]
-		switch vd, judged := verdicts[ps.ID]; {
-		case broken:
-			ps.Status, ps.Detail = "violated", detail
-		case judged && !vd.OK:
-			ps.Status, ps.Detail = "violated", vd.Detail
-		case judged || !ps.Liveness:
-			ps.Status = "holds"
+		switch {
+		case vd.NotReached:
+			ps.Status = "not reached"
+		case !vd.OK:
+			ps.Status = "violated"
 		default:
-			ps.Status = "pending"
+			ps.Status = "holds"
 		}
 		out = append(out, ps)
 	}

@@ -122,7 +122,14 @@ func TestSymmetryKeepsOneStatePerOrbit(t *testing.T) {
 		cfg  func() (statespace.Config, *engine.Symmetry)
 		only check.ID
 	}{
-		{"anonymous 4", func() (statespace.Config, *engine.Symmetry) { return anonymousAll(t, 4) }, check.IDTermination},
+		// every property of the anonymous ring of 4 fails somewhere (two
+		// candidates Elected, nobody Installed, ends the run without a
+		// leader): the space is searched without judging any
+		{"anonymous 4", func() (statespace.Config, *engine.Symmetry) {
+			cfg, sym := anonymousAll(t, 4)
+			cfg.Checks = nil
+			return cfg, sym
+		}, ""},
 		{"token ring 4", func() (statespace.Config, *engine.Symmetry) { return tokenRing(t, 4, 1) }, ""},
 		{"token ring 3, two requests", func() (statespace.Config, *engine.Symmetry) { return tokenRing(t, 3, 2) }, ""},
 		{"central 5", func() (statespace.Config, *engine.Symmetry) { return central(t, 5, 0) }, ""},

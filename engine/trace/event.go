@@ -184,6 +184,10 @@ type Verdict struct {
 	Property string `json:"property"`         // the property's ID ("mutual exclusion")
 	OK       bool   `json:"ok"`               // whether the run kept it
 	Detail   string `json:"detail,omitempty"` // what was found, in words
+	// NotReached marks the verdict of a property judged where a run ends
+	// on a path that stops before (a checker's path or lasso): it was not
+	// judged, so it is not OK, and not violated either. Detail says why.
+	NotReached bool `json:"not_reached,omitempty"`
 }
 
 // Summary is the last line of a run's log.

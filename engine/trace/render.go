@@ -216,8 +216,16 @@ func ReplayNote(runtime string) string {
 	return ""
 }
 
-// VerdictLine is "✓ property" or "✗ property: detail", on one line.
+// VerdictLine is "✓ property" or "✗ property: detail", on one line; a
+// verdict not reached is "– property: not reached (detail)".
 func VerdictLine(v Verdict) string {
+	if v.NotReached {
+		d := ""
+		if v.Detail != "" {
+			d = " (" + OneLine(v.Detail) + ")"
+		}
+		return "– " + OneLine(v.Property) + ": not reached" + d
+	}
 	mark := "✓"
 	if !v.OK {
 		mark = "✗"

@@ -264,7 +264,10 @@ func (d *svgDiagram) legend() {
 func (d *svgDiagram) footer(fy float64) {
 	for _, v := range d.verdicts() {
 		fill := "#1e8449"
-		if !v.OK {
+		switch {
+		case v.NotReached:
+			fill = "#64748b"
+		case !v.OK:
 			fill = "#c0392b"
 		}
 		d.p(`<text x="24" y="%.1f" font-size="12" fill="%s">%s</text>`+"\n", fy, fill, xmlText(Cut(VerdictLine(v), 160)))

@@ -175,12 +175,13 @@ function render() {
     left.textContent = "sent so far " + st.messages + "; still to come: fewest " + st.fewest + ", most " + most +
       " (a whole run: " + (st.messages + st.fewest) + ".." + (st.unbounded ? "∞" : st.messages + st.most) + ")";
     if (ex.info.theory) left.textContent += "; theory: " + ex.info.theory;
-  } else if (st.fate === "undecided") left.textContent = "sent so far " + st.messages + "; the rest is unknown (a run may go on beyond the state constraint)";
+  } else if (st.violation) left.textContent = "sent so far " + st.messages + "; what is still to come is counted up to a violation, and this path has one";
+  else if (st.fate === "undecided") left.textContent = "sent so far " + st.messages + "; the rest is unknown (a run may go on beyond the state constraint)";
   else left.textContent = "sent so far " + st.messages + (ex.info.fates ? "; no run ends from here" : "; the rest is unknown (the space was not analysed)");
   // properties
   const props = $("props"); props.innerHTML = "";
   for (const p of st.properties || []) {
-    const li = el("li", p.status, p.id + ": " + p.status + (p.detail ? " — " + p.detail : ""));
+    const li = el("li", p.status.replace(" ", "-"), p.id + ": " + p.status + (p.detail ? " — " + p.detail : ""));
     props.append(li);
   }
   // nodes
