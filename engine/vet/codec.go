@@ -34,11 +34,11 @@ func (l *linter) codec() ([]Finding, int) {
 	}
 	seen := map[string]bool{}
 	n := 0
-	for _, m := range all {
+	for k, m := range all {
 		if m == nil {
 			continue
 		}
-		id := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+		id := msgID(m, k)
 		if seen[id] {
 			continue
 		}
