@@ -28,7 +28,10 @@ type machine struct {
 	// message in flight, parallel to the state's net (trace only).
 	lcs []int64
 	now int64
-	seq int64
+	// broken is a broken contract a step met where it could not return
+	// an error (takeBroken returns it): "" if none.
+	broken string
+	seq    int64
 	// vis says whether the last step was visible: it changed the
 	// environment (the workload's and the properties' state), reported a
 	// violation, or was a fault. The ample-set reduction takes invisible
