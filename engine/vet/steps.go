@@ -102,7 +102,7 @@ func msgID(m node.Msg, n int) string {
 // field that changed is shared with the clone and written in place by
 // Step. A node canon cannot encode (a func field) is compared by its key.
 func (l *linter) checkClone(i int, orig node.Snapshot, in node.Input) {
-	was, err := canon.Fields(orig, true)
+	was, err := canon.Fields(innermost(orig), true)
 	var key []byte
 	if err != nil {
 		key = orig.AppendKey(nil)
@@ -117,7 +117,7 @@ func (l *linter) checkClone(i int, orig node.Snapshot, in node.Input) {
 			what = fmt.Sprintf("the original's key, from %s to %s", keyText(string(key)), keyText(string(after)))
 		}
 	} else {
-		now, _ := canon.Fields(orig, true)
+		now, _ := canon.Fields(innermost(orig), true)
 		for k := range was {
 			if !bytes.Equal(was[k].Enc, now[k].Enc) {
 				what = "the original's value"
@@ -130,7 +130,19 @@ func (l *linter) checkClone(i int, orig node.Snapshot, in node.Input) {
 	}
 	if what != "" {
 		l.clone = append(l.clone, Finding{Check: CheckClone, Node: i, Method: "Clone", Input: inputText(in),
-			Detail: fmt.Sprintf("stepping a clone of the %T changed %s: Clone shares a slice, map or pointer with its original that Step writes in place (an append into spare capacity included)", orig, what)})
+			Detail: fmt.Sprintf("stepping a clone of the %T changed %s: Clone shares a slice, map or pointer with its original that Step writes in place (an append into spare capacity included)", innermost(orig), what)})
+	}
+}
+
+// innermost is the node nd wraps, by the Unwrap methods of its wrappers
+// (nd itself if it wraps none): the node whose fields a finding names.
+func innermost(nd node.Node) node.Node {
+	for {
+		u, ok := nd.(interface{ Unwrap() node.Node })
+		if !ok || u.Unwrap() == nil {
+			return nd
+		}
+		nd = u.Unwrap()
 	}
 }
 

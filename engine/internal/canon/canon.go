@@ -49,8 +49,9 @@ func Append(b []byte, v any) ([]byte, error) {
 // AppendSpare is Append that also encodes every slice's spare capacity,
 // the elements past its length up to its capacity: an append that writes
 // into an array shared with another value changes the other's
-// AppendSpare encoding though not its Append one. Two encodings compare
-// one value at two moments, not two values.
+// AppendSpare encoding though not its Append one. A func, chan or unsafe
+// pointer, which Append refuses, is encoded by its address. Two
+// encodings compare one value at two moments, not two values.
 func AppendSpare(b []byte, v any) ([]byte, error) {
 	e := encoder{b: b, spare: true}
 	err := e.iface(reflect.ValueOf(v), 0)
@@ -167,6 +168,10 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 			}
 		}
 	default: // Func, Chan, UnsafePointer
+		if e.spare {
+			e.b = binary.AppendUvarint(e.b, uint64(v.Pointer()))
+			return nil
+		}
 		return &Error{Why: "a " + v.Kind().String() + " has no value to encode"}
 	}
 	return nil
@@ -298,9 +303,10 @@ type Field struct {
 	Enc  []byte
 }
 
-// Fields encodes v field by field: v's fields if it is a struct or a
-// pointer to one, else v itself as one field named "". Comparing two
-// lists says which field of a value changed.
+// Fields encodes v field by field (as Append, or with spare as
+// AppendSpare): v's fields if it is a struct or a pointer to one, else v
+// itself as one field named "". Comparing two lists says which field of a
+// value changed.
 func Fields(v any, spare bool) ([]Field, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {

@@ -115,6 +115,19 @@ func TestSpareSeesAnAppendIntoSharedCapacity(t *testing.T) {
 	if p, _ := Append(nil, orig); !bytes.Equal(plain, p) {
 		t.Error("Append changed though the original's value did not")
 	}
+	// A func, which has no value, is one at two moments: AppendSpare
+	// takes it by its address.
+	h := holder{F: func() {}, Any: []byte("x")}
+	a, err := AppendSpare(nil, h)
+	if err != nil {
+		t.Fatalf("AppendSpare of a func field: %v", err)
+	}
+	if b, _ := AppendSpare(nil, h); !bytes.Equal(a, b) {
+		t.Error("AppendSpare of one value differs at two moments")
+	}
+	if fs, err := Fields(&h, true); err != nil || len(fs) != 3 || fs[2].Name != "F" {
+		t.Errorf("Fields(&holder, spare): %v, %v; want its 3 fields", fs, err)
+	}
 }
 
 func TestEqualIsSame(t *testing.T) {
