@@ -28,7 +28,7 @@ import (
 // terminal states, since the transitions enabled are the same.
 //
 // The shift is applied only where that argument holds: FIFO links (under
-// the random policy a link's messages are ordered by their printed value,
+// the random policy a link's messages are ordered by their canonical encoding,
 // which a shift changes, and a path's ".K" labels would no longer name the
 // same message), no state constraint (Config.Within bounds absolute
 // clocks), and no pending command with a nonzero Arg (an Arg may be a
