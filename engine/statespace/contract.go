@@ -82,7 +82,7 @@ func (s *searcher) confirm(next *state, p []Trans, viol *Violation) error {
 		if !next.alive(j + 1) {
 			continue
 		}
-		if got := m.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
+		if got := m.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.keyAt(id) {
 			return contract(s.cfg, "node %d's state at the end of %s changed after it was stored, though no step was given to it", j+1, FormatPath(p))
 		}
 	}
@@ -97,7 +97,7 @@ func (s *searcher) confirm(next *state, p []Trans, viol *Violation) error {
 		return nil
 	}
 	for j, id := range next.nodes {
-		if next.alive(j+1) && rr.end.alive(j+1) && m.in.nodeKey[id] != rr.in.nodeKey[rr.end.nodes[j]] {
+		if next.alive(j+1) && rr.end.alive(j+1) && m.in.keyAt(id) != rr.in.keyAt(rr.end.nodes[j]) {
 			return contract(s.cfg, "node %d's state at the end of %s is another when the path is replayed from the initial state", j+1, FormatPath(p))
 		}
 	}

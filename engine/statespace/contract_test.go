@@ -33,10 +33,11 @@ func (g *sharing) Clone() node.Node { c := *g; return &c }
 // as 2 in one state, turned into 3 by a sibling's append: it then raises
 // the flag on a path (2->1, then 3->1) that does not raise it when
 // replayed, and stops with a ContractError naming the node type, not a
-// verdict.
+// verdict. (One worker: on two, the memory the clones share is written
+// by both workers, a data race of the node's own that -race reports.)
 func TestABrokenCloneStopsTheSearchWithAContractError(t *testing.T) {
 	for _, por := range []bool{false, true} {
-		for _, workers := range []int{1, 2} {
+		for _, workers := range []int{1} {
 			cfg := greeters(3, true)
 			cfg.POR, cfg.Workers = por, workers
 			cfg.Factory = func(i int) (node.Node, error) {

@@ -117,6 +117,14 @@ func (in *interner) nodeAt(id uint32) node.Snapshot {
 	return in.nodeObj[id]
 }
 
+func (in *interner) keyAt(id uint32) string {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.nodeKey[id]
+}
+
 func (in *interner) msgAt(id uint32) node.Msg {
 	if in.mu != nil {
 		in.mu.RLock()
