@@ -1,6 +1,10 @@
 package statespace
 
-import "ringlab/engine/node"
+import (
+	"fmt"
+
+	"ringlab/engine/node"
+)
 
 // local is a worker's own view of a shared interner (the parallel
 // search): the interner only ever appends, so a copy of its slices taken
@@ -86,15 +90,30 @@ func (m *machine) internNode(i int, nd node.Snapshot) uint32 {
 }
 
 // msgID is interner.id for machine m.
-func (m *machine) msgID(msg node.Msg) uint32 {
+func (m *machine) msgID(msg node.Msg) (uint32, error) {
 	if m.loc == nil || !isComparable(msg) {
 		return m.in.id(msg)
 	}
 	if id, ok := m.loc.ids[msg]; ok {
-		return id
+		return id, nil
 	}
-	id := m.in.id(msg)
-	m.loc.ids[msg] = id
+	id, err := m.in.id(msg)
+	if err == nil {
+		m.loc.ids[msg] = id
+	}
+	return id, err
+}
+
+// derivedID is msgID for a message made from one already interned
+// (ShiftClocks, Forget, a renaming), which is of an encodable type as
+// the one it came from was: an error here is a broken contract of the
+// method that made it, kept in m.broken (the step that made it fails,
+// takeBroken); the number returned, 0, is then a stand-in.
+func (m *machine) derivedID(msg node.Msg, how string) uint32 {
+	id, err := m.msgID(msg)
+	if err != nil && m.broken == "" {
+		m.broken = fmt.Sprintf("%s returned a message that cannot be interned: %v", how, err)
+	}
 	return id
 }
 

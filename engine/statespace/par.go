@@ -287,6 +287,10 @@ func (s *searcher) fill(m *machine, b *batch) {
 			}
 			if m.shifting {
 				next = m.shift(next)
+				if m.broken != "" {
+					m.broken = ""
+					return nil // the committer steps it again and reports it
+				}
 			}
 			off := len(buf)
 			buf = next.appendKey(buf, m.in)

@@ -47,7 +47,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 			binary.LittleEndian.PutUint32(r.key, it.id)
 			mid, ok := r.msgs[string(r.key)]
 			if !ok {
-				mid = m.msgID(msg(m.msgAt(it.id)))
+				mid = m.derivedID(msg(m.msgAt(it.id)), "a renaming of identifiers")
 				r.msgs[string(r.key)] = mid
 			}
 			net[k] = item{link: it.link, id: mid}

@@ -3,6 +3,7 @@ package statespace
 import (
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"slices"
 
 	"ringlab/engine/node"
@@ -32,8 +33,8 @@ import (
 // states, so every counterexample replays.
 //
 // It applies where the clock shift does (shiftable: FIFO links, under the
-// random policy a link's messages are ordered by their printed value, which
-// a renaming changes; and no state constraint).
+// random policy a link's messages are ordered by their canonical encoding,
+// which a renaming changes; and no state constraint).
 
 // renamer is what one search keeps to rename states: scratch space and the
 // renamed node and message numbers already computed, by the number and
@@ -97,7 +98,12 @@ func (m *machine) renameIDs(s *state) *state {
 	rename := func(id node.ID) int {
 		k, ok := slices.BinarySearchFunc(ids, id, cmpID)
 		if !ok {
-			panic("statespace: a node renamed an identifier it did not report (node.IDRenamer)")
+			// The state is wrong from here: the search stops at this step
+			// (takeBroken), not here, where no error can be returned.
+			if m.broken == "" {
+				m.broken = fmt.Sprintf("a node renamed the identifier %d of owner %d, which it did not report (node.IDRenamer's AppendIDs)", id.N, id.Owner)
+			}
+			return id.N
 		}
 		return r.rank[k]
 	}

@@ -162,6 +162,7 @@ type ReplayResult struct {
 	ByType                   map[string]int64 // messages sent, by message type
 	Terminated               bool             // the path ends in a terminal state
 	Violation                *Violation       // the property the path breaks, nil if none
+	last                     *Violation       // the one its last step reported, nil if none
 	end                      *state
 	in                       *interner
 }
@@ -211,7 +212,7 @@ func replayIn(cfg Config, in *interner, path []Trans, at int, sink func(*trace.E
 		}
 		u, ok := m.find(s, t)
 		if !ok {
-			return rr, fmt.Errorf("step %d: %s is not enabled here (enabled: %s)", k+1, t, FormatPath(m.enabled(s, nil)))
+			return rr, &notEnabled{fmt.Sprintf("step %d: %s is not enabled here (enabled: %s)", k+1, t, FormatPath(m.enabled(s, nil)))}
 		}
 		next, v, err := m.step(s, u)
 		if err != nil {
@@ -219,6 +220,9 @@ func replayIn(cfg Config, in *interner, path []Trans, at int, sink func(*trace.E
 		}
 		if v != nil && rr.Violation == nil {
 			rr.Violation = v
+		}
+		if k == len(path)-1 {
+			rr.last = v
 		}
 		rr.Steps++
 		s = next

@@ -161,6 +161,12 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		s.res.Exhausted = true
 		if s.lv != nil {
 			s.res.Lasso, s.res.Live = s.lv.judge(s)
+			if l := s.res.Lasso; l != nil {
+				if _, err := ReplayLasso(s.cfg, l.Prefix, l.Cycle, nil); err != nil {
+					res, _ := s.end()
+					return res, contract(s.cfg, "the lasso %s|%s the search found does not replay from the initial state: %v", FormatPath(l.Prefix), FormatPath(l.Cycle), err)
+				}
+			}
 		}
 	}
 	return s.end()
@@ -425,6 +431,7 @@ func (s *searcher) stepRaw(es *state, depth int32, t Trans) (*state, *Violation,
 	next, viol, err := s.m.step(es, t)
 	if err == nil && s.m.shifting {
 		next = s.m.shift(next)
+		err = s.m.takeBroken(s.cfg)
 	}
 	return next, viol, err
 }
@@ -541,6 +548,9 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 		if err == nil && s.ordered {
 			viol, err = s.worded(p, viol)
 		}
+		if err == nil {
+			err = s.confirm(next, p, viol)
+		}
 		s.res.Violation, s.res.Path, s.stopped = viol, p, true
 		return err
 	}
@@ -558,6 +568,9 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 		}
 		if v != nil {
 			p, _, err := s.reported(idx)
+			if err == nil {
+				err = s.confirm(next, p, v)
+			}
 			s.res.Violation, s.res.Path, s.stopped = v, p, true
 			return err
 		}
@@ -586,7 +599,7 @@ func (s *searcher) judge(idx int32) (*Violation, error) {
 	set := check.NewSet(s.cfg.Checks()...)
 	rr, err := replay(s.cfg, s.m.in, p, func(e *trace.Event) { set.Observe(e) })
 	if err != nil {
-		return nil, err
+		return nil, diverged(s.cfg, "the path "+FormatPath(p)+" to a terminal state", err)
 	}
 	for _, v := range set.Finish(check.End{Terminated: rr.Terminated, Messages: rr.Messages}) {
 		if id := check.ID(v.Property); !v.OK && (s.cfg.Only == "" || id == s.cfg.Only) {

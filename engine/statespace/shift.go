@@ -28,7 +28,7 @@ import (
 // terminal states, since the transitions enabled are the same.
 //
 // The shift is applied only where that argument holds: FIFO links (under
-// the random policy a link's messages are ordered by their printed value,
+// the random policy a link's messages are ordered by their canonical encoding,
 // which a shift changes, and a path's ".K" labels would no longer name the
 // same message), no state constraint (Config.Within bounds absolute
 // clocks), and no pending command with a nonzero Arg (an Arg may be a
@@ -149,7 +149,7 @@ func (m *machine) shiftClocks(s *state) *state {
 			key := [2]uint32{it.id, uint32(d)}
 			mid, ok := m.sh.msgs[key]
 			if !ok {
-				mid = m.msgID(m.msgAt(it.id).(node.MsgShifter).ShiftClocks(d))
+				mid = m.derivedID(m.msgAt(it.id).(node.MsgShifter).ShiftClocks(d), "ShiftClocks")
 				m.sh.msgs[key] = mid
 			}
 			net[k] = item{link: it.link, id: mid}
@@ -196,7 +196,7 @@ func (m *machine) forget(s *state) *state {
 		if !ok {
 			mid = it.id
 			if msg, changed := f.Forget(from, m.msgAt(it.id)); changed {
-				mid = m.msgID(msg)
+				mid = m.derivedID(msg, "Forget")
 			}
 			m.sh.forgot[key] = mid
 		}

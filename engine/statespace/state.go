@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"ringlab/engine/internal/canon"
 	"ringlab/engine/node"
 )
 
@@ -74,12 +75,12 @@ func (s *state) shallow() *state {
 }
 
 // interner numbers the distinct messages of one search and ranks them by
-// their printed value (their order under the random policy, the same in
-// every search, so that a path's labels replay).
+// their canonical encoding (their order under the random policy, the same
+// in every search, so that a path's labels replay).
 type interner struct {
-	ids   map[node.Msg]uint32 // comparable messages
-	byStr map[string]uint32   // the others, by their printed value
-	rank  []string            // id -> printed value
+	ids   map[node.Msg]uint32 // messages whose == is identity (canon.EqualIsSame)
+	byKey map[string]uint32   // every message, by its canonical encoding
+	rank  []string            // id -> canonical encoding
 	msgs  []node.Msg          // id -> the message
 	cmdID map[command]int
 	cmds  []command // interned number -> command
@@ -116,6 +117,14 @@ func (in *interner) nodeAt(id uint32) node.Snapshot {
 	return in.nodeObj[id]
 }
 
+func (in *interner) keyAt(id uint32) string {
+	if in.mu != nil {
+		in.mu.RLock()
+		defer in.mu.RUnlock()
+	}
+	return in.nodeKey[id]
+}
+
 func (in *interner) msgAt(id uint32) node.Msg {
 	if in.mu != nil {
 		in.mu.RLock()
@@ -149,7 +158,7 @@ func (in *interner) isWithin(id uint32) bool {
 }
 
 func newInterner() *interner {
-	return &interner{ids: map[node.Msg]uint32{}, byStr: map[string]uint32{}, cmdID: map[command]int{},
+	return &interner{ids: map[node.Msg]uint32{}, byKey: map[string]uint32{}, cmdID: map[command]int{},
 		nodeID: map[string]uint32{}, envID: map[string]uint32{}}
 }
 
@@ -209,43 +218,44 @@ func (in *interner) nodeBuf(i int, nd node.Snapshot, kb *[]byte) uint32 {
 	return id
 }
 
-func (in *interner) id(m node.Msg) uint32 {
-	comparable := isComparable(m)
-	if in.mu != nil {
-		if comparable {
-			in.mu.RLock()
-			id, ok := in.ids[m]
-			in.mu.RUnlock()
-			if ok {
-				return id
-			}
+// id returns m's interned number: the number of the message with m's
+// canonical encoding (engine/internal/canon: its type and every field,
+// never its printed text), met before or new. A message of a type whose
+// == says "same value" (canon.EqualIsSame) is looked up by value first.
+// It fails for a message canon cannot encode (a func or chan field).
+func (in *interner) id(m node.Msg) (uint32, error) {
+	byValue := isComparable(m)
+	if byValue && in.mu != nil {
+		in.mu.RLock()
+		id, ok := in.ids[m]
+		in.mu.RUnlock()
+		if ok {
+			return id, nil
 		}
-		s := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+	} else if byValue {
+		if id, ok := in.ids[m]; ok {
+			return id, nil
+		}
+	}
+	k, err := canon.Append(nil, m)
+	if err != nil {
+		return 0, fmt.Errorf("message %s (%T) cannot be told apart from others: %v", m.Type(), m, err)
+	}
+	if in.mu != nil {
 		in.mu.Lock()
 		defer in.mu.Unlock()
-		return in.idOf(m, comparable, s)
 	}
-	if comparable {
-		if id, ok := in.ids[m]; ok {
-			return id
-		}
-	}
-	return in.idOf(m, comparable, fmt.Sprintf("%s %T %+v", m.Type(), m, m))
-}
-
-// idOf numbers m, whose printed value is s (under the lock, if shared).
-func (in *interner) idOf(m node.Msg, comparable bool, s string) uint32 {
-	id, ok := in.byStr[s]
+	id, ok := in.byKey[string(k)]
 	if !ok {
 		id = uint32(len(in.rank))
-		in.rank = append(in.rank, s)
+		in.rank = append(in.rank, string(k))
 		in.msgs = append(in.msgs, m)
-		in.byStr[s] = id
+		in.byKey[string(k)] = id
 	}
-	if comparable {
+	if byValue {
 		in.ids[m] = id
 	}
-	return id
+	return id, nil
 }
 
 // command is a pending command and its parameter (node.Action.Arg).

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/internal/canon"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
@@ -27,7 +28,10 @@ type machine struct {
 	// message in flight, parallel to the state's net (trace only).
 	lcs []int64
 	now int64
-	seq int64
+	// broken is a broken contract a step met where it could not return
+	// an error (takeBroken returns it): "" if none.
+	broken string
+	seq    int64
 	// vis says whether the last step was visible: it changed the
 	// environment (the workload's and the properties' state), reported a
 	// violation, or was a fault. The ample-set reduction takes invisible
@@ -74,7 +78,9 @@ type machine struct {
 	staged *Violation
 }
 
-func isComparable(m node.Msg) bool { return reflect.TypeOf(m).Comparable() }
+// isComparable says whether messages like m may be looked up by value:
+// their == says "same value" (canon.EqualIsSame).
+func isComparable(m node.Msg) bool { return canon.EqualIsSame(reflect.TypeOf(m)) }
 
 // enabled appends the transitions enabled in s, in a fixed order. A
 // terminal state has none: every live node is done (or nothing is left)
@@ -373,7 +379,11 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 			return nil, nil, fmt.Errorf("node %d sent %s to node %d, outside 1..%d", i, snd.Msg.Type(), snd.To, m.n)
 		}
 		m.tick(i)
-		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: m.msgID(snd.Msg)}
+		id, err := m.msgID(snd.Msg)
+		if err != nil {
+			return nil, nil, fmt.Errorf("node %d sent %w", i, err)
+		}
+		it := item{link: uint32((i-1)*m.n + snd.To - 1), id: id}
 		if m.sink != nil {
 			m.fill(trace.KindSend, i)
 			m.ev.From, m.ev.To, m.ev.Msg = i, snd.To, trace.WrapMsg(snd.Msg)

@@ -246,7 +246,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 				if !ok {
 					return 0, fmt.Errorf("symmetry: message %s (%T) does not implement node.MsgRenamer", m.msgAt(id).Type(), m.msgAt(id))
 				}
-				return m.msgID(msg.Rename(perm)), nil
+				return m.msgID(msg.Rename(perm))
 			})
 			if err != nil {
 				return nil, err

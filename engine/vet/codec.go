@@ -41,7 +41,7 @@ func (l *linter) codec() ([]Finding, int) {
 		if m == nil {
 			continue
 		}
-		id := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+		id := msgID(m, k)
 		if seen[id] {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ringlab/engine"
+	"ringlab/engine/internal/canon"
 	"ringlab/engine/node"
 )
 
@@ -54,8 +55,12 @@ func (l *linter) stopped(k int) bool {
 	return k&255 == 0 && l.ctx != nil && l.ctx.Err() != nil
 }
 
-// record is statespace's Config.OnStep: it keeps each distinct pair.
+// record is statespace's Config.OnStep: it runs the clone check on the
+// step, then keeps each distinct pair.
 func (l *linter) record(i int, before node.Snapshot, in node.Input) {
+	if len(l.clone) == 0 {
+		l.checkClone(i, before, in)
+	}
 	key := string(before.AppendKey(nil))
 	text := inputText(in)
 	id := fmt.Sprintf("%d\x00%s\x00%s", i, key, text)
@@ -79,31 +84,84 @@ func (l *linter) saw(m node.Msg) {
 	if l.msgSeen == nil {
 		l.msgSeen = map[string]bool{}
 	}
-	id := fmt.Sprintf("%s %T %+v", m.Type(), m, m)
+	id := msgID(m, len(l.msgs))
 	if !l.msgSeen[id] {
 		l.msgSeen[id] = true
 		l.msgs = append(l.msgs, m)
 	}
 }
 
-// stepAll runs the clone and determinism checks on every pair, in the
-// order the search met them, keeping the first finding of each.
+// msgID names m by its value (engine/internal/canon), never by how it
+// prints; a message canon cannot encode (the search refuses those it
+// meets; a prototype in System.Messages may be one) is named by n, a
+// number of its own, so that it is still tried.
+func msgID(m node.Msg, n int) string {
+	b, err := canon.Append(nil, m)
+	if err != nil {
+		return fmt.Sprintf("\xff%d", n)
+	}
+	return string(b)
+}
+
+// checkClone is the clone check of one step, made when the search takes
+// it: it encodes orig whole (engine/internal/canon, every field, and every
+// slice up to its capacity, so that an append into an array the clone
+// shares shows), steps a clone of orig by in, and encodes orig again. A
+// field that changed is shared with the clone and written in place by
+// Step. A node canon cannot encode (a func field) is compared by its key.
+func (l *linter) checkClone(i int, orig node.Snapshot, in node.Input) {
+	was, err := canon.Fields(innermost(orig), true)
+	var key []byte
+	if err != nil {
+		key = orig.AppendKey(nil)
+	}
+	c := orig.Clone().(node.Snapshot)
+	if _, _, p := step(c, in); p != "" {
+		return // the determinism check reports it
+	}
+	what := ""
+	if err != nil {
+		if after := orig.AppendKey(nil); !bytes.Equal(key, after) {
+			what = fmt.Sprintf("the original's key, from %s to %s", keyText(string(key)), keyText(string(after)))
+		}
+	} else {
+		now, _ := canon.Fields(innermost(orig), true)
+		for k := range was {
+			if !bytes.Equal(was[k].Enc, now[k].Enc) {
+				what = "the original's value"
+				if was[k].Name != "" {
+					what = "the original's field " + was[k].Name
+				}
+				break
+			}
+		}
+	}
+	if what != "" {
+		l.clone = append(l.clone, Finding{Check: CheckClone, Node: i, Method: "Clone", Input: inputText(in),
+			Detail: fmt.Sprintf("stepping a clone of the %T changed %s: Clone shares a slice, map or pointer with its original that Step writes in place (an append into spare capacity included)", innermost(orig), what)})
+	}
+}
+
+// innermost is the node nd wraps, by the Unwrap methods of its wrappers
+// (nd itself if it wraps none): the node whose fields a finding names.
+func innermost(nd node.Node) node.Node {
+	for {
+		u, ok := nd.(interface{ Unwrap() node.Node })
+		if !ok || u.Unwrap() == nil {
+			return nd
+		}
+		nd = u.Unwrap()
+	}
+}
+
+// stepAll runs the determinism check on every pair, in the order the
+// search met them, keeping the first finding.
 func (l *linter) stepAll() {
 	for k := range l.recs {
 		if l.stopped(k) {
 			return
 		}
 		r := &l.recs[k]
-		if len(l.clone) == 0 {
-			before := r.st.AppendKey(nil)
-			c := r.st.Clone().(node.Snapshot)
-			if _, _, p := step(c, r.in); p == "" {
-				if after := r.st.AppendKey(nil); !bytes.Equal(before, after) {
-					l.clone = append(l.clone, Finding{Check: CheckClone, Node: r.i, Method: "Clone", Input: r.text,
-						Detail: fmt.Sprintf("stepping the clone changed the original's key from %s to %s: Clone shares a slice, map or pointer with its original", keyText(string(before)), keyText(string(after)))})
-				}
-			}
-		}
 		a, b := r.st.Clone().(node.Snapshot), r.st.Clone().(node.Snapshot)
 		oa, ka, pa := step(a, r.in)
 		ob, kb, pb := step(b, r.in)

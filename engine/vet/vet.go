@@ -8,13 +8,14 @@
 //
 //   - determinism: Step on two clones of one state, given the same input,
 //     gives identical outputs and identical keys afterwards;
-//   - clone: stepping a Clone leaves the original's key as it was (Clone
-//     shares no slice or map with its original that a step changes in
-//     place);
+//   - clone: stepping a Clone leaves the original's whole value as it was,
+//     every field and every slice up to its capacity, compared when the
+//     search takes the step (Clone shares no slice, map or pointer with
+//     its original that a step changes in place or appends into);
 //   - key: two states with one AppendKey key behave the same (same
 //     outputs, same next key) on the inputs the search met in that key;
 //   - codec: every message type in System.Messages, and every message the
-//     search saw, comes back equal from the broker's codec and from the
+//     search saw (told apart by value, not by how they print), comes back equal from the broker's codec and from the
 //     NDJSON log;
 //   - clock: the node's package source calls no wall clock, random source,
 //     or process environment (time.Now, math/rand, os.Getenv, ...).

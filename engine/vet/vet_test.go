@@ -22,6 +22,8 @@ const (
 	unexported   = "unexported-field" // pings are Hidden, whose secret JSON drops
 	iface        = "interface-field"  // pings are Boxed, whose Payload reads back as float64
 	unregistered = "unregistered"     // pings are Stray, which System.Messages does not list
+	appending    = "append-clone"     // Clone shares got, which Step appends to in its spare capacity
+	muffled      = "lossy-string"     // pings are Muffled, whose String drops N and whose JSON drops secret
 )
 
 // Ping asks for a Pong.
@@ -50,6 +52,15 @@ type Boxed struct {
 
 func (Boxed) Type() string { return "BOXED" }
 
+// Muffled is Hidden with a String that prints every value alike.
+type Muffled struct {
+	N      int
+	secret int
+}
+
+func (Muffled) Type() string   { return "MUFFLED" }
+func (Muffled) String() string { return "muffled" }
+
 // Stray is a ping no registry lists.
 type Stray struct{ N int }
 
@@ -65,6 +76,7 @@ type pinger struct {
 	fault string
 	count int
 	seen  []int
+	got   []int // append-clone: the N of every ping, in the order they came (room for 4)
 }
 
 func (p *pinger) Step(in node.Input, out *node.Output) {
@@ -75,6 +87,9 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 	case in.Kind == node.InMsg && in.Msg.Type() != "PONG":
 		p.count++
 		p.seen[in.From] = pingN(in.Msg)
+		if p.fault == appending {
+			p.got = append(p.got, pingN(in.Msg))
+		}
 		n := p.count
 		if p.fault == nondet {
 			calls++
@@ -93,6 +108,8 @@ func (p *pinger) ping(n int) node.Msg {
 		return Boxed{N: n, Payload: n}
 	case unregistered:
 		return Stray{N: n}
+	case muffled:
+		return Muffled{N: n, secret: n}
 	}
 	return Ping{N: n}
 }
@@ -107,6 +124,8 @@ func pingN(m node.Msg) int {
 		return m.N
 	case Stray:
 		return m.N
+	case Muffled:
+		return m.N
 	}
 	return 0
 }
@@ -116,11 +135,14 @@ func (p *pinger) Clone() node.Node {
 	if p.fault != shallow {
 		c.seen = slices.Clone(p.seen)
 	}
+	if p.fault != appending {
+		c.got = append(make([]int, 0, 4), p.got...)
+	}
 	return &c
 }
 
 func (p *pinger) AppendKey(b []byte) []byte {
-	b = node.AppendInts(b, p.seen)
+	b = node.AppendInts(node.AppendInts(b, p.seen), p.got)
 	if p.fault != shortKey {
 		b = node.AppendInt(b, p.count)
 	}
@@ -138,9 +160,9 @@ func pingAlgorithm() engine.Algorithm {
 			return engine.System{
 				Name: "ping", Nodes: 2,
 				Factory: func(i int) (node.Node, error) {
-					return &pinger{fault: fault, seen: make([]int, 3)}, nil
+					return &pinger{fault: fault, seen: make([]int, 3), got: make([]int, 0, 4)}, nil
 				},
-				Messages: []node.Msg{Ping{}, Pong{}, Hidden{}, Boxed{}},
+				Messages: []node.Msg{Ping{}, Pong{}, Hidden{}, Boxed{}, Muffled{}},
 				Script:   []node.Action{{Node: 1, Cmd: node.CmdStart}},
 			}, nil
 		},
@@ -180,7 +202,13 @@ func TestEachFaultIsCaught(t *testing.T) {
 		skipped      string // a check that must say it was skipped
 	}{
 		{nondet, vet.CheckDeterminism, []string{"determinism: node 2: Step on message PING {N:", "two clones of one state gave different outputs", "send PONG"}, vet.CheckKey},
-		{shallow, vet.CheckClone, []string{"clone: node 2: Clone on message PING", "stepping the clone changed the original's key", "shares a slice"}, vet.CheckKey},
+		{shallow, vet.CheckClone, []string{"clone: node 2: Clone on message PING", "stepping a clone of the *vet_test.pinger changed the original's field seen", "shares a slice"}, vet.CheckKey},
+		// The original's key and length stay as they were: only the
+		// array past them changes.
+		{appending, vet.CheckClone, []string{"clone: node 2: Clone on message PING", "changed the original's field got", "spare capacity"}, vet.CheckKey},
+		// Told apart by how they print, the values sent were the
+		// prototype Muffled{}, which comes back whole.
+		{muffled, vet.CheckCodec, []string{"field secret was 1, came back 0 (it is unexported"}, ""},
 		{shortKey, vet.CheckKey, []string{"key: node 2: AppendKey on message PING {N:1} from node 1", "behave differently", "send PONG {N:2} to 1", "send PONG {N:3} to 1", "leaves out a field"}, ""},
 		{unexported, vet.CheckCodec, []string{"field secret was 1, came back 0 (it is unexported"}, ""},
 		{iface, vet.CheckCodec, []string{"field Payload was int(1), came back float64(1) (it is an interface"}, ""},
