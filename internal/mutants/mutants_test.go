@@ -153,16 +153,19 @@ type outcome struct {
 }
 
 // last is the line that tells how the command ended: a check's "result:"
-// line when it exits 0, else the last non-empty line, stderr first.
+// line when it exits 0 (else the last line of its output), or the last
+// non-empty line of the error output.
 func (o outcome) last() string {
+	outputs := []string{o.stderr, o.stdout}
 	if o.code == 0 {
 		for _, l := range strings.Split(o.stdout, "\n") {
 			if strings.HasPrefix(l, "result: ") {
 				return l
 			}
 		}
+		outputs = []string{o.stdout, o.stderr}
 	}
-	for _, s := range []string{o.stderr, o.stdout} {
+	for _, s := range outputs {
 		if s = strings.TrimSpace(s); s != "" {
 			return s[strings.LastIndex(s, "\n")+1:]
 		}
