@@ -33,6 +33,7 @@ func (l *linter) codec() ([]Finding, int) {
 		fs = append(fs, Finding{Check: CheckCodec, Method: method, Input: "message " + msgText(m), Detail: detail})
 	}
 	seen := map[string]bool{}
+	printed := map[string]node.Msg{} // a message's own text (String, Error or Format) -> the first value that printed it
 	n := 0
 	for k, m := range all {
 		if l.stopped(k) {
@@ -53,8 +54,27 @@ func (l *linter) codec() ([]Finding, int) {
 		if d := logTrip(c, m); d != "" {
 			add(m, "NDJSON log", d)
 		}
+		if text, ok := ownText(m); ok {
+			if first, met := printed[text]; !met {
+				printed[text] = m
+			} else {
+				add(m, "String", fmt.Sprintf("%s prints as %q, as does the different message %s: its String (or Error, Format) leaves out a field, so the prints of a trace or a test cannot tell the two apart (the checker tells messages apart by their whole value)",
+					clip(fmt.Sprintf("%#v", m), 80), clip(text, 60), clip(fmt.Sprintf("%#v", first), 80)))
+			}
+		}
 	}
 	return fs, n
+}
+
+// ownText is how m prints by a method of its own (String, Error or
+// Format), and whether it has one: a message without one prints every
+// field, so two different values cannot print alike.
+func ownText(m node.Msg) (string, bool) {
+	switch m.(type) {
+	case fmt.Stringer, error, fmt.Formatter:
+		return m.Type() + " " + fmt.Sprint(m), true
+	}
+	return "", false
 }
 
 // wireTrip says how m fails to come back from the broker's encoding ("":

@@ -24,6 +24,7 @@ const (
 	unregistered = "unregistered"     // pings are Stray, which System.Messages does not list
 	appending    = "append-clone"     // Clone shares got, which Step appends to in its spare capacity
 	muffled      = "lossy-string"     // pings are Muffled, whose String drops N and whose JSON drops secret
+	quiet        = "quiet-string"     // pings are Quiet, whose String drops N (the codec keeps it)
 )
 
 // Ping asks for a Pong.
@@ -60,6 +61,13 @@ type Muffled struct {
 
 func (Muffled) Type() string   { return "MUFFLED" }
 func (Muffled) String() string { return "muffled" }
+
+// Quiet is a ping whose String prints every value alike; its codec is
+// faithful.
+type Quiet struct{ N int }
+
+func (Quiet) Type() string   { return "QUIET" }
+func (Quiet) String() string { return "quiet" }
 
 // Stray is a ping no registry lists.
 type Stray struct{ N int }
@@ -110,6 +118,8 @@ func (p *pinger) ping(n int) node.Msg {
 		return Stray{N: n}
 	case muffled:
 		return Muffled{N: n, secret: n}
+	case quiet:
+		return Quiet{N: n}
 	}
 	return Ping{N: n}
 }
@@ -125,6 +135,8 @@ func pingN(m node.Msg) int {
 	case Stray:
 		return m.N
 	case Muffled:
+		return m.N
+	case Quiet:
 		return m.N
 	}
 	return 0
@@ -162,7 +174,7 @@ func pingAlgorithm() engine.Algorithm {
 				Factory: func(i int) (node.Node, error) {
 					return &pinger{fault: fault, seen: make([]int, 3), got: make([]int, 0, 4)}, nil
 				},
-				Messages: []node.Msg{Ping{}, Pong{}, Hidden{}, Boxed{}, Muffled{}},
+				Messages: []node.Msg{Ping{}, Pong{}, Hidden{}, Boxed{}, Muffled{}, Quiet{}},
 				Script:   []node.Action{{Node: 1, Cmd: node.CmdStart}},
 			}, nil
 		},
@@ -209,6 +221,8 @@ func TestEachFaultIsCaught(t *testing.T) {
 		// Told apart by how they print, the values sent were the
 		// prototype Muffled{}, which comes back whole.
 		{muffled, vet.CheckCodec, []string{"field secret was 1, came back 0 (it is unexported"}, ""},
+		// Two pings print alike: nothing else is wrong with them.
+		{quiet, vet.CheckCodec, []string{`codec: String on message QUIET quiet: vet_test.Quiet{N:1} prints as "QUIET quiet", as does the different message vet_test.Quiet{N:0}`, "leaves out a field"}, ""},
 		{shortKey, vet.CheckKey, []string{"key: node 2: AppendKey on message PING {N:1} from node 1", "behave differently", "send PONG {N:2} to 1", "send PONG {N:3} to 1", "leaves out a field"}, ""},
 		{unexported, vet.CheckCodec, []string{"field secret was 1, came back 0 (it is unexported"}, ""},
 		{iface, vet.CheckCodec, []string{"field Payload was int(1), came back float64(1) (it is an interface"}, ""},

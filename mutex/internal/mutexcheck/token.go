@@ -10,8 +10,8 @@ import (
 )
 
 // OneToken checks a token ring: at most one token exists at any
-// time. It follows each token by its id — the message's String() ("1.0",
-// tokenring.Msg) or, read from a log, its "origin" and "gen" fields — from
+// time. It follows each token by its id — the message's TokenID() ("1.0",
+// tokenring.Msg) — from
 // the notes "token <id> created", "token <id> regenerated: ..." and "token
 // <id> retired: ..." and the send/recv/drop/dup events of messages of type
 // Type. A crashed holder or a message to a crashed node loses a token: that
@@ -121,6 +121,11 @@ func (o *OneToken) Finish(check.End) trace.Verdict {
 	return v
 }
 
-// tokenID names a token by its message's value: its String()
-// ("<origin>.<gen>") where it has one.
-func tokenID(m *trace.Msg) string { return fmt.Sprint(m.Value) }
+// tokenID names a token by its message's TokenID() ("<origin>.<gen>")
+// where it has one, else by its whole value.
+func tokenID(m *trace.Msg) string {
+	if t, ok := m.Value.(interface{ TokenID() string }); ok {
+		return t.TokenID()
+	}
+	return fmt.Sprintf("%+v", m.Value)
+}
