@@ -91,6 +91,16 @@ type checkReport struct {
 	// AtEnds are the properties judged only where a path ends, on one
 	// path per terminal state (statespace.Result.AtEnds).
 	AtEnds []string `json:"judged_at_ends,omitempty"`
+	// NeverEnds says that no run ends though the workload does, and that
+	// the liveness pass searched the cycles for a promise owed for ever
+	// (Live holds its figures when it found one).
+	NeverEnds bool `json:"never_ends,omitempty"`
+	// Proved is exit 0: every property asked for judged over every state
+	// the parameters allow. Verdict is the text report's last line, and
+	// NotJudged what it says was left unjudged.
+	Proved    bool     `json:"proved"`
+	Verdict   string   `json:"verdict,omitempty"`
+	NotJudged []string `json:"not_judged,omitempty"`
 
 	// Live is the liveness pass's figures and lasso (--liveness).
 	Live *liveReport `json:"liveness,omitempty"`
@@ -150,8 +160,12 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 // Script and properties sc already holds) with the flags of CheckFlags,
 // or, with --path, replays one path through Execute (trace, properties,
 // renderers).
-// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
-// stopped it first, 130 interrupted (with the figures so far).
+// Exit codes: 3 a violation (or a fair cycle on which a promise stays
+// owed, a run of a workload that ends never ending), 0 proved: every
+// property asked for judged over every state the parameters allow, 4 not
+// proved: a bound left states unexpanded or a property went unjudged
+// (verdict says which), 2 a property the flags make impossible to judge
+// (judgeable), 130 interrupted (with the figures so far).
 func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
 	sc, err := searchFlags(c, sc)
 	if err != nil {
@@ -201,6 +215,11 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
 
+	if sc.Goal == nil {
+		if err := judgeable(sys, sc); err != nil {
+			return err
+		}
+	}
 	rep := checkReport{
 		Algorithm: sys.Name, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
 		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
@@ -265,6 +284,18 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
+	lsc, lres, cycles, err := owedCycle(ctx, sys, sc, res)
+	if err != nil {
+		return err
+	}
+	if rep.NeverEnds = cycles; cycles && lres.Lasso != nil {
+		res.Lasso = lres.Lasso
+		rep.Live = newLiveReport(lsc, lres, base, sys.Names)
+	}
+	if res.Violation == nil && res.Lasso == nil {
+		rep.Verdict, rep.NotJudged = verdict(sys, sc, res, rep.Live, cycles)
+		rep.Proved = rep.NotJudged == nil
+	}
 	if limit := extremesWanted(c, res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
 		rep.Messages = extremes(ctx, sys, sc, limit, c.IsSet("extremes"), stderr)
 	}
@@ -276,6 +307,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		writeCheck(notes, rep)
 		if rep.Messages != nil {
 			writeExtremes(notes, rep.Messages)
+		}
+		if rep.Verdict != "" {
+			fmt.Fprintln(notes, rep.Verdict)
 		}
 	}
 	picture := format != "text" && format != "json" && format != "none"
@@ -297,13 +331,13 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		}
 		return &run.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
 	}
-	switch res.Stop {
-	case "":
-		return nil
-	case "interrupted":
+	switch {
+	case res.Stop == "interrupted":
 		return ctx.Err()
+	case !rep.Proved:
+		return cliutil.NoTerminationf("%s", rep.Verdict)
 	}
-	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+	return nil
 }
 
 // onlyProperty is the property --property names among those sc judges (a

@@ -233,3 +233,8 @@ func For(alg engine.Algorithm, p engine.Params, env engine.Env) (engine.System, 
 	return sys, Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Checks: fresh, Within: sys.Within, Bound: sys.Bound}, nil
 }
+
+// AtEnds are the properties of cfg that a search judges only where a path
+// ends (Result.AtEnds), known before it runs: a caller can refuse a check
+// whose runs never end and that asks for one of them alone.
+func AtEnds(cfg Config) []check.ID { return atEnds(cfg) }
