@@ -384,6 +384,9 @@ func writeCheck(w io.Writer, r checkReport) {
 	if r.Omission > 0 {
 		fmt.Fprintf(w, "fingerprints: the chance that two states shared one, leaving states unexplored, is about %.0e (--exact rules it out)\n", r.Omission)
 	}
+	if r.NeverEnds && r.Live != nil {
+		fmt.Fprintln(w, "no run ends: no path reaches a state where the run is over, though the workload ends; the liveness pass looked for a fair cycle on which a promise stays owed, without the reduction")
+	}
 	if r.Live != nil {
 		writeLive(w, r)
 	}

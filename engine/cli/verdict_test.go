@@ -153,7 +153,7 @@ func TestCheckProvedEndsTheReport(t *testing.T) {
 // said "exhausted, no violation" and exited 0.
 func TestCheckRunThatNeverEndsIsALasso(t *testing.T) {
 	code, out, errs := relayCheck(t, "--bug", "skip")
-	if code != cliutil.ExitViolation || !strings.Contains(out, "LIVENESS VIOLATION of every request granted") {
+	if code != cliutil.ExitViolation || !strings.Contains(out, "LIVENESS VIOLATION of every request granted") || !strings.Contains(out, "\nno run ends: ") {
 		t.Fatalf("--bug skip: exit %d, want 3 and a liveness violation\n%s%s", code, out, errs)
 	}
 	replay := replayOf(t, out)
