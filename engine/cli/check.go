@@ -95,6 +95,13 @@ type checkReport struct {
 	// the liveness pass searched the cycles for a promise owed for ever
 	// (Live holds its figures when it found one).
 	NeverEnds bool `json:"never_ends,omitempty"`
+	// Cyclic is the strongly connected components with a cycle in the
+	// graph the search explored (statespace.Result.Cyclic), counted when
+	// a cycle could be a run that never ends (seeksCycles): with some,
+	// and states where a run ends, the liveness pass looked for a cycle
+	// owing a promise all the same (Live holds its figures when it found
+	// one).
+	Cyclic int64 `json:"cyclic_components,omitempty"`
 	// Proved is exit 0: every property asked for judged over every state
 	// the parameters allow. Verdict is the text report's last line, and
 	// NotJudged what it says was left unjudged.
@@ -257,6 +264,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		bar.describe(progressLine(p, sc))
 		bar.set(p.Distinct)
 	}
+	sc.Cycles = seeksCycles(sys, sc)
 	res, err := statespace.Search(ctx, sc)
 	bar.done()
 	if err != nil {
@@ -288,12 +296,16 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if err != nil {
 		return err
 	}
-	if rep.NeverEnds = cycles; cycles && lres.Lasso != nil {
+	var cyc *statespace.Result
+	if rep.NeverEnds, rep.Cyclic = cycles && res.Terminal == 0, res.Cyclic; cycles {
+		cyc = &lres
+	}
+	if cycles && lres.Lasso != nil {
 		res.Lasso = lres.Lasso
 		rep.Live = newLiveReport(lsc, lres, base, sys.Names)
 	}
 	if res.Violation == nil && res.Lasso == nil {
-		rep.Verdict, rep.NotJudged = verdict(sys, sc, res, rep.Live, cycles)
+		rep.Verdict, rep.NotJudged = verdict(sys, sc, res, rep.Live, cyc)
 		rep.Proved = rep.NotJudged == nil
 	}
 	if limit := extremesWanted(c, res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
@@ -384,8 +396,12 @@ func writeCheck(w io.Writer, r checkReport) {
 	if r.Omission > 0 {
 		fmt.Fprintf(w, "fingerprints: the chance that two states shared one, leaving states unexplored, is about %.0e (--exact rules it out)\n", r.Omission)
 	}
-	if r.NeverEnds && r.Live != nil {
+	switch {
+	case r.Live == nil:
+	case r.NeverEnds:
 		fmt.Fprintln(w, "no run ends: no path reaches a state where the run is over, though the workload ends; the liveness pass looked for a fair cycle on which a promise stays owed, without the reduction")
+	case r.Cyclic > 0:
+		fmt.Fprintf(w, "some runs may not end: the graph searched has %d strongly connected components with a cycle, though the workload ends; the liveness pass looked for a fair cycle on which a promise stays owed, without the reduction\n", r.Cyclic)
 	}
 	if r.Live != nil {
 		writeLive(w, r)

@@ -72,20 +72,30 @@ func judgeable(sys engine.System, sc statespace.Config) error {
 // asFlag is how --property names id: "no starvation" is no-starvation.
 func asFlag(id check.ID) string { return strings.ReplaceAll(string(id), " ", "-") }
 
+// seeksCycles reports whether a check of sys under sc must look for runs
+// that never end: a workload that ends (no sys.Endless), and neither
+// --liveness (which keeps the graph anyway) nor --goal. The search then
+// counts the cycles (statespace.Config.Cycles).
+func seeksCycles(sys engine.System, sc statespace.Config) bool {
+	return !sc.Liveness && sc.Goal == nil && sys.Endless == ""
+}
+
 // owedCycle is the counterexample to termination of a workload that ends
-// (no sys.Endless) when the search res, exhausted without a violation and
-// without --liveness, found no state where a run ends: the liveness pass
-// searches again, without the reduction, for a fair cycle on which a
-// promise stays owed for ever (the work a node asked for never done).
-// It reports whether it searched; the lasso is the second result's, nil
-// if every fair cycle keeps its promises.
+// (seeksCycles) when the search res, exhausted without a violation, may
+// hold a run that never ends: it found no state where a run ends, or a
+// cycle (res.Cyclic; with none every run ends, and the check costs the
+// graph's steps kept and its components counted, no second search). The
+// liveness pass then searches again,
+// without the reduction, for a fair cycle on which a promise stays owed
+// for ever (the work a node asked for never done). It reports whether it
+// searched; the lasso is the second result's, nil if every fair cycle
+// keeps its promises.
 func owedCycle(ctx context.Context, sys engine.System, sc statespace.Config, res statespace.Result) (statespace.Config, statespace.Result, bool, error) {
-	if sc.Liveness || sc.Goal != nil || !res.Exhausted || res.Violation != nil || res.Terminal > 0 || sys.Endless != "" ||
-		!slices.ContainsFunc(askedProperties(sc), isPromise) {
+	if !seeksCycles(sys, sc) || !res.Exhausted || res.Violation != nil || res.Terminal > 0 && res.Cyclic == 0 {
 		return sc, statespace.Result{}, false, nil
 	}
 	lsc := sc
-	lsc.Liveness, lsc.POR, lsc.Symmetry, lsc.Progress = true, false, nil, nil
+	lsc.Liveness, lsc.POR, lsc.Symmetry, lsc.Progress, lsc.Cycles = true, false, nil, nil, false
 	if sc.Timeout > 0 {
 		lsc.Timeout = max(sc.Timeout-res.Elapsed, time.Millisecond)
 	}
@@ -94,11 +104,12 @@ func owedCycle(ctx context.Context, sys engine.System, sc statespace.Config, res
 }
 
 // verdict is a check's last line, given the search's result (no
-// violation, no lasso) and whether owedCycle searched its cycles: "proved:
+// violation, no lasso) and cyc, the liveness pass's when owedCycle
+// searched the cycles (else nil): "proved:
 // ..." when every property asked for was judged over every state the
 // parameters allow, else "not proved: ..." and the list of what was left
 // unjudged, each in words.
-func verdict(sys engine.System, sc statespace.Config, res statespace.Result, live *liveReport, cycles bool) (string, []string) {
+func verdict(sys engine.System, sc statespace.Config, res statespace.Result, live *liveReport, cyc *statespace.Result) (string, []string) {
 	var not []string
 	switch res.Stop {
 	case "":
@@ -134,11 +145,20 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 		if res.Beyond > 0 {
 			why = "no path within the bound ends"
 		}
-		if cycles {
+		if cyc != nil && slices.ContainsFunc(askedProperties(sc), isPromise) {
 			why += " (and on every fair cycle every promise is kept)"
 		}
 		if len(ends) > 0 {
 			why += ", so " + names(ends) + " were not judged"
+		}
+		not = append(not, why)
+	case sys.Endless == "" && res.Exhausted && cyclic(sc, res, cyc) > 0:
+		why := fmt.Sprintf("some runs never end: %d strongly connected components of states hold a fair cycle, where a run can stay for ever", cyclic(sc, res, cyc))
+		if slices.ContainsFunc(askedProperties(sc), isPromise) {
+			why += ", every promise kept on them"
+		}
+		if len(ends) > 0 {
+			why += ", so " + names(ends) + " were not judged on the runs that stay there"
 		}
 		not = append(not, why)
 	}
@@ -156,4 +176,17 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 		over = " and every fair cycle"
 	}
 	return fmt.Sprintf("proved: %s, over all %d states%s", names(ids), res.Distinct, over), nil
+}
+
+// cyclic is how many strongly connected components of the state graph
+// hold a fair cycle (one a run can keep to for ever), as the liveness pass
+// counted them (under --liveness, or cyc, owedCycle's); 0 when none ran.
+func cyclic(sc statespace.Config, res statespace.Result, cyc *statespace.Result) int64 {
+	switch {
+	case cyc != nil:
+		return cyc.Live.Fair
+	case sc.Liveness:
+		return res.Live.Fair
+	}
+	return 0
 }

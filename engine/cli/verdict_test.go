@@ -23,11 +23,14 @@ import (
 // record itself in the token, which then goes round for ever though
 // everyone was served; "skip", node N that passes the token on without
 // entering, so that its request stays owed for ever while the token goes
-// round.
+// round; "stale", a node the token passed before it asked, that takes
+// itself for served and never enters, so that the schedules where a
+// request comes late go round for ever while the others end.
 type relay struct {
-	i, n         int
-	want, skip   bool
-	forget, done bool
+	i, n          int
+	want, skip    bool
+	forget, done  bool
+	stale, passed bool
 }
 
 // Tok is relay's token: the nodes served (bit i-1: node i).
@@ -43,7 +46,7 @@ func (r *relay) Step(in node.Input, out *node.Output) {
 		r.want = true
 	case in.Kind == node.InMsg:
 		t := in.Msg.(Tok)
-		if r.want && !(r.skip && r.i == r.n) {
+		if r.want && !(r.skip && r.i == r.n) && !(r.stale && r.passed) {
 			out.EnterCS()
 			out.ExitCS()
 			r.want = false
@@ -51,6 +54,7 @@ func (r *relay) Step(in node.Input, out *node.Output) {
 				t.Served |= 1 << (r.i - 1)
 			}
 		}
+		r.passed = r.stale && (r.passed || !r.want)
 		all := uint64(1)<<r.n - 2 // nodes 2..N
 		if t.Served&all == all {
 			r.done = true // the last to be served keeps the token: the run is over
@@ -63,7 +67,7 @@ func (r *relay) Step(in node.Input, out *node.Output) {
 
 func (r *relay) Clone() node.Node { c := *r; return &c }
 func (r *relay) AppendKey(x []byte) []byte {
-	return node.AppendBool(node.AppendBool(x, r.want), r.done)
+	return node.AppendBool(node.AppendBool(node.AppendBool(x, r.want), r.done), r.passed)
 }
 
 // granted is "every request is eventually granted" for relay: a promise
@@ -107,7 +111,7 @@ func relayAlgorithm() engine.Algorithm {
 			sys := engine.System{
 				Name: "relay", Nodes: n, Topology: trace.TopoRing, Script: script, Messages: []node.Msg{Tok{}},
 				Factory: func(i int) (node.Node, error) {
-					return &relay{i: i, n: n, forget: bug == "forget", skip: bug == "skip"}, nil
+					return &relay{i: i, n: n, forget: bug == "forget", skip: bug == "skip", stale: bug == "stale"}, nil
 				},
 				Properties: props,
 			}
@@ -208,5 +212,35 @@ func TestCheckRefusesWhatCannotBeJudged(t *testing.T) {
 	code, out, errs := relayCheck(t, "--endless")
 	if code != cliutil.ExitNoTermination || !strings.Contains(lastLine(out), "every request granted, judged where a run ends, and with --endless no run ends; --liveness judges") {
 		t.Fatalf("--endless: exit %d, want 4\n%s%s", code, out, errs)
+	}
+}
+
+// Issue 33, defect 3, where some runs end: a late request that the stale
+// relay skips for ever while the token goes round, though the runs whose
+// requests come first end. Its fair cycle owing the request is a
+// counterexample to termination: exit 3 with a lasso whose replay exits 3.
+// On main (and before the count of steps back): exit 0, "proved".
+func TestCheckSomeRunsNeverEndIsALasso(t *testing.T) {
+	for _, args := range [][]string{{"--bug", "stale"}, {"--bug", "stale", "--por=false"}, {"--bug", "stale", "--nodes", "4"}} {
+		code, out, errs := relayCheck(t, args...)
+		if code != cliutil.ExitViolation || !strings.Contains(out, "LIVENESS VIOLATION of every request granted") || strings.Contains(out, ", 0 terminal;") {
+			t.Fatalf("%q: exit %d, want 3, terminal states and a liveness violation\n%s%s", args, code, out, errs)
+		}
+		replay := replayOf(t, out)
+		var o, e bytes.Buffer
+		if code := Run(context.Background(), replay, &o, &e, relayAlgorithm()); code != cliutil.ExitViolation || !strings.Contains(strings.Join(replay, " "), "|") {
+			t.Fatalf("%q: the lasso's replay %q: exit %d, want 3\n%s%s", args, replay, code, o.String(), e.String())
+		}
+	}
+}
+
+// Issue 33, defect 3: a fair cycle on which nothing is owed (no promise
+// asked), where other runs end, is still a run that never ends: exit 4
+// and a last line that says so. On main: exit 0, "proved".
+func TestCheckSomeRunsNeverEndIsNotProved(t *testing.T) {
+	code, out, errs := relayCheck(t, "--bug", "stale", "--promise=false")
+	last := lastLine(out)
+	if code != cliutil.ExitNoTermination || !strings.HasPrefix(last, "not proved: some runs never end: 3 strongly connected components of states hold a fair cycle") || strings.Contains(out, ", 0 terminal;") {
+		t.Fatalf("exit %d, want 4 and a last line not proved: some runs never end\n%s%s", code, out, errs)
 	}
 }
