@@ -1,6 +1,9 @@
 package statespace
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // cyclic counts the components with a cycle: a self-step and a round of
 // two states count, a diamond (paths of two lengths to one state, as a
@@ -23,6 +26,22 @@ func TestCycleGraphCyclic(t *testing.T) {
 		}
 		if got := g.cyclic(c.n); got != c.want {
 			t.Errorf("%s: %d components with a cycle, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// A search with Cycles counts no cycle where there is none, with the
+// reduction or without: the greeters' runs all end.
+func TestCyclesNoneWhereRunsEnd(t *testing.T) {
+	for _, por := range []bool{true, false} {
+		cfg := greeters(3, false)
+		cfg.POR, cfg.Cycles = por, true
+		res, err := Search(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exhausted || res.Cyclic != 0 || res.Terminal != 8 {
+			t.Errorf("por=%v: exhausted %v, %d cyclic components, %d terminal states, want 0 and 8", por, res.Exhausted, res.Cyclic, res.Terminal)
 		}
 	}
 }
