@@ -129,6 +129,14 @@ type System struct {
 	// the System behaves alike (see Symmetry for what makes one valid):
 	// `check --symmetry` keeps one state of every orbit. Nil: none.
 	Symmetry *Symmetry
+	// Endless, if set, says that the System's workload never ends, in
+	// words that name the parameter which makes it so and the one that
+	// would end it ("with --requests 0 no run ends; --requests N ends
+	// them"). An exhaustive check then judges a property that is judged
+	// where a run ends only over cycles (--liveness), and refuses one it
+	// cannot judge at all; a System without it whose runs cannot end fails
+	// the check's termination.
+	Endless string
 }
 
 // Slow delays every message delivered to Node by Extra ticks during

@@ -29,6 +29,9 @@ func checkSystem(name string, pl plan, requests, maxClock int) engine.System {
 	if pl.regen && requests == 0 {
 		sys.Properties = append(sys.Properties, &mutexcheck.TokenEventually{Type: tokenring.Msg{}.Type()})
 	}
+	if requests == 0 {
+		sys.Endless = "with --requests 0 no run ends (--requests N ends them)"
+	}
 	if maxClock > 0 {
 		sys.Within = func(_ int, nd node.Node) bool { c, ok := clockOf(nd); return !ok || c <= maxClock }
 		sys.Bound = fmt.Sprintf("--max-clock %d", maxClock)

@@ -91,6 +91,23 @@ type checkReport struct {
 	// AtEnds are the properties judged only where a path ends, on one
 	// path per terminal state (statespace.Result.AtEnds).
 	AtEnds []string `json:"judged_at_ends,omitempty"`
+	// NeverEnds says that no run ends though the workload does, and that
+	// the liveness pass searched the cycles for a promise owed for ever
+	// (Live holds its figures when it found one).
+	NeverEnds bool `json:"never_ends,omitempty"`
+	// Cyclic is the strongly connected components with a cycle in the
+	// graph the search explored (statespace.Result.Cyclic), counted when
+	// a cycle could be a run that never ends (seeksCycles): with some,
+	// and states where a run ends, the liveness pass looked for a cycle
+	// owing a promise all the same (Live holds its figures when it found
+	// one).
+	Cyclic int64 `json:"cyclic_components,omitempty"`
+	// Proved is exit 0: every property asked for judged over every state
+	// the parameters allow. Verdict is the text report's last line, and
+	// NotJudged what it says was left unjudged.
+	Proved    bool     `json:"proved"`
+	Verdict   string   `json:"verdict,omitempty"`
+	NotJudged []string `json:"not_judged,omitempty"`
 
 	// Live is the liveness pass's figures and lasso (--liveness).
 	Live *liveReport `json:"liveness,omitempty"`
@@ -167,8 +184,12 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 // Script and properties sc already holds) with the flags of CheckFlags,
 // or, with --path, replays one path through Execute (trace, properties,
 // renderers).
-// Exit codes: 3 a violation, 0 the space was exhausted clean, 4 a bound
-// stopped it first, 130 interrupted (with the figures so far).
+// Exit codes: 3 a violation (or a fair cycle on which a promise stays
+// owed, a run of a workload that ends never ending), 0 proved: every
+// property asked for judged over every state the parameters allow, 4 not
+// proved: a bound left states unexpanded or a property went unjudged
+// (verdict says which), 2 a property the flags make impossible to judge
+// (judgeable), 130 interrupted (with the figures so far).
 func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
 	sc, err := searchFlags(c, sc)
 	if err != nil {
@@ -221,6 +242,11 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 	}
 
+	if sc.Goal == nil {
+		if err := judgeable(sys, sc); err != nil {
+			return err
+		}
+	}
 	rep := checkReport{
 		Algorithm: sys.Name, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
 		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
@@ -258,6 +284,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		bar.describe(progressLine(p, sc))
 		bar.set(p.Distinct)
 	}
+	sc.Cycles = seeksCycles(sys, sc)
 	res, err := statespace.Search(ctx, sc)
 	bar.done()
 	if err != nil {
@@ -285,6 +312,22 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Liveness {
 		rep.Live = newLiveReport(sc, res, base, sys.Names)
 	}
+	lsc, lres, cycles, err := owedCycle(ctx, sys, sc, res)
+	if err != nil {
+		return err
+	}
+	var cyc *statespace.Result
+	if rep.NeverEnds, rep.Cyclic = cycles && res.Terminal == 0, res.Cyclic; cycles {
+		cyc = &lres
+	}
+	if cycles && lres.Lasso != nil {
+		res.Lasso = lres.Lasso
+		rep.Live = newLiveReport(lsc, lres, base, sys.Names)
+	}
+	if res.Violation == nil && res.Lasso == nil {
+		rep.Verdict, rep.NotJudged = verdict(sys, sc, res, rep.Live, cyc)
+		rep.Proved = rep.NotJudged == nil
+	}
 	if limit := extremesWanted(c, res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
 		rep.Messages = extremes(ctx, sys, sc, limit, c.IsSet("extremes"), stderr)
 	}
@@ -296,6 +339,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		writeCheck(notes, rep)
 		if rep.Messages != nil {
 			writeExtremes(notes, rep.Messages)
+		}
+		if rep.Verdict != "" {
+			fmt.Fprintln(notes, rep.Verdict)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -322,13 +368,13 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		}
 		return &run.Violation{Property: rep.Property, Detail: rep.Detail, Replay: rep.Replay}
 	}
-	switch res.Stop {
-	case "":
-		return nil
-	case "interrupted":
+	switch {
+	case res.Stop == "interrupted":
 		return ctx.Err()
+	case !rep.Proved:
+		return cliutil.NoTerminationf("%s", rep.Verdict)
 	}
-	return cliutil.NoTerminationf("not exhausted: stopped by %s after %d distinct states", res.Stop, res.Distinct)
+	return nil
 }
 
 // serveRefuses refuses the flags the browser page cannot honour with
@@ -402,6 +448,13 @@ func writeCheck(w io.Writer, r checkReport) {
 	fmt.Fprintf(w, "time: %.3fs, %.0f distinct states/s%s, memory %.1f MiB\n", r.Seconds, r.PerSecond, workers, float64(r.MemBytes)/(1<<20))
 	if r.Omission > 0 {
 		fmt.Fprintf(w, "fingerprints: the chance that two states shared one, leaving states unexplored, is about %.0e (--exact rules it out)\n", r.Omission)
+	}
+	switch {
+	case r.Live == nil:
+	case r.NeverEnds:
+		fmt.Fprintln(w, "no run ends: no path reaches a state where the run is over, though the workload ends; the liveness pass looked for a fair cycle on which a promise stays owed, without the reduction")
+	case r.Cyclic > 0:
+		fmt.Fprintf(w, "some runs may not end: the graph searched has %d strongly connected components with a cycle, though the workload ends; the liveness pass looked for a fair cycle on which a promise stays owed, without the reduction\n", r.Cyclic)
 	}
 	if r.Live != nil {
 		writeLive(w, r)

@@ -61,7 +61,8 @@ type goalReport struct {
 
 // reportGoal reports a goal search: a shortest path to the goal and its
 // replay (exit 0), or that no reachable state meets it (exit 3 when the
-// space was exhausted, 4 when a bound stopped the search first).
+// space was exhausted, 4 when a bound stopped the search first or a state
+// constraint left states unexpanded, where the goal may lie).
 func reportGoal(ctx context.Context, sys engine.System, sc statespace.Config, res statespace.Result, rep checkReport,
 	base, format string, stdout, stderr io.Writer) error {
 	g := goalReport{checkReport: rep, Goal: sc.Goal.Name, Reached: res.Goal}
@@ -83,6 +84,8 @@ func reportGoal(ctx context.Context, sys engine.System, sc statespace.Config, re
 			fmt.Fprintf(w, "result: goal %s reached after %d steps (a shortest path)\npath: %s\nreplay: %s\n", g.Goal, g.Steps, g.Path, g.Replay)
 		case res.Violation != nil:
 			fmt.Fprintf(w, "result: VIOLATION of %s before the goal %s was reached: %s\n", res.Violation.Property, g.Goal, res.Violation.Detail)
+		case res.Exhausted && res.Beyond > 0:
+			fmt.Fprintf(w, "result: goal %s not reached within %s: no state within it meets it, and %d states beyond it were not expanded\n", g.Goal, sc.Bound, res.Beyond)
 		case res.Exhausted:
 			fmt.Fprintf(w, "result: goal %s unreachable: no reachable state meets it (exhausted)\n", g.Goal)
 		default:
@@ -101,6 +104,8 @@ func reportGoal(ctx context.Context, sys engine.System, sc statespace.Config, re
 		return nil
 	case res.Violation != nil:
 		return cliutil.Violationf("violation of %s before the goal %s was reached", res.Violation.Property, g.Goal)
+	case res.Exhausted && res.Beyond > 0:
+		return cliutil.NoTerminationf("goal %s not reached within %s: %d states beyond it not expanded", g.Goal, sc.Bound, res.Beyond)
 	case res.Exhausted:
 		return cliutil.Violationf("goal %s unreachable", g.Goal)
 	case res.Stop == "interrupted":

@@ -89,6 +89,17 @@ type Config struct {
 	// space is exhausted, looks for a fair cycle that keeps a promise owed
 	// for ever. It turns the partial-order reduction off.
 	Liveness bool
+	// Cycles counts, once the space is exhausted, the strongly connected
+	// components of the graph searched that hold a cycle (Result.Cyclic):
+	// with none, every run ends. The search keeps its steps for it (8
+	// bytes a step), and counts those to a state no deeper than the one
+	// they leave (Result.Back): with none there is no cycle (depth grows
+	// along every path) and the components are not computed. Under the
+	// reduction the graph searched has a cycle if the full graph has one:
+	// the ample sets' proviso fully expands a state of every cycle, and the
+	// sleep sets leave, of every path, one as long through independent
+	// steps reordered, so a cycle's repeated rounds find a state twice.
+	Cycles bool
 	// From, when set, stages the search: it starts from the state this
 	// path reaches (taken under the asynchronous timer model, its own
 	// faults allowed), with the fault budgets and timer model above
@@ -158,6 +169,8 @@ type Result struct {
 	Path        []Trans       // the shortest path to the violation
 	Reduced     int64         // states expanded by an ample set smaller than their enabled set
 	Beyond      int64         // distinct states outside the Within constraint, not expanded
+	Back        int64         // with Config.Cycles: steps to a state no deeper than the one they leave
+	Cyclic      int64         // with Config.Cycles: strongly connected components with a cycle
 	// Goal reports that Config.Goal holds in the state Path reaches.
 	Goal bool
 	// Covered is the depth fully covered: every state within that many
@@ -233,3 +246,8 @@ func For(alg engine.Algorithm, p engine.Params, env engine.Env) (engine.System, 
 	return sys, Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Checks: fresh, Within: sys.Within, Bound: sys.Bound}, nil
 }
+
+// AtEnds are the properties of cfg that a search judges only where a path
+// ends (Result.AtEnds), known before it runs: a caller can refuse a check
+// whose runs never end and that asks for one of them alone.
+func AtEnds(cfg Config) []check.ID { return atEnds(cfg) }

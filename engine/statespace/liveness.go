@@ -41,6 +41,7 @@ type LiveStats struct {
 	Edges      int64         // edges kept
 	SCCs       int64         // strongly connected components of the whole graph
 	Cyclic     int64         // of them, those with a cycle
+	Fair       int64         // of those, the fair ones: a run that keeps to one never ends
 	Promises   int           // promises (property, node) judged
 	Candidates int64         // components where one promise stays owed, checked for fairness
 	Elapsed    time.Duration // the pass after the search
@@ -200,10 +201,18 @@ func (g *livegraph) rows() csr {
 }
 
 // sccs finds the strongly connected components of the subgraph of the
-// states where in holds and the edges where use holds (Tarjan's
-// algorithm, without recursion), and calls visit with each one's members.
+// states where in holds and the edges where use holds, and calls visit
+// with each one's members.
 func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
-	n := g.owed.len()
+	tarjan(g.owed.len(), c.off, g.to, in, use, visit)
+}
+
+// tarjan finds the strongly connected components of a graph of n states
+// whose edges off[v]..off[v+1] leave v, each to the state to(e), on the
+// subgraph of the states where in holds and the edges where use holds
+// (Tarjan's algorithm, without recursion), and calls visit with each
+// one's members, sinks first.
+func tarjan(n int, off []int32, to func(e int32) int32, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
 	index := make([]int32, n)
 	low := make([]int32, n)
 	on := make([]bool, n)
@@ -218,7 +227,7 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 		if index[root] >= 0 || !in(root) {
 			continue
 		}
-		calls = append(calls[:0], frame{v: root, k: c.off[root]})
+		calls = append(calls[:0], frame{v: root, k: off[root]})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
@@ -226,10 +235,10 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
 			v := f.v
-			if f.k < c.off[v+1] {
-				e := c.edge(f.k)
+			if f.k < off[v+1] {
+				e := f.k
 				f.k++
-				w := g.to(e)
+				w := to(e)
 				if !use(e) || !in(w) {
 					continue
 				}
@@ -239,7 +248,7 @@ func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, v
 					next++
 					stack = append(stack, w)
 					on[w] = true
-					calls = append(calls, frame{v: w, k: c.off[w]})
+					calls = append(calls, frame{v: w, k: off[w]})
 				case on[w]:
 					low[v] = min(low[v], index[w])
 				}
@@ -280,10 +289,19 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	st := LiveStats{Edges: int64(g.edges.len())}
 	c := g.rows()
 	all := func(int32) bool { return true }
+	sc := newFairScratch(g.groups)
+	comp := make([]int32, g.owed.len())
 	g.sccs(c, all, all, func(ms []int32) {
 		st.SCCs++
-		if len(ms) > 1 || g.selfEdge(c, ms[0], all) >= 0 {
-			st.Cyclic++
+		if len(ms) == 1 && g.selfEdge(c, ms[0], all) < 0 {
+			return
+		}
+		st.Cyclic++
+		for _, v := range ms {
+			comp[v] = int32(st.Cyclic)
+		}
+		if g.fair(c, ms, func(e int32) bool { return comp[g.to(e)] == int32(st.Cyclic) }, sc) {
+			st.Fair++
 		}
 	})
 	var any uint64
@@ -295,8 +313,6 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	st.Promises = bits.OnesCount64(any)
 	var lasso *Lasso
 	ws := wholes(s.cfg)
-	comp := make([]int32, len(owed))
-	sc := newFairScratch(g.groups)
 	for b := range 64 {
 		bit := uint64(1) << b
 		if any&bit == 0 {

@@ -266,3 +266,21 @@ func FuzzParseLasso(f *testing.F) {
 		}
 	})
 }
+
+// A search with Cycles, with the reduction or without, finds the cycles
+// of the server whose clients ask for ever, without --liveness's graph.
+func TestCyclesFoundWithTheReductionOrWithout(t *testing.T) {
+	var cyclic [2]int64
+	for k, por := range []bool{true, false} {
+		cfg := locks(3, 0, "fifo")
+		cfg.Liveness, cfg.POR, cfg.Cycles = false, por, true
+		res, err := statespace.Search(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cyclic[k] = res.Cyclic; !res.Exhausted || res.Cyclic == 0 || res.Live.Edges != 0 {
+			t.Errorf("por=%v: exhausted %v, %d cyclic components, %d edges kept for liveness: want cycles and no liveness graph", por, res.Exhausted, res.Cyclic, res.Live.Edges)
+		}
+	}
+	t.Logf("cyclic components: %d with the reduction, %d without", cyclic[0], cyclic[1])
+}

@@ -82,15 +82,16 @@ type searcher struct {
 	memo              []succ
 	cands             []uint64
 	ts                []Trans
-	slb, wakeb, keepb []Trans    // scratch
-	doneb             []Trans    // scratch: expandPre's transitions taken
-	lv                *livegraph // the graph kept for liveness (Config.Liveness), else nil
-	par               *workers   // the workers of a parallel search (par.go), else nil
-	handed            []uint64   // the candidate ample sets a worker left to try (guess.go), else nil
-	nextReport        time.Time  // when Config.Progress is next due
-	levelStart        int64      // res.Explored when the current level began
-	headroom          func()     // lets go of the GC headroom (headroom.go) once it is held
-	headroomN         int64      // its size
+	slb, wakeb, keepb []Trans     // scratch
+	doneb             []Trans     // scratch: expandPre's transitions taken
+	lv                *livegraph  // the graph kept for liveness (Config.Liveness), else nil
+	cg                *cycleGraph // the graph kept to count its cycles (Config.Cycles), else nil
+	par               *workers    // the workers of a parallel search (par.go), else nil
+	handed            []uint64    // the candidate ample sets a worker left to try (guess.go), else nil
+	nextReport        time.Time   // when Config.Progress is next due
+	levelStart        int64       // res.Explored when the current level began
+	headroom          func()      // lets go of the GC headroom (headroom.go) once it is held
+	headroomN         int64       // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
 	// permutation from one to the other.
@@ -109,12 +110,14 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
 		full: map[string]int32{}, sleeps: newSleepSets(), recs: newRecords(cfg.POR, cfg.SpillDir, cfg.linkMem)}
 	if !cfg.Exact {
-		s.fp = newFPSet(cfg.POR || cfg.Liveness)
+		s.fp = newFPSet(cfg.POR || cfg.Liveness || cfg.Cycles)
 	}
 	s.level, s.next = s.newQueue(), s.newQueue()
 	defer s.release()
 	if cfg.Liveness {
 		s.lv = newLivegraph(cfg.Nodes)
+	} else if cfg.Cycles {
+		s.cg = &cycleGraph{}
 	}
 	if cfg.Timeout > 0 {
 		s.deadline = s.start.Add(cfg.Timeout)
@@ -167,6 +170,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 					return res, contract(s.cfg, "the lasso %s|%s the search found does not replay from the initial state: %v", FormatPath(l.Prefix), FormatPath(l.Cycle), err)
 				}
 			}
+		}
+		if s.cg != nil && s.res.Back > 0 { // with no step back, no cycle
+			s.res.Cyclic = s.cg.cyclic(s.recs.len())
 		}
 	}
 	return s.end()
@@ -399,6 +405,10 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		}
 		idx, seen, k := s.lookup(next)
 		if seen {
+			if s.cg != nil && s.recs.depthOf(idx) <= e.depth {
+				s.res.Back++
+			}
+			s.cg.step(e.rec, idx)
 			s.lv.edge(e.rec, idx, t, kept)
 			if cfg.POR {
 				s.revisit(idx, k, sl)
@@ -410,6 +420,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 			return err
 		}
 		s.lv.edge(e.rec, int32(s.recs.len()-1), t, kept)
+		s.cg.step(e.rec, int32(s.recs.len()-1))
 	}
 	return nil
 }

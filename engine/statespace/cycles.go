@@ -1,0 +1,49 @@
+package statespace
+
+import "slices"
+
+// cycleGraph is what a search with Config.Cycles keeps of the graph it
+// explores, to count its cycles once the space is exhausted: every step
+// taken, as the pair of its states' numbers (8 bytes a step, in chunks).
+// Unlike the liveness graph (livegraph) it takes the steps in any order,
+// so it works under the reduction, whose sleep sets expand a state again.
+type cycleGraph struct {
+	steps chunked[[2]int32]
+}
+
+// step records a step from state a to state b.
+func (g *cycleGraph) step(a, b int32) {
+	if g != nil {
+		g.steps.push([2]int32{a, b})
+	}
+}
+
+// cyclic is how many strongly connected components of the graph of n
+// states hold a cycle (more than one state, or a step from a state to
+// itself).
+func (g *cycleGraph) cyclic(n int) int64 {
+	off := make([]int32, n+1)
+	for i := range g.steps.len() {
+		off[g.steps.at(i)[0]+1]++
+	}
+	for v := range n {
+		off[v+1] += off[v]
+	}
+	to := make([]int32, g.steps.len())
+	fill := append([]int32(nil), off[:n]...)
+	for i := range g.steps.len() {
+		st := g.steps.at(i)
+		to[fill[st[0]]] = st[1]
+		fill[st[0]]++
+	}
+	g.steps = chunked[[2]int32]{} // the arrays above hold it now
+	all := func(int32) bool { return true }
+	var count int64
+	tarjan(n, off, func(e int32) int32 { return to[e] }, all, all, func(ms []int32) {
+		v := ms[0]
+		if len(ms) > 1 || slices.Contains(to[off[v]:off[v+1]], v) {
+			count++
+		}
+	})
+	return count
+}
