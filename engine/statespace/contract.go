@@ -23,6 +23,7 @@ type ContractError struct {
 	What string // what broke, in words
 }
 
+// Error says which node type broke the contract and how.
 func (e *ContractError) Error() string {
 	return fmt.Sprintf("the node contract is broken by %s: %s; no verdict (vet finds the method at fault: a Clone that shares memory Step writes, a Step that is not deterministic, or a key that leaves out a field)", e.Node, e.What)
 }
