@@ -57,6 +57,9 @@ func judgeable(sys engine.System, sc statespace.Config) error {
 		}
 		return cliutil.FlagUsagef("liveness", "--liveness: %s what must eventually happen (a promise, check.Eventually), so nothing would be judged over cycles: leave --liveness out", what)
 	}
+	if sys.Endless != "" && sc.Only == check.IDTermination {
+		return cliutil.FlagUsagef("property", "--property termination: %s, so there is no termination to judge", sys.Endless)
+	}
 	if sys.Endless == "" || sc.Only == "" || !slices.Contains(statespace.AtEnds(sc), sc.Only) {
 		return nil
 	}
@@ -166,8 +169,13 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 		return "not proved: " + strings.Join(not, "; "), not
 	}
 	var ids []check.ID
+	left := ""
 	for _, p := range askedProperties(sc) {
-		if !slices.Contains(ids, p.ID()) {
+		switch {
+		case sys.Endless != "" && p.ID() == check.IDTermination:
+			// a workload without end asks for no termination
+			left = "; termination is not asked, as " + sys.Endless
+		case !slices.Contains(ids, p.ID()):
 			ids = append(ids, p.ID())
 		}
 	}
@@ -175,7 +183,7 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 	if overCycles {
 		over = " and every fair cycle"
 	}
-	return fmt.Sprintf("proved: %s, over all %d states%s", names(ids), res.Distinct, over), nil
+	return fmt.Sprintf("proved: %s, over all %d states%s%s", names(ids), res.Distinct, over, left), nil
 }
 
 // cyclic is how many strongly connected components of the state graph
