@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,10 +21,13 @@ func looseBaton() engine.Algorithm {
 	alg := batonAlgorithm()
 	alg.Params = append([]engine.Param(nil), alg.Params...)
 	alg.Params[0].Check = nil
-	alg.Params = append(alg.Params, engine.Param{Name: "plain", Default: false})
+	alg.Params = append(alg.Params, engine.Param{Name: "plain", Default: false}, engine.Param{Name: "promise", Default: false})
 	build := alg.Build
 	alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
 		sys, err := build(p, env)
+		if p.Bool("promise") { // something for --liveness to judge
+			sys.Properties = append(slices.Clone(sys.Properties), newGranted())
+		}
 		if factory := sys.Factory; p.Bool("plain") {
 			sys.Factory = func(i int) (node.Node, error) {
 				nd, err := factory(i)
@@ -126,7 +130,7 @@ func runErr(ctx context.Context, args []string, stdout, stderr *bytes.Buffer, al
 // the cancel).
 func TestOpenCommandIsServed(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), []string{"relayer", "check", "baton", "--grab", "--liveness"}, &out, &errb, looseBaton())
+	code := Run(context.Background(), []string{"relayer", "check", "baton", "--grab", "--promise", "--liveness"}, &out, &errb, looseBaton())
 	var open string
 	for line := range strings.Lines(out.String()) {
 		if o, ok := strings.CutPrefix(line, "in the browser: "); ok {
@@ -134,7 +138,7 @@ func TestOpenCommandIsServed(t *testing.T) {
 		}
 	}
 	if code != cliutil.ExitViolation || open == "" || strings.Contains(open, "--liveness") || !strings.Contains(open, " --serve --path ") {
-		t.Fatalf("exit %d, in the browser: %q; want exit 3 and a --serve line without --liveness\n%s", code, open, out.String())
+		t.Fatalf("exit %d, in the browser: %q; want exit 3 and a --serve line without --liveness\n%s%s", code, open, out.String(), errb.String())
 	}
 	args, err := SplitCommand(open)
 	if err != nil {
