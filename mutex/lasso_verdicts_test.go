@@ -21,7 +21,8 @@ func verdictLines(out string) []string {
 // A trace shows the verdicts of the state it shows. Along the favouring
 // coordinator's lasso P1 enters on every turn and P3 never does: the
 // cycle refutes the promise to P3 alone, and what is judged where a run
-// ends (no deadlock, termination) is not reached, not violated. The
+// ends (no deadlock) is not reached, not violated; termination, which a
+// workload without end does not ask for, is not judged at all. The
 // lasso's --path replay prints the same verdicts.
 func TestLassoVerdictsAreTheCyclesOwn(t *testing.T) {
 	out, errb, code := runCLI(t, "check", "central", "--nodes", "4", "--requests", "0", "--liveness", "--favour", "3", "--property", "no-starvation")
@@ -32,13 +33,12 @@ func TestLassoVerdictsAreTheCyclesOwn(t *testing.T) {
 	for _, want := range []string{
 		"✗ no starvation: the promise to P3 stays owed all the way round the cycle",
 		"– no deadlock: not reached (the lasso's cycle repeats for ever",
-		"– termination: not reached (the lasso's cycle repeats for ever",
 	} {
 		if !strings.Contains(vs, want) {
 			t.Errorf("verdicts lack %q:\n%s", want, vs)
 		}
 	}
-	if strings.Contains(vs, "P1") || strings.Contains(vs, "✗ no deadlock") || strings.Contains(vs, "✗ termination") {
+	if strings.Contains(vs, "P1") || strings.Contains(vs, "✗ no deadlock") || strings.Contains(vs, "termination") {
 		t.Errorf("a verdict the cycle does not refute:\n%s", vs)
 	}
 	var replay string

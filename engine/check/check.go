@@ -373,8 +373,25 @@ func (m *MutualExclusion) Finish(End) trace.Verdict {
 }
 
 // Termination is the property that the run ended by itself within its
-// budget (End.Terminated). It is judged only at the end.
+// budget (End.Terminated). A run judges it at its end; the exhaustive
+// checker also judges it over cycles, as the promise (Eventually) that the
+// run ends: a fair cycle is a run that never does. A workload meant to run
+// for ever (engine.System.Endless) asks for no termination.
 type Termination struct{}
+
+// Promise is the promise that the run ends, made to the run as a whole
+// and kept by no event: it stays owed on every cycle.
+func (Termination) Promise() Promise { return runEnds{} }
+
+// runEnds is Termination's promise (check.Whole). It has no state.
+type runEnds struct{}
+
+func (runEnds) Observe(*trace.Event) uint64 { return 0 }
+func (runEnds) Owed() uint64                { return 1 }
+func (runEnds) Wants() trace.Kinds          { return 0 }
+func (r runEnds) Clone() Promise            { return r }
+func (runEnds) AppendKey(b []byte) []byte   { return b }
+func (runEnds) Unmet() string               { return "the run goes on without ending" }
 
 // ID returns IDTermination.
 func (Termination) ID() ID { return IDTermination }

@@ -201,6 +201,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc, err = symmetryFlag(c, sys, sc, stderr); err != nil {
 		return err
 	}
+	if sys.Endless != "" {
+		sys, sc = withoutTermination(sys, sc)
+	}
 	if checks := sc.Checks; checks != nil && sys.Names != nil {
 		// the terminal verdicts name nodes as the run's text and pictures do
 		sc.Checks = func() []check.Property {

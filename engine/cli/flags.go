@@ -438,7 +438,11 @@ func Replay(c *ucli.Context, seed uint64, skip ...string) string {
 				parts = append(parts, "--"+name, quote(s))
 			}
 		case bool:
-			parts = append(parts, "--"+name)
+			if v {
+				parts = append(parts, "--"+name)
+			} else { // set false: a flag whose default is true
+				parts = append(parts, "--"+name+"=false")
+			}
 		default:
 			parts = append(parts, "--"+name, quote(flagText(name, v)))
 		}

@@ -72,6 +72,27 @@ func judgeable(sys engine.System, sc statespace.Config) error {
 	return nil
 }
 
+// withoutTermination is sys and sc without the termination property, for
+// a workload without end (sys.Endless): no run of it ends, so a check
+// asks for none, and the liveness pass does not take each of its cycles
+// for a run that fails to end.
+func withoutTermination(sys engine.System, sc statespace.Config) (engine.System, statespace.Config) {
+	drop := func(cs []check.Property) []check.Property {
+		return slices.DeleteFunc(slices.Clone(cs), func(p check.Property) bool { return p.ID() == check.IDTermination })
+	}
+	sys.Properties = drop(sys.Properties)
+	if checks := sc.Checks; checks != nil {
+		sc.Checks = func() []check.Property { return drop(checks()) }
+	}
+	return sys, sc
+}
+
+// asksTermination reports whether termination is among the properties a
+// check of sc asks for.
+func asksTermination(sc statespace.Config) bool {
+	return slices.ContainsFunc(askedProperties(sc), func(p check.Property) bool { return p.ID() == check.IDTermination })
+}
+
 // asFlag is how --property names id: "no starvation" is no-starvation.
 func asFlag(id check.ID) string { return strings.ReplaceAll(string(id), " ", "-") }
 
@@ -143,7 +164,7 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 			hint = "; --liveness judges the promises among them over every fair cycle"
 		}
 		not = append(not, fmt.Sprintf("%s, judged where a run ends, and %s%s", names(ends), sys.Endless, hint))
-	case sys.Endless == "" && res.Exhausted && res.Terminal == 0:
+	case sys.Endless == "" && res.Exhausted && res.Terminal == 0 && (len(ends) > 0 || asksTermination(sc)):
 		why := "no run ends: no path reaches a state where the run is over, though the workload ends"
 		if res.Beyond > 0 {
 			why = "no path within the bound ends"
@@ -155,7 +176,7 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 			why += ", so " + names(ends) + " were not judged"
 		}
 		not = append(not, why)
-	case sys.Endless == "" && res.Exhausted && cyclic(sc, res, cyc) > 0:
+	case sys.Endless == "" && res.Exhausted && cyclic(sc, res, cyc) > 0 && (len(ends) > 0 || asksTermination(sc)):
 		why := fmt.Sprintf("some runs never end: %d strongly connected components of states hold a fair cycle, where a run can stay for ever", cyclic(sc, res, cyc))
 		if slices.ContainsFunc(askedProperties(sc), isPromise) {
 			why += ", every promise kept on them"
@@ -169,15 +190,14 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 		return "not proved: " + strings.Join(not, "; "), not
 	}
 	var ids []check.ID
-	left := ""
 	for _, p := range askedProperties(sc) {
-		switch {
-		case sys.Endless != "" && p.ID() == check.IDTermination:
-			// a workload without end asks for no termination
-			left = "; termination is not asked, as " + sys.Endless
-		case !slices.Contains(ids, p.ID()):
+		if !slices.Contains(ids, p.ID()) {
 			ids = append(ids, p.ID())
 		}
+	}
+	left := ""
+	if sys.Endless != "" && sc.Only == "" {
+		left = "; termination is not asked, as " + sys.Endless // withoutTermination
 	}
 	over := ""
 	if overCycles {

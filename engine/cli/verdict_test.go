@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,19 +171,32 @@ func TestCheckRunThatNeverEndsIsALasso(t *testing.T) {
 	}
 }
 
-// Issue 33, defect 3: where no run ends and no cycle owes work, what is
-// judged where a run ends was not judged: exit 4, and the last line says
-// which. On main: exit 0.
+// Issue 33, defect 3: a workload that ends whose runs never do, though
+// no request stays owed (the release forgets to record who was served, so
+// the token goes round for ever): termination, the promise that the run
+// ends, is broken by a fair cycle: exit 3 with a lasso that replays. Where
+// termination is not asked, what is judged only where a run ends was not
+// judged: exit 4, and the last line says which; what is judged at every
+// state is proved. On main: exit 0.
 func TestCheckRunThatNeverEndsIsNotProved(t *testing.T) {
 	for _, args := range [][]string{{"--bug", "forget"}, {"--bug", "forget", "--liveness"}, {"--bug", "forget", "--promise=false"}} {
 		code, out, errs := relayCheck(t, args...)
-		last := lastLine(out)
-		if code != cliutil.ExitNoTermination || !strings.HasPrefix(last, "not proved: no run ends") || !strings.Contains(errs, last) {
-			t.Fatalf("%q: exit %d, want 4 and a last line not proved: no run ends\n%s%s", args, code, out, errs)
+		if code != cliutil.ExitViolation || !strings.Contains(out, "LIVENESS VIOLATION of termination: a fair cycle of 3 steps, reached after 5, on which the run goes on without ending, for ever") {
+			t.Fatalf("%q: exit %d, want 3 and termination broken by a fair cycle\n%s%s", args, code, out, errs)
 		}
-		if len(args) == 2 && !strings.Contains(last, "every request granted were not judged") {
-			t.Fatalf("%q: the last line does not name what was not judged: %s", args, last)
+		replay := replayOf(t, out)
+		var o, e bytes.Buffer
+		if code := Run(context.Background(), replay, &o, &e, relayAlgorithm()); code != cliutil.ExitViolation || !strings.Contains(o.String(), "✗ termination") {
+			t.Fatalf("%q: the lasso's replay %q: exit %d, want 3 and ✗ termination\n%s%s", args, replay, code, o.String(), e.String())
 		}
+	}
+	code, out, errs := relayCheck(t, "--bug", "forget", "--property", "every-request-granted")
+	last := lastLine(out)
+	if code != cliutil.ExitNoTermination || !strings.HasPrefix(last, "not proved: no run ends") || !strings.Contains(last, "every request granted were not judged") || !strings.Contains(errs, last) {
+		t.Fatalf("--property every-request-granted: exit %d, want 4 and a last line not proved: no run ends ... not judged\n%s%s", code, out, errs)
+	}
+	if code, out, errs := relayCheck(t, "--bug", "forget", "--property", "mutual-exclusion"); code != 0 || !strings.HasPrefix(lastLine(out), "proved: mutual exclusion, over all ") {
+		t.Fatalf("--property mutual-exclusion: exit %d, want 0, proved\n%s%s", code, out, errs)
 	}
 }
 
@@ -196,7 +210,7 @@ func TestCheckRefusesWhatCannotBeJudged(t *testing.T) {
 		want string
 	}{
 		{[]string{"--endless", "--property", "every-request-granted"}, "add --liveness"},
-		{[]string{"--promise=false", "--liveness"}, "--liveness: no property of relay says what must eventually happen"},
+		{[]string{"--promise=false", "--liveness", "--property", "mutual-exclusion"}, "--liveness: --property mutual-exclusion does not say"},
 		{[]string{"--liveness", "--property", "mutual-exclusion"}, "--liveness: --property mutual-exclusion does not say"},
 	} {
 		code, out, errs := relayCheck(t, c.args...)
@@ -235,12 +249,22 @@ func TestCheckSomeRunsNeverEndIsALasso(t *testing.T) {
 }
 
 // Issue 33, defect 3: a fair cycle on which nothing is owed (no promise
-// asked), where other runs end, is still a run that never ends: exit 4
-// and a last line that says so. On main: exit 0, "proved".
-func TestCheckSomeRunsNeverEndIsNotProved(t *testing.T) {
+// asked but termination), where other runs end, is a run that never ends:
+// termination is broken, exit 3, and the lasso replays with the same
+// flags (--promise=false too: it was replayed as --promise). Without
+// termination asked, what is judged at every state is proved. On main:
+// exit 0, "proved".
+func TestCheckSomeRunsNeverEndBreakTermination(t *testing.T) {
 	code, out, errs := relayCheck(t, "--bug", "stale", "--promise=false")
-	last := lastLine(out)
-	if code != cliutil.ExitNoTermination || !strings.HasPrefix(last, "not proved: some runs never end: 3 strongly connected components of states hold a fair cycle") || strings.Contains(out, ", 0 terminal;") {
-		t.Fatalf("exit %d, want 4 and a last line not proved: some runs never end\n%s%s", code, out, errs)
+	if code != cliutil.ExitViolation || !strings.Contains(out, "LIVENESS VIOLATION of termination") || strings.Contains(out, ", 0 terminal;") {
+		t.Fatalf("exit %d, want 3 and termination broken\n%s%s", code, out, errs)
+	}
+	replay := replayOf(t, out)
+	var o, e bytes.Buffer
+	if code := Run(context.Background(), replay, &o, &e, relayAlgorithm()); code != cliutil.ExitViolation || !slices.Contains(replay, "--promise=false") {
+		t.Fatalf("the lasso's replay %q: exit %d, want 3 and --promise=false\n%s%s", replay, code, o.String(), e.String())
+	}
+	if code, out, errs := relayCheck(t, "--bug", "stale", "--property", "mutual-exclusion"); code != 0 {
+		t.Fatalf("--property mutual-exclusion: exit %d, want 0\n%s%s", code, out, errs)
 	}
 }

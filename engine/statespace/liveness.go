@@ -313,11 +313,8 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	st.Promises = bits.OnesCount64(any)
 	var lasso *Lasso
 	ws := wholes(s.cfg)
-	for b := range 64 {
+	for _, b := range s.promiseOrder(any, g.n) {
 		bit := uint64(1) << b
-		if any&bit == 0 {
-			continue
-		}
 		// the other promises of the same property: keeping one of them
 		// while b is owed is an entry that overtakes b's
 		group := (uint64(1)<<g.n - 1) << (b / g.n * g.n)
@@ -569,6 +566,25 @@ func (g *livegraph) walk(c csr, a int32, inside func(e int32) bool, goal func(v,
 	}
 	slices.Reverse(path)
 	return path
+}
+
+// promiseOrder lists the bits of the promises owed somewhere (any), in
+// the order the liveness pass tries them (n promises a property): the
+// property's order, but termination's last, since every fair cycle is a
+// run that does not end, and a property more particular that the same
+// cycle refutes says more of it.
+func (s *searcher) promiseOrder(any uint64, n int) []int {
+	var first, last []int
+	for b := range 64 {
+		switch {
+		case any&(1<<b) == 0:
+		case s.liveName(b/n) == check.IDTermination:
+			last = append(last, b)
+		default:
+			first = append(first, b)
+		}
+	}
+	return append(first, last...)
 }
 
 // liveName is the ID of the k-th check.Eventually property of the run.
