@@ -216,7 +216,7 @@ func (a algorithm) exhaustive() *engine.Algorithm {
 		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; under --policy fifo the checker makes clocks and request numbers finite by exact reductions (Lamport with --clock events, Ricart-Agrawala, Maekawa, the quorum's request numbers), which leaves some spaces finite: those of central, token-ring, ricart-agrawala and lamport at N = 3; the others need --max-depth (or --max-clock, where offered))"},
 	}
 	if a.clock {
-		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none)"})
+		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none); with states left beyond it the check proves nothing (exit 4)"})
 	}
 	return &engine.Algorithm{
 		Description: "Breadth-first search over every interleaving the simulator could produce: which message\n" +

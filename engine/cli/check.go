@@ -28,9 +28,9 @@ func CheckFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "policy", Value: "fifo", Usage: "delivery: fifo (the head of any link next) or random (any message in flight next)"},
 		&ucli.StringFlag{Name: "timers", Value: "any", Usage: "when a pending timer may fire: any (any moment: the asynchronous model) or quiet (only with no message in flight: timeouts longer than any delay)"},
-		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound)"},
-		&ucli.IntFlag{Name: "max-flight", Usage: "a state constraint on the network, as TLC's: states with more than this many messages in flight on one link are counted but not expanded (0: none); a lasso found within it is a lasso of the unbounded system, a ✓ holds within it only; turns --por off"},
-		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound)"},
+		&ucli.IntFlag{Name: "max-depth", Usage: "explore no path longer than this many steps (0: no bound); a path cut short proves nothing (exit 4)"},
+		&ucli.IntFlag{Name: "max-flight", Usage: "a state constraint on the network, as TLC's: states with more than this many messages in flight on one link are counted but not expanded (0: none); a violation or lasso found within it is one of the unbounded system; with states left beyond it the check proves nothing (exit 4); turns --por off"},
+		&ucli.Int64Flag{Name: "max-states", Usage: "stop after this many distinct states (0: no bound); stopped, the check proves nothing (exit 4)"},
 		&ucli.Float64Flag{Name: "max-memory", Value: 4, Usage: "stop when the Go heap and the tables the search keeps off it pass this many GiB (0: no bound)"},
 		&ucli.DurationFlag{Name: "timeout", Usage: "stop after this much wall-clock time, e.g. 60s (0: no bound)"},
 		&ucli.IntFlag{Name: "crashes", Usage: "also crash any node at any point, up to this many crashes (0..8)"},
