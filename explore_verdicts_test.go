@@ -136,8 +136,8 @@ func cliVerdicts(t *testing.T, args ...string) []string {
 
 // A lasso opened on the page (check --liveness --serve --path
 // 'PREFIX|CYCLE') is judged as its replay judges it: the favouring
-// coordinator's cycle starves P3 alone, and no deadlock and termination
-// are not reached.
+// coordinator's cycle starves P3 alone, and no deadlock is not reached
+// (termination a workload without end does not ask for).
 func TestExplorerPageAndTraceAgreeOnALasso(t *testing.T) {
 	e := newExplore(t, mutex.Algorithms(), "central", map[string]any{"nodes": 4, "requests": 0, "favour": 3},
 		func(c *statespace.Config) { c.Liveness = true }, 100_000)
