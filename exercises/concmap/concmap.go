@@ -171,7 +171,11 @@ func action(c *cli.Context) error {
 // gate opens, no more goroutines start, the gate stays shut, the ones
 // started are joined, and the result is Interrupted.
 func Run(ctx context.Context, impl string, n int) Result {
-	m := New(impl)
+	return RunMap(ctx, New(impl), n)
+}
+
+// RunMap is Run on the map m.
+func RunMap(ctx context.Context, m Map, n int) Result {
 	start := make(chan struct{})
 	var believers atomic.Int64
 	var wg sync.WaitGroup

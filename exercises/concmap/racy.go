@@ -23,6 +23,11 @@ const racySlots = 64
 // RacyMap is an open-addressing hash table with no synchronization at all.
 // It holds at most racySlots keys; the zero value is ready to use.
 type RacyMap struct {
+	// Between, if set, runs between the check and the put in place of the
+	// yield: a test holds goroutines there to make the interleaving that
+	// breaks put-if-absent happen on every run, however busy the machine.
+	Between func()
+
 	seed maphash.Seed
 	used [racySlots]bool
 	keys [racySlots]string
@@ -42,7 +47,11 @@ func (m *RacyMap) PutIfAbsent(key string, v int) (int, bool) {
 			return m.vals[i], false
 		}
 	}
-	runtime.Gosched()
+	if m.Between != nil {
+		m.Between()
+	} else {
+		runtime.Gosched()
+	}
 	m.used[i], m.keys[i], m.vals[i] = true, key, v // ... then put: another goroutine may have put in between
 	return v, true
 }
