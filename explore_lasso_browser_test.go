@@ -14,7 +14,7 @@ import (
 // step taken from there is a plain path again: no cycle marked.
 func TestBrowserExplorerLasso(t *testing.T) {
 	ctx := browser(t)
-	base := explorerServer(t, "mutex", "check", "central", "--nodes", "4", "--requests", "0", "--favour", "3", "--liveness", "--por=false")
+	base := explorerServer(t, "mutex", "check", "central", "--nodes", "4", "--requests", "0", "--favour", "3", "--por=false")
 	const prefix, cycle = "c2,c4,d2-1,d4-1", "c3,d1-2,c2,c2,d3-1,d2-1,d1-2,d1-3,c3,d2-1,d3-1,d1-3"
 	do(t, ctx, chromedp.Navigate(base+"/explore?path="+prefix+"%7C"+cycle))
 	waitPath(t, ctx, prefix+","+cycle)

@@ -40,7 +40,8 @@ type verdictState struct {
 // The page and the command line give one verdict for a state: on every
 // prefix of the anonymous ring's split brain, /api/state's properties
 // read as the verdict lines the replayed trace prints (--path), its
-// banner is the first of them that fails, and the messages it says are
+// banner names the first of them that fails, in the words of the trace's
+// VIOLATION line (the step that broke it), and the messages it says are
 // still to come leave room for the next step's.
 func TestExplorerPageAndTraceAgreeOnEveryPrefix(t *testing.T) {
 	e := newExplore(t, election.Algorithms(), "anonymous", map[string]any{"nodes": 3, "initiators": "all"}, nil, 100_000)
@@ -68,8 +69,15 @@ func TestExplorerPageAndTraceAgreeOnEveryPrefix(t *testing.T) {
 		switch {
 		case first == "" && st.Violation != nil:
 			t.Errorf("%s: the banner shows %+v, the trace no violation", path, *st.Violation)
-		case first != "" && (st.Violation == nil || "✗ "+st.Violation.Property+": "+st.Violation.Detail != first):
+		case first != "" && (st.Violation == nil || !strings.HasPrefix(first, "✗ "+st.Violation.Property+": ")):
 			t.Errorf("%s: the banner shows %+v, the trace %q", path, st.Violation, first)
+		case first != "":
+			// in the words of the step that broke it, as the trace's
+			// VIOLATION line and the check's message give them
+			_, out, errb := runCLI(t, context.Background(), "election", "check", "anonymous", "--nodes", "3", "--initiators", "all", "--path", path)
+			if w := "VIOLATION of " + st.Violation.Property + ": " + st.Violation.Detail; !strings.Contains(out+errb, w) {
+				t.Errorf("%s: the banner's %q is not the trace's violation:\n%s%s", path, w, out, errb)
+			}
 		}
 	}
 	// What is still to come leaves room for every step that can be

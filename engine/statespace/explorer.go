@@ -185,10 +185,16 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 		lasso(&end)
 	}
 	v.Properties = x.statuses(set, end)
-	// The violation shown is the first property the state's verdicts
-	// break, in their words, at the step that first broke it.
+	// The violation shown is the one the check reports on this path (the
+	// first, of --property alone if given, in the words of the step that
+	// broke it); with none, the first property the state's verdicts break
+	// where the path ends (a terminal state, a lasso).
+	if rr.Violation != nil {
+		v.Violation = inWords(set, rr.Violation)
+		v.ViolatedAt = at
+	}
 	for _, p := range v.Properties {
-		if p.Status == "violated" {
+		if v.Violation == nil && p.Status == "violated" && (x.cfg.Only == "" || p.ID == x.cfg.Only) {
 			v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
 			for _, e := range set.Violations {
 				if check.ID(e.Property) == p.ID {
@@ -198,10 +204,6 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 			}
 			break
 		}
-	}
-	if v.Violation == nil && rr.Violation != nil {
-		v.Violation = inWords(set, rr.Violation)
-		v.ViolatedAt = at
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
