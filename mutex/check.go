@@ -7,7 +7,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/node"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/tokenring"
 )
 
@@ -29,7 +29,7 @@ func checkSystem(name string, pl plan, requests, maxClock int) engine.System {
 	sys, _ := newSpec("mutex "+name, pl, checkWorkload(pl, requests))
 	sys.Theory = "messages per entry " + pl.theory
 	if pl.regen && requests == 0 {
-		sys.Properties = append(sys.Properties, &mutexcheck.TokenEventually{Type: tokenring.Msg{}.Type()})
+		sys.Properties = append(sys.Properties, &kit.TokenEventually{Type: tokenring.Msg{}.Type()})
 	}
 	if requests == 0 {
 		sys.Endless = "with --requests 0 no run ends (--requests N ends them)"

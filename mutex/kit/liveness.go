@@ -1,4 +1,4 @@
-// Package mutexcheck holds the properties that are particular to mutual
+// Package kit holds the properties that are particular to mutual
 // exclusion ("no deadlock", "no starvation", the order of
 // grants, and the token ring's single token), as check.Property
 // implementations over the engine's event stream. Mutual exclusion itself
@@ -8,7 +8,7 @@
 // Arg (the workload's and the scenarios' requests); a grant is an "enter_cs" event of
 // the same node. A node that crashes forgets its outstanding requests: a
 // dead node is not starved.
-package mutexcheck
+package kit
 
 import (
 	"fmt"
