@@ -1,13 +1,3 @@
-// Package kit holds the properties that are particular to mutual
-// exclusion ("no deadlock", "no starvation", the order of
-// grants, and the token ring's single token), as check.Property
-// implementations over the engine's event stream. Mutual exclusion itself
-// is check.MutualExclusion.
-//
-// A request is a "cmd" event whose command is node.CmdRequest, whatever its
-// Arg (the workload's and the scenarios' requests); a grant is an "enter_cs" event of
-// the same node. A node that crashes forgets its outstanding requests: a
-// dead node is not starved.
 package kit
 
 import (
@@ -92,7 +82,7 @@ type Deadlock struct {
 	w waits
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*Deadlock) ID() check.ID { return IDNoDeadlock }
 
 // Liveness says a failure is "no progress" (exit 4): a run cut short
@@ -125,7 +115,7 @@ type Starvation struct {
 	w waits
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*Starvation) ID() check.ID { return IDNoStarvation }
 
 // Liveness says a failure is "no progress" (exit 4).

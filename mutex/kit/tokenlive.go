@@ -23,7 +23,7 @@ const IDOneTokenEventually check.ID = "eventually one token"
 // as one promise (kept as node 1's) owed while there is no token or more
 // than one.
 type TokenEventually struct {
-	Type string
+	Type string // the token message's type
 	c    tokenCount
 }
 
