@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"ringlab/engine"
-	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/mutex/central"
@@ -220,21 +219,6 @@ func unwrap(nd node.Node) node.Node {
 func (n notDone[N]) Step(in node.Input, out *node.Output) {
 	n.nd.Step(in, out)
 	out.Done = false
-}
-
-// checkers are the verdicts of every mutex run (the chapter's properties):
-// safety first, so that a run's exit code names a safety violation before
-// a liveness failure.
-func (pl plan) checkers() []check.Property {
-	cs := []check.Property{&check.MutualExclusion{}}
-	if pl.token {
-		cs = append(cs, &kit.OneToken{Type: tokenring.Msg{}.Type()})
-	}
-	var order check.Property = &kit.GrantOrder{Order: pl.order, Strict: true, Promise: pl.promise}
-	if !pl.strict {
-		order = kit.Counted(&kit.GrantOrder{Order: pl.order, Promise: pl.promise})
-	}
-	return append(cs, order, &kit.Deadlock{}, &kit.Starvation{}, check.Termination{})
 }
 
 // centralOrder keys a request by its arrival at the coordinator (node 1):
