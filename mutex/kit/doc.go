@@ -11,7 +11,9 @@
 //     granted") and termination (a workload without end asks for none);
 //   - the promises `check --liveness` judges over every fair cycle: no
 //     deadlock, no starvation, and eventually one token where lost tokens
-//     are regenerated.
+//     are regenerated. Each is a check.Eventually, the engine's one notion
+//     of a liveness property: a run that ends owing its promise made no
+//     progress (exit 4).
 //
 // Algorithm registers one from a function that builds its nodes; Spec
 // describes one with parameters of its own (ringlab's shipped algorithms

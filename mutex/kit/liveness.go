@@ -85,10 +85,6 @@ type Deadlock struct {
 // ID names the checked property.
 func (*Deadlock) ID() check.ID { return IDNoDeadlock }
 
-// Liveness says a failure is "no progress" (exit 4): a run cut short
-// fails it without anything having gone wrong.
-func (*Deadlock) Liveness() bool { return true }
-
 // Observe follows requests and grants.
 func (d *Deadlock) Observe(e *trace.Event) string { d.w.observe(e); return "" }
 
@@ -117,9 +113,6 @@ type Starvation struct {
 
 // ID names the checked property.
 func (*Starvation) ID() check.ID { return IDNoStarvation }
-
-// Liveness says a failure is "no progress" (exit 4).
-func (*Starvation) Liveness() bool { return true }
 
 // Promise is the property as the exhaustive checker judges it on runs
 // without end: a request makes a promise to its node, entering the

@@ -30,9 +30,6 @@ type TokenEventually struct {
 // ID names the property.
 func (*TokenEventually) ID() check.ID { return IDOneTokenEventually }
 
-// Liveness says a failure is "no progress" (exit 4).
-func (*TokenEventually) Liveness() bool { return true }
-
 // Observe counts the tokens.
 func (t *TokenEventually) Observe(e *trace.Event) string { t.c.observe(e, t.Type); return "" }
 
