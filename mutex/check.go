@@ -62,7 +62,7 @@ func (a algorithm) bound(sys *engine.System, pl kit.Plan, p engine.Params, env e
 	switch {
 	case maxClock < 0:
 		return cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
-	case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !shifts(pl.Factory)):
+	case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !(plan{factory: pl.Factory}).shifts()):
 		return cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite%s", a.shiftNote())
 	case maxClock > 0:
 		sys.Within = func(_ int, nd node.Node) bool { c, ok := clockOf(nd); return !ok || c <= maxClock }
@@ -85,12 +85,12 @@ func clockOf(nd node.Node) (int, bool) {
 	return c.Clock(), true
 }
 
-// shifts reports whether the nodes factory builds let the exhaustive
-// checker shift their clocks (node.Shifter): then a run that never ends
-// still has a finite space under FIFO links, every state being one of a
-// finite number of clock orders.
-func shifts(factory node.Factory) bool {
-	nd, err := factory(1)
+// shifts reports whether the plan's nodes let the exhaustive checker shift
+// their clocks (node.Shifter): then a run that never ends still has a
+// finite space under FIFO links, every state being one of a finite number
+// of clock orders.
+func (pl plan) shifts() bool {
+	nd, err := pl.factory(1)
 	if err != nil {
 		return false
 	}
