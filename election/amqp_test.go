@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/engine/amqp"
 	"ringlab/engine/amqp/amqptest"
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/sim"
@@ -21,7 +20,7 @@ func TestRingWireFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codec := amqp.NewCodec(spec.Messages...)
+	codec := trace.NewCodec(spec.Messages...)
 	codec.Timestamp = true
 	var body string
 	_, _ = sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script, Messages: true,

@@ -57,7 +57,7 @@ type Config struct {
 	Names   Names         // the exchange and queue names of the run (RunNames, RingNames)
 	Nodes   int           // the number of nodes of the whole run, indexed 1..Nodes
 	Factory node.Factory  // called for each local node, and again on restart
-	Codec   *Codec        // the algorithm's message registry (NewCodec); required
+	Codec   *trace.Codec  // the algorithm's message registry (trace.NewCodec); required
 	Script  []node.Action // commands, crashes and restarts at absolute times (ticks)
 	React   node.React    // its actions must be for nodes of this process
 	// Workload answers node events with actions (for nodes of this
@@ -153,7 +153,7 @@ func (c *Config) validate() error {
 	case c.Names.Exchange == "":
 		return errors.New("amqp: no exchange name")
 	case c.Codec == nil:
-		return errors.New("amqp: no codec: make one from the algorithm's message registry (NewCodec)")
+		return errors.New("amqp: no codec: make one from the algorithm's message registry (trace.NewCodec)")
 	}
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond

@@ -64,7 +64,17 @@ func start1() []node.Action { return []node.Action{{At: 0, Node: 1, Cmd: node.Cm
 
 // oneProcess runs every node in this process, on fresh names, deleted after.
 // testCodec is the codec of nodetest's message registry.
-func testCodec() *Codec { return NewCodec(nodetest.MessageTypes()...) }
+func testCodec() *trace.Codec { return trace.NewCodec(nodetest.MessageTypes()...) }
+
+// A run needs the codec of its algorithm's registry: without one it is
+// refused before any connection.
+func TestRunWithoutCodecIsRefused(t *testing.T) {
+	_, err := Run(t.Context(), Config{URL: "amqp://guest:guest@127.0.0.1:1/", Names: RingNames(), Nodes: 2,
+		Factory: nodetest.PassFactory(2, 3), Script: start1()})
+	if err == nil || !strings.Contains(err.Error(), "no codec") {
+		t.Errorf("err = %v, want the refusal of a run without a codec", err)
+	}
+}
 
 func oneProcess(t *testing.T, cfg Config) Result {
 	t.Helper()

@@ -18,7 +18,7 @@ type Runtime struct {
 	Names Names  // the exchange and queue names of the run (RunNames, RingNames)
 	// Codec encodes and decodes the System's messages; nil: the codec of
 	// sys.Messages, its message registry.
-	Codec   *Codec
+	Codec   *trace.Codec
 	Tick    time.Duration // zero means a millisecond
 	Timeout time.Duration // zero: no bound (End TimedOut)
 	// RunID is the run's id in every message's headers (Config.Run); Purge, Teardown and
@@ -49,7 +49,7 @@ func (Runtime) Name() string { return "amqp" }
 func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
 	codec := r.Codec
 	if codec == nil {
-		codec = NewCodec(sys.Messages...)
+		codec = trace.NewCodec(sys.Messages...)
 	}
 	res, err := Run(ctx, Config{
 		URL: r.URL, Names: r.Names, Nodes: sys.Nodes, Factory: sys.Factory, Codec: codec,

@@ -121,7 +121,7 @@ type RemoteSink interface {
 // this process carries out only its node's actions (a process that does
 // not watch, not its start).
 func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout, stderr io.Writer) (run.Outcome, error) {
-	codec := amqp.NewCodec(sys.Messages...)
+	codec := trace.NewCodec(sys.Messages...)
 	codec.Timestamp = sys.WireTimestamp
 	o, err := openOutputs(&sys, Options{Format: "text", Events: no.Events}, stdout, stderr)
 	if err != nil {
@@ -189,7 +189,7 @@ func (n *nodeProcess) unjudged(ctx context.Context, res amqp.Result) error {
 type nodeProcess struct {
 	no     NodeOptions
 	o      *outputs
-	codec  *amqp.Codec
+	codec  *trace.Codec
 	origin int64 // this process's start (Unix ns): its text writes times from it, its log the wall-clock times the processes share
 	// all holds every node's events (the watcher's): reports from
 	// different processes arrive in no causal order (a node's exit from

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"ringlab/engine"
-	"ringlab/engine/amqp"
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
@@ -52,7 +51,7 @@ func Sweep(t *testing.T, names []string, sweeps map[string][][]string, build fun
 // and duplicate messages.
 func run(t *testing.T, name string, args []string, seed uint64, sys engine.System, sent nodetest.Sent) {
 	t.Helper()
-	codec := amqp.NewCodec(sys.Messages...)
+	codec := trace.NewCodec(sys.Messages...)
 	codec.Timestamp = sys.WireTimestamp
 	cfg := sim.Config{Nodes: sys.Nodes, Factory: sys.Factory, Seed: seed, Workload: sys.Workload,
 		Script: append(slices.Clone(sys.Script), nodetest.Faults(seed, sys.Nodes)...),
@@ -73,7 +72,7 @@ func run(t *testing.T, name string, args []string, seed uint64, sys engine.Syste
 
 // wireTrip fails t unless e's message, encoded as the broker carries it,
 // decodes to an equal value.
-func wireTrip(t *testing.T, name string, codec *amqp.Codec, e *trace.Event) {
+func wireTrip(t *testing.T, name string, codec *trace.Codec, e *trace.Event) {
 	t.Helper()
 	m := e.Msg.Value
 	b, err := codec.Encode(m, time.Unix(0, 0))
