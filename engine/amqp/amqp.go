@@ -206,6 +206,9 @@ type runner struct {
 	watchc        *watcher
 }
 
+// run carries out the run: it connects, declares the topology, opens a
+// channel for every local node, starts them and waits for the end, then
+// tallies what the run did.
 func (r *runner) run(ctx context.Context) (Result, error) {
 	parent := ctx // cancelled when the caller interrupts the run
 	ctx, cancel := context.WithCancel(ctx)
@@ -237,19 +240,34 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	if err := r.prepare(ctx); err != nil {
 		return Result{}, err
 	}
+	if err := r.openMembers(ctx); err != nil {
+		return Result{}, err
+	}
 	var wg sync.WaitGroup
+	if err := r.launch(ctx, &wg); err != nil {
+		return Result{}, err
+	}
+	res, err := r.wait(ctx)
+	cancel()
+	wg.Wait()
+	return r.tally(res, err)
+}
+
+// openMembers makes a member of every local node and opens its channel.
+// Every member opens its channel before any starts: a node's first
+// message must not reach a queue nobody of this run consumes yet (it
+// would wait there anyway, but the run would look stalled). A run of
+// several processes that watches claims the watch here.
+func (r *runner) openMembers(ctx context.Context) error {
 	r.members = map[int]*member{}
 	for k, i := range r.cfg.Local {
 		m, err := r.newMember(i)
 		if err != nil {
-			return Result{}, err
+			return err
 		}
 		m.slot = slotOf(k)
 		r.members[i] = m
 	}
-	// every member opens its channel before any starts: a node's first
-	// message must not reach a queue nobody of this run consumes yet
-	// (it would wait there anyway, but the run would look stalled)
 	var opens errgroup.Group
 	opens.SetLimit(parallelChannels)
 	for _, i := range r.cfg.Local {
@@ -262,16 +280,24 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		})
 	}
 	if err := opens.Wait(); err != nil {
-		return Result{}, err
+		return err
 	}
 	if r.multi && r.cfg.Watch {
 		if err := r.claimWatch(ctx); err != nil {
 			for _, m := range r.members {
 				m.closeChannel()
 			}
-			return Result{}, err
+			return err
 		}
 	}
+	return nil
+}
+
+// launch starts the run's clock and its goroutines, counted by wg: every
+// local node's loop and, in a run of several processes, the watcher (or
+// the wait for the watcher's end) after the nodes' states are recovered
+// or first saved.
+func (r *runner) launch(ctx context.Context, wg *sync.WaitGroup) error {
 	// the run's time starts once every local node consumes its queue
 	r.start = time.Now()
 	for _, m := range r.members {
@@ -279,7 +305,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	if r.multi {
 		if err := r.recoverStates(ctx); err != nil {
-			return Result{}, err
+			return err
 		}
 		// A node whose process ran before in this run comes back with its
 		// state reset, as the engine's crash and restart: its events say
@@ -295,7 +321,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 			// the node's first state, saved before it can send anything:
 			// a process killed in its first step is restarted as a crash
 			if err := m.saveState(ctx); err != nil {
-				return Result{}, err
+				return err
 			}
 		}
 		if r.cfg.Watch {
@@ -311,7 +337,12 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		m := r.members[i]
 		wg.Go(func() { m.loop(ctx) })
 	}
+	return nil
+}
 
+// wait waits for the run's end, its timeout (Exhausted) or ctx (its
+// error).
+func (r *runner) wait(ctx context.Context) (Result, error) {
 	var timeout <-chan time.Time
 	if r.cfg.Timeout > 0 {
 		t := time.NewTimer(r.cfg.Timeout)
@@ -324,10 +355,16 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	case <-timeout:
 		res.Exhausted = true
 	case <-ctx.Done():
-		err = ctx.Err()
+		return res, ctx.Err()
 	}
-	cancel()
-	wg.Wait()
+	return res, nil
+}
+
+// tally completes res once every goroutine of the run has returned: its
+// time, whether it ended as it should (a failure a node reported is the
+// run's error, unless the run already has one or timed out), and its
+// counts.
+func (r *runner) tally(res Result, err error) (Result, error) {
 	res.Elapsed = time.Since(r.start)
 	res.Now = int64(res.Elapsed / r.cfg.Tick)
 	r.errMu.Lock()
@@ -351,7 +388,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		res.Messages += v
 	}
 	res.Duplicates, res.Foreign = r.dups, r.foreign
-	res.Reconnects = sess.reconnected()
+	res.Reconnects = r.sess.reconnected()
 	if r.cfg.Watch && r.cfg.RunKey != "" && res.Quiescent {
 		r.releaseRun() // the names are free for the next run
 	}
