@@ -572,8 +572,7 @@ func writeAtEnds(w io.Writer, r checkReport) {
 // replayPath runs one path through Execute: the same properties,
 // renderers and exit codes as a run.
 func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: path}}
-	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	_, err := executePath(ctx, sys, run.Path{Config: sc, Steps: path}, format, replay, stdout, stderr)
 	// A check's verdict on a path is a violation (exit 3), as the search's
 	// is, even of a liveness property: the path ends in the state judged.
 	if v, ok := errors.AsType[*run.Violation](err); ok && v.Liveness {
@@ -584,46 +583,12 @@ func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, pa
 	return err
 }
 
-// pathRuntime replays one path of the exhaustive checker as a run.
-type pathRuntime struct {
-	sc    statespace.Config
-	path  []statespace.Trans
-	cycle []statespace.Trans // a lasso's cycle, taken once after path (nil: none)
-	// what a lasso's cycle refutes: check.End's Refutes, Refuted and
-	// RefutesOwed
-	refutes     check.ID
-	refuted     string
-	refutesOwed bool
-}
-
-func (pathRuntime) Name() string { return "check" }
-
-// JudgeEnd implements run.PathEnd: a path that stops short of a terminal
-// state, or one turn of a lasso's cycle, is cut, so what is judged only
-// where a run ends is not reached; the lasso's cycle refutes its property.
-func (p pathRuntime) JudgeEnd(end *check.End) {
-	end.Cut = !end.Terminated
-	end.Refutes, end.Refuted, end.RefutesOwed = p.refutes, p.refuted, p.refutesOwed
-}
-
-func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
-	replay := statespace.Replay
-	if p.cycle != nil {
-		replay = func(cfg statespace.Config, path []statespace.Trans, sink func(*trace.Event)) (statespace.ReplayResult, error) {
-			return statespace.ReplayLasso(cfg, path, p.cycle, sink)
-		}
+// executePath runs a path or a lasso through Execute; a path it cannot
+// take is the --path flag's error (exit 2).
+func executePath(ctx context.Context, sys engine.System, p run.Path, format, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
+	o, err := Execute(ctx, sys, Options{Runtime: p.Name(), Format: format, Custom: p}, replay, stdout, stderr)
+	if bad, ok := errors.AsType[*run.BadPath](err); ok {
+		return o, cliutil.Usagef("--path: %v", bad.Err)
 	}
-	rr, err := replay(p.sc, p.path, obs)
-	if err != nil {
-		return engine.Result{}, cliutil.Usagef("--path: %v", err)
-	}
-	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
-		Dropped: rr.Dropped, ByType: rr.ByType}
-	switch {
-	case len(p.cycle) > 0: // an empty cycle stutters where the run ends
-		res.End, res.Why = engine.Stopped, statespace.LassoCut
-	case !rr.Terminated:
-		res.End, res.Why = engine.Stopped, statespace.PathCut
-	}
-	return res, nil
+	return o, err
 }
