@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"ringlab/engine"
 	"ringlab/engine/live"
 	"ringlab/engine/sim"
 	"ringlab/mutex/quorum"
@@ -50,29 +51,21 @@ func benchOne(b *testing.B, a algorithm, rt string, n int) {
 	script := w.actions(pl)
 	entries := int64(len(pl.requesters) * benchRequests)
 	var msgs int64
+	var runtime engine.Runtime = sim.Runtime{Seed: 1}
+	if rt == "live" {
+		runtime = live.Runtime{Scheduler: live.Turns, Tick: time.Microsecond, Timeout: time.Minute}
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		react := w.newReactor(pl.nodes).React
-		var m int64
-		var ok bool
-		if rt == "sim" {
-			res, err := sim.Run(sim.Config{Nodes: pl.nodes, Factory: pl.factory, Seed: 1, Script: script, React: react})
-			if err != nil {
-				b.Fatal(err)
-			}
-			m, ok = res.Messages, res.Quiescent
-		} else {
-			res, err := live.Run(context.Background(), live.Config{Nodes: pl.nodes, Factory: pl.factory, Script: script,
-				React: react, Tick: time.Microsecond, Timeout: time.Minute})
-			if err != nil {
-				b.Fatal(err)
-			}
-			m, ok = res.Messages, res.Quiescent
+		sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(w.newReactor(pl.nodes).React)}
+		res, err := runtime.Run(context.Background(), sys, nil)
+		if err != nil {
+			b.Fatal(err)
 		}
-		if !ok {
+		if res.End != engine.Quiescent {
 			b.Fatalf("%s on %s did not finish", a.name, rt)
 		}
-		msgs += m
+		msgs += res.Messages
 	}
 	ops := float64(b.N)
 	b.ReportMetric(float64(msgs)/ops/float64(entries), "msgs/op")

@@ -28,8 +28,8 @@
 // the end by counting messages per link (tracker.go) and announces it to
 // the others.
 //
-// Run starts every goroutine it uses and joins them before it returns.
-// A broker that cannot be reached fails Run within DialTimeout.
+// Runtime.Run starts every goroutine it uses and joins them before it
+// returns. A broker that cannot be reached fails it within DialTimeout.
 package amqp
 
 import (
@@ -51,8 +51,9 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Config describes one run, or this process's part of it.
-type Config struct {
+// config describes one run, or this process's part of it: a Runtime and
+// a System together, and the tests' hooks.
+type config struct {
 	URL     string        // the broker: amqp://user:pass@host:port/vhost
 	Names   Names         // the exchange and queue names of the run (RunNames, RingNames)
 	Nodes   int           // the number of nodes of the whole run, indexed 1..Nodes
@@ -120,9 +121,9 @@ type Config struct {
 	afterSends func(node, from int, seq int64)
 }
 
-// Result is what a run did (in a multi-process run, the watcher's Result
+// result is what a run did (in a multi-process run, the watcher's result
 // sums every node's reports; another process's covers its own nodes).
-type Result struct {
+type result struct {
 	Steps      int64            // inputs handled by nodes
 	Messages   int64            // messages sent
 	ByType     map[string]int64 // messages sent, by message type
@@ -135,16 +136,16 @@ type Result struct {
 	Reconnects int              // times the connection to the broker was made again
 }
 
-// Run executes cfg and returns when its part of the run has ended.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+// run executes cfg and returns when its part of the run has ended.
+func run(ctx context.Context, cfg config) (result, error) {
 	if err := cfg.validate(); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{}), proc: procID()}
 	return r.run(ctx)
 }
 
-func (c *Config) validate() error {
+func (c *config) validate() error {
 	switch {
 	case c.Nodes < 1:
 		return fmt.Errorf("amqp: need at least 1 node, got %d", c.Nodes)
@@ -179,7 +180,7 @@ func (c *Config) validate() error {
 
 // runner is one run's shared state in this process.
 type runner struct {
-	cfg     Config
+	cfg     config
 	sess    *session
 	start   time.Time
 	abs     bool // event times are Unix ns (multi-process runs), else ns since start
@@ -209,7 +210,7 @@ type runner struct {
 // run carries out the run: it connects, declares the topology, opens a
 // channel for every local node, starts them and waits for the end, then
 // tallies what the run did.
-func (r *runner) run(ctx context.Context) (Result, error) {
+func (r *runner) run(ctx context.Context) (result, error) {
 	parent := ctx // cancelled when the caller interrupts the run
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -221,7 +222,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	sess, err := newSession(ctx, r.cfg.URL, slotOf(len(r.cfg.Local)-1)+1, r.cfg.wrap, hello)
 	if err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	r.sess = sess
 	// closing the connections closes every channel, in one round trip a
@@ -238,14 +239,14 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		defer r.teardown(parent)
 	}
 	if err := r.prepare(ctx); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	if err := r.openMembers(ctx); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	var wg sync.WaitGroup
 	if err := r.launch(ctx, &wg); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	res, err := r.wait(ctx)
 	cancel()
@@ -342,14 +343,14 @@ func (r *runner) launch(ctx context.Context, wg *sync.WaitGroup) error {
 
 // wait waits for the run's end, its timeout (Exhausted) or ctx (its
 // error).
-func (r *runner) wait(ctx context.Context) (Result, error) {
+func (r *runner) wait(ctx context.Context) (result, error) {
 	var timeout <-chan time.Time
 	if r.cfg.Timeout > 0 {
 		t := time.NewTimer(r.cfg.Timeout)
 		defer t.Stop()
 		timeout = t.C
 	}
-	var res Result
+	var res result
 	select {
 	case <-r.end:
 	case <-timeout:
@@ -364,7 +365,7 @@ func (r *runner) wait(ctx context.Context) (Result, error) {
 // time, whether it ended as it should (a failure a node reported is the
 // run's error, unless the run already has one or timed out), and its
 // counts.
-func (r *runner) tally(res Result, err error) (Result, error) {
+func (r *runner) tally(res result, err error) (result, error) {
 	res.Elapsed = time.Since(r.start)
 	res.Now = int64(res.Elapsed / r.cfg.Tick)
 	r.errMu.Lock()

@@ -53,19 +53,17 @@ func run(t *testing.T, name string, args []string, seed uint64, sys engine.Syste
 	t.Helper()
 	codec := trace.NewCodec(sys.Messages...)
 	codec.Timestamp = sys.WireTimestamp
-	cfg := sim.Config{Nodes: sys.Nodes, Factory: sys.Factory, Seed: seed, Workload: sys.Workload,
-		Script: append(slices.Clone(sys.Script), nodetest.Faults(seed, sys.Nodes)...),
-		Delay:  sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true,
-		Sink: func(e *trace.Event) {
-			sent.Observe(e)
-			if e.Kind == trace.KindSend {
-				wireTrip(t, name, codec, e)
-			}
-		}}
+	rt := sim.Runtime{Seed: seed, Delay: sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true}
 	if seed%2 == 1 {
-		cfg.Policy, cfg.Faults = sim.PolicyRandom, sim.Faults{Drop: 0.05, Dup: 0.05}
+		rt.Policy, rt.Faults = sim.PolicyRandom, sim.Faults{Drop: 0.05, Dup: 0.05}
 	}
-	if _, err := sim.Run(cfg); err != nil {
+	sys.Script = append(slices.Clone(sys.Script), nodetest.Faults(seed, sys.Nodes)...)
+	if _, err := rt.Run(t.Context(), sys, func(e *trace.Event) {
+		sent.Observe(e)
+		if e.Kind == trace.KindSend {
+			wireTrip(t, name, codec, e)
+		}
+	}); err != nil {
 		t.Fatalf("%s %v seed %d: %v", name, args, seed, err)
 	}
 }
