@@ -51,21 +51,30 @@ func benchOne(b *testing.B, a algorithm, rt string, n int) {
 	script := w.actions(pl)
 	entries := int64(len(pl.requesters) * benchRequests)
 	var msgs int64
-	var runtime engine.Runtime = sim.Runtime{Seed: 1}
-	if rt == "live" {
-		runtime = live.Runtime{Scheduler: live.Turns, Tick: time.Microsecond, Timeout: time.Minute}
-	}
 	b.ReportAllocs()
 	for b.Loop() {
-		sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(w.newReactor(pl.nodes).React)}
-		res, err := runtime.Run(context.Background(), sys, nil)
-		if err != nil {
-			b.Fatal(err)
+		react := w.newReactor(pl.nodes).React
+		var m int64
+		var ok bool
+		if rt == "sim" {
+			sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(react)}
+			res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, ok = res.Messages, res.End == engine.Quiescent
+		} else {
+			sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(react)}
+			res, err := live.Runtime{Scheduler: live.Turns, Tick: time.Microsecond, Timeout: time.Minute}.Run(context.Background(), sys, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, ok = res.Messages, res.End == engine.Quiescent
 		}
-		if res.End != engine.Quiescent {
+		if !ok {
 			b.Fatalf("%s on %s did not finish", a.name, rt)
 		}
-		msgs += res.Messages
+		msgs += m
 	}
 	ops := float64(b.N)
 	b.ReportMetric(float64(msgs)/ops/float64(entries), "msgs/op")
