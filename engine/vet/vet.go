@@ -164,17 +164,16 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	}
 	l := &linter{ctx: ctx, sys: sys, seen: map[string]bool{}, met: map[metKey][]int{}}
 	var r Report
-	first := make([]node.Snapshot, sys.Nodes+1)
+	first := make([]node.Node, sys.Nodes+1)
 	for i := 1; i <= sys.Nodes; i++ {
 		nd, err := sys.Factory(i)
 		if err != nil {
 			return r, fmt.Errorf("the Factory of node %d: %v", i, err)
 		}
-		snap, ok := nd.(node.Snapshot)
-		if !ok {
-			return r, fmt.Errorf("node %d (%T) does not implement node.Snapshot (Clone and AppendKey): vet and the exhaustive checker need them", i, nd)
+		if err := l.ops.Check(nd); err != nil {
+			return r, err
 		}
-		first[i] = snap
+		first[i] = nd
 	}
 	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Within: sys.Within, Bound: sys.Bound, Policy: sim.PolicyRandom,

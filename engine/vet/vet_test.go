@@ -313,14 +313,16 @@ func TestABuildErrorIsAnError(t *testing.T) {
 	build := alg.Build
 	alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
 		sys, err := build(p, env)
-		sys.Factory = func(int) (node.Node, error) { return plain{}, nil }
+		sys.Factory = func(int) (node.Node, error) { return &hooked{}, nil }
 		return sys, err
 	}
-	if _, err := vet.Check(context.Background(), alg, alg.Defaults()); err == nil || !strings.Contains(err.Error(), "does not implement node.Snapshot") {
-		t.Errorf("err %v, want one that says the node is no node.Snapshot", err)
+	want := "vet_test.hooked.hook: func values cannot be copied or compared"
+	if _, err := vet.Check(context.Background(), alg, alg.Defaults()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want one that names the func field: %q", err, want)
 	}
 }
 
-type plain struct{}
+// hooked is a node without Clone and AppendKey that holds a func.
+type hooked struct{ hook func() }
 
-func (plain) Step(node.Input, *node.Output) {}
+func (*hooked) Step(node.Input, *node.Output) {}

@@ -38,9 +38,13 @@ func (e *Error) Error() string { return "canon: " + e.Path + ": " + e.Why }
 // Append appends the canonical encoding of v (its dynamic type, then its
 // value) to b.
 func Append(b []byte, v any) ([]byte, error) {
-	e := encoder{b: b}
-	err := e.iface(reflect.ValueOf(v), 0)
-	if err != nil {
+	return encoder{b: b}.top(v)
+}
+
+// top encodes v, an interface value, with e's options.
+func (e encoder) top(v any) ([]byte, error) {
+	b := e.b
+	if err := e.iface(reflect.ValueOf(v), 0); err != nil {
 		return b, e.at(err, "("+typeName(reflect.TypeOf(v))+")")
 	}
 	return e.b, nil
@@ -53,12 +57,14 @@ func Append(b []byte, v any) ([]byte, error) {
 // pointer, which Append refuses, is encoded by its address. Two
 // encodings compare one value at two moments, not two values.
 func AppendSpare(b []byte, v any) ([]byte, error) {
-	e := encoder{b: b, spare: true}
-	err := e.iface(reflect.ValueOf(v), 0)
-	if err != nil {
-		return b, e.at(err, "("+typeName(reflect.TypeOf(v))+")")
-	}
-	return e.b, nil
+	return encoder{b: b, spare: true}.top(v)
+}
+
+// AppendState is Append for a node's state: it leaves out every Fixed
+// field, which the node's states all share, so that the encoding says
+// which state the node is in and no more.
+func AppendState(b []byte, v any) ([]byte, error) {
+	return encoder{b: b, state: true}.top(v)
 }
 
 // maxDepth bounds the nesting Append follows: deeper, the value is taken
@@ -68,6 +74,7 @@ const maxDepth = 1000
 type encoder struct {
 	b     []byte
 	spare bool
+	state bool // leave Fixed fields out (AppendState)
 	// ptrs are the pointers being followed, to refuse a cycle.
 	ptrs []uintptr
 }
@@ -162,7 +169,14 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		}
 	case reflect.Struct:
 		t := v.Type()
+		var skip []bool
+		if e.state {
+			skip = fixedFields(t)
+		}
 		for k := range v.NumField() {
+			if skip != nil && skip[k] {
+				continue
+			}
 			if err := e.value(v.Field(k), depth+1); err != nil {
 				return e.at(err, "."+t.Field(k).Name)
 			}
@@ -203,7 +217,7 @@ func (e *encoder) mapValue(v reflect.Value, depth int) error {
 		val reflect.Value
 	}
 	entries := make([]entry, 0, v.Len())
-	sub := encoder{spare: e.spare, ptrs: e.ptrs}
+	sub := encoder{spare: e.spare, state: e.state, ptrs: e.ptrs}
 	for it := v.MapRange(); it.Next(); {
 		sub.b = nil
 		if err := sub.value(it.Key(), depth+1); err != nil {
@@ -220,6 +234,27 @@ func (e *encoder) mapValue(v reflect.Value, depth int) error {
 		}
 	}
 	return nil
+}
+
+var fixed sync.Map // reflect.Type -> []bool
+
+// fixedFields says, by field index, which of struct type t's fields are
+// Fixed (nil: none), read once per type.
+func fixedFields(t reflect.Type) []bool {
+	if v, ok := fixed.Load(t); ok {
+		return v.([]bool)
+	}
+	var skip []bool
+	for k := range t.NumField() {
+		if Fixed(t.Field(k)) {
+			if skip == nil {
+				skip = make([]bool, t.NumField())
+			}
+			skip[k] = true
+		}
+	}
+	fixed.Store(t, skip)
+	return skip
 }
 
 var names sync.Map // reflect.Type -> string
