@@ -61,8 +61,10 @@ func AppendSpare(b []byte, v any) ([]byte, error) {
 }
 
 // AppendState is Append for a node's state: it leaves out every Fixed
-// field, which the node's states all share, so that the encoding says
-// which state the node is in and no more.
+// field, which the node's states all share, and encodes a nil slice or
+// map as an empty one, which len, range, append and a lookup cannot tell
+// apart (a Step that does, by == nil, is told apart by vet's key
+// check): the encoding says which state the node is in and no more.
 func AppendState(b []byte, v any) ([]byte, error) {
 	return encoder{b: b, state: true}.top(v)
 }
@@ -134,7 +136,7 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		return e.elems(v, v.Len(), depth)
 	case reflect.Slice:
 		if v.IsNil() {
-			e.b = append(e.b, 0)
+			e.b = append(e.b, e.nilMark())
 			return nil
 		}
 		e.b = binary.AppendUvarint(e.b, uint64(v.Len())+1)
@@ -191,6 +193,15 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 	return nil
 }
 
+// nilMark is the encoding of a nil slice or map: 0, but for AppendState
+// 1, the encoding of an empty one (a length of 0, plus 1).
+func (e *encoder) nilMark() byte {
+	if e.state {
+		return 1
+	}
+	return 0
+}
+
 // elems encodes the first n elements of v, an array or a slice.
 func (e *encoder) elems(v reflect.Value, n, depth int) error {
 	if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
@@ -209,7 +220,7 @@ func (e *encoder) elems(v reflect.Value, n, depth int) error {
 // their keys' encodings.
 func (e *encoder) mapValue(v reflect.Value, depth int) error {
 	if v.IsNil() {
-		e.b = append(e.b, 0)
+		e.b = append(e.b, e.nilMark())
 		return nil
 	}
 	type entry struct {

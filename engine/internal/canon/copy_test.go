@@ -158,3 +158,21 @@ func TestFixedField(t *testing.T) {
 		t.Errorf("Check refused a Fixed func: %v", err)
 	}
 }
+
+// TestStateNilIsEmpty: a state's encoding takes a nil slice or map for an
+// empty one (Append tells them apart).
+func TestStateNilIsEmpty(t *testing.T) {
+	type s struct {
+		q []int
+		m map[int]bool
+	}
+	a, _ := AppendState(nil, s{})
+	b, _ := AppendState(nil, s{[]int{}, map[int]bool{}})
+	if !bytes.Equal(a, b) {
+		t.Errorf("AppendState: nil %x, empty %x", a, b)
+	}
+	c, _ := AppendState(nil, s{[]int{0}, map[int]bool{}})
+	if bytes.Equal(a, c) {
+		t.Errorf("AppendState: empty and one element encode alike")
+	}
+}
