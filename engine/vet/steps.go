@@ -51,6 +51,10 @@ type linter struct {
 	ops derive.Ops
 
 	determinism, clone []Finding
+	// hand holds the findings of checkHand (hand.go), byValue the hand
+	// key of each node state met, by node and derived encoding.
+	hand    []Finding
+	byValue map[string]string
 }
 
 // stopped reports, every 256 calls of k, whether the linter's context is
@@ -65,6 +69,7 @@ func (l *linter) record(i int, before node.Node, in node.Input) {
 	if len(l.clone) == 0 {
 		l.checkClone(i, before, in)
 	}
+	l.checkHand(i, before)
 	key := string(l.ops.AppendKey(nil, before))
 	text := inputText(in)
 	id := fmt.Sprintf("%d\x00%s\x00%s", i, key, text)
@@ -170,6 +175,7 @@ func (l *linter) stepAll() {
 		oa, ka, pa := l.step(a, r.in)
 		ob, kb, pb := l.step(b, r.in)
 		r.out, r.next, r.nkey = oa, a, string(ka)
+		l.checkHand(r.i, a)
 		for _, s := range oa.Sends {
 			l.saw(s.Msg)
 		}
@@ -225,8 +231,8 @@ func (l *linter) keys(first []node.Node) []Finding {
 			}
 			if diff != "" {
 				return []Finding{{Check: CheckKey, Node: i, Method: "AppendKey", Input: q.text,
-					Detail: fmt.Sprintf("two states with key %s (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour",
-						keyText(key), stateText(q.st), stateText(st), how, diff)}}
+					Detail: fmt.Sprintf("two states with key %s (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour%s",
+						keyText(key), stateText(q.st), stateText(st), how, diff, differing(q.st, st))}}
 			}
 		}
 		return nil

@@ -174,6 +174,7 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 			return r, err
 		}
 		first[i] = nd
+		l.checkHand(i, nd) // the states the search steps are clones: this one is not
 	}
 	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Within: sys.Within, Bound: sys.Bound, Policy: sim.PolicyRandom,
@@ -194,6 +195,7 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	l.stepAll()
 	r.Findings = append(r.Findings, l.determinism...)
 	r.Findings = append(r.Findings, l.clone...)
+	r.Findings = append(r.Findings, l.hand...)
 	switch {
 	case ctx.Err() != nil:
 		// the pairs after the cut have no step to compare with: the key

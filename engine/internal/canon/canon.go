@@ -354,22 +354,36 @@ type Field struct {
 // itself as one field named "". Comparing two lists says which field of a
 // value changed.
 func Fields(v any, spare bool) ([]Field, error) {
+	return encoder{spare: spare}.fields(v)
+}
+
+// StateFields is Fields as AppendState encodes: a Fixed field is left
+// out of the list.
+func StateFields(v any) ([]Field, error) {
+	return encoder{state: true}.fields(v)
+}
+
+// fields is Fields with the options of o, an empty encoder.
+func (o encoder) fields(v any) ([]Field, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
 	}
 	if rv.Kind() != reflect.Struct {
-		e := encoder{spare: spare}
+		e := o
 		err := e.iface(rv, 0)
 		return []Field{{Enc: e.b}}, err
 	}
-	fs := make([]Field, rv.NumField())
-	for k := range fs {
-		e := encoder{spare: spare}
+	fs := make([]Field, 0, rv.NumField())
+	for k := range rv.NumField() {
+		if o.state && Fixed(rv.Type().Field(k)) {
+			continue
+		}
+		e := o
 		if err := e.value(rv.Field(k), 1); err != nil {
 			return nil, e.at(err, "."+rv.Type().Field(k).Name)
 		}
-		fs[k] = Field{rv.Type().Field(k).Name, e.b}
+		fs = append(fs, Field{rv.Type().Field(k).Name, e.b})
 	}
 	return fs, nil
 }
