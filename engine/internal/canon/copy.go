@@ -22,6 +22,15 @@ func Copy(v any) any {
 		return nil
 	}
 	rv := reflect.ValueOf(v)
+	if t := rv.Type(); t.Kind() == reflect.Pointer && !rv.IsNil() && t.Elem().Size() > 0 {
+		// a node is a pointer: copy what it points to into a new one
+		c := reflect.New(t.Elem())
+		c.Elem().Set(at(t.Elem(), rv.UnsafePointer()))
+		if f := planOf(t.Elem()).fix; f != nil {
+			f(c.UnsafePointer())
+		}
+		return c.Interface()
+	}
 	c := reflect.New(rv.Type()).Elem()
 	c.Set(rv)
 	if f := planOf(rv.Type()).fix; f != nil {

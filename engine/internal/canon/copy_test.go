@@ -176,3 +176,33 @@ func TestStateNilIsEmpty(t *testing.T) {
 		t.Errorf("AppendState: empty and one element encode alike")
 	}
 }
+
+// lamportLike is shaped as Lamport's node: a shared configuration, ints,
+// a string and a queue of small structs.
+type lamportLike struct {
+	cfg        *struct{ N, Index int } `ringlab:"fixed"`
+	id, clock  int
+	state      string
+	reqT, acks int
+	queue      []struct{ T, ID, Index int }
+	later      int
+}
+
+func BenchmarkAppendStateNode(b *testing.B) {
+	v := &lamportLike{cfg: &struct{ N, Index int }{3, 1}, id: 1, clock: 7, state: "WANTED", reqT: 5,
+		queue: []struct{ T, ID, Index int }{{5, 1, 1}, {6, 2, 2}}}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = AppendState(buf[:0], v)
+	}
+}
+
+func BenchmarkCopyNode(b *testing.B) {
+	v := &lamportLike{cfg: &struct{ N, Index int }{3, 1}, id: 1, clock: 7, state: "WANTED", reqT: 5,
+		queue: []struct{ T, ID, Index int }{{5, 1, 1}, {6, 2, 2}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		Copy(v)
+	}
+}
