@@ -87,7 +87,7 @@ func (m *machine) closeGaps(s *state) *state {
 		if !s.alive(k + 1) {
 			continue
 		}
-		c, is := m.nodeAt(id).(node.Climber)
+		c, is := m.reducible(id).(node.Climber)
 		if !is {
 			return s
 		}
@@ -101,7 +101,7 @@ func (m *machine) closeGaps(s *state) *state {
 		clocks = append(clocks, f)
 	}
 	for _, it := range s.net {
-		c, is := m.msgAt(it.id).(node.MsgClimber)
+		c, is := m.reducibleMsg(it.id).(node.MsgClimber)
 		if !is {
 			return s
 		}
@@ -152,11 +152,11 @@ func (m *machine) closeGaps(s *state) *state {
 				if int(it.link)%n+1 != p {
 					continue
 				}
-				if t, has := m.msgAt(it.id).(node.MsgClimber).Clock(); !has || t <= u {
+				if t, has := m.reducibleMsg(it.id).(node.MsgClimber).Clock(); !has || t <= u {
 					in++
 				}
 			}
-			if rise, ok := m.nodeAt(s.nodes[p-1]).(node.Climber).Climb(in); ok {
+			if rise, ok := m.reducible(s.nodes[p-1]).(node.Climber).Climb(in); ok {
 				nw = min(width, rise+1+m.gapSlack)
 			}
 		}

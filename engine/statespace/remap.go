@@ -36,7 +36,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 		binary.LittleEndian.PutUint32(r.key, id)
 		nid, ok := r.nodes[string(r.key)]
 		if !ok {
-			nid = m.internNode(k+1, nd(m.nodeAt(id)))
+			nid = m.internNode(k+1, nd(m.reducible(id)))
 			r.nodes[string(r.key)] = nid
 		}
 		c.nodes[k] = nid
@@ -47,7 +47,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 			binary.LittleEndian.PutUint32(r.key, it.id)
 			mid, ok := r.msgs[string(r.key)]
 			if !ok {
-				mid = m.derivedID(msg(m.msgAt(it.id)), "a renaming of identifiers")
+				mid = m.derivedID(msg(m.reducibleMsg(it.id)), "a renaming of identifiers")
 				r.msgs[string(r.key)] = mid
 			}
 			net[k] = item{link: it.link, id: mid}

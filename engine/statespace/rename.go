@@ -56,12 +56,15 @@ func cmpID(a, b node.ID) int {
 // where the renaming does not apply). s is not changed.
 func (m *machine) renameIDs(s *state) *state {
 	r := &m.shifterOf().ids
+	if m.argPending(s) {
+		return s
+	}
 	ids := r.ids[:0]
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		rn, ok := m.nodeAt(id).(node.IDRenamer)
+		rn, ok := m.reducible(id).(node.IDRenamer)
 		if !ok {
 			return s
 		}
@@ -71,7 +74,7 @@ func (m *machine) renameIDs(s *state) *state {
 		}
 	}
 	for _, it := range s.net {
-		rn, ok := m.msgAt(it.id).(node.MsgIDRenamer)
+		rn, ok := m.reducibleMsg(it.id).(node.MsgIDRenamer)
 		if !ok {
 			return s
 		}

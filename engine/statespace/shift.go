@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 	"ringlab/engine/sim"
 )
 
@@ -48,12 +49,16 @@ type shifter struct {
 	st     stamps               // the low timestamps' renumbering (stamps.go)
 	gaps   gaps                 // the gaps' narrowing (gaps.go)
 	envTS  []int                // scratch: the environment's timestamps (envStamped, history.go)
+	// nodeFacts, msgFacts: what each node and message number declares
+	// (node.Valuer; nil: nothing), read once (values.go)
+	nodeFacts, msgFacts map[uint32]*reduce.Facts
 }
 
 // shifterOf is m's shifter, made on first use.
 func (m *machine) shifterOf() *shifter {
 	if m.sh == nil {
-		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{}}
+		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{},
+			nodeFacts: map[uint32]*reduce.Facts{}, msgFacts: map[uint32]*reduce.Facts{}}
 	}
 	return m.sh
 }
@@ -72,16 +77,14 @@ func (m *machine) shift(s *state) *state { return m.renameIDs(m.shiftClocks(s)) 
 // the shift does not apply). s is not changed.
 func (m *machine) shiftClocks(s *state) *state {
 	m.shifterOf()
-	for _, p := range s.pend {
-		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
-			return s
-		}
+	if m.argPending(s) {
+		return s
 	}
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		sh, ok := m.nodeAt(id).(node.Shifter)
+		sh, ok := m.reducible(id).(node.Shifter)
 		if !ok {
 			return s
 		}
@@ -90,7 +93,7 @@ func (m *machine) shiftClocks(s *state) *state {
 		}
 	}
 	for _, it := range s.net {
-		if _, ok := m.msgAt(it.id).(node.MsgShifter); !ok {
+		if _, ok := m.reducibleMsg(it.id).(node.MsgShifter); !ok {
 			return s
 		}
 	}
@@ -105,12 +108,12 @@ func (m *machine) shiftClocks(s *state) *state {
 		if !c.alive(k + 1) {
 			continue
 		}
-		if l, h, _ := m.nodeAt(id).(node.Shifter).LeastClock(); h {
+		if l, h, _ := m.reducible(id).(node.Shifter).LeastClock(); h {
 			note(l)
 		}
 	}
 	for _, it := range c.net {
-		if l, h := m.msgAt(it.id).(node.MsgShifter).LeastClock(); h {
+		if l, h := m.reducibleMsg(it.id).(node.MsgShifter).LeastClock(); h {
 			note(l)
 		}
 	}
@@ -132,7 +135,7 @@ func (m *machine) shiftClocks(s *state) *state {
 		key := [2]uint32{id, uint32(d)}
 		nid, ok := m.sh.nodes[key]
 		if !ok {
-			nid = m.internNode(k+1, m.nodeAt(id).(node.Shifter).ShiftClocks(d))
+			nid = m.internNode(k+1, m.reducible(id).(node.Shifter).ShiftClocks(d))
 			m.sh.nodes[key] = nid
 		}
 		if nid != id {
@@ -149,7 +152,7 @@ func (m *machine) shiftClocks(s *state) *state {
 			key := [2]uint32{it.id, uint32(d)}
 			mid, ok := m.sh.msgs[key]
 			if !ok {
-				mid = m.derivedID(m.msgAt(it.id).(node.MsgShifter).ShiftClocks(d), "ShiftClocks")
+				mid = m.derivedID(m.reducibleMsg(it.id).(node.MsgShifter).ShiftClocks(d), "ShiftClocks")
 				m.sh.msgs[key] = mid
 			}
 			net[k] = item{link: it.link, id: mid}
@@ -160,6 +163,17 @@ func (m *machine) shiftClocks(s *state) *state {
 		c.env = m.shiftEnv(c.env, d)
 	}
 	return c
+}
+
+// argPending reports whether s has a pending command with a nonzero Arg,
+// which may be an absolute clock floor: such a state is not reduced.
+func (m *machine) argPending(s *state) bool {
+	for _, p := range s.pend {
+		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // forget returns s with every message in flight to a node.Forgetter
@@ -187,7 +201,7 @@ func (m *machine) forget(s *state) *state {
 			continue
 		}
 		nid := s.nodes[to-1]
-		f, ok := m.nodeAt(nid).(node.Forgetter)
+		f, ok := m.reducible(nid).(node.Forgetter)
 		if !ok {
 			continue
 		}

@@ -49,7 +49,7 @@ func (m *machine) lowStamps(s *state) *state {
 		if !s.alive(k + 1) {
 			continue
 		}
-		sn, ok := m.nodeAt(id).(node.Stamper)
+		sn, ok := m.reducible(id).(node.Stamper)
 		if !ok {
 			return s
 		}
@@ -63,7 +63,7 @@ func (m *machine) lowStamps(s *state) *state {
 		ts = sn.AppendStamps(ts)
 	}
 	for _, it := range s.net {
-		ms, ok := m.msgAt(it.id).(node.MsgStamper)
+		ms, ok := m.reducibleMsg(it.id).(node.MsgStamper)
 		if !ok {
 			return s
 		}

@@ -62,7 +62,7 @@ func newSymm(m *machine, s0 *state, sym *engine.Symmetry) (*symm, error) {
 	}
 	for i, id := range s0.nodes {
 		if nd := m.nodeAt(id); s0.alive(i + 1) {
-			if _, ok := nd.(node.Renamer); !ok {
+			if _, ok := m.reducible(id).(node.Renamer); !ok {
 				return nil, fmt.Errorf("symmetry: node %d (%T) does not implement node.Renamer", i+1, nd)
 			}
 		}
@@ -219,7 +219,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 			c.done |= 1 << (j - 1)
 		}
 		id, err := y.renamed(y.nodes, s.nodes[i-1], func(id uint32) (uint32, error) {
-			nd, ok := m.nodeAt(id).(node.Renamer)
+			nd, ok := m.reducible(id).(node.Renamer)
 			if !ok {
 				return 0, fmt.Errorf("symmetry: node %d (%T) does not implement node.Renamer", i, m.nodeAt(id))
 			}
@@ -242,7 +242,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		for k, it := range c.net {
 			from, to := int(it.link)/n+1, int(it.link)%n+1
 			id, err := y.renamed(y.msgs, it.id, func(id uint32) (uint32, error) {
-				msg, ok := m.msgAt(id).(node.MsgRenamer)
+				msg, ok := m.reducibleMsg(id).(node.MsgRenamer)
 				if !ok {
 					return 0, fmt.Errorf("symmetry: message %s (%T) does not implement node.MsgRenamer", m.msgAt(id).Type(), m.msgAt(id))
 				}
