@@ -281,6 +281,13 @@ func (n notDone[N]) Rename(perm []int) node.Snapshot {
 	return notDone[N]{any(n.nd).(node.Renamer).Rename(perm).(N)}
 }
 
+// Values implements node.Valuer for the nodes that do.
+func (n notDone[N]) Values(v *node.Values) {
+	if d, ok := any(n.nd).(node.Valuer); ok {
+		d.Values(v)
+	}
+}
+
 // LeastClock implements node.Shifter for the nodes that do (Lamport's and
 // Ricart-Agrawala's); for the others it says the shift does not apply.
 func (n notDone[N]) LeastClock() (least int, has, exact bool) {

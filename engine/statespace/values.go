@@ -13,6 +13,9 @@ import (
 // or its declaration's view.
 func (m *machine) reducible(id uint32) node.Snapshot {
 	nd := m.nodeAt(id)
+	if w, ok := nd.(interface{ Unwrap() node.Node }); ok && !reduce.Declares(w.Unwrap()) {
+		return nd // a wrapper of a node that does not declare (mutex's notDone)
+	}
 	f := m.factsOf(m.shifterOf().nodeFacts, id, nd)
 	if f == nil {
 		return nd
