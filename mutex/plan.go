@@ -306,7 +306,9 @@ func (n notDone[N]) ShiftClocks(d int) node.Snapshot {
 // Forget implements node.Forgetter for the nodes that do (Lamport's and
 // Maekawa's); for the others it changes nothing.
 func (n notDone[N]) Forget(from int, m node.Msg) (node.Msg, bool) {
-	if f, ok := any(n.nd).(node.Forgetter); ok {
+	if f, ok := any(n.nd).(interface {
+		Forget(from int, m node.Msg) (node.Msg, bool)
+	}); ok {
 		return f.Forget(from, m)
 	}
 	return m, false
@@ -363,7 +365,7 @@ func (n notDone[N]) MapValues(f func(int) int) node.Snapshot {
 // Climb implements node.Climber for the nodes that do; for the others it
 // gives no bound.
 func (n notDone[N]) Climb(in int) (int, bool) {
-	if c, ok := any(n.nd).(node.Climber); ok {
+	if c, ok := any(n.nd).(interface{ Climb(int) (int, bool) }); ok {
 		return c.Climb(in)
 	}
 	return 0, false
