@@ -20,7 +20,7 @@ type Facts struct {
 }
 
 // Least returns the least clock or timestamp (has: false if none).
-func (f *Facts) Least() (least int, has bool) {
+func (f Facts) Least() (least int, has bool) {
 	for _, vs := range [2][]int{f.Clocks, f.Stamps} {
 		for _, v := range vs {
 			if !has || v < least {
@@ -33,7 +33,7 @@ func (f *Facts) Least() (least int, has bool) {
 
 // Floor returns the least clock (has: false if none): a node's own clock,
 // below which its timestamps may be renumbered.
-func (f *Facts) Floor() (floor int, has bool) {
+func (f Facts) Floor() (floor int, has bool) {
 	for _, c := range f.Clocks {
 		if !has || c < floor {
 			floor, has = c, true
@@ -44,7 +44,7 @@ func (f *Facts) Floor() (floor int, has bool) {
 
 // Brings returns the clock a message brings its receiver, the largest it
 // declares (has: false if none).
-func (f *Facts) Brings() (clock int, has bool) {
+func (f Facts) Brings() (clock int, has bool) {
 	for _, c := range f.Clocks {
 		if !has || c > clock {
 			clock, has = c, true
@@ -54,7 +54,7 @@ func (f *Facts) Brings() (clock int, has bool) {
 }
 
 // Values returns the clocks and timestamps, appended to vs.
-func (f *Facts) Values(vs []int) []int {
+func (f Facts) Values(vs []int) []int {
 	return append(append(vs, f.Clocks...), f.Stamps...)
 }
 
