@@ -68,11 +68,6 @@ func (pl plan) shifts() bool {
 	if err != nil {
 		return false
 	}
-	if s, ok := nd.(node.Shifter); ok {
-		if _, _, exact := s.LeastClock(); exact {
-			return true
-		}
-	}
 	f, ok := reduce.Read(nd)
 	return ok && f.Exact && len(f.Clocks) > 0
 }

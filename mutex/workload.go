@@ -107,7 +107,7 @@ func (r *reactor) Clone() engine.Workload {
 	return &reactor{w: r.w, left: slices.Clone(r.left)}
 }
 
-// RenameNodes implements node.StateRenamer (engine.Symmetry): the requests
+// RenameNodes implements check.NodeRenamer (engine.Symmetry): the requests
 // left move with their nodes. The shared plan (requesters, scenario CS
 // times) is not renamed: a System declares a symmetry only where it treats
 // the nodes alike.

@@ -5,38 +5,21 @@ import (
 	"ringlab/engine/reduce"
 )
 
-// A node or message that declares its values (node.Valuer) takes part in
-// the reductions through valued, valuedClimber and valuedMsg, which give
-// it the reductions' hooks from its declaration (engine/reduce).
+// The reductions read what nodes and messages declare (node.Valuer,
+// engine/reduce) and rewrite it: each collects one class of values from
+// every live node and message in flight of a state (values), computes a
+// map, and applies it (remap.apply, or the shift's own cache).
 
-// reducible is node number id as the reductions see it: the node itself,
-// or its declaration's view.
-func (m *machine) reducible(id uint32) node.Snapshot {
-	nd := m.nodeAt(id)
-	if w, ok := nd.(interface{ Unwrap() node.Node }); ok && !reduce.Declares(w.Unwrap()) {
-		return nd // a wrapper of a node that does not declare (mutex's notDone)
-	}
-	f := m.factsOf(m.shifterOf().nodeFacts, id, nd)
-	if f == nil {
-		return nd
-	}
-	v := valued{nd, f}
-	if _, ok := nd.(climbHook); ok {
-		return valuedClimber{v}
-	}
-	return v
+// nodeFacts is what node number id declares (nil: nothing), read once.
+func (m *machine) nodeFacts(id uint32) *reduce.Facts {
+	return m.factsOf(m.shifterOf().nodeFacts, id, m.nodeAt(id))
 }
 
-// reducibleMsg is message number id as the reductions see it.
-func (m *machine) reducibleMsg(id uint32) node.Msg {
-	msg := m.msgAt(id)
-	if f := m.factsOf(m.shifterOf().msgFacts, id, msg); f != nil {
-		return valuedMsg{msg, f}
-	}
-	return msg
+// msgFacts is what message number id declares (nil: nothing), read once.
+func (m *machine) msgFacts(id uint32) *reduce.Facts {
+	return m.factsOf(m.shifterOf().msgFacts, id, m.msgAt(id))
 }
 
-// factsOf is what x, number id, declares (nil: nothing), read once.
 func (m *machine) factsOf(cache map[uint32]*reduce.Facts, id uint32, x any) *reduce.Facts {
 	if f, ok := cache[id]; ok {
 		return f
@@ -49,109 +32,52 @@ func (m *machine) factsOf(cache map[uint32]*reduce.Facts, id uint32, x any) *red
 	return fp
 }
 
-type climbHook interface {
-	Climb(in int) (rise int, ok bool)
-}
-type forgetHook interface {
-	Forget(from int, m node.Msg) (node.Msg, bool)
-}
-
-func minus(d int) func(int) int { return func(v int) int { return v - d } }
-
-// valued gives a declared node the reductions' hooks.
-type valued struct {
-	node.Snapshot
-	f *reduce.Facts
-}
-
-func (n valued) mapped(mp reduce.Mapping) node.Snapshot {
-	return reduce.Map(n.Snapshot, mp).(node.Snapshot)
-}
-
-func (n valued) LeastClock() (int, bool, bool) {
-	l, has := n.f.Least()
-	return l, has, n.f.Exact
-}
-
-func (n valued) ShiftClocks(d int) node.Snapshot {
-	return n.mapped(reduce.Mapping{Clock: minus(d), Stamp: minus(d), Dead: true})
-}
-
-func (n valued) Forget(from int, msg node.Msg) (node.Msg, bool) {
-	if f, ok := n.Snapshot.(forgetHook); ok {
-		return f.Forget(from, msg)
+// declared reports whether s may be reduced: every live node and every
+// message in flight declares its values, every node exactly, and no
+// command with an Arg (which may be an absolute clock floor) is pending.
+func (m *machine) declared(s *state) bool {
+	for _, p := range s.pend {
+		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
+			return false
+		}
 	}
-	return msg, false
+	for k, id := range s.nodes {
+		if f := m.nodeFacts(id); s.alive(k+1) && (f == nil || !f.Exact) {
+			return false
+		}
+	}
+	for _, it := range s.net {
+		if m.msgFacts(it.id) == nil {
+			return false
+		}
+	}
+	return true
 }
 
-func (n valued) StampFloor() (int, bool) {
-	floor, has := n.f.Floor()
-	return floor, has && n.f.Exact
+// values appends to vs the values that class picks from what the live
+// nodes and the messages in flight of s declare (s declared).
+func (m *machine) values(s *state, vs []int, class func(f *reduce.Facts, vs []int) []int) []int {
+	for k, id := range s.nodes {
+		if s.alive(k + 1) {
+			vs = class(m.nodeFacts(id), vs)
+		}
+	}
+	for _, it := range s.net {
+		vs = class(m.msgFacts(it.id), vs)
+	}
+	return vs
 }
 
-func (n valued) AppendStamps(ts []int) []int { return append(ts, n.f.Stamps...) }
+// The classes values picks.
+func clocksAndStamps(f *reduce.Facts, vs []int) []int { return f.Values(vs) }
+func stampsOnly(f *reduce.Facts, vs []int) []int      { return append(vs, f.Stamps...) }
 
-func (n valued) RenameStamps(rename func(int) int) node.Snapshot {
-	return n.mapped(reduce.Mapping{Stamp: rename, Dead: true})
+// mapNode is node nd rewritten by mp; mapMsg is message msg rewritten.
+func mapNode(nd node.Snapshot, mp reduce.Mapping) node.Snapshot {
+	return reduce.Map(nd, mp).(node.Snapshot)
 }
 
-func (n valued) AppendIDs(ids []node.ID) ([]node.ID, bool) {
-	return append(ids, n.f.IDs...), n.f.Exact
-}
+func mapMsg(msg node.Msg, mp reduce.Mapping) node.Msg { return reduce.Map(msg, mp).(node.Msg) }
 
-func (n valued) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	return n.mapped(reduce.Mapping{ID: rename, Dead: true})
-}
-
-func (n valued) Rename(perm []int) node.Snapshot {
-	return n.mapped(reduce.Mapping{Index: func(i int) int { return perm[i] }})
-}
-
-// valuedClimber is a declared node with a Climb hook.
-type valuedClimber struct{ valued }
-
-func (n valuedClimber) AppendValues(vs []int) ([]int, bool) { return n.f.Values(vs), n.f.Exact }
-
-func (n valuedClimber) MapValues(f func(int) int) node.Snapshot {
-	return n.mapped(reduce.Mapping{Clock: f, Stamp: f, Dead: true})
-}
-
-func (n valuedClimber) Climb(in int) (int, bool) { return n.Snapshot.(climbHook).Climb(in) }
-
-// valuedMsg gives a declared message the reductions' hooks.
-type valuedMsg struct {
-	node.Msg
-	f *reduce.Facts
-}
-
-func (m valuedMsg) mapped(mp reduce.Mapping) node.Msg { return reduce.Map(m.Msg, mp).(node.Msg) }
-
-func (m valuedMsg) LeastClock() (int, bool) { return m.f.Least() }
-
-func (m valuedMsg) ShiftClocks(d int) node.Msg {
-	return m.mapped(reduce.Mapping{Clock: minus(d), Stamp: minus(d), Dead: true})
-}
-
-func (m valuedMsg) AppendStamps(ts []int) []int { return append(ts, m.f.Stamps...) }
-
-func (m valuedMsg) RenameStamps(rename func(int) int) node.Msg {
-	return m.mapped(reduce.Mapping{Stamp: rename, Dead: true})
-}
-
-func (m valuedMsg) AppendValues(vs []int) []int { return m.f.Values(vs) }
-
-func (m valuedMsg) MapValues(f func(int) int) node.Msg {
-	return m.mapped(reduce.Mapping{Clock: f, Stamp: f, Dead: true})
-}
-
-func (m valuedMsg) Clock() (int, bool) { return m.f.Brings() }
-
-func (m valuedMsg) AppendIDs(ids []node.ID) []node.ID { return append(ids, m.f.IDs...) }
-
-func (m valuedMsg) RenameIDs(rename func(node.ID) int) node.Msg {
-	return m.mapped(reduce.Mapping{ID: rename, Dead: true})
-}
-
-func (m valuedMsg) Rename(perm []int) node.Msg {
-	return m.mapped(reduce.Mapping{Index: func(i int) int { return perm[i] }})
-}
+// minus is the map v -> v-d.
+func minus(d int) func(int) int { return func(v int) int { return v - d } }
