@@ -99,5 +99,9 @@ func (m *machine) renameIDs(s *state) *state {
 		}
 		return r.rank[k]
 	}
-	return r.apply(m, s, moved, reduce.Mapping{ID: rename, Dead: true})
+	if !moved {
+		// the shift, under the same condition, cleared the unused values
+		return s
+	}
+	return r.apply(m, s, true, reduce.Mapping{ID: rename, Dead: true})
 }

@@ -51,14 +51,13 @@ type shifter struct {
 	envTS  []int                // scratch: the environment's timestamps (envStamped, history.go)
 	// nodeFacts, msgFacts: what each node and message number declares
 	// (node.Valuer; nil: nothing), read once (values.go)
-	nodeFacts, msgFacts map[uint32]*reduce.Facts
+	nodeFacts, msgFacts []*reduce.Facts
 }
 
 // shifterOf is m's shifter, made on first use.
 func (m *machine) shifterOf() *shifter {
 	if m.sh == nil {
-		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{},
-			nodeFacts: map[uint32]*reduce.Facts{}, msgFacts: map[uint32]*reduce.Facts{}}
+		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{}}
 	}
 	return m.sh
 }

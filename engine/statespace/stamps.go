@@ -43,6 +43,12 @@ func (m *machine) lowStamps(s *state) *state {
 		return s
 	}
 	st := &m.shifterOf().st
+	ts := m.values(s, st.ts[:0], stampsOnly)
+	ts = m.stampsOfEnv(s.env, ts)
+	st.ts = ts
+	if len(ts) == 0 {
+		return s
+	}
 	floor, has := 0, false
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
@@ -56,9 +62,6 @@ func (m *machine) lowStamps(s *state) *state {
 			floor, has = f, true
 		}
 	}
-	ts := m.values(s, st.ts[:0], stampsOnly)
-	ts = m.stampsOfEnv(s.env, ts)
-	st.ts = ts
 	ts = slices.DeleteFunc(ts, func(t int) bool { return t >= floor })
 	if !has || len(ts) == 0 {
 		return s

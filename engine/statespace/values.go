@@ -12,24 +12,44 @@ import (
 
 // nodeFacts is what node number id declares (nil: nothing), read once.
 func (m *machine) nodeFacts(id uint32) *reduce.Facts {
-	return m.factsOf(m.shifterOf().nodeFacts, id, m.nodeAt(id))
+	sh := m.shifterOf()
+	if int(id) < len(sh.nodeFacts) && sh.nodeFacts[id] != nil {
+		return known(sh.nodeFacts[id])
+	}
+	return remember(&sh.nodeFacts, id, m.nodeAt(id))
 }
 
 // msgFacts is what message number id declares (nil: nothing), read once.
 func (m *machine) msgFacts(id uint32) *reduce.Facts {
-	return m.factsOf(m.shifterOf().msgFacts, id, m.msgAt(id))
+	sh := m.shifterOf()
+	if int(id) < len(sh.msgFacts) && sh.msgFacts[id] != nil {
+		return known(sh.msgFacts[id])
+	}
+	return remember(&sh.msgFacts, id, m.msgAt(id))
 }
 
-func (m *machine) factsOf(cache map[uint32]*reduce.Facts, id uint32, x any) *reduce.Facts {
-	if f, ok := cache[id]; ok {
-		return f
+// undeclared marks, in a cache of facts, a number that declares nothing.
+var undeclared = new(reduce.Facts)
+
+func known(f *reduce.Facts) *reduce.Facts {
+	if f == undeclared {
+		return nil
 	}
-	var fp *reduce.Facts
-	if f, ok := reduce.Read(x); ok {
-		fp = &f
+	return f
+}
+
+// remember reads what x, number id, declares into the cache.
+func remember(cache *[]*reduce.Facts, id uint32, x any) *reduce.Facts {
+	if int(id) >= len(*cache) {
+		*cache = append(*cache, make([]*reduce.Facts, int(id)+1-len(*cache))...)
 	}
-	cache[id] = fp
-	return fp
+	f, ok := reduce.Read(x)
+	if !ok {
+		(*cache)[id] = undeclared
+		return nil
+	}
+	(*cache)[id] = &f
+	return &f
 }
 
 // declared reports whether s may be reduced: every live node and every
