@@ -8,8 +8,8 @@ package node
 // symmetry, and the node writes none of that code: Values lists the
 // values, and the checker reads or rewrites them in a private copy.
 //
-// Values must report the same values whenever it is called on the same
-// state, and only values the node's future reads (a value it keeps but no
+// Values must declare each value once, the same ones whenever it is
+// called on the same state, and only values the node's future reads (a value it keeps but no
 // longer reads is reported as Unused). A node whose nodes and messages
 // do not all implement Valuer is not reduced. What makes each reduction
 // exact is in the doc of the Values method that declares its values.

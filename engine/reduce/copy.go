@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"unsafe"
@@ -17,6 +18,9 @@ func touched(v *node.Values) []uintptr {
 		}
 	}
 	for _, d := range v.Dead {
+		if reflect.TypeOf(d).Kind() != reflect.Pointer {
+			panic(fmt.Sprintf("node.Values.Unused: %T is not a pointer", d))
+		}
 		as = append(as, reflect.ValueOf(d).Pointer())
 	}
 	slices.Sort(as)

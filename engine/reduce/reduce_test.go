@@ -1,7 +1,9 @@
 package reduce_test
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"ringlab/engine/node"
@@ -89,4 +91,20 @@ func TestMapMessage(t *testing.T) {
 	if reduce.Declares(struct{}{}) {
 		t.Error("a value without Values: Declares true")
 	}
+}
+
+type careless struct{ n int }
+
+func (c *careless) Step(node.Input, *node.Output) {}
+
+func (c *careless) Values(v *node.Values) { v.Unused(c.n) }
+
+// Unused takes a pointer: a value is a bug of the declaration, named.
+func TestUnusedWithoutAPointerPanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "int is not a pointer") {
+			t.Errorf("recovered %v", r)
+		}
+	}()
+	reduce.Map(&careless{n: 3}, reduce.Mapping{Dead: true})
 }
