@@ -14,9 +14,11 @@ import (
 
 // Facts are the values a node or message declares, as read.
 type Facts struct {
-	Clocks, Stamps, Indices []int
-	IDs                     []node.ID // the nonzero identifiers
-	Exact                   bool      // the node did not say Inexact
+	Clocks  []int     // the values declared by Clock, in order
+	Stamps  []int     // by Stamp
+	Indices []int     // by Index
+	IDs     []node.ID // by ID, but the zeros ("none")
+	Exact   bool      // the node did not say Inexact
 }
 
 // Least returns the least clock or timestamp (has: false if none).
@@ -103,9 +105,10 @@ func Read(x any) (Facts, bool) {
 // Mapping says how Map rewrites each class of values: a nil function
 // leaves its class as it is.
 type Mapping struct {
-	Clock, Stamp func(int) int
-	ID           func(node.ID) int // never called for a 0, "none"
-	Index        func(int) int
+	Clock func(int) int     // the new value of each clock
+	Stamp func(int) int     // of each timestamp
+	ID    func(node.ID) int // of each identifier (never called for a 0, "none")
+	Index func(int) int     // of each node index
 	// Dead clears the values declared Unused.
 	Dead bool
 }
