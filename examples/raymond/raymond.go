@@ -59,15 +59,21 @@ type Node struct {
 	ForgetAsked bool
 }
 
-// New builds node i of tree t (which Tree.Validate accepts) in its
+// Config is what every node of one system is built from.
+type Config struct {
+	Tree        Tree // the spanning tree; its root starts with the token
+	ForgetAsked bool // the planted bug (Node.ForgetAsked)
+}
+
+// New builds node i of c.Tree (which Tree.Validate accepts) in its
 // initial state: the root holds the token, every other node points to
 // its parent.
-func New(t Tree, i int) *Node {
-	holder := t[i-1]
+func New(c Config, i int) *Node {
+	holder := c.Tree[i-1]
 	if holder == 0 {
 		holder = i
 	}
-	return &Node{Self: i, Holder: holder}
+	return &Node{Self: i, Holder: holder, ForgetAsked: c.ForgetAsked}
 }
 
 // Step handles one input: a local request or release (node.CmdRequest,

@@ -22,13 +22,15 @@ type net struct {
 	enters []int // the nodes that entered, in order
 }
 
-func newNet(t *testing.T, tree raymond.Tree) *net {
-	if err := tree.Validate(); err != nil {
+func newNet(t *testing.T, tree raymond.Tree) *net { return newNetOf(t, raymond.Config{Tree: tree}) }
+
+func newNetOf(t *testing.T, c raymond.Config) *net {
+	if err := c.Tree.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	nw := &net{t: t, nodes: make([]*raymond.Node, len(tree)+1), sent: map[string]int{}}
-	for i := 1; i <= len(tree); i++ {
-		nw.nodes[i] = raymond.New(tree, i)
+	nw := &net{t: t, nodes: make([]*raymond.Node, len(c.Tree)+1), sent: map[string]int{}}
+	for i := 1; i <= len(c.Tree); i++ {
+		nw.nodes[i] = raymond.New(c, i)
 	}
 	return nw
 }
@@ -239,10 +241,7 @@ func TestIgnored(t *testing.T) {
 // Asked never asks for it again, so its next request is never granted.
 func TestForgetAskedStarves(t *testing.T) {
 	for _, forget := range []bool{false, true} {
-		nw := newNet(t, raymond.Line(3))
-		for _, n := range nw.nodes[1:] {
-			n.ForgetAsked = forget
-		}
+		nw := newNetOf(t, raymond.Config{Tree: raymond.Line(3), ForgetAsked: forget})
 		nw.cmd(3, node.CmdRequest) // 2 asks 1 for 3, and keeps Asked
 		nw.settle(nil)
 		nw.cmd(1, node.CmdRequest) // 1 asks 2, which never asks 3

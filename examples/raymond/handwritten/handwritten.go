@@ -17,8 +17,8 @@ type Node struct{ raymond.Node }
 
 var _ node.Snapshot = (*Node)(nil)
 
-// New builds node i of tree t in its initial state, as raymond.New does.
-func New(t raymond.Tree, i int) *Node { return &Node{*raymond.New(t, i)} }
+// New builds node i in its initial state, as raymond.New does.
+func New(c raymond.Config, i int) *Node { return &Node{*raymond.New(c, i)} }
 
 // Clone copies the node; the queue is the one field a step changes in
 // place, so the copy gets its own.
