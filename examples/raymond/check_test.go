@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,13 +98,11 @@ func TestCheckFindsForgetAsked(t *testing.T) {
 	if code != 3 || !strings.Contains(out, "result: VIOLATION of every request granted") {
 		t.Fatalf("exit %d, want 3 and a violation\n%s", code, out)
 	}
-	var replay string
-	for line := range strings.Lines(out) {
-		if r, ok := strings.CutPrefix(line, "replay: "); ok {
-			replay = strings.TrimSpace(r)
-			break
-		}
+	m := regexp.MustCompile(`(?m)^replay: (.+)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no replay line in\n%s", out)
 	}
+	replay := m[1]
 	args, err := cli.SplitCommand(replay)
 	if err != nil || len(args) < 2 {
 		t.Fatalf("replay %q: %v", replay, err)
