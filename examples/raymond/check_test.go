@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -64,29 +67,61 @@ func twin(c raymond.Config) engine.Algorithm {
 	return raymond.AlgorithmOf("raymond", c, func(c raymond.Config, i int) node.Node { return handwritten.New(c, i) })
 }
 
-// The line of 3 nodes, every node asking once and twice: every state
-// explored, every verdict proved, the counts pinned; no schedule costs
-// more than 2·D = 4 messages per entry.
+// row is one line of the README's table of checks: a command and what
+// it prints.
+var row = regexp.MustCompile("(?m)^\\| `raymond (check [^`]*)` \\| (\\d+) \\| (\\d+) \\| (\\d+) \\| (\\d+)[^|]* \\| (\\w+) \\|$")
+
+// The README's table of checks, command by command: every state explored,
+// the counts it states, every verdict proved; and no schedule costs more
+// than 2·D messages per entry (D = 2 on the line of 3).
 func TestCheck(t *testing.T) {
-	for _, tc := range []struct {
-		requests string
-		want     counts
-	}{
-		{"1", counts{142, 175, 3, 10, "proved: mutual exclusion, every request granted, termination, over all 142 states"}},
-		{"2", counts{860, 1201, 3, 18, "proved: mutual exclusion, every request granted, termination, over all 860 states"}},
-	} {
-		code, out := run(twin(raymond.Config{}), "check", "raymond", "--nodes", "3", "--requests", tc.requests)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := row.FindAllStringSubmatch(string(readme), -1)
+	if len(rows) < 2 {
+		t.Fatalf("%d rows in the README's table of checks", len(rows))
+	}
+	for _, r := range rows {
+		var want counts
+		for k, f := range []*int{&want.states, &want.transitions, &want.terminal, &want.mostMessages} {
+			*f, _ = strconv.Atoi(r[k+2]) // the pattern matched digits
+		}
+		if r[6] != "proved" {
+			t.Fatalf("%s: the README says %q", r[1], r[6])
+		}
+		args := strings.Fields(r[1])
+		code, out := run(twin(raymond.Config{}), args...)
 		if code != 0 {
-			t.Fatalf("--requests %s: exit %d\n%s", tc.requests, code, out)
+			t.Fatalf("%s: exit %d\n%s", r[1], code, out)
 		}
-		if got := parse(t, out); got != tc.want {
-			t.Fatalf("--requests %s: %+v, want %+v\n%s", tc.requests, got, tc.want, out)
+		got := parse(t, out)
+		if !strings.HasPrefix(got.proved, "proved: mutual exclusion, every request granted") {
+			t.Fatalf("%s: %q", r[1], got.proved)
 		}
-		entries := 3 * int(tc.requests[0]-'0')
-		if theory := entries * 2 * raymond.Line(3).Diameter(); tc.want.mostMessages > theory {
-			t.Fatalf("--requests %s: %d messages for %d entries, above 2·D each (%d)", tc.requests, tc.want.mostMessages, entries, theory)
+		got.proved = ""
+		if got != want {
+			t.Fatalf("%s: %+v, the README says %+v\n%s", r[1], got, want, out)
+		}
+		entries := 3 * requests(t, args)
+		if theory := entries * 2 * raymond.Line(3).Diameter(); got.mostMessages > theory {
+			t.Fatalf("%s: %d messages for %d entries, above 2·D each (%d)", r[1], got.mostMessages, entries, theory)
 		}
 	}
+}
+
+// requests is the --requests of a command line.
+func requests(t *testing.T, args []string) int {
+	i := slices.Index(args, "--requests")
+	if i < 0 || i+1 == len(args) {
+		t.Fatalf("%v: no --requests", args)
+	}
+	n, err := strconv.Atoi(args[i+1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // The planted bug, a holder that forgets to reset Asked: the checker

@@ -110,8 +110,8 @@ func balanced() raymond.Tree { return raymond.Tree{0, 1, 1, 2, 2, 3, 3} }
 
 // A lone request costs 2·d messages, d the distance from the token to the
 // requester: d REQUESTs up the Holder pointers, d PRIVILEGEs down. The
-// worst over every holder and requester is 2·D, D the tree's diameter; on
-// the balanced binary tree of 7 nodes that is 8 messages, about 2·2·log2(N+1)/2.
+// worst over every holder and requester is 2·D, D the tree's diameter
+// (the README's table).
 func TestLoneRequestCostsTwiceTheDistance(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
