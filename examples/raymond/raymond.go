@@ -35,6 +35,10 @@ func (Request) Type() string { return "REQUEST" }
 // Type is "PRIVILEGE".
 func (Privilege) Type() string { return "PRIVILEGE" }
 
+// TokenID names the token, "T", as the one-token property follows it
+// (there is only one).
+func (Privilege) TokenID() string { return "T" }
+
 // MessageTypes is one value of every message type a node sends, the
 // registry the broker's codec and the log readers decode by.
 func MessageTypes() []node.Msg { return []node.Msg{Request{}, Privilege{}} }
@@ -80,9 +84,17 @@ func New(c Config, i int) *Node {
 // node.CmdRelease), a neighbour's REQUEST or the PRIVILEGE. After each it
 // does the paper's ASSIGN_PRIVILEGE and MAKE_REQUEST. A request from a
 // node that already waits or is in the critical section is ignored (with a
-// note): a node asks once at a time. Other inputs change nothing.
+// note): a node asks once at a time. node.CmdStart, which a runtime gives
+// the root before any request, only announces the token ("token T
+// created", for the one-token property) if the root still holds it.
+// Other inputs change nothing.
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch {
+	case in.Kind == node.InCmd && in.Cmd == node.CmdStart:
+		if n.Holder == n.Self {
+			out.Note("token %s created", Privilege{}.TokenID())
+		}
+		return
 	case in.Kind == node.InCmd && in.Cmd == node.CmdRequest:
 		if n.Using || n.waiting() {
 			out.NoteText("request ignored: this node already asked")

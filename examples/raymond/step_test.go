@@ -105,9 +105,6 @@ func (nw *net) invariants() {
 	}
 }
 
-// balanced is the complete binary tree of 7 nodes rooted at 1.
-func balanced() raymond.Tree { return raymond.Tree{0, 1, 1, 2, 2, 3, 3} }
-
 // A lone request costs 2·d messages, d the distance from the token to the
 // requester: d REQUESTs up the Holder pointers, d PRIVILEGEs down. The
 // worst over every holder and requester is 2·D, D the tree's diameter
@@ -121,7 +118,7 @@ func TestLoneRequestCostsTwiceTheDistance(t *testing.T) {
 		{"line of 3", raymond.Line(3), 4},
 		{"line of 5", raymond.Line(5), 8},
 		{"star of 5", raymond.Star(5), 4},
-		{"balanced binary of 7", balanced(), 8},
+		{"balanced binary of 7", raymond.Binary(7), 8},
 	} {
 		if got := 2 * tc.tree.Diameter(); got != tc.worst {
 			t.Fatalf("%s: diameter %d, want %d", tc.name, got/2, tc.worst/2)
@@ -159,7 +156,7 @@ func TestLoneRequestCostsTwiceTheDistance(t *testing.T) {
 // granted exactly once, one token and one user at a time throughout, and
 // the load makes an entry cheaper than a lone one: never more than 2·D.
 func TestEveryoneAsksInAnyOrder(t *testing.T) {
-	for _, tree := range []raymond.Tree{raymond.Line(3), raymond.Star(5), balanced(), raymond.Line(6)} {
+	for _, tree := range []raymond.Tree{raymond.Line(3), raymond.Star(5), raymond.Binary(7), raymond.Line(6)} {
 		for seed := range uint64(200) {
 			nw := newNet(t, tree)
 			rng := rand.New(rand.NewPCG(seed, 1))
@@ -258,7 +255,7 @@ func TestTreeValidate(t *testing.T) {
 		err  string
 	}{
 		{raymond.Line(1), ""},
-		{balanced(), ""},
+		{raymond.Binary(7), ""},
 		{raymond.Tree{}, "a tree needs at least one node"},
 		{raymond.Tree{0, 0}, "a tree has one root (parent 0), this one has 2"},
 		{raymond.Tree{2, 1}, "a tree has one root (parent 0), this one has 0"},
@@ -274,6 +271,40 @@ func TestTreeValidate(t *testing.T) {
 			}
 		} else if tc.err != "" {
 			t.Fatalf("%v: no error, want %q", tc.tree, tc.err)
+		}
+	}
+}
+
+// The shapes --tree names, their edges and diameters.
+func TestShapes(t *testing.T) {
+	for _, tc := range []struct {
+		tree     raymond.Tree
+		want     raymond.Tree
+		edges    [][2]int
+		diameter int
+	}{
+		{raymond.Line(4), raymond.Tree{0, 1, 2, 3}, [][2]int{{1, 2}, {2, 3}, {3, 4}}, 3},
+		{raymond.Star(4), raymond.Tree{0, 1, 1, 1}, [][2]int{{1, 2}, {1, 3}, {1, 4}}, 2},
+		{raymond.Binary(7), raymond.Tree{0, 1, 1, 2, 2, 3, 3}, [][2]int{{1, 2}, {1, 3}, {2, 4}, {2, 5}, {3, 6}, {3, 7}}, 4},
+	} {
+		if !slices.Equal(tc.tree, tc.want) || !slices.Equal(tc.tree.Edges(), tc.edges) || tc.tree.Diameter() != tc.diameter {
+			t.Fatalf("%v: edges %v, diameter %d; want %v, %v, %d", tc.tree, tc.tree.Edges(), tc.tree.Diameter(), tc.want, tc.edges, tc.diameter)
+		}
+	}
+}
+
+// The start announces the token at the root only, for the one-token
+// property; it sends nothing.
+func TestStartAnnouncesTheToken(t *testing.T) {
+	for i, want := range []string{"token T created", ""} {
+		var out node.Output
+		raymond.New(raymond.Config{Tree: raymond.Line(2)}, i+1).Step(node.Input{Kind: node.InCmd, Cmd: node.CmdStart}, &out)
+		got := ""
+		if len(out.Events) > 0 {
+			got = out.Events[0].Note
+		}
+		if got != want || len(out.Sends) != 0 || len(out.Events) > 1 {
+			t.Fatalf("node %d started: %+v, want the note %q", i+1, out, want)
 		}
 	}
 }

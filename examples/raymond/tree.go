@@ -29,6 +29,27 @@ func Star(n int) Tree {
 	return t
 }
 
+// Binary is the balanced binary tree rooted at node 1: node i's parent is
+// i/2, so its diameter grows as 2·log2(n).
+func Binary(n int) Tree {
+	t := make(Tree, n)
+	for i := 2; i <= n; i++ {
+		t[i-1] = i / 2
+	}
+	return t
+}
+
+// Edges lists the tree's edges, each as {parent, child}, by child.
+func (t Tree) Edges() [][2]int {
+	var es [][2]int
+	for i, p := range t {
+		if p != 0 {
+			es = append(es, [2]int{p, i + 1})
+		}
+	}
+	return es
+}
+
 // Validate reports whether t is a tree over 1..len(t): one root, every
 // parent a node, and every node reaches the root without a cycle.
 func (t Tree) Validate() error {
