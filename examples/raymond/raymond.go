@@ -50,17 +50,19 @@ const (
 	StateReleased = "RELEASED"
 )
 
-// Node is one process of the tree: its state is all there is.
+// Node is one process of the tree: its state is all there is. The fields
+// tagged ringlab:"fixed" are set when the node is built and never
+// change: the engine shares them between copies and leaves them out of a
+// state's identity.
 type Node struct {
-	Self   int   // this node's index
+	Self   int   `ringlab:"fixed"` // this node's index
 	Holder int   // Self while this node holds the token, else the neighbour towards it
 	Queue  []int // who waits for the token here, oldest first: Self or neighbours that sent a REQUEST
 	Using  bool  // in the critical section
 	Asked  bool  // a REQUEST went to Holder and the token has not come since
-	// ForgetAsked is the planted bug, fixed at construction: the holder
-	// that passes the token on leaves Asked set, so a node that has asked
-	// once never asks again.
-	ForgetAsked bool
+	// ForgetAsked is the planted bug: the holder that passes the token on
+	// leaves Asked set, so a node that has asked once never asks again.
+	ForgetAsked bool `ringlab:"fixed"`
 }
 
 // Config is what every node of one system is built from.
