@@ -8,5 +8,5 @@ import (
 
 // Algorithm is raymond.Algorithm with the hand-written twin's nodes.
 func Algorithm() engine.Algorithm {
-	return raymond.AlgorithmOf("raymond", raymond.Config{}, func(c raymond.Config, i int) node.Node { return New(c, i) })
+	return raymond.AlgorithmOf(false, func(c raymond.Config, i int) node.Node { return New(c, i) })
 }
