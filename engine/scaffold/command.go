@@ -54,7 +54,8 @@ func newModule(c *ucli.Context, kind string) error {
 	case err != nil:
 		return cliutil.Usagef("new %s: %v", kind, err)
 	case opt["help"] == "true":
-		return ucli.ShowSubcommandHelp(c)
+		ucli.HelpPrinter(c.App.Writer, ucli.CommandHelpTemplate, c.Command) // as --help before NAME does
+		return nil
 	case len(args) == 0:
 		return cliutil.Usagef("new %s: give the algorithm's NAME, e.g. ringlab new %s my-%s", kind, kind, kind)
 	case len(args) > 1:

@@ -155,3 +155,17 @@ func TestFindRinglab(t *testing.T) {
 		t.Errorf("go %s, requires:\n%s\nwant (go mod edit): go %s\n%s", r.Go, strings.Join(r.Requires, "\n"), mod.Go, strings.Join(want, "\n"))
 	}
 }
+
+// TestHelpAfterName: --help after NAME shows the help --help before it
+// shows, and writes nothing.
+func TestHelpAfterName(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code1, before, _ := run(t, "mutex", "--help")
+	code2, after, _ := run(t, "mutex", "my-lock", "--help")
+	if code1 != 0 || code2 != 0 || before != after || !strings.Contains(after, "--module PATH") {
+		t.Errorf("exit %d, %d; help before NAME:\n%s\nafter:\n%s", code1, code2, before, after)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("--help wrote %v", entries)
+	}
+}
