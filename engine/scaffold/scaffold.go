@@ -144,12 +144,16 @@ func (s Skeleton) goMod(module string) []byte {
 
 // Write writes files, by slash-separated path, into dir, which must be
 // empty or not exist (it is made, with its parents). On an error it
-// removes what it wrote: nothing is left half-written.
+// removes what it wrote and the directories it made: nothing is left
+// half-written.
 func Write(dir string, files map[string][]byte) (err error) {
 	entries, err := os.ReadDir(dir)
-	made := os.IsNotExist(err)
+	var made []string // the directories made, dir first, then its parents
 	switch {
-	case made:
+	case os.IsNotExist(err):
+		for d := filepath.Clean(dir); !exists(d); d = filepath.Dir(d) {
+			made = append(made, d)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -167,8 +171,8 @@ func Write(dir string, files map[string][]byte) (err error) {
 			for _, w := range wrote {
 				os.RemoveAll(filepath.Join(dir, w))
 			}
-			if made {
-				os.Remove(dir)
+			for _, d := range made {
+				os.Remove(d)
 			}
 		}
 	}()
@@ -185,4 +189,10 @@ func Write(dir string, files map[string][]byte) (err error) {
 		}
 	}
 	return nil
+}
+
+// exists says whether a file or directory path exists.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -2,7 +2,9 @@ package scaffold_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,5 +169,31 @@ func TestHelpAfterName(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("--help wrote %v", entries)
+	}
+}
+
+// TestWriteLeavesNothingOnError: a write that fails half-way (a file
+// where a directory must go) removes what it wrote and the directories it
+// made; a cancelled command writes nothing.
+func TestWriteLeavesNothingOnError(t *testing.T) {
+	root := t.TempDir()
+	err := scaffold.Write(filepath.Join(root, "new", "nested"), map[string][]byte{"go.mod": nil, "pkg": nil, "pkg/pkg.go": nil})
+	if err == nil {
+		t.Fatal("Write put a file and a directory at one path")
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("a failed Write left %v", entries)
+	}
+	t.Chdir(root)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	cmds := []*ucli.Command{scaffold.Command()}
+	cliutil.Prepare(cmds)
+	app := &ucli.App{Name: "ringlab", Commands: cmds, Writer: io.Discard, ErrWriter: io.Discard}
+	if err := app.RunContext(ctx, []string{"ringlab", "new", "mutex", "my-lock"}); cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Errorf("cancelled: %v, exit %d; want %d", err, cliutil.Code(err), cliutil.ExitInterrupted)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("a cancelled new left %v", entries)
 	}
 }
