@@ -81,7 +81,7 @@ func TestREADMEPathsExist(t *testing.T) {
 
 // packageNames returns, for each package name of the repository, the names
 // it declares: top-level names, methods and struct fields (a README may
-// write `node.Output.Send` or `sim.Config.Faults`). Test files count too, for
+// write `node.Output.Send` or `sim.Runtime.Faults`). Test files count too, for
 // the names the READMEs cite of the tests.
 func packageNames(t *testing.T, paths []string) map[string]map[string]bool {
 	t.Helper()

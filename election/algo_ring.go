@@ -1,6 +1,7 @@
 package election
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -110,11 +111,12 @@ func ringOnSim(s setup, fix bool) (election, elected int64, rule4 int) {
 	if err != nil {
 		return 0, 0, 0
 	}
-	res, err := sim.Run(sim.Config{Nodes: s.n(), Factory: f, Seed: 1, Script: starts(s), Sink: func(e *trace.Event) {
+	sys := engine.System{Nodes: s.n(), Factory: f, Script: starts(s)}
+	res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, func(e *trace.Event) {
 		if e.Kind == trace.KindNote && e.Note == smallestid.NoteOwnID {
 			rule4++
 		}
-	}})
+	})
 	if err != nil {
 		return 0, 0, 0
 	}

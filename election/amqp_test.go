@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/engine/amqp"
 	"ringlab/engine/amqp/amqptest"
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/sim"
@@ -21,16 +20,15 @@ func TestRingWireFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codec := amqp.NewCodec(spec.Messages...)
+	codec := trace.NewCodec(spec.Messages...)
 	codec.Timestamp = true
 	var body string
-	_, _ = sim.Run(sim.Config{Nodes: spec.Nodes, Factory: spec.Factory, Seed: 1, Script: spec.Script, Messages: true,
-		Sink: func(e *trace.Event) {
-			if e.Kind == trace.KindSend && body == "" {
-				b, _ := codec.Encode(e.Msg.Value, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
-				body = string(b)
-			}
-		}})
+	_, _ = sim.Runtime{Seed: 1, Messages: true}.Run(t.Context(), spec, func(e *trace.Event) {
+		if e.Kind == trace.KindSend && body == "" {
+			b, _ := codec.Encode(e.Msg.Value, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+			body = string(b)
+		}
+	})
 	if want := `{"type":"ELECTION","candidate_id":5,"sender_id":5,"timestamp":"2025-01-02T03:04:05Z"}`; body != want {
 		t.Errorf("ELECTION on the wire is %s, want %s", body, want)
 	}

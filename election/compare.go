@@ -256,14 +256,14 @@ func measure(ctx context.Context, name string, n int, lay string, seed uint64, i
 			th.observe(ev)
 		}
 	}
-	res, err := sim.Run(sim.Config{Nodes: n, Factory: sys.Factory, Seed: seed, Script: sys.Script, Messages: th.sends || sys.Wants().Has(trace.KindSend),
-		MaxSteps: 1 << 40, Cancel: ctx.Done(), Sink: sink})
+	rt := sim.Runtime{Seed: seed, Messages: th.sends || sys.Wants().Has(trace.KindSend), MaxSteps: 1 << 40}
+	res, err := rt.Run(ctx, engine.System{Nodes: n, Factory: sys.Factory, Script: sys.Script}, sink)
 	if err != nil {
 		return r, err
 	}
 	r.msgs = res.Messages
 	r.theory, r.formula, r.ok, r.why = th.judge(res.Messages)
-	for _, v := range set.Finish(check.End{Terminated: res.Quiescent, Messages: res.Messages}) {
+	for _, v := range set.Finish(check.End{Terminated: res.End == engine.Quiescent, Messages: res.Messages}) {
 		if !v.OK && r.ok {
 			r.ok, r.why = false, v.Property+": "+v.Detail
 		}

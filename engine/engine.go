@@ -116,7 +116,7 @@ type System struct {
 	Within func(i int, nd node.Node) bool
 	Bound  string
 	// WireTimestamp puts a timestamp in every message sent over
-	// RabbitMQ, as the ring election's specification asks (amqp.Codec's
+	// RabbitMQ, as the ring election's specification asks (trace.Codec's
 	// Timestamp).
 	WireTimestamp bool
 	// Slow are links the run needs slowed on the simulator (a scenario

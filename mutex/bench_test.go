@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"ringlab/engine"
 	"ringlab/engine/live"
 	"ringlab/engine/sim"
 	"ringlab/mutex/quorum"
@@ -56,18 +57,19 @@ func benchOne(b *testing.B, a algorithm, rt string, n int) {
 		var m int64
 		var ok bool
 		if rt == "sim" {
-			res, err := sim.Run(sim.Config{Nodes: pl.nodes, Factory: pl.factory, Seed: 1, Script: script, React: react})
+			sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(react)}
+			res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			m, ok = res.Messages, res.Quiescent
+			m, ok = res.Messages, res.End == engine.Quiescent
 		} else {
-			res, err := live.Run(context.Background(), live.Config{Nodes: pl.nodes, Factory: pl.factory, Script: script,
-				React: react, Tick: time.Microsecond, Timeout: time.Minute})
+			sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(react)}
+			res, err := live.Runtime{Scheduler: live.Turns, Tick: time.Microsecond, Timeout: time.Minute}.Run(context.Background(), sys, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			m, ok = res.Messages, res.Quiescent
+			m, ok = res.Messages, res.End == engine.Quiescent
 		}
 		if !ok {
 			b.Fatalf("%s on %s did not finish", a.name, rt)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/engine/amqp"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/mutex/internal/mutexcheck"
@@ -27,7 +26,7 @@ func roundTrip(t *testing.T, e *trace.Event, registry []node.Msg) *trace.Event {
 		t.Fatalf("read back %s: %v", b, err)
 	}
 	raw, _ := back.Msg.MarshalJSON()
-	m, err := amqp.NewCodec(registry...).Decode(raw)
+	m, err := trace.NewCodec(registry...).Decode(raw)
 	if err != nil {
 		t.Fatalf("decoding %s: %v", raw, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/node"
@@ -138,10 +139,9 @@ func monteCarlo(ctx context.Context, n, m int, p float64, trials int, seed uint6
 		w := workload{cs: 20, script: script}
 		r := w.newReactor(pl.nodes)
 		set := check.NewSet(&check.MutualExclusion{})
-		_, err := sim.Run(sim.Config{
-			Nodes: pl.nodes, Factory: pl.factory, Seed: 1, Script: script, React: r.React,
-			Faults: sim.Faults{Slow: slow}, Sink: func(e *trace.Event) { set.Observe(e) }, Stop: set.Violated,
-		})
+		sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(r.React)}
+		rt := sim.Runtime{Seed: 1, Faults: sim.Faults{Slow: slow}, Stop: set.Violated}
+		_, err := rt.Run(context.Background(), sys, func(e *trace.Event) { set.Observe(e) })
 		if err != nil {
 			return 0, t, err
 		}

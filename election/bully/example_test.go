@@ -1,9 +1,11 @@
 package bully_test
 
 import (
+	"context"
 	"fmt"
 
 	"ringlab/election/bully"
+	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
@@ -23,14 +25,11 @@ func Example() {
 		return
 	}
 	leaders := map[int]int{}
-	res, err := sim.Run(sim.Config{
-		Nodes: len(ids), Factory: factory, Seed: 1,
-		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}},
-		Sink: func(e *trace.Event) {
-			if e.Kind == trace.KindLeader {
-				leaders[e.Node] = e.LeaderID()
-			}
-		},
+	sys := engine.System{Nodes: len(ids), Factory: factory, Script: []node.Action{{Node: 1, Cmd: node.CmdStart}}}
+	res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, func(e *trace.Event) {
+		if e.Kind == trace.KindLeader {
+			leaders[e.Node] = e.LeaderID()
+		}
 	})
 	if err != nil {
 		fmt.Println(err)

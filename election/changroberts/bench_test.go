@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"testing"
 
+	"ringlab/engine"
 	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
@@ -45,24 +46,17 @@ func BenchmarkElection(b *testing.B) {
 				for i := range script {
 					script[i] = node.Action{Node: i + 1, Cmd: node.CmdStart}
 				}
+				sys := engine.System{Nodes: n, Factory: f, Script: script}
 				b.ReportAllocs()
 				for b.Loop() {
 					var msgs int64
 					switch impl {
 					case "baseline":
 						msgs, _ = baseline(ids)
-					case "live": // live.Run: the turn scheduler, the one for a million nodes
-						res, err := live.Run(b.Context(), live.Config{Nodes: n, Factory: f, Script: script})
-						if err != nil || !res.Quiescent {
-							b.Fatalf("%v: %+v", err, res)
-						}
-						msgs = res.Messages
+					case "live": // the turn scheduler, the one for a million nodes
+						msgs = runOn(b, live.Runtime{Scheduler: live.Turns}, sys)
 					case "sim", "sim-unoptimized":
-						res, err := sim.Run(sim.Config{Nodes: n, Factory: f, Seed: 1, Script: script, Unoptimized: impl == "sim-unoptimized"})
-						if err != nil || !res.Quiescent {
-							b.Fatalf("%v: %+v", err, res)
-						}
-						msgs = res.Messages
+						msgs = runOn(b, sim.Runtime{Seed: 1, Unoptimized: impl == "sim-unoptimized"}, sys)
 					}
 					if msgs != want {
 						b.Fatalf("%d messages, want %d", msgs, want)
@@ -74,6 +68,15 @@ func BenchmarkElection(b *testing.B) {
 			})
 		}
 	}
+}
+
+// runOn runs sys on rt, which must end it, and returns its messages.
+func runOn(b *testing.B, rt engine.Runtime, sys engine.System) int64 {
+	res, err := rt.Run(b.Context(), sys, nil)
+	if err != nil || res.End != engine.Quiescent {
+		b.Fatalf("%v: %+v", err, res)
+	}
+	return res.Messages
 }
 
 // peakRSS is the process's peak resident set size in bytes (getrusage's

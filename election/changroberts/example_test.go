@@ -1,9 +1,11 @@
 package changroberts_test
 
 import (
+	"context"
 	"fmt"
 
 	"ringlab/election/changroberts"
+	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
@@ -25,13 +27,11 @@ func Example() {
 		script = append(script, node.Action{Node: i + 1, Cmd: node.CmdStart})
 	}
 	leaders := map[int]int{}
-	res, err := sim.Run(sim.Config{
-		Nodes: len(ids), Factory: factory, Seed: 1, Script: script,
-		Sink: func(e *trace.Event) {
-			if e.Kind == trace.KindLeader {
-				leaders[e.Node] = e.LeaderID()
-			}
-		},
+	sys := engine.System{Nodes: len(ids), Factory: factory, Script: script}
+	res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, func(e *trace.Event) {
+		if e.Kind == trace.KindLeader {
+			leaders[e.Node] = e.LeaderID()
+		}
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -28,8 +28,8 @@
 // the end by counting messages per link (tracker.go) and announces it to
 // the others.
 //
-// Run starts every goroutine it uses and joins them before it returns.
-// A broker that cannot be reached fails Run within DialTimeout.
+// Runtime.Run starts every goroutine it uses and joins them before it
+// returns. A broker that cannot be reached fails it within DialTimeout.
 package amqp
 
 import (
@@ -51,13 +51,14 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Config describes one run, or this process's part of it.
-type Config struct {
+// config describes one run, or this process's part of it: a Runtime and
+// a System together, and the tests' hooks.
+type config struct {
 	URL     string        // the broker: amqp://user:pass@host:port/vhost
 	Names   Names         // the exchange and queue names of the run (RunNames, RingNames)
 	Nodes   int           // the number of nodes of the whole run, indexed 1..Nodes
 	Factory node.Factory  // called for each local node, and again on restart
-	Codec   *Codec        // the algorithm's message registry (NewCodec); required
+	Codec   *trace.Codec  // the algorithm's message registry (trace.NewCodec); required
 	Script  []node.Action // commands, crashes and restarts at absolute times (ticks)
 	React   node.React    // its actions must be for nodes of this process
 	// Workload answers node events with actions (for nodes of this
@@ -120,9 +121,9 @@ type Config struct {
 	afterSends func(node, from int, seq int64)
 }
 
-// Result is what a run did (in a multi-process run, the watcher's Result
+// result is what a run did (in a multi-process run, the watcher's result
 // sums every node's reports; another process's covers its own nodes).
-type Result struct {
+type result struct {
 	Steps      int64            // inputs handled by nodes
 	Messages   int64            // messages sent
 	ByType     map[string]int64 // messages sent, by message type
@@ -135,16 +136,16 @@ type Result struct {
 	Reconnects int              // times the connection to the broker was made again
 }
 
-// Run executes cfg and returns when its part of the run has ended.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+// run executes cfg and returns when its part of the run has ended.
+func run(ctx context.Context, cfg config) (result, error) {
 	if err := cfg.validate(); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	r := &runner{cfg: cfg, track: newTracker(cfg.Nodes), end: make(chan struct{}), proc: procID()}
 	return r.run(ctx)
 }
 
-func (c *Config) validate() error {
+func (c *config) validate() error {
 	switch {
 	case c.Nodes < 1:
 		return fmt.Errorf("amqp: need at least 1 node, got %d", c.Nodes)
@@ -153,7 +154,7 @@ func (c *Config) validate() error {
 	case c.Names.Exchange == "":
 		return errors.New("amqp: no exchange name")
 	case c.Codec == nil:
-		return errors.New("amqp: no codec: make one from the algorithm's message registry (NewCodec)")
+		return errors.New("amqp: no codec: make one from the algorithm's message registry (trace.NewCodec)")
 	}
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond
@@ -179,7 +180,7 @@ func (c *Config) validate() error {
 
 // runner is one run's shared state in this process.
 type runner struct {
-	cfg     Config
+	cfg     config
 	sess    *session
 	start   time.Time
 	abs     bool // event times are Unix ns (multi-process runs), else ns since start
@@ -206,7 +207,10 @@ type runner struct {
 	watchc        *watcher
 }
 
-func (r *runner) run(ctx context.Context) (Result, error) {
+// run carries out the run: it connects, declares the topology, opens a
+// channel for every local node, starts them and waits for the end, then
+// tallies what the run did.
+func (r *runner) run(ctx context.Context) (result, error) {
 	parent := ctx // cancelled when the caller interrupts the run
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -218,7 +222,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	sess, err := newSession(ctx, r.cfg.URL, slotOf(len(r.cfg.Local)-1)+1, r.cfg.wrap, hello)
 	if err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	r.sess = sess
 	// closing the connections closes every channel, in one round trip a
@@ -235,21 +239,36 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		defer r.teardown(parent)
 	}
 	if err := r.prepare(ctx); err != nil {
-		return Result{}, err
+		return result{}, err
+	}
+	if err := r.openMembers(ctx); err != nil {
+		return result{}, err
 	}
 	var wg sync.WaitGroup
+	if err := r.launch(ctx, &wg); err != nil {
+		return result{}, err
+	}
+	res, err := r.wait(ctx)
+	cancel()
+	wg.Wait()
+	return r.tally(res, err)
+}
+
+// openMembers makes a member of every local node and opens its channel.
+// Every member opens its channel before any starts: a node's first
+// message must not reach a queue nobody of this run consumes yet (it
+// would wait there anyway, but the run would look stalled). A run of
+// several processes that watches claims the watch here.
+func (r *runner) openMembers(ctx context.Context) error {
 	r.members = map[int]*member{}
 	for k, i := range r.cfg.Local {
 		m, err := r.newMember(i)
 		if err != nil {
-			return Result{}, err
+			return err
 		}
 		m.slot = slotOf(k)
 		r.members[i] = m
 	}
-	// every member opens its channel before any starts: a node's first
-	// message must not reach a queue nobody of this run consumes yet
-	// (it would wait there anyway, but the run would look stalled)
 	var opens errgroup.Group
 	opens.SetLimit(parallelChannels)
 	for _, i := range r.cfg.Local {
@@ -262,16 +281,24 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		})
 	}
 	if err := opens.Wait(); err != nil {
-		return Result{}, err
+		return err
 	}
 	if r.multi && r.cfg.Watch {
 		if err := r.claimWatch(ctx); err != nil {
 			for _, m := range r.members {
 				m.closeChannel()
 			}
-			return Result{}, err
+			return err
 		}
 	}
+	return nil
+}
+
+// launch starts the run's clock and its goroutines, counted by wg: every
+// local node's loop and, in a run of several processes, the watcher (or
+// the wait for the watcher's end) after the nodes' states are recovered
+// or first saved.
+func (r *runner) launch(ctx context.Context, wg *sync.WaitGroup) error {
 	// the run's time starts once every local node consumes its queue
 	r.start = time.Now()
 	for _, m := range r.members {
@@ -279,7 +306,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	if r.multi {
 		if err := r.recoverStates(ctx); err != nil {
-			return Result{}, err
+			return err
 		}
 		// A node whose process ran before in this run comes back with its
 		// state reset, as the engine's crash and restart: its events say
@@ -295,7 +322,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 			// the node's first state, saved before it can send anything:
 			// a process killed in its first step is restarted as a crash
 			if err := m.saveState(ctx); err != nil {
-				return Result{}, err
+				return err
 			}
 		}
 		if r.cfg.Watch {
@@ -311,23 +338,34 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		m := r.members[i]
 		wg.Go(func() { m.loop(ctx) })
 	}
+	return nil
+}
 
+// wait waits for the run's end, its timeout (Exhausted) or ctx (its
+// error).
+func (r *runner) wait(ctx context.Context) (result, error) {
 	var timeout <-chan time.Time
 	if r.cfg.Timeout > 0 {
 		t := time.NewTimer(r.cfg.Timeout)
 		defer t.Stop()
 		timeout = t.C
 	}
-	var res Result
+	var res result
 	select {
 	case <-r.end:
 	case <-timeout:
 		res.Exhausted = true
 	case <-ctx.Done():
-		err = ctx.Err()
+		return res, ctx.Err()
 	}
-	cancel()
-	wg.Wait()
+	return res, nil
+}
+
+// tally completes res once every goroutine of the run has returned: its
+// time, whether it ended as it should (a failure a node reported is the
+// run's error, unless the run already has one or timed out), and its
+// counts.
+func (r *runner) tally(res result, err error) (result, error) {
 	res.Elapsed = time.Since(r.start)
 	res.Now = int64(res.Elapsed / r.cfg.Tick)
 	r.errMu.Lock()
@@ -351,7 +389,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		res.Messages += v
 	}
 	res.Duplicates, res.Foreign = r.dups, r.foreign
-	res.Reconnects = sess.reconnected()
+	res.Reconnects = r.sess.reconnected()
 	if r.cfg.Watch && r.cfg.RunKey != "" && res.Quiescent {
 		r.releaseRun() // the names are free for the next run
 	}

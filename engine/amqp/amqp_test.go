@@ -14,6 +14,7 @@ import (
 	amqp "github.com/rabbitmq/amqp091-go"
 	"go.uber.org/goleak"
 
+	"ringlab/engine"
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
@@ -53,9 +54,9 @@ func testNames(t testing.TB) (Names, string) {
 // simCount is the messages the simulator sends for the same run.
 func simCount(t *testing.T, n int, f node.Factory, script []node.Action) int64 {
 	t.Helper()
-	res, err := sim.Run(sim.Config{Nodes: n, Factory: f, Seed: 1, Script: script})
-	if err != nil || !res.Quiescent {
-		t.Fatalf("sim: %v, quiescent %v", err, res.Quiescent)
+	res, err := sim.Runtime{Seed: 1}.Run(t.Context(), engine.System{Nodes: n, Factory: f, Script: script}, nil)
+	if err != nil || res.End != engine.Quiescent {
+		t.Fatalf("sim: %v, %v", err, res.End)
 	}
 	return res.Messages
 }
@@ -64,9 +65,19 @@ func start1() []node.Action { return []node.Action{{At: 0, Node: 1, Cmd: node.Cm
 
 // oneProcess runs every node in this process, on fresh names, deleted after.
 // testCodec is the codec of nodetest's message registry.
-func testCodec() *Codec { return NewCodec(nodetest.MessageTypes()...) }
+func testCodec() *trace.Codec { return trace.NewCodec(nodetest.MessageTypes()...) }
 
-func oneProcess(t *testing.T, cfg Config) Result {
+// A run needs the codec of its algorithm's registry: without one it is
+// refused before any connection.
+func TestRunWithoutCodecIsRefused(t *testing.T) {
+	_, err := run(t.Context(), config{URL: "amqp://guest:guest@127.0.0.1:1/", Names: RingNames(), Nodes: 2,
+		Factory: nodetest.PassFactory(2, 3), Script: start1()})
+	if err == nil || !strings.Contains(err.Error(), "no codec") {
+		t.Errorf("err = %v, want the refusal of a run without a codec", err)
+	}
+}
+
+func oneProcess(t *testing.T, cfg config) result {
 	t.Helper()
 	cfg.URL = brokerURL(t)
 	cfg.Names, cfg.Run = testNames(t)
@@ -79,7 +90,7 @@ func oneProcess(t *testing.T, cfg Config) Result {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Minute
 	}
-	res, err := Run(t.Context(), cfg)
+	res, err := run(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +104,7 @@ func TestTokenRingCountsAsSimulator(t *testing.T) {
 	for _, c := range []struct{ n, hops int }{{1, 0}, {3, 9}, {10, 57}} {
 		f := nodetest.PassFactory(c.n, c.hops)
 		var events []trace.Event
-		res := oneProcess(t, Config{Codec: testCodec(), Nodes: c.n, Factory: f, Script: start1(), Messages: true,
+		res := oneProcess(t, config{Codec: testCodec(), Nodes: c.n, Factory: f, Script: start1(), Messages: true,
 			Sink: func(e *trace.Event) { events = append(events, *e) }})
 		if want := simCount(t, c.n, f, start1()); res.Messages != want || res.ByType["TOKEN"] != want {
 			t.Errorf("n=%d hops=%d: %d messages (%v), the simulator sends %d", c.n, c.hops, res.Messages, res.ByType, want)
@@ -116,7 +127,7 @@ func TestTokenRingCountsAsSimulator(t *testing.T) {
 func TestFloodCountsAsSimulator(t *testing.T) {
 	topo := node.Complete(6)
 	f := nodetest.FloodFactory(topo)
-	res := oneProcess(t, Config{Codec: testCodec(), Nodes: 6, Factory: f, Script: start1()})
+	res := oneProcess(t, config{Codec: testCodec(), Nodes: 6, Factory: f, Script: start1()})
 	if want := simCount(t, 6, f, start1()); res.Messages != want {
 		t.Errorf("%d messages, the simulator sends %d", res.Messages, want)
 	}
@@ -130,7 +141,7 @@ func TestCrashedNodeResumesFromItsQueue(t *testing.T) {
 		node.Action{At: 0, Node: 2, Cmd: node.CmdCrash},
 		node.Action{At: 30, Node: 2, Cmd: node.CmdRestart})
 	var crashed, recovered bool
-	res := oneProcess(t, Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: script, Tick: time.Millisecond,
+	res := oneProcess(t, config{Codec: testCodec(), Nodes: 3, Factory: f, Script: script, Tick: time.Millisecond,
 		Sink: func(e *trace.Event) {
 			crashed = crashed || e.Kind == trace.KindCrash
 			recovered = recovered || e.Kind == trace.KindRecover
@@ -171,7 +182,7 @@ func TestDuplicateAfterReconnectCountsOnce(t *testing.T) {
 	var sev severable
 	var once sync.Once
 	var recvs int64
-	cfg := Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Messages: true, wrap: sev.wrap,
+	cfg := config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Messages: true, wrap: sev.wrap,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindRecv {
 				recvs++
@@ -199,7 +210,7 @@ func TestDuplicatePublishIsDroppedByID(t *testing.T) {
 	var once sync.Once
 	// cut the connection after node 1's first publish is confirmed and
 	// before its step ends: its next message may then be published again
-	cfg := Config{Codec: testCodec(), Nodes: 2, Factory: f, Script: start1(), wrap: sev.wrap,
+	cfg := config{Codec: testCodec(), Nodes: 2, Factory: f, Script: start1(), wrap: sev.wrap,
 		afterSends: func(i, from int, _ int64) {
 			if i == 1 && from == 0 {
 				once.Do(sev.sever)
@@ -238,7 +249,7 @@ func TestUnreachableBrokerFailsFast(t *testing.T) {
 	})
 	for _, addr := range []string{closed, silent.Addr().String()} {
 		t0 := time.Now()
-		_, err := Run(t.Context(), Config{Codec: testCodec(), URL: "amqp://guest:guest@" + addr + "/", Names: RingNames(), Nodes: 3,
+		_, err := run(t.Context(), config{Codec: testCodec(), URL: "amqp://guest:guest@" + addr + "/", Names: RingNames(), Nodes: 3,
 			Factory: nodetest.PassFactory(3, 3), Script: start1()})
 		if !errors.Is(err, ErrUnreachable) {
 			t.Errorf("%s: err = %v, want ErrUnreachable", addr, err)
@@ -264,7 +275,7 @@ func TestReturnedMessageFailsTheRun(t *testing.T) {
 	names, id := testNames(t)
 	var once sync.Once
 	var unbindErr error
-	cfg := Config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
+	cfg := config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
 		Purge: true, Teardown: true, Timeout: time.Minute,
 		afterSends: func(i, from int, _ int64) {
 			if i == 1 && from == 0 {
@@ -275,7 +286,7 @@ func TestReturnedMessageFailsTheRun(t *testing.T) {
 				})
 			}
 		}}
-	_, err := Run(t.Context(), cfg)
+	_, err := run(t.Context(), cfg)
 	if unbindErr != nil {
 		t.Fatal(unbindErr)
 	}
@@ -312,9 +323,9 @@ func queuesLeft(t *testing.T, url string, names Names, n int) int {
 func TestOneProcessRunLeavesNoQueue(t *testing.T) {
 	url := brokerURL(t)
 	f := nodetest.PassFactory(4, 9)
-	ok := Config{Codec: testCodec(), URL: url, Nodes: 4, Factory: f, Script: start1(), Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
+	ok := config{Codec: testCodec(), URL: url, Nodes: 4, Factory: f, Script: start1(), Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
 	ok.Names, ok.Run = testNames(t)
-	if res, err := Run(t.Context(), ok); err != nil || !res.Quiescent {
+	if res, err := run(t.Context(), ok); err != nil || !res.Quiescent {
 		t.Fatalf("%v, quiescent %v", err, res.Quiescent)
 	}
 	if n := queuesLeft(t, url, ok.Names, 4); n != 0 {
@@ -328,7 +339,7 @@ func TestOneProcessRunLeavesNoQueue(t *testing.T) {
 		}
 		return f(i)
 	}
-	if _, err := Run(t.Context(), bad); err == nil {
+	if _, err := run(t.Context(), bad); err == nil {
 		t.Fatal("a run whose node 3 cannot be built succeeded")
 	}
 	if n := queuesLeft(t, url, bad.Names, 4); n != 0 {
@@ -343,22 +354,22 @@ func TestHeldNamesRefuseASecondRun(t *testing.T) {
 	names, id := testNames(t)
 	second := make(chan error, 1)
 	var once sync.Once
-	cfg := Config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
+	cfg := config{Codec: testCodec(), URL: url, Names: names, Run: id, Nodes: 2, Factory: nodetest.PassFactory(2, 3), Script: start1(),
 		Purge: true, Teardown: true, Lock: true, Timeout: time.Minute}
 	first := cfg
 	first.afterSends = func(int, int, int64) {
 		once.Do(func() {
-			_, err := Run(context.Background(), cfg)
+			_, err := run(context.Background(), cfg)
 			second <- err
 		})
 	}
-	if res, err := Run(t.Context(), first); err != nil || !res.Quiescent {
+	if res, err := run(t.Context(), first); err != nil || !res.Quiescent {
 		t.Fatalf("the first run: %v, quiescent %v", err, res.Quiescent)
 	}
 	if err := <-second; !errors.Is(err, ErrHeld) || strings.Count(err.Error(), "\n") != 0 {
 		t.Fatalf("the second run, while the first held the names: %v, want ErrHeld in one line", err)
 	}
-	if res, err := Run(t.Context(), cfg); err != nil || !res.Quiescent {
+	if res, err := run(t.Context(), cfg); err != nil || !res.Quiescent {
 		t.Fatalf("a run after the first ended: %v, quiescent %v", err, res.Quiescent)
 	}
 }
@@ -371,7 +382,7 @@ func TestMoreNodesThanChannelsOfAConnection(t *testing.T) {
 	}
 	const n = 2100
 	f := nodetest.PassFactory(n, n)
-	cfg := Config{Codec: testCodec(), Nodes: n, Factory: f, Script: start1(), Lock: true}
+	cfg := config{Codec: testCodec(), Nodes: n, Factory: f, Script: start1(), Lock: true}
 	res := oneProcess(t, cfg)
 	if res.Messages != n {
 		t.Errorf("%d messages, want %d", res.Messages, n)
@@ -389,7 +400,7 @@ func TestInterruptedRunReturnsItsPartialResult(t *testing.T) {
 	defer cancel()
 	const cut = 20
 	var recvs int
-	cfg := Config{Codec: testCodec(), URL: url, Nodes: 50, Factory: nodetest.PassFactory(50, 1_000_000), Script: start1(),
+	cfg := config{Codec: testCodec(), URL: url, Nodes: 50, Factory: nodetest.PassFactory(50, 1_000_000), Script: start1(),
 		Purge: true, Teardown: true, Lock: true, Messages: true,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindRecv {
@@ -400,7 +411,7 @@ func TestInterruptedRunReturnsItsPartialResult(t *testing.T) {
 		}}
 	cfg.Names, cfg.Run = testNames(t)
 	t0 := time.Now()
-	res, err := Run(ctx, cfg)
+	res, err := run(ctx, cfg)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -17,7 +17,7 @@ func TestActionArg(t *testing.T) {
 	a := nodetest.NewArgs(3)
 	var mu sync.Mutex
 	var cmds []string
-	oneProcess(t, Config{Codec: testCodec(), Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
+	oneProcess(t, config{Codec: testCodec(), Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindCmd {
 				mu.Lock()
@@ -44,7 +44,7 @@ func TestHandedActionHoldsTheRunUp(t *testing.T) {
 		}
 		return nil
 	}
-	oneProcess(t, Config{Codec: testCodec(), Nodes: 3, Factory: a.Factory(),
+	oneProcess(t, config{Codec: testCodec(), Nodes: 3, Factory: a.Factory(),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: "go", Arg: 115}}, React: late})
 	if want := [][]int{{115}, nil, {7}}; fmt.Sprint(a.Got) != fmt.Sprint(want) {
 		t.Errorf("nodes got %v, want %v: the run ended before node 3's handed command", a.Got, want)

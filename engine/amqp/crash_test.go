@@ -23,7 +23,7 @@ func TestScriptedRestartKeepsTheRunGoing(t *testing.T) {
 		{At: 1000, Node: 2, Cmd: "go", Arg: 2},
 	}
 	var recovered bool
-	oneProcess(t, Config{Codec: testCodec(), Nodes: 2, Factory: args.Factory(), Script: script,
+	oneProcess(t, config{Codec: testCodec(), Nodes: 2, Factory: args.Factory(), Script: script,
 		Sink: func(e *trace.Event) { recovered = recovered || e.Kind == trace.KindRecover && e.Node == 2 }})
 	if want := [][]int{{1}, {2}}; !slices.EqualFunc(args.Got, want, slices.Equal) || !recovered {
 		t.Errorf("commands %v, recover %v: want %v and node 2 recovered before the end", args.Got, recovered, want)

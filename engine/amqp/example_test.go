@@ -24,28 +24,6 @@ func (Elect) Type() string { return "ELECT" }
 // Type names the message kind.
 func (Elected) Type() string { return "ELECTED" }
 
-// A Codec is made from the algorithm's message registry, one value of
-// each type it sends; it writes a message as the JSON a queue carries and
-// reads it back as the same Go value. A type the registry does not list is
-// refused on the way out, so no process has to guess it on the way in.
-func ExampleCodec() {
-	codec := amqp.NewCodec(Elect{}, Elected{})
-	b, err := codec.Encode(Elect{ID: 7}, time.Time{})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(string(b))
-	m, err := codec.Decode(b)
-	fmt.Printf("%#v %v\n", m, err)
-
-	_, err = amqp.NewCodec(Elect{}).Encode(Elected{Leader: 7}, time.Time{})
-	fmt.Println(err)
-	// Output:
-	// {"type":"ELECT","ID":7}
-	// amqp_test.Elect{ID:7} <nil>
-	// a message of type "ELECTED" (amqp_test.Elected), which the algorithm's message registry does not list
-}
-
 // pinger passes a ping round a ring of n nodes until it has made hops
 // hops; the node told to start sends the first.
 type pinger struct{ i, n, hops int }
@@ -86,4 +64,19 @@ func ExampleRuntime() {
 		return
 	}
 	fmt.Printf("%s after %d messages\n", res.End, res.Messages)
+}
+
+// A run's names on the broker: the ring election keeps its assignment's
+// (exchange leader.election.ring, queues node.1..node.N), so processes
+// written to that specification can join it; another algorithm's run
+// prefixes every name by the algorithm and a run id, so runs never
+// collide.
+func ExampleRunNames() {
+	ring := amqp.RingNames()
+	fmt.Println(ring.Exchange, ring.Queue(1))
+	run := amqp.RunNames("mutex ricart-agrawala", "r7")
+	fmt.Println(run.Exchange, run.Queue(2))
+	// Output:
+	// leader.election.ring node.1
+	// ringlab.mutex-ricart-agrawala.r7 ringlab.mutex-ricart-agrawala.r7.node.2
 }

@@ -48,7 +48,7 @@ func (r *runner) holdNames(ctx context.Context, c *amqp.Connection, again bool) 
 // awaitHold holds the queues qs on c, trying again after a growing pause
 // (a bounded back-off on the broker's refusal, not a synchronisation)
 // while another connection holds one of them, for lockWithin at most
-// (Config.lockWait in tests), or until ctx is done. refuse, if set, is
+// (config.lockWait in tests), or until ctx is done. refuse, if set, is
 // asked after each refusal: its error ends the wait at once.
 func (r *runner) awaitHold(ctx context.Context, c *amqp.Connection, qs []string, refuse func() error) error {
 	within := r.cfg.lockWait

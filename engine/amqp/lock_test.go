@@ -16,7 +16,7 @@ import (
 // holdLock holds the node lock of node i of cfg's run on a connection of
 // the test's own, as a killed process of that node does until the broker
 // notices it is gone; release ends the hold.
-func holdLock(t *testing.T, cfg Config, i int) (release func()) {
+func holdLock(t *testing.T, cfg config, i int) (release func()) {
 	t.Helper()
 	c, err := dial(t.Context(), cfg.URL, nil)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestReconnectWaitsForItsOwnLostHolds(t *testing.T) {
 			var m muted
 			var once sync.Once
 			waiting, wait := signal()
-			cfg := Config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Lock: lock, wrap: m.wrap,
+			cfg := config{Codec: testCodec(), Nodes: 3, Factory: f, Script: start1(), Lock: lock, wrap: m.wrap,
 				lockWaiting: func() { wait(); m.release() },
 				afterSends: func(i, from int, _ int64) {
 					if i == 2 && from > 0 {

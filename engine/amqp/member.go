@@ -82,7 +82,7 @@ func (r *runner) newMember(i int) (*member, error) {
 // has not yet seen go (this process holds the run's lock, so no other
 // process runs the node; or the channel replaces one lost with its
 // connection), open tries again after a growing pause, for lockWithin at
-// most (Config.lockWait in tests), or until ctx is done.
+// most (config.lockWait in tests), or until ctx is done.
 func (m *member) open(ctx context.Context, failed int) error {
 	within := m.r.cfg.lockWait
 	if within == 0 {

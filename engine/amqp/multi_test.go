@@ -16,19 +16,19 @@ import (
 
 // proc is one simulated node process: a Run with one local node.
 type proc struct {
-	res    Result
+	res    result
 	err    error
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-func startProc(ctx context.Context, cfg Config, i int, watch bool) *proc {
+func startProc(ctx context.Context, cfg config, i int, watch bool) *proc {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &proc{cancel: cancel, done: make(chan struct{})}
 	cfg.Local, cfg.Watch = []int{i}, watch
 	go func() {
 		defer close(p.done)
-		p.res, p.err = Run(ctx, cfg)
+		p.res, p.err = run(ctx, cfg)
 	}()
 	return p
 }
@@ -37,7 +37,7 @@ func (p *proc) wait() { <-p.done; p.cancel() }
 
 // multiConfig is a run of n node processes on fresh names, set up as
 // `ringlab amqp setup` does.
-func multiConfig(t *testing.T, n int, f node.Factory) Config {
+func multiConfig(t *testing.T, n int, f node.Factory) config {
 	t.Helper()
 	url := brokerURL(t)
 	names, _ := testNames(t)
@@ -49,7 +49,7 @@ func multiConfig(t *testing.T, n int, f node.Factory) Config {
 			t.Error(err)
 		}
 	})
-	return Config{URL: url, Names: names, Nodes: n, Factory: f, Script: start1(), Timeout: time.Minute,
+	return config{URL: url, Names: names, Nodes: n, Factory: f, Script: start1(), Timeout: time.Minute,
 		Codec: testCodec()}
 }
 

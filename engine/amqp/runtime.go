@@ -10,28 +10,61 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Runtime is the RabbitMQ runtime as an engine.Runtime, every node in this
-// process: the broker, its names and the codec are its own; the nodes,
-// script and workload come from the System.
+// Runtime is the RabbitMQ runtime as an engine.Runtime: the broker, its
+// names and the codec are its own; the nodes, script and workload come
+// from the System. It runs every node in this process, or, with Local,
+// this process's part of a run whose other nodes are processes of their
+// own (`ringlab node`).
 type Runtime struct {
 	URL   string // the broker: amqp://user:pass@host:port/vhost
 	Names Names  // the exchange and queue names of the run (RunNames, RingNames)
 	// Codec encodes and decodes the System's messages; nil: the codec of
 	// sys.Messages, its message registry.
-	Codec   *Codec
+	Codec   *trace.Codec
 	Tick    time.Duration // zero means a millisecond
 	Timeout time.Duration // zero: no bound (End TimedOut)
-	// RunID is the run's id in every message's headers (Config.Run); Purge, Teardown and
-	// Lock are as in Config.
-	RunID                 string
-	Purge, Teardown, Lock bool
+	// RunID is the run's id, carried in every message's headers;
+	// messages of another run are dropped. Empty in multi-process runs
+	// (their processes share no id: `ringlab amqp setup` empties the
+	// queues).
+	RunID string
+	// Purge empties the run's queues first; Teardown deletes its exchange
+	// and queues at the end, however it ends (one-process runs).
+	Purge, Teardown bool
+	// Lock holds the names for this run alone, on queues exclusive to
+	// this process's connection (released when it closes, however the
+	// process ends): a one-process run holds Names.Lock, a node process
+	// Names.NodeLock of its node. A run whose names are held fails with
+	// ErrHeld; a node process whose node lock is taken while the names
+	// are its own run's waits for it first: a killed process of its node
+	// may hold it until the broker notices.
+	Lock bool
 	// Messages adds send and recv events; Skip lists kinds the observer
-	// does not want (they are not built). As in Config.
+	// does not want (they are not built). The observer is called one event
+	// at a time; a watching process's also sees the events other processes
+	// report (without Msg.Value), and Local tells them apart.
 	Messages bool
 	Skip     trace.Kinds
 	// Counters, if set, receives the run's broker-level figures, which
 	// engine.Result does not carry.
 	Counters *Counters
+
+	// Local lists the nodes this process runs; nil means all of them, in
+	// one process. With some nodes elsewhere, Watch makes this process the
+	// one that decides the end (exactly one process of a run watches); the
+	// others end when it says so. The System's script and workload must
+	// then act for local nodes only.
+	Local []int
+	Watch bool
+	// RunKey describes a multi-process run (its algorithm and
+	// parameters): the first process of a run leaves it in Names.Run,
+	// and a process whose RunKey differs fails with ErrHeld. The watcher
+	// removes it at the end of the run.
+	RunKey string
+	// Started, if set, is called once every local node consumes its
+	// queue, a watcher holds its role and another process listens for the
+	// end, before any node acts.
+	Started func()
 }
 
 // Counters are what a run saw of the broker: deliveries dropped as
@@ -49,13 +82,14 @@ func (Runtime) Name() string { return "amqp" }
 func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
 	codec := r.Codec
 	if codec == nil {
-		codec = NewCodec(sys.Messages...)
+		codec = trace.NewCodec(sys.Messages...)
 	}
-	res, err := Run(ctx, Config{
+	res, err := run(ctx, config{
 		URL: r.URL, Names: r.Names, Nodes: sys.Nodes, Factory: sys.Factory, Codec: codec,
 		Script: sys.Script, Workload: sys.Workload, Tick: r.Tick, Timeout: r.Timeout,
 		Run: r.RunID, Purge: r.Purge, Teardown: r.Teardown, Lock: r.Lock,
 		Sink: obs, Messages: r.Messages, Skip: r.Skip,
+		Local: r.Local, Watch: r.Watch, RunKey: r.RunKey, Started: r.Started,
 	})
 	if r.Counters != nil {
 		*r.Counters = Counters{Duplicates: res.Duplicates, Foreign: res.Foreign, Reconnects: res.Reconnects}

@@ -15,7 +15,7 @@ func TestSecondWatcherIsRefusedAndTheRunIsAbandoned(t *testing.T) {
 	f := nodetest.PassFactory(3, 7)
 	cfg := multiConfig(t, 3, f)
 	cfg.Script = nil // nobody starts: the run can only end by the refusal
-	started := func() (Config, chan struct{}) {
+	started := func() (config, chan struct{}) {
 		c, ch := cfg, make(chan struct{})
 		c.Started = func() { close(ch) }
 		return c, ch

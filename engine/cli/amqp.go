@@ -121,7 +121,7 @@ type RemoteSink interface {
 // this process carries out only its node's actions (a process that does
 // not watch, not its start).
 func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout, stderr io.Writer) (run.Outcome, error) {
-	codec := amqp.NewCodec(sys.Messages...)
+	codec := trace.NewCodec(sys.Messages...)
 	codec.Timestamp = sys.WireTimestamp
 	o, err := openOutputs(&sys, Options{Format: "text", Events: no.Events}, stdout, stderr)
 	if err != nil {
@@ -135,10 +135,9 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	if len(script) == 0 && !no.Watch {
 		waiting = waitingFor(&sys, no.Index)
 	}
-	res, err := amqp.Run(ctx, amqp.Config{
-		URL: no.URL, Names: BrokerNames(sys.Name, sys.RingNames, "nodes"), Nodes: sys.Nodes, Factory: sys.Factory,
-		Codec: codec, Script: script, Workload: sys.Workload, Tick: no.Tick, Timeout: no.Timeout,
-		Local: []int{no.Index}, Watch: no.Watch, Sink: n.sink, Messages: true,
+	rt := amqp.Runtime{
+		URL: no.URL, Names: BrokerNames(sys.Name, sys.RingNames, "nodes"), Codec: codec, Tick: no.Tick, Timeout: no.Timeout,
+		Local: []int{no.Index}, Watch: no.Watch, Messages: true,
 		Started: func() {
 			n.origin = time.Now().UnixNano()
 			if waiting != "" {
@@ -146,7 +145,10 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 			}
 		},
 		Lock: true, RunKey: no.RunKey,
-	})
+	}
+	local := sys
+	local.Script = script
+	res, err := rt.Run(ctx, local, n.sink)
 	if err := n.failure(ctx, err); err != nil {
 		return run.Outcome{}, err
 	}
@@ -166,8 +168,8 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 
 // unjudged ends the run of a process that does not watch: it judges
 // nothing, but says whether its part of the run ended.
-func (n *nodeProcess) unjudged(ctx context.Context, res amqp.Result) error {
-	if res.Quiescent {
+func (n *nodeProcess) unjudged(ctx context.Context, res engine.Result) error {
+	if res.End == engine.Quiescent {
 		fmt.Fprintf(n.o.stderr, "node %d: the run is over; this node sent %d message(s)\n", n.no.Index, res.Messages)
 	}
 	n.o.flush()
@@ -176,9 +178,9 @@ func (n *nodeProcess) unjudged(ctx context.Context, res amqp.Result) error {
 		return n.o.writeErr()
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case !res.Quiescent && res.Exhausted:
+	case res.End == engine.TimedOut:
 		return &run.NoTermination{Why: fmt.Sprintf("still running after --timeout %v", n.no.Timeout), Replay: n.no.Replay}
-	case !res.Quiescent:
+	case res.End != engine.Quiescent:
 		return &run.NoTermination{Replay: n.no.Replay}
 	}
 	return nil
@@ -189,7 +191,7 @@ func (n *nodeProcess) unjudged(ctx context.Context, res amqp.Result) error {
 type nodeProcess struct {
 	no     NodeOptions
 	o      *outputs
-	codec  *amqp.Codec
+	codec  *trace.Codec
 	origin int64 // this process's start (Unix ns): its text writes times from it, its log the wall-clock times the processes share
 	// all holds every node's events (the watcher's): reports from
 	// different processes arrive in no causal order (a node's exit from
@@ -259,7 +261,7 @@ func (n *nodeProcess) failure(ctx context.Context, err error) error {
 // every node's events in Lamport-clock order, with times from the run's
 // first event (the processes' events carry wall-clock times, the one clock
 // they share), and ends as the broker run did.
-func (n *nodeProcess) judged(res amqp.Result, interrupted bool) engine.Runtime {
+func (n *nodeProcess) judged(res engine.Result, interrupted bool) engine.Runtime {
 	slices.SortStableFunc(n.all, func(a, b trace.Event) int {
 		return cmp.Or(cmp.Compare(a.LC, b.LC), cmp.Compare(a.Node, b.Node))
 	})
@@ -273,9 +275,9 @@ func (n *nodeProcess) judged(res amqp.Result, interrupted bool) engine.Runtime {
 	switch {
 	case interrupted:
 		r.End, r.Why = engine.Interrupted, "interrupted"
-	case res.Exhausted:
+	case res.End == engine.TimedOut:
 		r.End, r.Why = engine.TimedOut, fmt.Sprintf("still running after --timeout %v", n.no.Timeout)
-	case !res.Quiescent:
+	case res.End != engine.Quiescent:
 		r.End = engine.Stopped
 	}
 	return replayed{n.all, n.t0, r}

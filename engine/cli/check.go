@@ -191,36 +191,15 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 // (verdict says which), 2 a property the flags make impossible to judge
 // (judgeable), 130 interrupted (with the figures so far).
 func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, stdout, stderr io.Writer) error {
-	sc, err := searchFlags(c, sc)
+	sys, sc, err := checkConfig(c, sys, sc, stderr)
 	if err != nil {
 		return err
-	}
-	if sc, err = stageFlags(c, sys, sc); err != nil {
-		return err
-	}
-	if sc, err = symmetryFlag(c, sys, sc, stderr); err != nil {
-		return err
-	}
-	if sys.Endless != "" {
-		sys, sc = withoutTermination(sys, sc)
-	}
-	if checks := sc.Checks; checks != nil && sys.Names != nil {
-		// the terminal verdicts name nodes as the run's text and pictures do
-		sc.Checks = func() []check.Property {
-			cs := checks()
-			check.NewSet(cs...).SetNames(sys.Names)
-			return cs
-		}
 	}
 	format := c.String("format")
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
-	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property",
-		"serve", "addr", "explore-states", "explore-time", "goal", "extremes", "symmetry"), " --seed 0")
-	if !sc.POR && sc.Goal == nil {
-		base += " --por=false"
-	}
+	base := checkReplayBase(c, sc)
 	if c.Bool("serve") {
 		if err := serveRefuses(c); err != nil {
 			return err
@@ -228,23 +207,8 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		return serveExplorer(ctx, c, sys, sc, base, stderr)
 	}
 	if c.IsSet("path") {
-		if strings.TrimSpace(c.String("path")) == "" {
-			return cliutil.Usagef("--path is empty: give the labels of a path a check printed, e.g. --path c2,d2-1")
-		}
-		path, cycle, err := statespace.ParseLasso(c.String("path"), sc.Nodes)
-		if err != nil {
-			return cliutil.Usagef("--path: %v", err)
-		}
-		if dryRun(c) {
-			return nil
-		}
-		if cycle != nil {
-			l := &statespace.Lasso{Prefix: path, Cycle: cycle}
-			return replayLasso(ctx, sys, sc, l, format, base+" --path '"+l.String()+"'", stdout, stderr)
-		}
-		return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+		return checkPath(ctx, c, sys, sc, format, base, stdout, stderr)
 	}
-
 	if sc.Goal == nil {
 		if err := judgeable(sys, sc); err != nil {
 			return err
@@ -260,8 +224,92 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if format != "text" {
 		notes = stderr
 	}
+	announceCheck(notes, stderr, format, sc, &rep)
+	sc.Cycles = seeksCycles(sys, sc)
+	res, err := searchShowing(ctx, &sc, stderr)
+	if err != nil {
+		return err
+	}
+	rep.figures(sc, res)
+	if sc.Goal != nil {
+		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
+	}
+	if err := judgeSearch(ctx, c, sys, sc, &res, &rep, base, stderr); err != nil {
+		return err
+	}
+	writeCheckReport(stdout, notes, format, rep)
+	if err := ctx.Err(); err != nil {
+		// Ctrl-C after the search, in the extremes' pass: what was
+		// computed is printed, and the run was still interrupted (130)
+		return err
+	}
+	return checkExit(ctx, sys, sc, res, rep, format, stdout, stderr)
+}
+
+// checkConfig reads the search's flags into sc and readies sys for the
+// check: a System without end asks for no termination, and the terminal
+// verdicts name nodes as the run's text and pictures do.
+func checkConfig(c *ucli.Context, sys engine.System, sc statespace.Config, stderr io.Writer) (engine.System, statespace.Config, error) {
+	sc, err := searchFlags(c, sc)
+	if err != nil {
+		return sys, sc, err
+	}
+	if sc, err = stageFlags(c, sys, sc); err != nil {
+		return sys, sc, err
+	}
+	if sc, err = symmetryFlag(c, sys, sc, stderr); err != nil {
+		return sys, sc, err
+	}
+	if sys.Endless != "" {
+		sys, sc = withoutTermination(sys, sc)
+	}
+	if checks := sc.Checks; checks != nil && sys.Names != nil {
+		sc.Checks = func() []check.Property {
+			cs := checks()
+			check.NewSet(cs...).SetNames(sys.Names)
+			return cs
+		}
+	}
+	return sys, sc, nil
+}
+
+// checkReplayBase is the command line that repeats the check without the
+// flags of one answer (--path, --format, the bounds): the base of every
+// replay and --serve command the check prints.
+func checkReplayBase(c *ucli.Context, sc statespace.Config) string {
+	base := strings.TrimSuffix(Replay(c, 0, "path", "format", "max-depth", "max-states", "max-memory", "timeout", "exact", "por", "property",
+		"serve", "addr", "explore-states", "explore-time", "goal", "extremes", "symmetry"), " --seed 0")
+	if !sc.POR && sc.Goal == nil {
+		base += " --por=false"
+	}
+	return base
+}
+
+// checkPath replays the path (or lasso) given with --path instead of
+// searching.
+func checkPath(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, format, base string, stdout, stderr io.Writer) error {
+	if strings.TrimSpace(c.String("path")) == "" {
+		return cliutil.Usagef("--path is empty: give the labels of a path a check printed, e.g. --path c2,d2-1")
+	}
+	path, cycle, err := statespace.ParseLasso(c.String("path"), sc.Nodes)
+	if err != nil {
+		return cliutil.Usagef("--path: %v", err)
+	}
+	if dryRun(c) {
+		return nil
+	}
+	if cycle != nil {
+		l := &statespace.Lasso{Prefix: path, Cycle: cycle}
+		return replayLasso(ctx, sys, sc, l, format, base+" --path '"+l.String()+"'", stdout, stderr)
+	}
+	return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+}
+
+// announceCheck writes, before the search, what is searched (to notes,
+// but for --format json) and which asks run on one worker (to stderr).
+func announceCheck(notes, stderr io.Writer, format string, sc statespace.Config, rep *checkReport) {
 	if format != "json" {
-		writeCheckHead(notes, rep)
+		writeCheckHead(notes, *rep)
 		if sc.Liveness {
 			fmt.Fprintf(notes, "liveness: judged over cycles under %s\n", statespace.Fairness)
 		}
@@ -282,17 +330,23 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if sc.Workers > 1 && (sc.Liveness || sc.Goal != nil) {
 		fmt.Fprintf(stderr, "--workers %d: %s searches on one worker\n", sc.Workers, map[bool]string{true: "--liveness", false: "--goal"}[sc.Liveness])
 	}
+}
+
+// searchShowing runs the search with a progress line on stderr, which
+// stays in sc.Progress for the passes after it.
+func searchShowing(ctx context.Context, sc *statespace.Config, stderr io.Writer) (statespace.Result, error) {
 	bar := newProgress(stderr, -1, "states")
 	sc.Progress = func(p statespace.Progress) {
-		bar.describe(progressLine(p, sc))
+		bar.describe(progressLine(p, *sc))
 		bar.set(p.Distinct)
 	}
-	sc.Cycles = seeksCycles(sys, sc)
-	res, err := statespace.Search(ctx, sc)
+	res, err := statespace.Search(ctx, *sc)
 	bar.done()
-	if err != nil {
-		return err
-	}
+	return res, err
+}
+
+// figures copies the search's figures into the report.
+func (rep *checkReport) figures(sc statespace.Config, res statespace.Result) {
 	rep.Explored, rep.Distinct, rep.Transitions, rep.Terminal = res.Explored, res.Distinct, res.Transitions, res.Terminal
 	rep.Depth, rep.Seconds, rep.PerSecond, rep.MemBytes = res.Depth, res.Elapsed.Seconds(), res.StatesPerSecond(), res.MemBytes
 	rep.Reduced, rep.Shortest, rep.Bound, rep.Beyond = res.Reduced, res.ShortestStates, sc.Bound, res.Beyond
@@ -303,9 +357,13 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if !sc.Exact && res.Distinct >= 1e6 {
 		rep.Omission = statespace.Omission(res.Distinct)
 	}
-	if sc.Goal != nil {
-		return reportGoal(ctx, sys, sc, res, rep, base, format, stdout, stderr)
-	}
+}
+
+// judgeSearch gives the report its verdict on the search's result: the
+// violation and its replay, the liveness judged over cycles, a fair cycle
+// on which a promise stays owed (which becomes res's lasso), what stays
+// unjudged, and the extremes' figures when asked.
+func judgeSearch(ctx context.Context, c *ucli.Context, sys engine.System, sc statespace.Config, res *statespace.Result, rep *checkReport, base string, stderr io.Writer) error {
 	if v := res.Violation; v != nil {
 		rep.Property, rep.Detail, rep.Steps = string(v.Property), v.Detail, len(res.Path)
 		rep.Path = statespace.FormatPath(res.Path)
@@ -313,9 +371,9 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Open = serveCommand(base) + " --path " + rep.Path
 	}
 	if sc.Liveness {
-		rep.Live = newLiveReport(sc, res, base, sys.Names)
+		rep.Live = newLiveReport(sc, *res, base, sys.Names)
 	}
-	lsc, lres, cycles, err := owedCycle(ctx, sys, sc, res)
+	lsc, lres, cycles, err := owedCycle(ctx, sys, sc, *res)
 	if err != nil {
 		return err
 	}
@@ -328,30 +386,37 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 		rep.Live = newLiveReport(lsc, lres, base, sys.Names)
 	}
 	if res.Violation == nil && res.Lasso == nil {
-		rep.Verdict, rep.NotJudged = verdict(sys, sc, res, rep.Live, cyc)
+		rep.Verdict, rep.NotJudged = verdict(sys, sc, *res, rep.Live, cyc)
 		rep.Proved = rep.NotJudged == nil
 	}
-	if limit := extremesWanted(c, res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
+	if limit := extremesWanted(c, *res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
 		rep.Messages = extremes(ctx, sys, sc, limit, c.IsSet("extremes"), stderr)
 	}
-	switch format {
-	case "json":
+	return nil
+}
+
+// writeCheckReport writes the report: one JSON line for --format json;
+// else the text, to stdout for --format text and to notes (stderr) for a
+// picture, which keeps stdout clean.
+func writeCheckReport(stdout, notes io.Writer, format string, rep checkReport) {
+	if format == "json" {
 		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stdout, "%s\n", b)
-	default: // text to stdout; none, mermaid: the figures go to stderr, stdout keeps the picture clean
-		writeCheck(notes, rep)
-		if rep.Messages != nil {
-			writeExtremes(notes, rep.Messages)
-		}
-		if rep.Verdict != "" {
-			fmt.Fprintln(notes, rep.Verdict)
-		}
+		return
 	}
-	if err := ctx.Err(); err != nil {
-		// Ctrl-C after the search, in the extremes' pass: what was
-		// computed is printed, and the run was still interrupted (130)
-		return err
+	writeCheck(notes, rep)
+	if rep.Messages != nil {
+		writeExtremes(notes, rep.Messages)
 	}
+	if rep.Verdict != "" {
+		fmt.Fprintln(notes, rep.Verdict)
+	}
+}
+
+// checkExit shows the counterexample (the path to a violation, or the
+// lasso) and returns the check's exit: a violation (3), a lasso on which a
+// promise stays owed, interrupted (130), not proved (4), or nil: proved.
+func checkExit(ctx context.Context, sys engine.System, sc statespace.Config, res statespace.Result, rep checkReport, format string, stdout, stderr io.Writer) error {
 	picture := format != "text" && format != "json" && format != "none"
 	if res.Violation == nil && res.Lasso != nil {
 		return reportLasso(ctx, sys, sc, res.Lasso, rep, format, stdout, stderr)
@@ -507,8 +572,7 @@ func writeAtEnds(w io.Writer, r checkReport) {
 // replayPath runs one path through Execute: the same properties,
 // renderers and exit codes as a run.
 func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
-	opts := Options{Runtime: "check", Format: format, Custom: pathRuntime{sc: sc, path: path}}
-	_, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	_, err := executePath(ctx, sys, run.Path{Config: sc, Steps: path}, format, replay, stdout, stderr)
 	// A check's verdict on a path is a violation (exit 3), as the search's
 	// is, even of a liveness property: the path ends in the state judged.
 	if v, ok := errors.AsType[*run.Violation](err); ok && v.Liveness {
@@ -519,46 +583,12 @@ func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, pa
 	return err
 }
 
-// pathRuntime replays one path of the exhaustive checker as a run.
-type pathRuntime struct {
-	sc    statespace.Config
-	path  []statespace.Trans
-	cycle []statespace.Trans // a lasso's cycle, taken once after path (nil: none)
-	// what a lasso's cycle refutes: check.End's Refutes, Refuted and
-	// RefutesOwed
-	refutes     check.ID
-	refuted     string
-	refutesOwed bool
-}
-
-func (pathRuntime) Name() string { return "check" }
-
-// JudgeEnd implements run.PathEnd: a path that stops short of a terminal
-// state, or one turn of a lasso's cycle, is cut, so what is judged only
-// where a run ends is not reached; the lasso's cycle refutes its property.
-func (p pathRuntime) JudgeEnd(end *check.End) {
-	end.Cut = !end.Terminated
-	end.Refutes, end.Refuted, end.RefutesOwed = p.refutes, p.refuted, p.refutesOwed
-}
-
-func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
-	replay := statespace.Replay
-	if p.cycle != nil {
-		replay = func(cfg statespace.Config, path []statespace.Trans, sink func(*trace.Event)) (statespace.ReplayResult, error) {
-			return statespace.ReplayLasso(cfg, path, p.cycle, sink)
-		}
+// executePath runs a path or a lasso through Execute; a path it cannot
+// take is the --path flag's error (exit 2).
+func executePath(ctx context.Context, sys engine.System, p run.Path, format, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
+	o, err := Execute(ctx, sys, Options{Runtime: p.Name(), Format: format, Custom: p}, replay, stdout, stderr)
+	if bad, ok := errors.AsType[*run.BadPath](err); ok {
+		return o, cliutil.Usagef("--path: %v", bad.Err)
 	}
-	rr, err := replay(p.sc, p.path, obs)
-	if err != nil {
-		return engine.Result{}, cliutil.Usagef("--path: %v", err)
-	}
-	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
-		Dropped: rr.Dropped, ByType: rr.ByType}
-	switch {
-	case len(p.cycle) > 0: // an empty cycle stutters where the run ends
-		res.End, res.Why = engine.Stopped, statespace.LassoCut
-	case !rr.Terminated:
-		res.End, res.Why = engine.Stopped, statespace.PathCut
-	}
-	return res, nil
+	return o, err
 }

@@ -44,8 +44,8 @@ type exploreJudge struct{ set *check.Set }
 
 func (j exploreJudge) Observe(e *trace.Event) { j.set.Observe(e) }
 func (j exploreJudge) Violated() bool         { return j.set.Violated() }
-func (j exploreJudge) Final(res sim.Result) bool {
-	end := check.End{Terminated: res.Quiescent, Why: "step budget exhausted", Messages: res.Messages}
+func (j exploreJudge) Final(res engine.Result) bool {
+	end := check.End{Terminated: res.End == engine.Quiescent, Why: "step budget exhausted", Messages: res.Messages}
 	for _, v := range j.set.Finish(end) {
 		if !v.OK {
 			return true
@@ -92,19 +92,17 @@ func Explore(ctx context.Context, c *ucli.Context, build func() (engine.System, 
 	if err != nil {
 		return err
 	}
+	sys.Script = withFaults(sys.Script, opts.Script)
 	x := sim.Explore{
-		Config: sim.Config{
-			Nodes: sys.Nodes, Factory: sys.Factory, Policy: opts.Policy, Delay: opts.Latency,
-			Faults: opts.Faults, Script: withFaults(sys.Script, opts.Script), Workload: sys.Workload, MaxSteps: opts.MaxSteps,
-			Messages: true, Cancel: ctx.Done(),
-		},
+		Runtime:   sim.Runtime{Policy: opts.Policy, Delay: opts.Latency, Faults: opts.Faults, MaxSteps: opts.MaxSteps},
+		System:    sys,
 		Schedules: schedules,
 		FirstSeed: first,
 		NewJudge:  func() sim.Judge { return exploreJudge{check.NewSet(properties()...)} },
 	}
 	bar := newProgress(stderr, int64(schedules), "schedules")
 	x.Progress = func(runs int) { bar.set(int64(runs)) }
-	found, err := x.Run()
+	found, err := x.Run(ctx)
 	bar.done()
 	if err != nil {
 		return err

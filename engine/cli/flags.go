@@ -107,19 +107,8 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 	if !c.IsSet("seed") {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true
 	}
-	if o.Runtime != "sim" && o.Runtime != "live" && o.Runtime != "amqp" {
-		return o, cliutil.Usagef("--runtime: unknown runtime %q (want sim, live or amqp)", o.Runtime)
-	}
-	if err := checkAMQP(c, o); err != nil {
+	if err := parseRuntime(c, &o); err != nil {
 		return o, err
-	}
-	if c.IsSet("scheduler") && o.Runtime != "live" {
-		return o, cliutil.Usagef("--scheduler only applies to --runtime live")
-	}
-	if s, err := live.ParseScheduler(c.String("scheduler")); err != nil {
-		return o, cliutil.Usagef("--scheduler: %v", err)
-	} else {
-		o.Scheduler = s
 	}
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {
 		return o, cliutil.Usagef("--format: %v", err)
@@ -127,49 +116,8 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 	if cliutil.SameFile(o.Out, o.Events) {
 		return o, cliutil.Usagef("--out %s and --events %s are the same file: the rendered output and the NDJSON log would overwrite each other; give two files", o.Out, o.Events)
 	}
-	var err error
-	if o.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
-		return o, cliutil.Usagef("--policy: %v", err)
-	}
-	if o.Latency, err = ParseLatency(c.String("latency")); err != nil {
-		return o, cliutil.Usagef("--latency: %v", err)
-	}
-	if o.Policy == sim.PolicyRandom && c.IsSet("latency") && o.Latency.Min == o.Latency.Max {
-		return o, cliutil.Usagef("--latency %d with --policy random: every message would take %d ticks and none could overtake another; give a range such as --latency %d-%d", o.Latency.Min, o.Latency.Min, o.Latency.Min, o.Latency.Min+9)
-	}
-	o.Faults.Drop, o.Faults.Dup = c.Float64("drop"), c.Float64("dup")
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"--drop", o.Faults.Drop}, {"--dup", o.Faults.Dup}} {
-		if !(p.v >= 0 && p.v <= 1) {
-			return o, cliutil.Usagef("%s must be a probability in [0,1], got %v", p.name, p.v)
-		}
-	}
-	if o.Script, err = ParseScript(c, n); err != nil {
+	if err := parseFaults(c, n, &o); err != nil {
 		return o, err
-	}
-	if err := checkScript(o.Script); err != nil {
-		return o, err
-	}
-	for _, s := range Values(c, "partition") {
-		p, err := parsePartition(s, n)
-		if err != nil {
-			return o, cliutil.Usagef("--partition %q: %v", s, err)
-		}
-		o.Faults.Partitions = append(o.Faults.Partitions, p)
-	}
-	for _, s := range c.StringSlice("slow") {
-		sl, err := parseSlow(s, n)
-		if err != nil {
-			return o, cliutil.Usagef("--slow %q: %v", s, err)
-		}
-		o.Faults.Slow = append(o.Faults.Slow, sl)
-	}
-	if c.IsSet("schedule") {
-		if o.Schedule, err = ParseSchedule(c.String("schedule")); err != nil {
-			return o, cliutil.Usagef("--schedule: %v", err)
-		}
 	}
 	switch {
 	case o.MaxSteps < 1:
@@ -179,23 +127,97 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 	case o.Timeout <= 0:
 		return o, cliutil.Usagef("--timeout must be positive, got %v", o.Timeout)
 	}
+	return o, runtimeOnly(c, o)
+}
+
+// parseRuntime checks the runtime --runtime names, the broker's flags and
+// the live runtime's --scheduler.
+func parseRuntime(c *ucli.Context, o *Options) error {
+	if o.Runtime != "sim" && o.Runtime != "live" && o.Runtime != "amqp" {
+		return cliutil.Usagef("--runtime: unknown runtime %q (want sim, live or amqp)", o.Runtime)
+	}
+	if err := checkAMQP(c, *o); err != nil {
+		return err
+	}
+	if c.IsSet("scheduler") && o.Runtime != "live" {
+		return cliutil.Usagef("--scheduler only applies to --runtime live")
+	}
+	s, err := live.ParseScheduler(c.String("scheduler"))
+	if err != nil {
+		return cliutil.Usagef("--scheduler: %v", err)
+	}
+	o.Scheduler = s
+	return nil
+}
+
+// parseFaults reads the simulator's delivery order and latency and the
+// faults of a run of n nodes: drops, duplicates, the crashes and restarts
+// of the script, partitions, slow links, and a schedule to replay.
+func parseFaults(c *ucli.Context, n int, o *Options) error {
+	var err error
+	if o.Policy, err = sim.ParsePolicy(c.String("policy")); err != nil {
+		return cliutil.Usagef("--policy: %v", err)
+	}
+	if o.Latency, err = ParseLatency(c.String("latency")); err != nil {
+		return cliutil.Usagef("--latency: %v", err)
+	}
+	if o.Policy == sim.PolicyRandom && c.IsSet("latency") && o.Latency.Min == o.Latency.Max {
+		return cliutil.Usagef("--latency %d with --policy random: every message would take %d ticks and none could overtake another; give a range such as --latency %d-%d", o.Latency.Min, o.Latency.Min, o.Latency.Min, o.Latency.Min+9)
+	}
+	o.Faults.Drop, o.Faults.Dup = c.Float64("drop"), c.Float64("dup")
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"--drop", o.Faults.Drop}, {"--dup", o.Faults.Dup}} {
+		if !(p.v >= 0 && p.v <= 1) {
+			return cliutil.Usagef("%s must be a probability in [0,1], got %v", p.name, p.v)
+		}
+	}
+	if o.Script, err = ParseScript(c, n); err != nil {
+		return err
+	}
+	if err := checkScript(o.Script); err != nil {
+		return err
+	}
+	for _, s := range Values(c, "partition") {
+		p, err := parsePartition(s, n)
+		if err != nil {
+			return cliutil.Usagef("--partition %q: %v", s, err)
+		}
+		o.Faults.Partitions = append(o.Faults.Partitions, p)
+	}
+	for _, s := range c.StringSlice("slow") {
+		sl, err := parseSlow(s, n)
+		if err != nil {
+			return cliutil.Usagef("--slow %q: %v", s, err)
+		}
+		o.Faults.Slow = append(o.Faults.Slow, sl)
+	}
+	if c.IsSet("schedule") {
+		if o.Schedule, err = ParseSchedule(c.String("schedule")); err != nil {
+			return cliutil.Usagef("--schedule: %v", err)
+		}
+	}
+	return nil
+}
+
+// runtimeOnly refuses a flag given to a runtime it does not apply to:
+// vector clocks over RabbitMQ, a simulator setting off the simulator, a
+// tick on it.
+func runtimeOnly(c *ucli.Context, o Options) error {
 	if o.Runtime == "amqp" && c.IsSet("vc") {
-		return o, cliutil.Usagef("--vc: vector clocks come from the simulator and the live runtime; use --runtime sim or live")
+		return cliutil.Usagef("--vc: vector clocks come from the simulator and the live runtime; use --runtime sim or live")
 	}
 	if o.Runtime != "sim" {
 		for _, f := range []string{"policy", "latency", "drop", "dup", "partition", "slow", "max-steps", "schedule"} {
 			if c.IsSet(f) {
-				return o, cliutil.Usagef("--%s is a simulator fault or setting; use it with --runtime sim", f)
+				return cliutil.Usagef("--%s is a simulator fault or setting; use it with --runtime sim", f)
 			}
 		}
-	} else {
-		for _, f := range []string{"tick"} {
-			if c.IsSet(f) {
-				return o, cliutil.Usagef("--%s only applies to --runtime live or amqp", f)
-			}
-		}
+	} else if c.IsSet("tick") {
+		return cliutil.Usagef("--tick only applies to --runtime live or amqp")
 	}
-	return o, nil
+	return nil
 }
 
 // ParseScript reads the crashes and restarts of --crash and --restart for

@@ -202,7 +202,7 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // The property is the lasso's, or for a lasso given as a --path the
 // first whose promise the cycle never keeps (statespace.Unkept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
-	rt := pathRuntime{sc: sc, path: l.Prefix, cycle: slices.Clone(l.Cycle)}
+	rt := run.Path{Config: sc, Steps: l.Prefix, Cycle: slices.Clone(l.Cycle)}
 	t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle)
 	unfair = unfair && ferr == nil
 	var never []check.ID // nil: any promise owed where the turn ends
@@ -214,18 +214,17 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 		if names == nil {
 			names = func(i int) string { return fmt.Sprintf("node %d", i) }
 		}
-		rt.refutes, rt.refuted, nerr = statespace.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
+		rt.Refutes, rt.Refuted, nerr = statespace.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
 		if l.Property != "" {
 			nerr = nil
 		}
-		if rt.refutes != "" {
-			never = []check.ID{rt.refutes}
+		if rt.Refutes != "" {
+			never = []check.ID{rt.Refutes}
 		}
 	default:
-		rt.refutesOwed = true
+		rt.RefutesOwed = true
 	}
-	opts := Options{Runtime: "check", Format: format, Custom: rt}
-	o, err := Execute(ctx, sys, opts, replay, stdout, stderr)
+	o, err := executePath(ctx, sys, rt, format, replay, stdout, stderr)
 	if _, ok := err.(*run.NoTermination); ok {
 		switch {
 		case unfair:
@@ -246,7 +245,7 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 			}
 		}
 		if len(never) > 0 {
-			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay, Detail: rt.refuted}
+			return &run.Violation{Property: string(never[0]), Replay: o.Summary.Replay, Detail: rt.Refuted}
 		}
 	}
 	if v, ok := err.(*run.Violation); ok && v.Liveness {

@@ -42,7 +42,7 @@ func (o Options) runtime(sys *engine.System, stderr io.Writer) (rt engine.Runtim
 		return worded{r, o}, bar.done
 	case "amqp":
 		id := newRunID()
-		codec := amqp.NewCodec(sys.Messages...)
+		codec := trace.NewCodec(sys.Messages...)
 		codec.Timestamp = sys.WireTimestamp
 		r := amqpRuntime{amqp.Runtime{URL: o.URL, Names: BrokerNames(sys.Name, sys.RingNames, id), Codec: codec, Tick: o.Tick,
 			Timeout: o.Timeout, RunID: id, Purge: true, Teardown: true, Lock: true, Messages: messages, Skip: skip}, stderr}

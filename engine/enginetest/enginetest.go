@@ -209,33 +209,8 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 // written as text, and returns the text and what the run broke.
 func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, replay string) (string, error) {
 	var log bytes.Buffer
-	err := judge(ctx, sys, pathRuntime{sc, path}, 0, replay, true, &log)
+	err := judge(ctx, sys, run.Path{Config: sc, Steps: path}, 0, replay, true, &log)
 	return log.String(), err
-}
-
-// pathRuntime replays one path of the exhaustive checker as a run.
-type pathRuntime struct {
-	sc   statespace.Config
-	path []statespace.Trans
-}
-
-func (pathRuntime) Name() string { return "check" }
-
-// JudgeEnd implements run.PathEnd: what is judged only where a run ends
-// is not reached on a path that stops before, as check --path says.
-func (pathRuntime) JudgeEnd(end *check.End) { end.Cut = !end.Terminated }
-
-func (p pathRuntime) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
-	rr, err := statespace.Replay(p.sc, p.path, obs)
-	if err != nil {
-		return engine.Result{}, err
-	}
-	res := engine.Result{End: engine.Quiescent, Now: rr.Steps, T: rr.Steps, Steps: rr.Steps, Messages: rr.Messages,
-		Dropped: rr.Dropped, ByType: rr.ByType}
-	if !rr.Terminated {
-		res.End, res.Why = engine.Stopped, statespace.PathCut
-	}
-	return res, nil
 }
 
 // indent indents every line of s by two spaces.

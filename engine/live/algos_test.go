@@ -1,4 +1,4 @@
-package live_test
+package live
 
 import (
 	"math/rand/v2"

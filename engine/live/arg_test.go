@@ -1,4 +1,4 @@
-package live_test
+package live
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"testing/synctest"
 
 	"ringlab/engine/internal/nodetest"
-	"ringlab/engine/live"
 	"ringlab/engine/trace"
 )
 
@@ -17,7 +16,7 @@ func TestActionArg(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := nodetest.NewArgs(3)
 		var cmds []string
-		_, err := runLive(t.Context(), live.Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
+		_, err := runLive(t.Context(), config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact,
 			Sink: func(e *trace.Event) {
 				if e.Kind == trace.KindCmd {
 					cmds = append(cmds, fmt.Sprintf("%d:%s", e.Node, e.Command()))

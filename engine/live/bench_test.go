@@ -10,7 +10,7 @@
 // stopped by closing its channels once the last hop is in. Each op is a
 // whole run, goroutine start-up and join included, in both.
 
-package live_test
+package live
 
 import (
 	"fmt"
@@ -18,12 +18,11 @@ import (
 	"testing"
 
 	"ringlab/engine/internal/nodetest"
-	"ringlab/engine/live"
 )
 
 func BenchmarkLive(b *testing.B) {
 	nodetest.BenchPass(b, "live", baselineRing, func(b *testing.B, n, hops int) (int64, error) {
-		res, err := live.Run(b.Context(), passConfig(n, hops))
+		res, err := runTurns(b.Context(), passConfig(n, hops))
 		return res.Messages, err
 	}, func(b *testing.B, hops int) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(hops), "ns/hop")
@@ -33,7 +32,7 @@ func BenchmarkLive(b *testing.B) {
 		b.Run(fmt.Sprintf("impl=plain/nodes=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := live.RunPlain(b.Context(), passConfig(n, hops))
+				res, err := runPlain(b.Context(), passConfig(n, hops))
 				if err != nil || res.Messages != int64(hops) {
 					b.Fatalf("plain: %d messages, want %d: %v", res.Messages, hops, err)
 				}
@@ -84,7 +83,7 @@ func BenchmarkAllInitiators(b *testing.B) {
 			f, msgs := swallowFactory(n, 1)
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := live.Run(b.Context(), live.Config{Nodes: n, Factory: f, Script: startAll(n)})
+				res, err := runTurns(b.Context(), config{Nodes: n, Factory: f, Script: startAll(n)})
 				if err != nil || res.Messages != msgs {
 					b.Fatalf("%v: %+v", err, res)
 				}

@@ -1,4 +1,4 @@
-package live_test
+package live
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/internal/racebuild"
@@ -55,7 +54,7 @@ func TestNoEndWithARestartToCome(t *testing.T) {
 	const n = 6
 	for rep := range reps {
 		var sent, recv, drop, recovers int
-		cfg := live.Config{
+		cfg := config{
 			Nodes: n, Tick: time.Microsecond, Messages: true,
 			Factory: func(i int) (node.Node, error) { return announcer{i, n}, nil },
 			Script: append(startAll(n),
@@ -91,7 +90,7 @@ func TestScriptedActionsAfterQuiescenceRunAtOnce(t *testing.T) {
 	for _, done := range []bool{true, false} {
 		start := time.Now()
 		var evs []trace.Event
-		res := run(t, live.Config{
+		res := run(t, config{
 			Nodes: 3,
 			Factory: func(i int) (node.Node, error) {
 				return stepper(func(in node.Input, out *node.Output) { out.Done = done }), nil
@@ -139,7 +138,7 @@ func (s stepper) Step(in node.Input, out *node.Output) { s(in, out) }
 func TestNoSkipPastATimerThatMatters(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var fired []int64
-		res := run(t, live.Config{
+		res := run(t, config{
 			Nodes: 1,
 			Factory: func(int) (node.Node, error) {
 				return stepper(func(in node.Input, out *node.Output) {
@@ -165,9 +164,9 @@ func TestNoSkipPastATimerThatMatters(t *testing.T) {
 // descending is a Chang-Roberts ring laid out in descending order with
 // every node starting: each id travels almost all the way round, n²/2
 // messages in all, so a big one runs for hours, every node always busy.
-func descendingConfig(n int) live.Config {
+func descendingConfig(n int) config {
 	f, _ := swallowFactoryIDs(n, func(i int) int32 { return int32(n - i + 1) })
-	return live.Config{Nodes: n, Factory: f, Script: startAll(n)}
+	return config{Nodes: n, Factory: f, Script: startAll(n)}
 }
 
 // hang is how late a stop may come before a test calls it a hang: far more

@@ -49,12 +49,23 @@ type Runtime struct {
 	Scheduler Scheduler     // Plain (the zero value) or Turns
 	Tick      time.Duration // zero means DefaultTick
 	Timeout   time.Duration // zero: no bound (End TimedOut)
-	// Messages, Skip, VectorClocks and Stop are as in Config.
-	Messages     bool
-	Skip         trace.Kinds
+	// Messages adds send/recv/drop events; Skip lists kinds the observer
+	// does not want (they are not built at all). The observer's calls are
+	// serialized, in seq order, on a goroutine of the runtime's own a
+	// little behind the steps; every event has reached it when Run
+	// returns.
+	Messages bool
+	Skip     trace.Kinds
+	// VectorClocks gives every event the node's vector clock, as the
+	// simulator's do, at O(Nodes) per event.
 	VectorClocks bool
-	Stop         func() bool
-	// Progress, if set, is called about five times a second.
+	// Stop, if set, is asked after every step and after every event the
+	// observer saw; true ends the run (End Stopped), a few steps after
+	// the event that made it true. It is called from several goroutines
+	// at once.
+	Stop func() bool
+	// Progress, if set, is called about five times a second, from Run's
+	// own goroutine.
 	Progress func(Progress)
 }
 
@@ -64,14 +75,14 @@ func (Runtime) Name() string { return "live" }
 // Run runs sys on goroutines; see engine.Runtime. The observer's calls
 // are serialized.
 func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
-	cfg := Config{
+	cfg := config{
 		Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
 		Tick: r.Tick, Sink: obs, Messages: r.Messages, Skip: r.Skip, VectorClocks: r.VectorClocks,
 		Stop: r.Stop, Timeout: r.Timeout, Progress: r.Progress,
 	}
-	run := RunPlain
+	run := runPlain
 	if r.Scheduler == Turns {
-		run = Run
+		run = runTurns
 	}
 	res, err := run(ctx, cfg)
 	out := engine.Result{Now: res.Now, T: res.Now * r.tick().Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}

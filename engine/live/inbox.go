@@ -13,7 +13,7 @@ type envelope struct {
 	from int      // the sender's index; 0 for an action
 	lc   int64    // the sender's Lamport clock at the send
 	msg  node.Msg // the message, or an *action
-	vc   []uint32 // the sender's vector clock at the send (Config.VectorClocks)
+	vc   []uint32 // the sender's vector clock at the send (config.VectorClocks)
 }
 
 // action is an inbox item that is not a message: a command, crash or

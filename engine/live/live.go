@@ -1,8 +1,9 @@
 // Package live is ringlab's goroutine runtime: every node has an inbox and
 // runs its steps on a goroutine of its own, in real time. It has two
-// schedulers: the plain one (plain.go, RunPlain), one goroutine and one
+// schedulers: the plain one (plain.go, Plain), one goroutine and one
 // inbox channel per node, the code to read first; and the turn scheduler
-// (Run), described below, for huge runs. It runs the same
+// (Turns), described below, for huge runs. Runtime runs an engine.System
+// on either, as engine.Runtime. It runs the same
 // node.Node state machines as engine/sim and reports the same events, so
 // an algorithm that passes in the simulator can be watched on real
 // goroutines, and the conformance suite (engine/internal/conformance) checks that
@@ -26,7 +27,7 @@
 // million-node election that has gone quiet holds no goroutines at all.
 //
 // Time is the wall clock (tests use testing/synctest's fake clock); one tick
-// is Config.Tick. One goroutine of the run, the scheduler (schedule.go),
+// is Runtime.Tick. One goroutine of the run, the scheduler (schedule.go),
 // delivers what is due later: scripted actions, delayed reactions and the
 // nodes' timers.
 //
@@ -37,14 +38,14 @@
 // said Done. The run is idle when no message is in flight, no action or tick
 // waits in an inbox, and either every live node is done or no timer is
 // pending: then nothing but the scheduled actions can still change anything.
-// An idle run with no scheduled action left ends (Result.Quiescent). An idle
+// An idle run with no scheduled action left ends (engine.Quiescent). An idle
 // run whose only work is scheduled actions does not wait for the clock: the
 // scheduler skips time to the next one, as the simulator's virtual time
 // would, and its event carries a note saying so. A run also ends when
-// Config.Stop says so (Stopped), when Config.Timeout passes (Exhausted: "no
-// termination"), or when the context is cancelled (Run returns ctx.Err()
-// with the partial Result). Run joins every goroutine it started before it
-// returns, whatever the reason.
+// Runtime.Stop says so (engine.Stopped), when Runtime.Timeout passes
+// (engine.TimedOut: "no termination"), or when the context is cancelled
+// (engine.Interrupted, with the partial result). Run joins every goroutine
+// it started before it returns, whatever the reason.
 //
 // Compared with sim, live has no seed and no replay (the schedule is the Go
 // scheduler's), and of the faults only crash and restart, given as Script
@@ -63,8 +64,8 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Config describes one run. It mirrors sim.Config where that makes sense.
-type Config struct {
+// config describes one run: a Runtime and a System together.
+type config struct {
 	Nodes int // the number of nodes, indexed 1..Nodes
 	// Factory is called for every node before any goroutine starts, and
 	// again from a node's goroutine when it restarts; React is called from
@@ -93,7 +94,7 @@ type Config struct {
 	Skip     trace.Kinds
 
 	// VectorClocks gives every event the node's vector clock (Event.VC),
-	// as sim.Config.VectorClocks does: every event ticks the node's own
+	// as the simulator's do: every event ticks the node's own
 	// entry, a message carries a copy of its sender's clock, and a receive
 	// merges it in before it ticks. It costs O(Nodes) per event.
 	VectorClocks bool
@@ -107,7 +108,7 @@ type Config struct {
 	Stop func() bool
 
 	// Timeout bounds the run's wall time; zero means no bound. A run that
-	// has not ended by then ends with Result.Exhausted.
+	// has not ended by then ends with result.Exhausted.
 	Timeout time.Duration
 
 	// Progress, if set, is called about five times a second, from Run's
@@ -123,11 +124,11 @@ type Progress struct {
 	NotDone  int64         // live nodes that have not said Done
 }
 
-// DefaultTick is the tick when Config.Tick is zero.
+// DefaultTick is the tick when Runtime.Tick is zero.
 const DefaultTick = time.Millisecond
 
-// Result is what a run did. The fields mean what they mean in sim.Result.
-type Result struct {
+// result is what a run did; Runtime.Run reports it as an engine.Result.
+type result struct {
 	Steps     int64            // inputs handled by nodes
 	Now       int64            // ticks at the end, time skipped included
 	Elapsed   time.Duration    // wall time of the run
@@ -135,26 +136,26 @@ type Result struct {
 	Messages  int64            // messages sent
 	ByType    map[string]int64 // messages sent, by message type
 	Quiescent bool             // ended because nothing was left to do, or every live node was done
-	Exhausted bool             // ended because Config.Timeout passed
-	Stopped   bool             // ended because Config.Stop said so
+	Exhausted bool             // ended because config.Timeout passed
+	Stopped   bool             // ended because config.Stop said so
 }
 
-// Run executes one live run on the turn scheduler (turns.go), the
+// runTurns executes one live run on the turn scheduler (turns.go), the
 // runtime for huge runs, and returns when it has ended and every
-// goroutine it started has returned. If ctx is cancelled first, Run returns
-// ctx.Err() with the partial Result.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+// goroutine it started has returned. If ctx is cancelled first, it returns
+// ctx.Err() with the partial result.
+func runTurns(ctx context.Context, cfg config) (result, error) {
 	if err := cfg.validate(); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	rt, err := newRuntime(cfg)
 	if err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	return rt.run(ctx)
 }
 
-func (c *Config) validate() error {
+func (c *config) validate() error {
 	switch {
 	case c.Nodes < 1:
 		return fmt.Errorf("live: need at least 1 node, got %d", c.Nodes)

@@ -1,4 +1,4 @@
-package live_test
+package live
 
 import (
 	"context"
@@ -14,15 +14,14 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/engine/internal/nodetest"
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func passConfig(n, hops int) live.Config {
-	return live.Config{
+func passConfig(n, hops int) config {
+	return config{
 		Nodes:   n,
 		Factory: nodetest.PassFactory(n, hops),
 		Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
@@ -31,9 +30,9 @@ func passConfig(n, hops int) live.Config {
 
 // runLive is the scheduler the tests run on: the turn scheduler, or the
 // plain one under TestPlain.
-var runLive = live.Run
+var runLive = runTurns
 
-func run(t *testing.T, cfg live.Config) live.Result {
+func run(t *testing.T, cfg config) result {
 	t.Helper()
 	res, err := runLive(t.Context(), cfg)
 	if err != nil {
@@ -43,7 +42,7 @@ func run(t *testing.T, cfg live.Config) live.Result {
 }
 
 // record runs cfg with every event kept, in sink order.
-func record(t *testing.T, cfg live.Config) (live.Result, []trace.Event) {
+func recordRun(t *testing.T, cfg config) (result, []trace.Event) {
 	t.Helper()
 	var evs []trace.Event
 	cfg.Messages = true
@@ -64,7 +63,7 @@ func TestPassCountsEveryHop(t *testing.T) {
 }
 
 func TestNothingToDoIsQuiescent(t *testing.T) {
-	res := run(t, live.Config{Nodes: 3, Factory: nodetest.PassFactory(3, 3)})
+	res := run(t, config{Nodes: 3, Factory: nodetest.PassFactory(3, 3)})
 	if !res.Quiescent || res.Steps != 0 {
 		t.Errorf("%+v, want quiescent with no steps", res)
 	}
@@ -74,7 +73,7 @@ func TestNothingToDoIsQuiescent(t *testing.T) {
 func TestAllInitiatorsRing(t *testing.T) {
 	for _, n := range []int{1, 2, 10, 1000} {
 		f, want := swallowFactory(n, uint64(n))
-		res := run(t, live.Config{Nodes: n, Factory: f, Script: startAll(n)})
+		res := run(t, config{Nodes: n, Factory: f, Script: startAll(n)})
 		if res.Messages != want || !res.Quiescent || res.Steps != int64(n)+want {
 			t.Errorf("n=%d: %+v, want %d messages, %d steps, quiescent", n, res, want, int64(n)+want)
 		}
@@ -85,7 +84,7 @@ func TestAllInitiatorsRing(t *testing.T) {
 func TestFIFOPerLinkUnderOverflow(t *testing.T) {
 	const n, k = 8, 2000
 	bad := 0
-	res := run(t, live.Config{Nodes: n, Factory: burstFactory(k, &bad), Script: startAll(n)})
+	res := run(t, config{Nodes: n, Factory: burstFactory(k, &bad), Script: startAll(n)})
 	if bad != 0 {
 		t.Errorf("%d messages arrived out of order on their link", bad)
 	}
@@ -97,7 +96,7 @@ func TestFIFOPerLinkUnderOverflow(t *testing.T) {
 func TestTimersAndScriptOnTheFakeClock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const tick = 10 * time.Millisecond
-		res, evs := record(t, live.Config{
+		res, evs := recordRun(t, config{
 			Nodes:   2,
 			Factory: tickerFactory(3, 4), // every 3 ticks from its start, done after 4
 			Tick:    tick,
@@ -149,7 +148,7 @@ func (o *timerOps) Step(in node.Input, out *node.Output) {
 func TestTimerReplaceAndCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		o := &timerOps{}
-		res := run(t, live.Config{
+		res := run(t, config{
 			Nodes:   1,
 			Factory: func(int) (node.Node, error) { return o, nil },
 			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
@@ -165,7 +164,7 @@ func TestTimerReplaceAndCancel(t *testing.T) {
 
 func TestTimeoutIsExhausted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		res := run(t, live.Config{
+		res := run(t, config{
 			Nodes: 3, Factory: tickerFactory(2, 0), Script: startAll(3), Timeout: 1001 * time.Millisecond,
 		})
 		if !res.Exhausted || res.Quiescent || res.Now != 1001 || res.Steps != 3+3*500 {
@@ -177,7 +176,7 @@ func TestTimeoutIsExhausted(t *testing.T) {
 func TestStop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var steps atomic.Int64
-		res := run(t, live.Config{
+		res := run(t, config{
 			Nodes: 4, Factory: tickerFactory(1, 0), Script: startAll(4),
 			Stop: func() bool { return steps.Add(1) >= 100 },
 		})
@@ -191,7 +190,7 @@ func TestCancelReturnsPartialResult(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 55*time.Millisecond)
 		defer cancel()
-		res, err := runLive(ctx, live.Config{Nodes: 2, Factory: tickerFactory(10, 0), Script: startAll(2)})
+		res, err := runLive(ctx, config{Nodes: 2, Factory: tickerFactory(10, 0), Script: startAll(2)})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("err = %v, want the context's", err)
 		}
@@ -220,7 +219,7 @@ func TestCancelBusyRing(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	boom := errors.New("boom")
-	for name, cfg := range map[string]live.Config{
+	for name, cfg := range map[string]config{
 		"no nodes":   {Factory: nodetest.PassFactory(1, 1)},
 		"no factory": {Nodes: 2},
 		"bad script": {Nodes: 2, Factory: nodetest.PassFactory(2, 1), Script: []node.Action{{Node: 3, Cmd: node.CmdStart}}},
@@ -242,7 +241,7 @@ func (s sendTo) Step(in node.Input, out *node.Output) { out.Send(int(s), nodetes
 // a Lamport clock above its send's.
 func TestSinkOrderAndLamport(t *testing.T) {
 	f, want := swallowFactory(40, 3)
-	res, evs := record(t, live.Config{Nodes: 40, Factory: f, Script: startAll(40)})
+	res, evs := recordRun(t, config{Nodes: 40, Factory: f, Script: startAll(40)})
 	if res.Messages != want {
 		t.Fatalf("%d messages, want %d", res.Messages, want)
 	}
@@ -291,7 +290,7 @@ func (multiSender) Step(in node.Input, out *node.Output) {
 }
 
 func TestCountsEveryMessageType(t *testing.T) {
-	res := run(t, live.Config{
+	res := run(t, config{
 		Nodes:   2,
 		Factory: func(int) (node.Node, error) { return multiSender{}, nil },
 		Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
@@ -318,7 +317,7 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 func TestSinkStops(t *testing.T) {
 	{
 		var seen atomic.Bool
-		res, err := runLive(t.Context(), live.Config{
+		res, err := runLive(t.Context(), config{
 			Nodes:   2,
 			Factory: func(i int) (node.Node, error) { return &pinger{self: i}, nil },
 			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
@@ -351,7 +350,7 @@ func (s nowSeer) Step(in node.Input, out *node.Output) {
 func TestNodesGetNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var seen []int64
-		_, evs := record(t, live.Config{
+		_, evs := recordRun(t, config{
 			Nodes: 2, Tick: time.Millisecond,
 			Factory: func(i int) (node.Node, error) { return nowSeer{&seen}, nil },
 			Script:  []node.Action{{At: 7, Node: 1, Cmd: node.CmdStart}},

@@ -1,11 +1,10 @@
-package live_test
+package live
 
 import (
-	"runtime"
+	goruntime "runtime"
 	"sync/atomic"
 	"testing"
 
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 )
 
@@ -58,20 +57,20 @@ func (s *scatter) Step(in node.Input, out *node.Output) {
 		}
 	}
 	if s.self == 1 {
-		g := int64(runtime.NumGoroutine())
+		g := int64(goruntime.NumGoroutine())
 		for f := s.fewest.Load(); g < f && !s.fewest.CompareAndSwap(f, g); f = s.fewest.Load() {
 		}
 	}
 }
 
-func scatterConfig(n, k int, starters []int) (live.Config, *atomic.Int64, *atomic.Int64) {
+func scatterConfig(n, k int, starters []int) (config, *atomic.Int64, *atomic.Int64) {
 	bad, fewest := new(atomic.Int64), new(atomic.Int64)
 	fewest.Store(1 << 62)
 	script := make([]node.Action, len(starters))
 	for j, i := range starters {
 		script[j] = node.Action{Node: i, Cmd: node.CmdStart}
 	}
-	return live.Config{
+	return config{
 		Nodes: n,
 		Factory: func(i int) (node.Node, error) {
 			return &scatter{self: i, n: n, k: k, sent: map[int]int64{}, got: map[int]int64{}, bad: bad, fewest: fewest}, nil
@@ -149,7 +148,7 @@ func (s *starter) Step(in node.Input, out *node.Output) {
 func TestStopWithParkedNodes(t *testing.T) {
 	const n = 200
 	var steps atomic.Int64
-	cfg := live.Config{
+	cfg := config{
 		Nodes: n,
 		Factory: func(i int) (node.Node, error) {
 			return &baller{self: i, n: n}, nil

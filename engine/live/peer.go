@@ -18,7 +18,7 @@ type peer struct {
 	done    bool // said Done since it last (re)started
 	crashed bool
 	lc      int64         // Lamport clock
-	vc      []uint32      // vector clock; nil without Config.VectorClocks
+	vc      []uint32      // vector clock; nil without config.VectorClocks
 	at      time.Duration // when the input in hand was taken (rt.since)
 	out     node.Output   // what a step produced; reused from step to step
 	timers  map[int]*timer

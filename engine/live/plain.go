@@ -37,7 +37,7 @@ const inboxSize = 64
 type letter struct {
 	from int
 	lc   int64    // the sender's Lamport clock
-	vc   []uint32 // the sender's vector clock (Config.VectorClocks)
+	vc   []uint32 // the sender's vector clock (config.VectorClocks)
 	msg  node.Msg
 	cmd  node.Cmd      // an action's command
 	arg  int           // its parameter (node.Action.Arg)
@@ -73,7 +73,7 @@ type plainNode struct {
 type count struct{ pending, timers, notDone int64 }
 
 type plainRun struct {
-	cfg   Config
+	cfg   config
 	nodes []*plainNode // 1-based
 	start time.Time
 	quit  <-chan struct{} // closed at the end: every goroutine returns
@@ -88,18 +88,18 @@ type plainRun struct {
 	seq, t int64
 }
 
-// RunPlain runs cfg on the plain runtime (see above); it returns when the
+// runPlain runs cfg on the plain runtime (see above); it returns when the
 // run has ended and every goroutine has returned, with ctx.Err() if ctx
 // was cancelled first.
-func RunPlain(ctx context.Context, cfg Config) (Result, error) {
+func runPlain(ctx context.Context, cfg config) (result, error) {
 	if err := cfg.validate(); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	r := &plainRun{cfg: cfg, nodes: make([]*plainNode, cfg.Nodes+1), end: make(chan struct{}), notDone: int64(cfg.Nodes)}
 	for i := 1; i <= cfg.Nodes; i++ {
 		nd, err := cfg.Factory(i)
 		if err != nil {
-			return Result{}, err
+			return result{}, err
 		}
 		n := &plainNode{id: i, nd: nd, inbox: make(chan letter, inboxSize), sent: map[string]int64{}}
 		if cfg.VectorClocks {
@@ -128,7 +128,7 @@ func RunPlain(ctx context.Context, cfg Config) (Result, error) {
 		wg.Go(func() { r.loop(n) })
 	}
 	r.change(count{}) // a run with nothing to do ends here
-	var res Result
+	var res result
 	var err error
 	var progress <-chan time.Time
 	if cfg.Progress != nil {
@@ -426,7 +426,7 @@ func (r *plainRun) over() bool {
 	}
 }
 
-// errTimedOut is the cause of a run's end at Config.Timeout.
+// errTimedOut is the cause of a run's end at config.Timeout.
 var errTimedOut = errors.New("timed out")
 
 func (r *plainRun) since() time.Duration     { return time.Since(r.start) }

@@ -1,9 +1,7 @@
-package live_test
+package live
 
 import (
 	"testing"
-
-	"ringlab/engine/live"
 )
 
 // TestPlain runs the package's tests on the plain scheduler (RunPlain),
@@ -11,8 +9,8 @@ import (
 // when only scheduled actions are left, and let done nodes' goroutines
 // go.
 func TestPlain(t *testing.T) {
-	runLive = live.RunPlain
-	defer func() { runLive = live.Run }()
+	runLive = runPlain
+	defer func() { runLive = runTurns }()
 	for _, tc := range []struct {
 		name string
 		f    func(*testing.T)

@@ -1,11 +1,10 @@
-package live_test
+package live
 
 import (
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 )
 
@@ -27,13 +26,13 @@ func (n *timerNode) Step(in node.Input, out *node.Output) {
 // the nodes still at work.
 func TestProgressIsReported(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var seen []live.Progress
-		res, err := runLive(t.Context(), live.Config{
+		var seen []Progress
+		res, err := runLive(t.Context(), config{
 			Nodes:    2,
 			Factory:  func(int) (node.Node, error) { return &timerNode{left: 1000}, nil },
 			Script:   []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
 			Tick:     time.Millisecond,
-			Progress: func(p live.Progress) { seen = append(seen, p) },
+			Progress: func(p Progress) { seen = append(seen, p) },
 		})
 		if err != nil || !res.Quiescent {
 			t.Fatalf("%v: %+v", err, res)

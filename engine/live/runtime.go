@@ -12,7 +12,7 @@ import (
 // runtime is one run's shared state. What a node owns lives in its peer
 // (peer.go); what the nodes share is guarded by mu, or atomic.
 type runtime struct {
-	cfg   Config
+	cfg   config
 	peers []peer // 1-based; peers[0] unused
 	start time.Time
 
@@ -61,7 +61,7 @@ const (
 	endFailed
 )
 
-func newRuntime(cfg Config) (*runtime, error) {
+func newRuntime(cfg config) (*runtime, error) {
 	rt := &runtime{
 		cfg: cfg, peers: make([]peer, cfg.Nodes+1),
 		end: make(chan struct{}), wakeSchd: make(chan struct{}, 1), quit: make(chan struct{}),
@@ -82,7 +82,7 @@ func newRuntime(cfg Config) (*runtime, error) {
 	return rt, nil
 }
 
-func (rt *runtime) run(ctx context.Context) (Result, error) {
+func (rt *runtime) run(ctx context.Context) (result, error) {
 	rt.start = time.Now()
 	var sink sync.WaitGroup
 	if rt.cfg.Sink != nil {
@@ -131,7 +131,7 @@ func (rt *runtime) run(ctx context.Context) (Result, error) {
 		defer t.Stop()
 		progress = t.C
 	}
-	var res Result
+	var res result
 	var err error
 wait:
 	for {
@@ -219,7 +219,7 @@ func (rt *runtime) finish(why endReason) {
 	}
 }
 
-// stop ends the run because Config.Stop said so.
+// stop ends the run because config.Stop said so.
 func (rt *runtime) stop() {
 	rt.mu.Lock()
 	rt.finish(endStopped)
@@ -238,7 +238,7 @@ func (rt *runtime) fail(err error) {
 
 // collect sums the per-node counters into res: nodes count on their own,
 // and are read only after every goroutine has returned.
-func (rt *runtime) collect(res *Result) {
+func (rt *runtime) collect(res *result) {
 	res.ByType = map[string]int64{}
 	for i := range rt.peers {
 		p := &rt.peers[i]

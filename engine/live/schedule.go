@@ -8,8 +8,8 @@ import (
 	"ringlab/engine/node"
 )
 
-// The schedule holds what is due later: scripted actions (Config.Script
-// entries with At > 0), reactions with a delay (Config.React), and the
+// The schedule holds what is due later: scripted actions (config.Script
+// entries with At > 0), reactions with a delay (config.React), and the
 // nodes' timers. One goroutine of the run, the scheduler, puts each in its
 // node's inbox when it falls due. The schedule and the timers' flags are
 // guarded by runtime.mu.

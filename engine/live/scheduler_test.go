@@ -1,9 +1,7 @@
-package live_test
+package live
 
 import (
 	"testing"
-
-	"ringlab/engine/live"
 )
 
 // FuzzParseScheduler: --scheduler accepts exactly the two names, and a
@@ -13,7 +11,7 @@ func FuzzParseScheduler(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sc, err := live.ParseScheduler(s)
+		sc, err := ParseScheduler(s)
 		if ok := s == "plain" || s == "turns"; ok != (err == nil) {
 			t.Fatalf("ParseScheduler(%q) = %v, %v", s, sc, err)
 		}

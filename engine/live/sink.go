@@ -8,7 +8,7 @@ import (
 )
 
 // The sink runs on a goroutine of its own, the collector, which Run starts
-// when Config.Sink is set and joins after every node's goroutine. A node
+// when config.Sink is set and joins after every node's goroutine. A node
 // does not call Sink: it puts a record of each event into one shared
 // channel, and the collector turns the records into events and calls Sink
 // in channel order, numbering them as it goes. So Sink calls are
@@ -32,7 +32,7 @@ type record struct {
 	node     int
 	from, to int // message events
 	lc       int64
-	vc       []uint32 // a copy (Config.VectorClocks)
+	vc       []uint32 // a copy (config.VectorClocks)
 	msg      node.Msg
 	text     string // the state of a state event, the command of a cmd event
 	note     string
@@ -61,7 +61,7 @@ func (rt *runtime) collector() {
 			ev.From, ev.To, ev.Msg = r.from, r.to, trace.WrapMsg(r.msg)
 		}
 		rt.cfg.Sink(&ev)
-		// Checkers observe in Sink and end the run through Config.Stop.
+		// Checkers observe in Sink and end the run through config.Stop.
 		if rt.cfg.Stop != nil && !rt.over.Load() && rt.cfg.Stop() {
 			rt.stop()
 		}

@@ -1,4 +1,4 @@
-package live_test
+package live
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 )
@@ -117,8 +116,8 @@ func (m *mixer) Step(in node.Input, out *node.Output) {
 }
 
 // mixerConfig builds a run of n mixer nodes, every one started at t=0.
-func mixerConfig(n, k, ttl, tickers int, bk *book) live.Config {
-	return live.Config{
+func mixerConfig(n, k, ttl, tickers int, bk *book) config {
+	return config{
 		Nodes: n,
 		Factory: func(i int) (node.Node, error) {
 			return &mixer{self: i, bk: bk, k: k, ttl: ttl, ticker: i <= tickers, period: 2, last: 5}, nil
@@ -217,9 +216,9 @@ func TestCrashAndRestartParkedNodes(t *testing.T) {
 // other node (done, parked between notes), while tickers tick and the
 // script crashes and restarts nodes on the real clock: a run that only
 // ends from outside.
-func perpetualConfig(n int, bk *book, rng *rand.Rand) live.Config {
+func perpetualConfig(n int, bk *book, rng *rand.Rand) config {
 	const tickers = 2
-	cfg := live.Config{
+	cfg := config{
 		Nodes: n,
 		Tick:  50 * time.Microsecond,
 		Factory: func(i int) (node.Node, error) {
@@ -326,7 +325,7 @@ func TestRestartedClockedNodeGetsNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var nows []int64
 		built := 0
-		run(t, live.Config{
+		run(t, config{
 			Nodes: 2, Tick: time.Millisecond, // node 2 never starts: it holds the run up until the script is done
 			Factory: func(i int) (node.Node, error) {
 				if i == 2 {

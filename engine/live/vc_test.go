@@ -1,10 +1,9 @@
-package live_test
+package live
 
 import (
 	"fmt"
 	"testing"
 
-	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 )
@@ -27,8 +26,8 @@ func leq(a, b []uint32) bool {
 func TestVectorClocks(t *testing.T) {
 	const n = 30
 	f, msgs := swallowFactory(n, 5)
-	cfg := live.Config{Nodes: n, Factory: f, Script: startAll(n), VectorClocks: true}
-	res, evs := record(t, cfg)
+	cfg := config{Nodes: n, Factory: f, Script: startAll(n), VectorClocks: true}
+	res, evs := recordRun(t, cfg)
 	if res.Messages != msgs {
 		t.Fatalf("%d messages, want %d", res.Messages, msgs)
 	}
@@ -74,7 +73,7 @@ func TestVectorClocks(t *testing.T) {
 // has heard from the other, the other's earlier events are before it.
 func TestVectorClocksConcurrentAndOrdered(t *testing.T) {
 	// Nodes 1 and 2 start; node 1 sends to 3; node 2 sends nothing.
-	cfg := live.Config{
+	cfg := config{
 		Nodes: 3, VectorClocks: true,
 		Factory: func(i int) (node.Node, error) {
 			return stepper(func(in node.Input, out *node.Output) {
@@ -86,7 +85,7 @@ func TestVectorClocksConcurrentAndOrdered(t *testing.T) {
 		},
 		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
 	}
-	_, evs := record(t, cfg)
+	_, evs := recordRun(t, cfg)
 	var start1, start2, recv3 []uint32
 	for _, e := range evs {
 		switch {

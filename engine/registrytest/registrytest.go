@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"ringlab/engine"
-	"ringlab/engine/amqp"
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
@@ -52,28 +51,26 @@ func Sweep(t *testing.T, names []string, sweeps map[string][][]string, build fun
 // and duplicate messages.
 func run(t *testing.T, name string, args []string, seed uint64, sys engine.System, sent nodetest.Sent) {
 	t.Helper()
-	codec := amqp.NewCodec(sys.Messages...)
+	codec := trace.NewCodec(sys.Messages...)
 	codec.Timestamp = sys.WireTimestamp
-	cfg := sim.Config{Nodes: sys.Nodes, Factory: sys.Factory, Seed: seed, Workload: sys.Workload,
-		Script: append(slices.Clone(sys.Script), nodetest.Faults(seed, sys.Nodes)...),
-		Delay:  sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true,
-		Sink: func(e *trace.Event) {
-			sent.Observe(e)
-			if e.Kind == trace.KindSend {
-				wireTrip(t, name, codec, e)
-			}
-		}}
+	rt := sim.Runtime{Seed: seed, Delay: sim.Delay{Min: 1, Max: 5}, MaxSteps: 5_000, Messages: true}
 	if seed%2 == 1 {
-		cfg.Policy, cfg.Faults = sim.PolicyRandom, sim.Faults{Drop: 0.05, Dup: 0.05}
+		rt.Policy, rt.Faults = sim.PolicyRandom, sim.Faults{Drop: 0.05, Dup: 0.05}
 	}
-	if _, err := sim.Run(cfg); err != nil {
+	sys.Script = append(slices.Clone(sys.Script), nodetest.Faults(seed, sys.Nodes)...)
+	if _, err := rt.Run(t.Context(), sys, func(e *trace.Event) {
+		sent.Observe(e)
+		if e.Kind == trace.KindSend {
+			wireTrip(t, name, codec, e)
+		}
+	}); err != nil {
 		t.Fatalf("%s %v seed %d: %v", name, args, seed, err)
 	}
 }
 
 // wireTrip fails t unless e's message, encoded as the broker carries it,
 // decodes to an equal value.
-func wireTrip(t *testing.T, name string, codec *amqp.Codec, e *trace.Event) {
+func wireTrip(t *testing.T, name string, codec *trace.Codec, e *trace.Event) {
 	t.Helper()
 	m := e.Msg.Value
 	b, err := codec.Encode(m, time.Unix(0, 0))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"ringlab/engine"
-	"ringlab/engine/amqp"
 	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
@@ -32,7 +31,7 @@ func (r Recorded) Name() string { return r.Runtime }
 // history, or a message the registry does not decode, is a *BadLog.
 func (r Recorded) Run(ctx context.Context, sys engine.System, obs engine.Observer) (engine.Result, error) {
 	res := engine.Result{End: engine.Quiescent, ByType: map[string]int64{}}
-	codec := amqp.NewCodec(sys.Messages...)
+	codec := trace.NewCodec(sys.Messages...)
 	var undecoded error
 	err := r.Log.Each(ctx, func(e *trace.Event) error {
 		switch e.Kind {
@@ -96,7 +95,7 @@ func (e *BadLog) Unwrap() error { return e.Err }
 // DecodeMsg types a message read back as JSON (from a log, or from
 // another node process's report) through the algorithm's registry; a
 // message that already holds its value is returned as it is.
-func DecodeMsg(codec *amqp.Codec, m *trace.Msg) (*trace.Msg, error) {
+func DecodeMsg(codec *trace.Codec, m *trace.Msg) (*trace.Msg, error) {
 	if m == nil || m.Value != nil {
 		return m, nil
 	}

@@ -1,4 +1,4 @@
-package sim_test
+package sim
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"ringlab/engine/internal/nodetest"
-	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 )
 
@@ -15,7 +14,7 @@ import (
 func TestActionArg(t *testing.T) {
 	a := nodetest.NewArgs(3)
 	var cmds []string
-	_, err := sim.Run(sim.Config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact, Seed: 1,
+	_, err := run(config{Nodes: 3, Factory: a.Factory(), Script: nodetest.ArgScript(), React: nodetest.ArgReact, Seed: 1,
 		Sink: func(e *trace.Event) {
 			if e.Kind == trace.KindCmd {
 				cmds = append(cmds, fmt.Sprintf("%d:%s", e.Node, e.Command()))

@@ -6,18 +6,17 @@
 // nodetest.Pass node machines; impl=baseline is a minimal single-threaded loop
 // passing an int around the same ring through a slice-based FIFO queue.
 
-package sim_test
+package sim
 
 import (
 	"testing"
 
 	"ringlab/engine/internal/nodetest"
-	"ringlab/engine/sim"
 )
 
 func BenchmarkSim(b *testing.B) {
 	nodetest.BenchPass(b, "sim", baselineRing, func(b *testing.B, n, hops int) (int64, error) {
-		res, err := sim.Run(passConfig(n, hops))
+		res, err := run(passConfig(n, hops))
 		return res.Messages, err
 	}, func(b *testing.B, hops int) {
 		msgs := float64(b.N) * float64(hops)

@@ -28,7 +28,7 @@ type nodeState struct {
 }
 
 type sim struct {
-	cfg         Config
+	cfg         config
 	rng         *rand.Rand
 	q           *queue
 	nodes       []nodeState // 1-based
@@ -50,7 +50,7 @@ type sim struct {
 	// (node i at ndBase + i*ndStride; ndStride 0 otherwise): see layout.
 	ndBase, ndStride uintptr
 	nChoice          int // decisions taken so far (replay position)
-	res              Result
+	res              result
 	cmds             []node.Action // pending actions pushed during the run (slot.aux)
 	vcs              [][]uint32    // vector clocks of messages in flight (slot.aux)
 	leaders          []int         // storage for the Leader of leader events, handed out one by one
@@ -62,7 +62,7 @@ type sim struct {
 	lastIdx    int
 }
 
-func newSim(cfg Config) (*sim, error) {
+func newSim(cfg config) (*sim, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func newSim(cfg Config) (*sim, error) {
 		q:       newQueue(cfg.Delay.Max+maxExtra(cfg.Faults.Slow), sortedScript(cfg.Script)),
 		nodes:   make([]nodeState, n+1),
 		nLive:   n,
-		res:     Result{ByType: map[string]int64{}},
+		res:     result{ByType: map[string]int64{}},
 		typeIdx: map[string]int{},
 		lastIdx: -1,
 	}
@@ -131,7 +131,7 @@ func maxExtra(slow []Slow) int64 {
 	return m
 }
 
-func (s *sim) run() (Result, error) {
+func (s *sim) run() (result, error) {
 	err := s.loop()
 	s.res.Now = s.q.now // the time of the last item: pop moves time only to an item
 	s.res.Unapplied = s.unapplied()

@@ -1,8 +1,10 @@
 package sim_test
 
 import (
+	"context"
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 )
@@ -30,24 +32,23 @@ func (r *relay) Step(in node.Input, out *node.Output) {
 	}
 }
 
-// Run executes nodes on one goroutine in virtual time: the same seed gives
-// the same run on any machine, so its figures can be printed and checked.
-// Here a token makes ten hops around a ring of four nodes started by node
-// 1, each hop taking 1 to 3 ticks.
-func ExampleRun() {
+// A Runtime runs a System's nodes on one goroutine in virtual time: the
+// same seed gives the same run on any machine, so its figures can be
+// printed and checked. Here a token makes ten hops around a ring of four
+// nodes started by node 1, each hop taking 1 to 3 ticks.
+func ExampleRuntime() {
 	const n, hops = 4, 10
-	res, err := sim.Run(sim.Config{
+	sys := engine.System{
 		Nodes:   n,
 		Factory: func(i int) (node.Node, error) { return &relay{self: i, n: n, hops: hops}, nil },
-		Seed:    7,
-		Delay:   sim.Delay{Min: 1, Max: 3},
 		Script:  []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-	})
+	}
+	res, err := sim.Runtime{Seed: 7, Delay: sim.Delay{Min: 1, Max: 3}}.Run(context.Background(), sys, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("quiescent %v at t=%d after %d steps: %d messages %v\n", res.Quiescent, res.Now, res.Steps, res.Messages, res.ByType)
+	fmt.Printf("%v at t=%d after %d steps: %d messages %v\n", res.End, res.Now, res.Steps, res.Messages, res.ByType)
 	// Output:
-	// quiescent true at t=20 after 11 steps: 10 messages map[TOKEN:10]
+	// quiescent at t=20 after 11 steps: 10 messages map[TOKEN:10]
 }

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"context"
+
+	"ringlab/engine"
 	"ringlab/engine/trace"
 )
 
@@ -13,13 +16,19 @@ type Judge interface {
 	// Violated reports whether a safety property is broken so far.
 	Violated() bool
 	// Final reports whether the finished run res passes.
-	Final(res Result) bool
+	Final(res engine.Result) bool
 }
 
-// Explore runs Config under many seeds looking for a run that a judge
-// condemns, then shrinks the violating schedule.
+// Explore runs a System on the simulator under many seeds looking for a
+// run that a judge condemns, then shrinks the violating schedule.
 type Explore struct {
-	Config    Config       // Seed, Sink, Stop, Choices are set per run
+	// Runtime is what every schedule shares (policy, delay, faults, step
+	// budget); its Seed, Choices and Stop are set per run, and every run
+	// reports messages, which judges follow.
+	Runtime Runtime
+	// System is what every schedule runs; its workload starts afresh (a
+	// Clone) for each.
+	System    engine.System
 	Schedules int          // how many seeds to try
 	FirstSeed uint64       // the first seed tried; the others follow it
 	NewJudge  func() Judge // makes a fresh judge for every run
@@ -33,10 +42,10 @@ type Explore struct {
 // Found is the result of an exploration.
 type Found struct {
 	Runs        int     // schedules tried (not counting shrinking)
-	Interrupted bool    // Config.Cancel was closed: Runs schedules were tried in full
+	Interrupted bool    // the context was cancelled: Runs schedules were tried in full
 	Violating   bool    // a violating schedule was found
 	Seed        uint64  // its seed
-	Choices     []int64 // the shrunk schedule: replay it with Config.Choices
+	Choices     []int64 // the shrunk schedule: replay it with Runtime.Choices
 	Original    int     // decisions in the schedule before shrinking that were not benign
 	Steps       int64   // steps of the shrunk run, up to the violation
 }
@@ -45,17 +54,17 @@ type Found struct {
 // keeps are short; shrinking then sets decisions back to their benign value
 // (minimum latency, no drop, no duplicate) one at a time, keeping every
 // change after which the run still violates — a greedy delta-debugging pass.
-func (x Explore) Run() (Found, error) {
+// A cancelled ctx stops it between runs and within one, with what was
+// found so far.
+func (x Explore) Run(ctx context.Context) (Found, error) {
 	var f Found
 	for k := 0; k < x.Schedules; k++ {
-		if x.cancelled() { // a schedule is often shorter than the run's own poll interval
+		if ctx.Err() != nil { // a schedule is often shorter than the run's own poll interval
 			f.Interrupted = true
 			return f, nil
 		}
 		seed := x.FirstSeed + uint64(k)
-		cfg := x.Config
-		cfg.Seed, cfg.Choices, cfg.RecordChoices = seed, nil, true
-		bad, res, err := x.try(cfg)
+		bad, res, err := x.try(ctx, seed, nil)
 		if err != nil {
 			return f, err
 		}
@@ -70,53 +79,42 @@ func (x Explore) Run() (Found, error) {
 		if bad {
 			f.Violating, f.Seed = true, seed
 			f.Choices, f.Steps, f.Original = res.Choices, res.Steps, Decisions(res.Choices)
-			return x.shrink(f)
+			return x.shrink(ctx, f)
 		}
 	}
 	return f, nil
 }
 
-// cancelled reports whether Config.Cancel is closed. Run and shrink look
-// before every schedule: a run polls Cancel only every few thousand steps,
-// and an explored schedule may end well before its first poll.
-func (x Explore) cancelled() bool {
-	select {
-	case <-x.Config.Cancel:
-		return true
-	default:
-		return false
-	}
-}
-
-func (x Explore) try(cfg Config) (bool, Result, error) {
+// try runs the schedule of seed (replaying choices, if not nil) with a
+// fresh judge, and says whether the judge condemns it. Explore's Run and
+// shrink look at ctx before every schedule: a run polls it only every few
+// thousand steps, and an explored schedule may end well before its first
+// poll.
+func (x Explore) try(ctx context.Context, seed uint64, choices []int64) (bool, result, error) {
 	j := x.NewJudge()
+	cfg := x.Runtime.config(x.System, j.Observe)
 	if cfg.Workload != nil { // every run starts from the workload as given
 		cfg.Workload = cfg.Workload.Clone()
 	}
+	cfg.Seed, cfg.Choices, cfg.RecordChoices = seed, choices, true
 	cfg.Messages = true // judges follow messages
-	user := cfg.Sink
-	cfg.Sink = func(e *trace.Event) {
-		j.Observe(e)
-		if user != nil {
-			user(e)
-		}
-	}
 	cfg.Stop = j.Violated
-	res, err := Run(cfg)
+	cfg.Cancel = ctx.Done()
+	res, err := run(cfg)
 	if err != nil || res.Interrupted {
 		return false, res, err
 	}
-	return j.Violated() || j.Final(res), res, nil
+	return j.Violated() || j.Final(res.engine()), res, nil
 }
 
-func (x Explore) shrink(f Found) (Found, error) {
+func (x Explore) shrink(ctx context.Context, f Found) (Found, error) {
 	budget := x.MaxShrinkRuns
 	if budget == 0 {
 		budget = 2000
 	}
 	best := append([]int64(nil), f.Choices...)
 	for i := 0; i < len(best); i++ { // best may shrink as runs stop earlier
-		if budget == 0 || x.cancelled() {
+		if budget == 0 || ctx.Err() != nil {
 			break
 		}
 		if best[i] == 0 {
@@ -124,9 +122,7 @@ func (x Explore) shrink(f Found) (Found, error) {
 		}
 		cand := append([]int64(nil), best...)
 		cand[i] = 0
-		cfg := x.Config
-		cfg.Seed, cfg.Choices, cfg.RecordChoices = f.Seed, cand, true
-		bad, res, err := x.try(cfg)
+		bad, res, err := x.try(ctx, f.Seed, cand)
 		budget--
 		if err != nil {
 			return f, err

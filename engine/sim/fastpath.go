@@ -13,7 +13,7 @@ import "ringlab/engine/node"
 //
 //	RINGLAB_BIG=1 go test -run '^$' -bench 'Election/impl=sim.*/nodes=1000000' -benchtime 1x -count 6 ./election/changroberts
 //
-// (impl=sim-unoptimized turns this and prefetch.go off: Config.Unoptimized).
+// (impl=sim-unoptimized turns this and prefetch.go off: config.Unoptimized).
 // TestFastPathIsThePlainPath checks that it delivers exactly what
 // deliver would, run after run. Removing it is one edit: set batch to
 // false in newSim.

@@ -1,4 +1,4 @@
-package sim_test
+package sim
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"ringlab/engine/node"
-	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 )
 
@@ -56,9 +55,9 @@ func TestFastPathIsThePlainPath(t *testing.T) {
 				script = append(script, node.Action{At: 5 + int64(seed), Node: 1 + int(seed)%n, Cmd: node.CmdCrash},
 					node.Action{At: 9 + int64(seed), Node: 1 + int(seed)%n, Cmd: node.CmdRestart})
 			}
-			run := func(unoptimized bool) (sim.Result, []trace.Event) {
+			run := func(unoptimized bool) (result, []trace.Event) {
 				var evs []trace.Event
-				res, err := sim.Run(sim.Config{
+				res, err := run(config{
 					Nodes: n, Seed: seed, Script: script, Unoptimized: unoptimized,
 					Factory: func(i int) (node.Node, error) { return &hopper{next: i%n + 1, hops: 3 * n}, nil },
 					Sink:    func(e *trace.Event) { evs = append(evs, *e) },

@@ -1,21 +1,23 @@
-package sim_test
+package sim
 
 import (
+	"context"
 	"testing"
+
+	"ringlab/engine"
 
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
-	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 )
 
 // events runs cfg and returns its events (copied) and result.
-func events(t *testing.T, cfg sim.Config) ([]trace.Event, sim.Result) {
+func events(t *testing.T, cfg config) ([]trace.Event, result) {
 	t.Helper()
 	var evs []trace.Event
 	cfg.Sink = func(e *trace.Event) { evs = append(evs, *e) }
 	cfg.Messages = true
-	res, err := sim.Run(cfg)
+	res, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +35,8 @@ func count(evs []trace.Event, kind string) int {
 }
 
 // flood6 floods a complete graph of 6 nodes: 2m-(n-1) = 30-5 = 25 messages.
-func flood6() sim.Config {
-	return sim.Config{Nodes: 6, Factory: nodetest.FloodFactory(node.Complete(6)),
+func flood6() config {
+	return config{Nodes: 6, Factory: nodetest.FloodFactory(node.Complete(6)),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
 }
 
@@ -69,7 +71,7 @@ func TestDuplicateHappens(t *testing.T) {
 
 func TestCrashStopsDelivery(t *testing.T) {
 	// Node 3 of a 5-node Pass ring crashes at t=1: the token dies there.
-	cfg := sim.Config{Nodes: 5, Factory: nodetest.PassFactory(5, 20),
+	cfg := config{Nodes: 5, Factory: nodetest.PassFactory(5, 20),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 3, Cmd: node.CmdCrash}}}
 	evs, res := events(t, cfg)
 	if count(evs, trace.KindCrash) != 1 || res.Dropped != 1 || res.Messages != 2 {
@@ -80,7 +82,7 @@ func TestCrashStopsDelivery(t *testing.T) {
 func TestRestartHasAmnesia(t *testing.T) {
 	// Flood: node 2 is reached, crashes, restarts with its state reset, and
 	// a second start wave reaches it again as if for the first time.
-	cfg := sim.Config{Nodes: 3, Factory: nodetest.FloodFactory(node.Ring(3)),
+	cfg := config{Nodes: 3, Factory: nodetest.FloodFactory(node.Ring(3)),
 		Script: []node.Action{
 			{At: 0, Node: 1, Cmd: node.CmdStart},
 			{At: 5, Node: 2, Cmd: node.CmdCrash},
@@ -103,9 +105,9 @@ func TestRestartHasAmnesia(t *testing.T) {
 
 func TestPartitionCutsLinks(t *testing.T) {
 	// Nodes 1-2 cut off from 3-4-5 for the whole run: the flood never leaves.
-	cfg := sim.Config{Nodes: 5, Factory: nodetest.FloodFactory(node.Complete(5)),
+	cfg := config{Nodes: 5, Factory: nodetest.FloodFactory(node.Complete(5)),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Faults: sim.Faults{Partitions: []sim.Partition{{Group: []int{1, 2}, From: 0, Until: 100}}}}
+		Faults: Faults{Partitions: []Partition{{Group: []int{1, 2}, From: 0, Until: 100}}}}
 	evs, _ := events(t, cfg)
 	for _, e := range evs {
 		if e.Kind == trace.KindState && e.Node > 2 {
@@ -118,9 +120,9 @@ func TestPartitionCutsLinks(t *testing.T) {
 }
 
 func TestSlowNodeIsLate(t *testing.T) {
-	cfg := sim.Config{Nodes: 3, Factory: nodetest.PassFactory(3, 3),
+	cfg := config{Nodes: 3, Factory: nodetest.PassFactory(3, 3),
 		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Faults: sim.Faults{Slow: []sim.Slow{{Node: 2, Extra: 10, From: 0, Until: 100}}}}
+		Faults: Faults{Slow: []Slow{{Node: 2, Extra: 10, From: 0, Until: 100}}}}
 	_, res := events(t, cfg)
 	if res.Now != 3+10 {
 		t.Fatalf("3 hops with node 2 slow by 10 ended at t=%d, want 13", res.Now)
@@ -131,7 +133,7 @@ func TestLatencyRangeKeepsFIFOPerLink(t *testing.T) {
 	// Random latencies under the FIFO policy: a node's messages to one peer
 	// still arrive in the order sent.
 	for seed := uint64(1); seed <= 50; seed++ {
-		cfg := sim.Config{Nodes: 2, Seed: seed, Delay: sim.Delay{Min: 1, Max: 20}, Factory: burstFactory,
+		cfg := config{Nodes: 2, Seed: seed, Delay: Delay{Min: 1, Max: 20}, Factory: burstFactory,
 			Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
 		evs, _ := events(t, cfg)
 		last := 0
@@ -172,22 +174,22 @@ func (o *overtaken) Observe(e *trace.Event) {
 		o.last = k
 	}
 }
-func (o *overtaken) Violated() bool        { return o.bad > 0 }
-func (o *overtaken) Final(sim.Result) bool { return false }
+func (o *overtaken) Violated() bool           { return o.bad > 0 }
+func (o *overtaken) Final(engine.Result) bool { return false }
 
 func TestExploreFindsAndShrinksReordering(t *testing.T) {
-	base := sim.Config{Nodes: 2, Factory: burstFactory, Delay: sim.Delay{Min: 1, Max: 5},
-		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
-	judge := func() sim.Judge { return &overtaken{} }
+	sys := engine.System{Nodes: 2, Factory: burstFactory, Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
+	rt := Runtime{Delay: Delay{Min: 1, Max: 5}}
+	judge := func() Judge { return &overtaken{} }
 
-	base.Policy = sim.PolicyFIFO
-	f, err := sim.Explore{Config: base, Schedules: 200, FirstSeed: 1, NewJudge: judge}.Run()
+	rt.Policy = PolicyFIFO
+	f, err := Explore{Runtime: rt, System: sys, Schedules: 200, FirstSeed: 1, NewJudge: judge}.Run(t.Context())
 	if err != nil || f.Violating {
 		t.Fatalf("FIFO links: explorer found %+v (err %v); no message may overtake", f, err)
 	}
 
-	base.Policy = sim.PolicyRandom
-	f, err = sim.Explore{Config: base, Schedules: 200, FirstSeed: 1, NewJudge: judge}.Run()
+	rt.Policy = PolicyRandom
+	f, err = Explore{Runtime: rt, System: sys, Schedules: 200, FirstSeed: 1, NewJudge: judge}.Run(t.Context())
 	if err != nil || !f.Violating {
 		t.Fatalf("random policy: explorer found nothing in %d schedules (err %v)", f.Runs, err)
 	}
@@ -202,31 +204,29 @@ func TestExploreFindsAndShrinksReordering(t *testing.T) {
 	if nz != 1 || f.Original < nz {
 		t.Fatalf("shrunk to %d non-default decisions (from %d): %v", nz, f.Original, f.Choices)
 	}
-	replay := base
-	replay.Seed, replay.Choices = f.Seed, f.Choices
+	replay := rt
+	replay.Seed, replay.Choices, replay.Messages = f.Seed, f.Choices, true
 	o := &overtaken{}
-	replay.Sink = o.Observe
-	replay.Messages = true
-	if _, err := sim.Run(replay); err != nil || !o.Violated() {
+	if _, err := replay.Run(t.Context(), sys, o.Observe); err != nil || !o.Violated() {
 		t.Fatalf("the shrunk schedule does not replay the violation (err %v)", err)
 	}
 }
 
-// Closing Cancel stops a sweep before its next schedule, even when every
-// schedule ends long before the run's own poll of Cancel (Ctrl-C during
-// `explore`): here it is closed once the third schedule has been tried.
+// Cancelling the context stops a sweep before its next schedule, even when
+// every schedule ends long before the run's own poll of it (Ctrl-C during
+// `explore`): here it is cancelled once the third schedule has been tried.
 func TestExploreStopsAtCancel(t *testing.T) {
-	cancel := make(chan struct{})
-	cfg := sim.Config{Nodes: 2, Factory: burstFactory, Policy: sim.PolicyFIFO, Cancel: cancel,
-		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
-	x := sim.Explore{Config: cfg, Schedules: 1_000_000, FirstSeed: 1,
-		NewJudge: func() sim.Judge { return &overtaken{} },
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	sys := engine.System{Nodes: 2, Factory: burstFactory, Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
+	x := Explore{Runtime: Runtime{Policy: PolicyFIFO}, System: sys, Schedules: 1_000_000, FirstSeed: 1,
+		NewJudge: func() Judge { return &overtaken{} },
 		Progress: func(runs int) {
 			if runs == 3 {
-				close(cancel)
+				cancel()
 			}
 		}}
-	f, err := x.Run()
+	f, err := x.Run(ctx)
 	if err != nil || !f.Interrupted || f.Runs != 3 {
 		t.Fatalf("found %+v (err %v), want interrupted after 3 schedules", f, err)
 	}
@@ -257,7 +257,7 @@ func TestCancelSeenWithinAPollOfEvents(t *testing.T) {
 		script = append(script, node.Action{At: 0, Node: i, Cmd: node.CmdStart})
 	}
 	events := 0
-	res, err := sim.Run(sim.Config{Nodes: n, Script: script, Cancel: cancel, Messages: true, MaxSteps: 1 << 40,
+	res, err := run(config{Nodes: n, Script: script, Cancel: cancel, Messages: true, MaxSteps: 1 << 40,
 		Factory: func(i int) (node.Node, error) { return broadcast{i, n}, nil },
 		Sink: func(*trace.Event) {
 			if events++; events == 1 {

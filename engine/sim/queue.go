@@ -14,7 +14,7 @@ import (
 type slot struct {
 	msg  node.Msg
 	lc   int64
-	aux  int64 // timer: id<<32|generation; action: index in sim.cmds or Config.Script; message: index in sim.vcs (with vector clocks)
+	aux  int64 // timer: id<<32|generation; action: index in sim.cmds or config.Script; message: index in sim.vcs (with vector clocks)
 	from int32 // a message's sender (>= 1), or slotTimer, slotAction, slotScript
 	to   int32
 }

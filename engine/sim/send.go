@@ -102,7 +102,7 @@ func in(group []int, i int) bool {
 }
 
 // count counts a message of type typ. A run sends few types, mostly in
-// runs of one, so the last type's index is kept to skip the map: Result.
+// runs of one, so the last type's index is kept to skip the map: result.
 // Messages is the counts' sum (see run).
 func (s *sim) count(typ string) {
 	if typ != s.lastType || s.lastIdx < 0 {

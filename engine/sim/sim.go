@@ -1,10 +1,13 @@
 // Package sim is ringlab's deterministic runtime: one goroutine, virtual
 // time, and a seeded random source, so one seed gives one run, bit for bit,
 // on any machine. It delivers messages to node.Node state machines under a
-// delivery policy and a fault model, and reports every event to a sink.
+// delivery policy and a fault model, and reports every event to an
+// observer. Runtime runs an engine.System on it, as engine.Runtime; Explore
+// tries many seeds and shrinks the schedule of a run that breaks a
+// property.
 //
 // Time is an integer count of ticks. Each message gets a latency drawn from
-// Config.Delay; under PolicyFIFO a message never overtakes an earlier one on
+// Runtime.Delay; under PolicyFIFO a message never overtakes an earlier one on
 // the same link (the later one waits), under PolicyRandom it may. Pending
 // items live in a timing wheel (O(1) per message) with a heap for items
 // further in the future than the wheel spans.
@@ -12,9 +15,10 @@
 // A run ends when nothing is pending, or when every live node reports Done,
 // no message is in flight and no scripted action is still due (a crash
 // scripted for later still happens: virtual time jumps to it); when
-// Config.Stop says so; when the step budget runs out or the wall-clock
-// Deadline passes (Result.Exhausted, Result.TimedOut: the caller reports "no
-// termination"); or when Cancel is closed (Result.Interrupted: Ctrl-C).
+// Runtime.Stop says so; when the step budget runs out or the wall-clock
+// Timeout passes (engine.Exhausted, engine.TimedOut: the caller reports "no
+// termination"); or when the context is cancelled (engine.Interrupted:
+// Ctrl-C).
 package sim
 
 import (
@@ -70,8 +74,9 @@ type Faults struct {
 	Slow       []Slow      // slowed links into a node, each for a window of time
 }
 
-// Config describes one run.
-type Config struct {
+// config describes one run: a Runtime and a System together (see
+// Runtime.config), and what Explore sets per schedule.
+type config struct {
 	Nodes    int           // the number of nodes, indexed 1..Nodes
 	Factory  node.Factory  // makes node i, at the start and at a restart
 	Seed     uint64        // the seed of every random choice: one seed, one run
@@ -98,14 +103,14 @@ type Config struct {
 	// Stop, if set, is asked after every step; true ends the run early.
 	Stop func() bool
 	// Cancel, when closed, ends the run within a few thousand steps
-	// (Result.Interrupted). Deadline, if not zero, ends it once the wall
-	// clock passes it (Result.TimedOut). Both are polled, not waited on:
+	// (result.Interrupted). Deadline, if not zero, ends it once the wall
+	// clock passes it (result.TimedOut). Both are polled, not waited on:
 	// the simulator stays one goroutine.
 	Cancel   <-chan struct{}
 	Deadline time.Time
 	// Progress, if set, is called every few thousand steps with the
 	// figures so far (for a progress line on a terminal).
-	Progress func(Result)
+	Progress func(result)
 
 	// Unoptimized turns the simulator's speed-ups off (prefetch.go,
 	// fastpath.go), for the benchmark that measures what they pay: the
@@ -116,16 +121,16 @@ type Config struct {
 	// decision (a latency, a drop, a duplicate) takes the next value, and 0
 	// once they run out (0 is always the benign choice: minimum latency, no
 	// drop, no duplicate). That is how a shrunk schedule replays.
-	// RecordChoices makes Result.Choices list every decision taken.
+	// RecordChoices makes result.Choices list every decision taken.
 	Choices       []int64
 	RecordChoices bool
 }
 
-// DefaultMaxSteps bounds a run when Config.MaxSteps is zero.
+// DefaultMaxSteps bounds a run when Runtime.MaxSteps is zero.
 const DefaultMaxSteps = 200_000_000
 
-// Result is what a run did.
-type Result struct {
+// result is what a run did; engine is it as every runtime reports it.
+type result struct {
 	Steps      int64            // inputs handled by nodes
 	Now        int64            // virtual time at the end
 	Messages   int64            // messages sent (duplicates and drops not included)
@@ -134,7 +139,7 @@ type Result struct {
 	Duplicated int64            // messages delivered twice by Faults.Dup
 	Quiescent  bool             // ended because nothing was left to do
 	Exhausted  bool             // ended because the step budget ran out
-	Stopped    bool             // ended because Config.Stop said so
+	Stopped    bool             // ended because config.Stop said so
 	// Interrupted: ended because Cancel was closed; TimedOut: because the
 	// Deadline passed.
 	Interrupted bool
@@ -145,16 +150,16 @@ type Result struct {
 	Choices   []int64
 }
 
-// Run executes one simulation.
-func Run(cfg Config) (Result, error) {
+// run executes one simulation.
+func run(cfg config) (result, error) {
 	s, err := newSim(cfg)
 	if err != nil {
-		return Result{}, err
+		return result{}, err
 	}
 	return s.run()
 }
 
-func (c *Config) validate() error {
+func (c *config) validate() error {
 	switch {
 	case c.Nodes < 1:
 		return fmt.Errorf("sim: need at least 1 node, got %d", c.Nodes)

@@ -1,4 +1,4 @@
-package sim_test
+package sim
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
-	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 	"ringlab/internal/golden"
 )
@@ -16,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // record runs cfg and returns its NDJSON log.
-func record(t *testing.T, cfg sim.Config, format string) (sim.Result, []byte) {
+func record(t *testing.T, cfg config, format string) (result, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
 	r, err := trace.NewRenderer(format, &buf)
@@ -29,7 +28,7 @@ func record(t *testing.T, cfg sim.Config, format string) (sim.Result, []byte) {
 		}
 	}
 	cfg.Messages = true
-	res, err := sim.Run(cfg)
+	res, err := run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +38,8 @@ func record(t *testing.T, cfg sim.Config, format string) (sim.Result, []byte) {
 	return res, buf.Bytes()
 }
 
-func passConfig(n, hops int) sim.Config {
-	return sim.Config{
+func passConfig(n, hops int) config {
+	return config{
 		Nodes:   n,
 		Factory: nodetest.PassFactory(n, hops),
 		Script:  []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
@@ -49,7 +48,7 @@ func passConfig(n, hops int) sim.Config {
 
 func TestPassCountsEveryHop(t *testing.T) {
 	for _, tc := range []struct{ n, hops int }{{1, 5}, {2, 3}, {5, 5}, {5, 12}, {30, 100}} {
-		res, err := sim.Run(passConfig(tc.n, tc.hops))
+		res, err := run(passConfig(tc.n, tc.hops))
 		if err != nil {
 			t.Fatal(err)
 		}

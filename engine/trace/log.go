@@ -118,8 +118,7 @@ func ReadLog(r io.Reader, h Handlers) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0
-	var dialect *Dialect // of the log being read, if it is a dialect's
-	var dl DialectLog
+	var in dialectRead // of the log being read, if it is a dialect's
 	for sc.Scan() {
 		line++
 		if h.Context != nil && line%1024 == 0 && h.Context.Err() != nil {
@@ -137,83 +136,102 @@ func ReadLog(r io.Reader, h Handlers) error {
 			return fmt.Errorf("line %d: not a ringlab log line (not a JSON object: %v)", line, err)
 		}
 		if d := dialectOf(h.Dialects, head.Kind); head.V == 0 && d != nil {
-			switch {
-			case dl == nil && line > 1:
-				return fmt.Errorf("line %d: a %s %q line inside an engine log", line, d.Name, head.Kind)
-			case dl == nil:
-				if h.InDialect != nil {
-					if err := h.InDialect(d); err != nil {
-						return fmt.Errorf("line %d: %w", line, err)
-					}
-				}
-				dialect, dl = d, d.New()
-			case d != dialect:
-				return fmt.Errorf("line %d: a %s %q line inside a %s log", line, d.Name, head.Kind, dialect.Name)
-			}
-			if err := dl.Add(head.Kind, b); err != nil {
-				return fmt.Errorf("line %d: %s log: %v", line, dialect.Name, err)
+			if err := in.add(h, d, head.Kind, b, line); err != nil {
+				return fmt.Errorf("line %d: %w", line, err)
 			}
 			continue
 		}
-		if dl != nil {
-			return fmt.Errorf("line %d: a %q line inside a %s log", line, head.Kind, dialect.Name)
+		if in.log != nil {
+			return fmt.Errorf("line %d: a %q line inside a %s log", line, head.Kind, in.dialect.Name)
 		}
-		if head.V != Version {
-			if head.V == 0 {
-				return fmt.Errorf("line %d: not a ringlab log line: kind %q and no schema version \"v\" (ringlab reads the NDJSON of --format json or --events%s)", line, head.Kind, sources(h.Dialects))
-			}
-			return fmt.Errorf("line %d: event schema version %d, this ringlab reads %d", line, head.V, Version)
-		}
-		switch head.Kind {
-		case KindHeader:
-			var hd Header
-			if err := json.Unmarshal(b, &hd); err != nil {
-				return fmt.Errorf("line %d: header: %v", line, err)
-			}
-			if hd.Nodes < 0 || hd.Nodes > MaxNodes {
-				return fmt.Errorf("line %d: header: %d nodes is out of range", line, hd.Nodes)
-			}
-			if h.Header != nil {
-				if err := h.Header(&hd); err != nil {
-					return fmt.Errorf("line %d: %w", line, err)
-				}
-			}
-		case "summary":
-			var s Summary
-			if err := json.Unmarshal(b, &s); err != nil {
-				return fmt.Errorf("line %d: summary: %v", line, err)
-			}
-			if h.Summary != nil {
-				if err := h.Summary(&s); err != nil {
-					return fmt.Errorf("line %d: %w", line, err)
-				}
-			}
-		default:
-			var e Event
-			if err := json.Unmarshal(b, &e); err != nil {
-				return fmt.Errorf("line %d: %v", line, err)
-			}
-			if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
-				return fmt.Errorf("line %d: node index out of 0..%d", line, MaxNodes)
-			}
-			e.splitCommand()
-			var err error
-			switch {
-			case h.EventAt != nil:
-				err = h.EventAt(&e, line)
-			case h.Event != nil:
-				err = h.Event(&e)
-			}
-			if err != nil {
-				return fmt.Errorf("line %d: %w", line, err)
-			}
+		if err := h.engineLine(head.V, head.Kind, b, line); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if dl != nil {
-		return dl.Replay(h)
+	if in.log != nil {
+		return in.log.Replay(h)
+	}
+	return nil
+}
+
+// dialectRead is a log of another program's being read: the dialect its
+// first line named, and what the dialect gathered so far.
+type dialectRead struct {
+	dialect *Dialect
+	log     DialectLog
+}
+
+// add hands the line of number line, of dialect d and kind kind, to the
+// log being read; a first line starts it (h.InDialect hears of it). A
+// dialect's line inside an engine log, or inside another dialect's, is an
+// error.
+func (in *dialectRead) add(h Handlers, d *Dialect, kind string, b []byte, line int) error {
+	switch {
+	case in.log == nil && line > 1:
+		return fmt.Errorf("a %s %q line inside an engine log", d.Name, kind)
+	case in.log == nil:
+		if h.InDialect != nil {
+			if err := h.InDialect(d); err != nil {
+				return err
+			}
+		}
+		in.dialect, in.log = d, d.New()
+	case d != in.dialect:
+		return fmt.Errorf("a %s %q line inside a %s log", d.Name, kind, in.dialect.Name)
+	}
+	if err := in.log.Add(kind, b); err != nil {
+		return fmt.Errorf("%s log: %v", in.dialect.Name, err)
+	}
+	return nil
+}
+
+// engineLine decodes line number line of the engine's NDJSON, of schema
+// version v and kind kind, and hands it to its handler.
+func (h Handlers) engineLine(v int, kind string, b []byte, line int) error {
+	if v != Version {
+		if v == 0 {
+			return fmt.Errorf("not a ringlab log line: kind %q and no schema version \"v\" (ringlab reads the NDJSON of --format json or --events%s)", kind, sources(h.Dialects))
+		}
+		return fmt.Errorf("event schema version %d, this ringlab reads %d", v, Version)
+	}
+	switch kind {
+	case KindHeader:
+		var hd Header
+		if err := json.Unmarshal(b, &hd); err != nil {
+			return fmt.Errorf("header: %v", err)
+		}
+		if hd.Nodes < 0 || hd.Nodes > MaxNodes {
+			return fmt.Errorf("header: %d nodes is out of range", hd.Nodes)
+		}
+		if h.Header != nil {
+			return h.Header(&hd)
+		}
+	case "summary":
+		var s Summary
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("summary: %v", err)
+		}
+		if h.Summary != nil {
+			return h.Summary(&s)
+		}
+	default:
+		var e Event
+		if err := json.Unmarshal(b, &e); err != nil {
+			return err
+		}
+		if e.Node < 0 || e.From < 0 || e.To < 0 || max(e.Node, e.From, e.To) > MaxNodes {
+			return fmt.Errorf("node index out of 0..%d", MaxNodes)
+		}
+		e.splitCommand()
+		switch {
+		case h.EventAt != nil:
+			return h.EventAt(&e, line)
+		case h.Event != nil:
+			return h.Event(&e)
+		}
 	}
 	return nil
 }

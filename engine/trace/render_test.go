@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/engine"
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
@@ -39,16 +40,13 @@ func floodLog(t testing.TB, vc bool) []byte {
 // (with vector clocks if vc) and renders its events and summary with r.
 func floodInto(t testing.TB, r trace.Renderer, vc bool, replay string) {
 	t.Helper()
-	res, err := sim.Run(sim.Config{
-		Nodes: 4, Factory: nodetest.FloodFactory(node.Complete(4)), Seed: 3,
-		Faults: sim.Faults{Drop: 0.2}, VectorClocks: vc,
-		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 4, Cmd: node.CmdCrash}},
-		Sink: func(e *trace.Event) {
-			if err := r.Event(e); err != nil {
-				t.Fatal(err)
-			}
-		},
-		Messages: true,
+	sys := engine.System{Nodes: 4, Factory: nodetest.FloodFactory(node.Complete(4)),
+		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}, {At: 1, Node: 4, Cmd: node.CmdCrash}}}
+	rt := sim.Runtime{Seed: 3, Faults: sim.Faults{Drop: 0.2}, VectorClocks: vc, Messages: true}
+	res, err := rt.Run(t.Context(), sys, func(e *trace.Event) {
+		if err := r.Event(e); err != nil {
+			t.Fatal(err)
+		}
 	})
 	if err != nil {
 		t.Fatal(err)

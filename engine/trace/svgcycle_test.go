@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/engine"
 	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
@@ -30,22 +31,19 @@ func lassoSVG(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	recvs := 0
-	_, err = sim.Run(sim.Config{
-		Nodes: 3, Factory: nodetest.PassFactory(3, 6), Seed: 1, Messages: true,
-		Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		Sink: func(e *trace.Event) {
-			if err := r.Event(e); err != nil {
-				t.Fatal(err)
-			}
-			if e.Kind == trace.KindRecv {
-				if recvs++; recvs == 2 {
-					note := trace.Event{V: trace.Version, T: e.T, Node: e.Node, Kind: trace.KindNote, Note: trace.CycleNote}
-					if err := r.Event(&note); err != nil {
-						t.Fatal(err)
-					}
+	sys := engine.System{Nodes: 3, Factory: nodetest.PassFactory(3, 6), Script: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}}}
+	_, err = sim.Runtime{Seed: 1, Messages: true}.Run(t.Context(), sys, func(e *trace.Event) {
+		if err := r.Event(e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind == trace.KindRecv {
+			if recvs++; recvs == 2 {
+				note := trace.Event{V: trace.Version, T: e.T, Node: e.Node, Kind: trace.KindNote, Note: trace.CycleNote}
+				if err := r.Event(&note); err != nil {
+					t.Fatal(err)
 				}
 			}
-		},
+		}
 	})
 	if err != nil {
 		t.Fatal(err)

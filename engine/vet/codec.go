@@ -6,20 +6,20 @@ import (
 	"reflect"
 	"time"
 
-	"ringlab/engine/amqp"
 	"ringlab/engine/node"
 	"ringlab/engine/run"
 	"ringlab/engine/trace"
 )
 
 // codec runs the codec check on the registry's prototypes and on every
-// message the search saw: each must come back deep-equal from the broker's
-// codec (engine/amqp) and from the NDJSON log (written by trace's json
-// renderer, read back by trace.Read and typed through the registry as
-// run.Recorded types a saved run's). It reports one finding per message
-// type and path, and how many messages it tried.
+// message the search saw: each must come back deep-equal from the
+// broker's wire encoding (trace.Codec, as engine/amqp sends it) and from
+// the NDJSON log (written by trace's json renderer, read back by
+// trace.Read and typed through the registry as run.Recorded types a saved
+// run's). It reports one finding per message type and path, and how many
+// messages it tried.
 func (l *linter) codec() ([]Finding, int) {
-	c := amqp.NewCodec(l.sys.Messages...)
+	c := trace.NewCodec(l.sys.Messages...)
 	c.Timestamp = l.sys.WireTimestamp
 	all := append(append([]node.Msg(nil), l.sys.Messages...), l.msgs...)
 	var fs []Finding
@@ -79,7 +79,7 @@ func ownText(m node.Msg) (string, bool) {
 
 // wireTrip says how m fails to come back from the broker's encoding ("":
 // it does).
-func wireTrip(c *amqp.Codec, m node.Msg) string {
+func wireTrip(c *trace.Codec, m node.Msg) string {
 	b, err := c.Encode(m, time.Unix(0, 0))
 	if err != nil {
 		return fmt.Sprintf("encoding: %v (System.Messages must list one value of every type sent)", err)
@@ -92,7 +92,7 @@ func wireTrip(c *amqp.Codec, m node.Msg) string {
 }
 
 // logTrip says how m fails to come back from the event log ("": it does).
-func logTrip(c *amqp.Codec, m node.Msg) string {
+func logTrip(c *trace.Codec, m node.Msg) string {
 	var buf bytes.Buffer
 	r, err := trace.NewRenderer("json", &buf)
 	if err != nil {

@@ -1,8 +1,10 @@
 package ricart_test
 
 import (
+	"context"
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/mutex/ricart"
@@ -19,17 +21,18 @@ func Example() {
 		return
 	}
 	var order []int
-	res, err := sim.Run(sim.Config{
-		Nodes: n, Factory: factory, Seed: 1,
+	sys := engine.System{
+		Nodes: n, Factory: factory,
 		Script: []node.Action{{Node: 1, Cmd: node.CmdRequest}, {Node: 2, Cmd: node.CmdRequest}, {Node: 3, Cmd: node.CmdRequest}},
-		React: func(i int, ev node.Event, _ int64) []node.Action {
+		Workload: engine.ReactFunc(func(i int, ev node.Event, _ int64) []node.Action {
 			if ev.Kind != node.EvEnterCS {
 				return nil
 			}
 			order = append(order, i)
 			return []node.Action{{At: 1, Node: i, Cmd: node.CmdRelease}}
-		},
-	})
+		}),
+	}
+	res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

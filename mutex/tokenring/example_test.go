@@ -1,8 +1,10 @@
 package tokenring_test
 
 import (
+	"context"
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/mutex/tokenring"
@@ -20,23 +22,24 @@ func Example() {
 		return
 	}
 	var entries []string
-	res, err := sim.Run(sim.Config{
-		Nodes: n, Factory: factory, Seed: 1,
+	sys := engine.System{
+		Nodes: n, Factory: factory,
 		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 3, Cmd: node.CmdRequest}},
-		React: func(i int, ev node.Event, t int64) []node.Action {
+		Workload: engine.ReactFunc(func(i int, ev node.Event, t int64) []node.Action {
 			if ev.Kind != node.EvEnterCS {
 				return nil
 			}
 			entries = append(entries, fmt.Sprintf("node %d at t=%d", i, t))
 			return []node.Action{{At: 1, Node: i, Cmd: node.CmdRelease}}
-		},
-	})
+		}),
+	}
+	res, err := sim.Runtime{Seed: 1}.Run(context.Background(), sys, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("entries:", entries)
-	fmt.Println("messages:", res.ByType, "quiescent:", res.Quiescent)
+	fmt.Println("messages:", res.ByType, "quiescent:", res.End == engine.Quiescent)
 	// Output:
 	// entries: [node 3 at t=2]
 	// messages: map[TOKEN:3] quiescent: true

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"ringlab/engine/amqp"
 	"ringlab/engine/check"
 	"ringlab/engine/run"
 	"ringlab/engine/trace"
@@ -15,7 +14,7 @@ import (
 // --from` does: each message typed through the token ring's registry.
 func log(t *testing.T, lines string, cs ...check.Property) (*check.Set, []trace.Verdict) {
 	t.Helper()
-	codec := amqp.NewCodec(tokenring.MessageTypes()...)
+	codec := trace.NewCodec(tokenring.MessageTypes()...)
 	set := check.NewSet(cs...)
 	err := trace.Read(strings.NewReader(lines), func(e *trace.Event) error {
 		if e.Msg != nil {

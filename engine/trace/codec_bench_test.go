@@ -1,13 +1,12 @@
-package amqp
+package trace
 
-// go test -run '^$' -bench BenchmarkDecode -count 5 ./engine/amqp | tee new.txt
+// go test -run '^$' -bench BenchmarkDecode -count 5 ./engine/trace | tee new.txt
 // (benchstat old.txt new.txt compares two builds.)
 
 import (
 	"testing"
 	"time"
 
-	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
 )
 
@@ -32,10 +31,10 @@ func BenchmarkDecode(b *testing.B) {
 	}{
 		{"msg=plain", stamp{Kind: "REQUEST", T: 12, ID: 3}},
 		{"msg=kind-by-name", kindMsg{Kind: 1, IDs: []int{4, 5}}},
-		{"msg=token", nodetest.Token{Hop: 7}},
+		{"msg=token", token{Hop: 7}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			codec := NewCodec(stamp{Kind: "REQUEST"}, kindMsg{Kind: 1}, nodetest.Token{})
+			codec := NewCodec(stamp{Kind: "REQUEST"}, kindMsg{Kind: 1}, token{})
 			body, err := codec.Encode(c.m, time.Unix(0, 0))
 			if err != nil {
 				b.Fatal(err)

@@ -1,4 +1,4 @@
-package amqp
+package trace
 
 import (
 	"reflect"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"ringlab/engine/internal/nodetest"
 	"ringlab/engine/node"
 )
 
@@ -25,11 +24,11 @@ type kindMsg struct {
 func (m kindMsg) Type() string { return []string{"", "ASK", "GIVE"}[m.Kind] }
 
 func TestCodecRoundTrip(t *testing.T) {
-	c := NewCodec(kindMsg{Kind: 1, IDs: []int{9}, Hid: 4}, kindMsg{Kind: 2, Hid: 5}, nodetest.Token{})
+	c := NewCodec(kindMsg{Kind: 1, IDs: []int{9}, Hid: 4}, kindMsg{Kind: 2, Hid: 5}, token{})
 	c.Timestamp = true
 	for _, m := range []node.Msg{
 		kindMsg{Kind: 1, IDs: []int{1, 2, 3}, Hid: 4}, kindMsg{Kind: 1, IDs: []int{9}, Hid: 4},
-		kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2, IDs: []int{7}, Hid: 5}, nodetest.Token{Hop: 3},
+		kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2, IDs: []int{7}, Hid: 5}, token{Hop: 3},
 	} {
 		b, err := c.Encode(m, time.Unix(0, 0))
 		if err != nil {
@@ -54,6 +53,17 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// token is a message of a plain struct; wave has no field at all.
+type token struct {
+	Hop int `json:"hop"`
+}
+
+func (token) Type() string { return "TOKEN" }
+
+type wave struct{}
+
+func (wave) Type() string { return "WAVE" }
+
 // otherToken is a TOKEN of another Go type than the registry's.
 type otherToken struct{}
 
@@ -62,13 +72,13 @@ func (otherToken) Type() string { return "TOKEN" }
 // A type the registry does not list is refused with its name, when it is
 // sent as when it arrives; so is a type name listed as another Go type.
 func TestCodecRefusesUnregisteredTypes(t *testing.T) {
-	c := NewCodec(nodetest.Token{})
+	c := NewCodec(token{})
 	for _, tc := range []struct {
 		m    node.Msg
 		want string
 	}{
-		{nodetest.Wave{}, `a message of type "WAVE" (nodetest.Wave), which the algorithm's message registry does not list`},
-		{otherToken{}, "a TOKEN message of Go type amqp.otherToken, which the algorithm's message registry lists as nodetest.Token"},
+		{wave{}, `a message of type "WAVE" (trace.wave), which the algorithm's message registry does not list`},
+		{otherToken{}, "a TOKEN message of Go type trace.otherToken, which the algorithm's message registry lists as trace.token"},
 	} {
 		if b, err := c.Encode(tc.m, time.Unix(0, 0)); err == nil || err.Error() != tc.want {
 			t.Errorf("Encode(%#v) = %s, %v; want the error %q", tc.m, b, err, tc.want)
@@ -77,16 +87,6 @@ func TestCodecRefusesUnregisteredTypes(t *testing.T) {
 	want := `a message of type "WAVE", which the algorithm's message registry does not list`
 	if m, err := c.Decode([]byte(`{"type":"WAVE","from":1}`)); err == nil || err.Error() != want {
 		t.Errorf("Decode of a WAVE = %#v, %v; want the error %q", m, err, want)
-	}
-}
-
-// A run needs the codec of its algorithm's registry: without one it is
-// refused before any connection.
-func TestRunWithoutCodecIsRefused(t *testing.T) {
-	_, err := Run(t.Context(), Config{URL: "amqp://guest:guest@127.0.0.1:1/", Names: RingNames(), Nodes: 2,
-		Factory: nodetest.PassFactory(2, 3), Script: start1()})
-	if err == nil || !strings.Contains(err.Error(), "no codec") {
-		t.Errorf("err = %v, want the refusal of a run without a codec", err)
 	}
 }
 
@@ -102,7 +102,7 @@ func (m hiddenMsg) Type() string { return m.Kind }
 // A message decoded in one call (a struct encoding/json reads back) is
 // the message decoded field by field, whatever the JSON holds.
 func TestCodecWholeAndFieldwiseAgree(t *testing.T) {
-	registry := []node.Msg{hiddenMsg{Kind: "HID"}, nodetest.Token{}}
+	registry := []node.Msg{hiddenMsg{Kind: "HID"}, token{}}
 	whole, fieldwise := NewCodec(registry...), NewCodec(registry...)
 	for typ, p := range fieldwise.protos {
 		if !whole.protos[typ].whole {
@@ -131,7 +131,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c := NewCodec(kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2}, nodetest.Token{})
+		c := NewCodec(kindMsg{Kind: 1, Hid: 4}, kindMsg{Kind: 2}, token{})
 		m, err := c.Decode(b)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
@@ -156,7 +156,7 @@ func FuzzDecodeWholeAndFieldwise(f *testing.F) {
 	for _, s := range []string{`{"type":"HID","id":3,"ids":[1,2]}`, `{"type":"HID","ID":4,"iDs":[]}`, `{"type":"TOKEN","hop":3}`, `[]`, `{"type":"HID","id":1e3}`} {
 		f.Add([]byte(s))
 	}
-	registry := []node.Msg{hiddenMsg{Kind: "HID"}, nodetest.Token{}}
+	registry := []node.Msg{hiddenMsg{Kind: "HID"}, token{}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		whole, fieldwise := NewCodec(registry...), NewCodec(registry...)
 		for typ, p := range fieldwise.protos {

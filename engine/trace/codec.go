@@ -1,4 +1,4 @@
-package amqp
+package trace
 
 import (
 	"bytes"
@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"ringlab/engine/node"
-	"ringlab/engine/trace"
 )
 
-// Codec turns an algorithm's messages into the bytes a queue carries and
-// back. On the wire a message is the engine's message JSON, as the event
-// log writes it: {"type": T, ...the message's fields}. With Timestamp set
-// (the ring election's format) it also carries "timestamp", the send time
-// in ISO 8601.
+// Codec types an algorithm's messages from their JSON and back: the bytes
+// a RabbitMQ queue carries, a message of a saved log, a node process's
+// report. A message is the engine's message JSON, as the event log writes
+// it: {"type": T, ...the message's fields}. With Timestamp set (the ring
+// election's wire format) Encode also writes "timestamp", the send time in
+// ISO 8601. It lives beside the log so that reading a log needs no broker
+// client.
 //
 // A codec is built from the algorithm's message registry: one prototype
 // message of every type it may send, a value of the right Go type whose
@@ -25,9 +26,9 @@ import (
 // what the JSON cannot give back, a kind that is not written (json:"-") or
 // not readable back, so such a kind still comes out right. Field names
 // match as encoding/json matches them. A type the registry does not list
-// is an error naming the type,
-// on either side. The registry is fixed when the codec is made: a Codec is
-// safe for concurrent use, Timestamp aside (set it before the first use).
+// is an error naming the type, on either side. The registry is fixed when
+// the codec is made: a Codec is safe for concurrent use, Timestamp aside
+// (set it before the first use).
 type Codec struct {
 	// Timestamp makes Encode write the send time in every message.
 	Timestamp bool
@@ -44,7 +45,7 @@ type proto struct {
 	// list and map fields. The one call halves the time and the
 	// allocations of a decode (BenchmarkDecode, msg=plain: 2.6 -> 1.3 µs,
 	// 26 -> 16 allocs; go test -run '^$' -bench BenchmarkDecode
-	// ./engine/amqp), which every delivery and every message of a log
+	// ./engine/trace), which every delivery and every message of a log
 	// read back pays; whole = false is the field-by-field decode, and
 	// TestCodecWholeAndFieldwiseAgree holds both to one result.
 	whole         bool
@@ -61,7 +62,7 @@ func NewCodec(registry ...node.Msg) *Codec {
 			continue
 		}
 		var fields map[string]json.RawMessage
-		_ = json.Unmarshal(trace.WrapMsg(m).Fields(), &fields)
+		_ = json.Unmarshal(WrapMsg(m).Fields(), &fields)
 		c.protos[t] = newProto(reflect.ValueOf(m), fields)
 	}
 	return c
@@ -83,7 +84,7 @@ func newProto(v reflect.Value, fields map[string]json.RawMessage) proto {
 			p.lists = append(p.lists, k)
 		}
 	}
-	b, err := trace.WrapMsg(v.Interface().(node.Msg)).MarshalJSON()
+	b, err := WrapMsg(v.Interface().(node.Msg)).MarshalJSON()
 	p.whole = err == nil && json.Unmarshal(b, reflect.New(t).Interface()) == nil
 	return p
 }
@@ -99,7 +100,7 @@ func (c *Codec) Encode(m node.Msg, now time.Time) ([]byte, error) {
 	case p.value.Type() != reflect.TypeOf(m):
 		return nil, fmt.Errorf("a %s message of Go type %T, which the algorithm's message registry lists as %s", m.Type(), m, p.value.Type())
 	}
-	b, err := trace.WrapMsg(m).MarshalJSON()
+	b, err := WrapMsg(m).MarshalJSON()
 	if err != nil || !c.Timestamp {
 		return b, err
 	}
