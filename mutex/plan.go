@@ -4,11 +4,10 @@ import (
 	"fmt"
 
 	"ringlab/engine"
-	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/mutex/central"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/maekawa"
 	"ringlab/mutex/quorum"
@@ -24,7 +23,7 @@ type plan struct {
 	messages   []node.Msg    // the algorithm's message registry
 	requesters []int         // nodes that run the workload
 	start      []node.Action // at tick 0, before any request
-	order      mutexcheck.Order
+	order      kit.Order
 	strict     bool   // the order is a promise (a violation if broken)
 	promise    string // the order's name
 	token      bool   // check one token
@@ -81,7 +80,7 @@ func tokenPlan(cfg tokenring.Config) (plan, error) {
 	return plan{
 		nodes: cfg.N, factory: workloadDone[*tokenring.Node](f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		order: mutexcheck.RequestTime(), promise: "ring order",
+		order: kit.RequestTime(), promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
 		symmetry: ringSymmetry(tokenring.Symmetric(cfg)),
 	}, err
@@ -111,7 +110,7 @@ func quorumPlan(cfg quorum.Config) (plan, error) {
 	f, err := quorum.Factory(cfg)
 	pl := plan{
 		nodes: n + cfg.Participants, factory: workloadDone[*quorum.Node](f), messages: quorum.MessageTypes(), requesters: span(n+1, n+cfg.Participants),
-		order: mutexcheck.RequestTime(), promise: "each coordinator's own queue order",
+		order: kit.RequestTime(), promise: "each coordinator's own queue order",
 		theory: fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n), names: quorumNames(n), topology: trace.TopoGraph,
 	}
 	if m < n {
@@ -165,7 +164,7 @@ func maekawaPlan(cfg maekawa.Config) (plan, error) {
 	lo, hi := maekawa.MessagesPerEntry(cfg.N)
 	pl := plan{
 		nodes: cfg.N, factory: workloadDone[*maekawa.Node](f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
-		order: mutexcheck.RequestTime(), promise: "each arbiter's (timestamp, id) order",
+		order: kit.RequestTime(), promise: "each arbiter's (timestamp, id) order",
 		theory: fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(cfg.N)), names: processNames, topology: trace.TopoComplete,
 	}
 	if cfg.N >= 4 {
@@ -222,29 +221,14 @@ func (n notDone[N]) Step(in node.Input, out *node.Output) {
 	out.Done = false
 }
 
-// checkers are the verdicts of every mutex run (the chapter's properties):
-// safety first, so that a run's exit code names a safety violation before
-// a liveness failure.
-func (pl plan) checkers() []check.Property {
-	cs := []check.Property{&check.MutualExclusion{}}
-	if pl.token {
-		cs = append(cs, &mutexcheck.OneToken{Type: tokenring.Msg{}.Type()})
-	}
-	var order check.Property = &mutexcheck.GrantOrder{Order: pl.order, Strict: true, Promise: pl.promise}
-	if !pl.strict {
-		order = mutexcheck.Counted(&mutexcheck.GrantOrder{Order: pl.order, Promise: pl.promise})
-	}
-	return append(cs, order, &mutexcheck.Deadlock{}, &mutexcheck.Starvation{}, check.Termination{})
-}
-
 // centralOrder keys a request by its arrival at the coordinator (node 1):
 // the coordinator serves its queue first come, first served.
-func centralOrder() mutexcheck.Order {
-	return mutexcheck.Order{Kinds: trace.KindsOf(trace.KindRecv), Arrival: true, Key: func(e *trace.Event) (int, mutexcheck.Key, bool) {
+func centralOrder() kit.Order {
+	return kit.Order{Kinds: trace.KindsOf(trace.KindRecv), Arrival: true, Key: func(e *trace.Event) (int, kit.Key, bool) {
 		if e.Kind != trace.KindRecv || e.Msg == nil || e.Msg.Type() != central.MsgRequestAccess.String() {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
-		return e.From, mutexcheck.Key{e.T, 0}, true
+		return e.From, kit.Key{e.T, 0}, true
 	}}
 }
 
@@ -253,17 +237,17 @@ func centralOrder() mutexcheck.Order {
 type stamped interface{ Stamp() (t, id int) }
 
 // stampOrder keys a request by the (T, ID) its request message carries.
-func stampOrder(typ string) mutexcheck.Order {
-	return mutexcheck.Order{Kinds: trace.KindsOf(trace.KindSend), Key: func(e *trace.Event) (int, mutexcheck.Key, bool) {
+func stampOrder(typ string) kit.Order {
+	return kit.Order{Kinds: trace.KindsOf(trace.KindSend), Key: func(e *trace.Event) (int, kit.Key, bool) {
 		if e.Kind != trace.KindSend || e.Msg == nil || e.Msg.Type() != typ {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
 		m, ok := e.Msg.Value.(stamped)
 		if !ok {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
 		t, id := m.Stamp()
-		return e.Node, mutexcheck.Key{int64(t), int64(id)}, true
+		return e.Node, kit.Key{int64(t), int64(id)}, true
 	}}
 }
 

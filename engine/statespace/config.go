@@ -40,7 +40,7 @@ func ParseTimers(s string) (TimerModel, error) {
 // Config is one search.
 type Config struct {
 	Nodes   int          // the number of nodes, at most MaxNodes
-	Factory node.Factory // every node must be a node.Snapshot
+	Factory node.Factory // see Derived
 	// Script holds the environment's first commands; each node gets its
 	// own in order of At (times are not modelled). A crash at tick 0 makes
 	// the node start crashed.
@@ -136,7 +136,7 @@ type Config struct {
 	SpillDir string
 	spillAt  int64 // the level size from which it goes to disk (0: spillAt)
 	linkMem  int   // the parent links kept in memory (0: linkMem)
-	// CheckClones is a test of the nodes' node.Snapshot methods: every new
+	// CheckClones is a test of the nodes' copy and key: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
 	// misses a field, shows up as a difference). Slow: O(depth) per state.
@@ -147,7 +147,13 @@ type Config struct {
 	// collects from it the inputs the search met. It is called again for
 	// a step taken again (a state expanded twice, a path replayed), from
 	// the goroutine that called Search; unset, it costs nothing.
-	OnStep func(i int, before node.Snapshot, in node.Input)
+	OnStep func(i int, before node.Node, in node.Input)
+	// Derived copies and keys every node state by its Go value
+	// (engine/internal/derive), ignoring a node.Snapshot's own Clone and
+	// AppendKey, which are otherwise used. Either way, the counts and
+	// verdicts are the same when those methods are right: a test of them,
+	// and of what they save.
+	Derived bool
 }
 
 // MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).

@@ -44,7 +44,7 @@ func ReducedWithout(cfg Config, path []Trans, ends []int, off string) (keys []st
 			keys = append(keys, string(s.appendKey(nil, m.in)))
 			var ns []node.Snapshot
 			for _, id := range s.nodes {
-				ns = append(ns, m.nodeAt(id))
+				ns = append(ns, m.nodeAt(id).(node.Snapshot))
 			}
 			nodes = append(nodes, ns)
 		}

@@ -36,7 +36,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 		binary.LittleEndian.PutUint32(r.key, id)
 		nid, ok := r.nodes[string(r.key)]
 		if !ok {
-			nid = m.internNode(k+1, nd(m.nodeAt(id)))
+			nid = m.internNode(k+1, nd(m.nodeAt(id).(node.Snapshot))) // a node with reductions has its own Snapshot
 			r.nodes[string(r.key)] = nid
 		}
 		c.nodes[k] = nid

@@ -167,7 +167,7 @@ func (y *symm) local(s *state, i int) string {
 		b = append(b, 1)
 	}
 	if s.alive(i) {
-		b = y.m.nodeAt(s.nodes[i-1]).AppendKey(b)
+		b = y.m.in.ops.AppendKey(b, y.m.nodeAt(s.nodes[i-1]))
 	}
 	lo, hi := s.pendOf(i)
 	for _, p := range s.pend[lo:hi] {
