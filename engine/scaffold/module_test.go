@@ -78,13 +78,13 @@ func TestNewModuleOffline(t *testing.T) {
 		red             []string // in the output of the skeleton's go test ./...
 	}{
 		{"mutex", "my-lock", "mylock", []string{
-			"my-lock, seed 1 of 1..100: no progress: every request granted violated: 3 of 3 requests never granted: node 1, node 2 and node 3 still waiting",
+			"my-lock, seed 1 of 1..100: no progress: no deadlock violated: node 1, node 2 and node 3 still waiting for the critical section",
 			"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestSweep$' ./mylock",
-			"my-lock: every request granted violated after 3 steps (a shortest path): 3 of 3 requests never granted",
+			"my-lock: no deadlock violated after 3 steps (a shortest path)", "✗ no starvation: 3 request(s) of node 1, node 2 and node 3 never granted",
 			"path: c1,c2,c3\n", "replay (prints the run): RINGLAB_PATH=c1,c2,c3 go test -run '^TestExhaust$' ./mylock",
 			"--- FAIL: TestSweep", "--- FAIL: TestExhaust", "FAIL\tmy-lock/mylock"}},
 		{"election", "chang-roberts", "changroberts", []string{
-			"chang-roberts, seed 1 of 1..100: no progress: leader elected violated: node 1, node 2, node 3, node 4 and node 5 know no leader",
+			"chang-roberts, seed 1 of 1..100: leader elected violated: node 1, node 2, node 3, node 4 and node 5 know no leader",
 			"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestSweep$' ./changroberts",
 			"replay (prints the run): RINGLAB_PATH=c1,c2,c3 go test -run '^TestExhaust$' ./changroberts",
 			"FAIL\tchang-roberts/changroberts"}},

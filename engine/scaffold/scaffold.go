@@ -4,13 +4,15 @@
 // unpublished module ringlab with the checkout the program was built
 // from, see Ringlab), its go.sum, a main.go that gives it ringlab's
 // commands (cli.Main), and its package, NAME without hyphens. The
-// package's Step is a stub with TODOs (its messages, its node state with
-// Clone and AppendKey, a factory, its message registry, the Algorithm
-// value with its properties registered once) and its test file lints it
-// (vet.Test), sweeps it over seeded schedules (enginetest.Sweep) and
-// searches every state of a small system (enginetest.Exhaust). The stubs
-// compile; their tests fail as a student expects of an algorithm not
-// written yet: nothing is ever granted or elected, "no progress".
+// package's Step is a stub with TODOs: a node is its state and its Step,
+// and the engine derives the rest (copies, keys). A mutual-exclusion
+// skeleton registers through ringlab/mutex/kit, which gives it the
+// workload and the properties; an election's skeleton holds its own. Its
+// test file lints it (vet.Test), sweeps it over seeded schedules
+// (enginetest.Sweep) and searches every state of a small system
+// (enginetest.Exhaust). The stubs compile; their tests fail as a student
+// expects of an algorithm not written yet: nothing is ever granted or
+// elected, "no progress".
 package scaffold
 
 import (
