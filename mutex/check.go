@@ -6,6 +6,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 	"ringlab/engine/trace"
 	"ringlab/mutex/kit"
 	"ringlab/mutex/tokenring"
@@ -86,7 +87,8 @@ func clockOf(nd node.Node) (int, bool) {
 }
 
 // shifts reports whether the plan's nodes let the exhaustive checker shift
-// their clocks (node.Shifter): then a run that never ends still has a
+// their clocks (they declare one, node.Valuer, and the declaration is
+// exact): then a run that never ends still has a
 // finite space under FIFO links, every state being one of a finite number
 // of clock orders.
 func (pl plan) shifts() bool {
@@ -94,12 +96,8 @@ func (pl plan) shifts() bool {
 	if err != nil {
 		return false
 	}
-	s, ok := nd.(node.Shifter)
-	if !ok {
-		return false
-	}
-	_, _, exact := s.LeastClock()
-	return exact
+	f, ok := reduce.Read(nd)
+	return ok && f.Exact && len(f.Clocks) > 0
 }
 
 // shiftNote says, for an algorithm with clocks, where the clock shift

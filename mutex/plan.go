@@ -192,6 +192,9 @@ func workloadDone[N node.Snapshot](f node.Factory) node.Factory {
 		if !ok {
 			return nil, fmt.Errorf("mutex: node %d is a %T, not a %T", i, nd, typed)
 		}
+		if _, ok := any(typed).(node.Climber); ok {
+			return climbing[N]{notDone[N]{typed}}, nil
+		}
 		return notDone[N]{typed}, nil
 	}
 }
@@ -258,26 +261,12 @@ func (n notDone[N]) Clone() node.Node { return notDone[N]{n.nd.Clone().(N)} }
 // AppendKey implements node.Snapshot.
 func (n notDone[N]) AppendKey(b []byte) []byte { return n.nd.AppendKey(b) }
 
-// Rename implements node.Renamer for the algorithms whose nodes do (the
-// token ring's); it is called only under a symmetry the algorithm
-// declares (engine.Symmetry).
-func (n notDone[N]) Rename(perm []int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Renamer).Rename(perm).(N)}
-}
-
-// LeastClock implements node.Shifter for the nodes that do (Lamport's and
-// Ricart-Agrawala's); for the others it says the shift does not apply.
-func (n notDone[N]) LeastClock() (least int, has, exact bool) {
-	if s, ok := any(n.nd).(node.Shifter); ok {
-		return s.LeastClock()
+// Values implements node.Valuer: the node's own declaration (every mutex
+// algorithm's node declares its values).
+func (n notDone[N]) Values(v *node.Values) {
+	if d, ok := any(n.nd).(node.Valuer); ok {
+		d.Values(v)
 	}
-	return 0, false, false
-}
-
-// ShiftClocks implements node.Shifter; it is called only where LeastClock
-// said the shift applies.
-func (n notDone[N]) ShiftClocks(d int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Shifter).ShiftClocks(d).(N)}
 }
 
 // Forget implements node.Forgetter for the nodes that do (Lamport's and
@@ -289,59 +278,13 @@ func (n notDone[N]) Forget(from int, m node.Msg) (node.Msg, bool) {
 	return m, false
 }
 
-// StampFloor implements node.Stamper for the nodes that do (Lamport's and
-// Maekawa's); for the others it says the renumbering does not apply.
-func (n notDone[N]) StampFloor() (int, bool) {
-	if s, ok := any(n.nd).(node.Stamper); ok {
-		return s.StampFloor()
-	}
-	return 0, false
-}
+// climbing is a notDone whose node is a node.Climber (Maekawa's): only
+// those may say Climb, as the checker narrows gaps only where every node
+// is one.
+type climbing[N node.Snapshot] struct{ notDone[N] }
 
-// AppendStamps implements node.Stamper; it and RenameStamps are called
-// only where StampFloor said the renumbering applies.
-func (n notDone[N]) AppendStamps(ts []int) []int { return any(n.nd).(node.Stamper).AppendStamps(ts) }
+// Clone implements node.Snapshot.
+func (n climbing[N]) Clone() node.Node { return climbing[N]{n.notDone.Clone().(notDone[N])} }
 
-// RenameStamps implements node.Stamper.
-func (n notDone[N]) RenameStamps(rename func(int) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Stamper).RenameStamps(rename).(N)}
-}
-
-// AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
-// for the others it says the renaming does not apply.
-func (n notDone[N]) AppendIDs(ids []node.ID) ([]node.ID, bool) {
-	if r, ok := any(n.nd).(node.IDRenamer); ok {
-		return r.AppendIDs(ids)
-	}
-	return ids, false
-}
-
-// RenameIDs implements node.IDRenamer; it is called only where AppendIDs
-// said the renaming applies.
-func (n notDone[N]) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.IDRenamer).RenameIDs(rename).(N)}
-}
-
-// AppendValues implements node.Climber for the nodes that do (Maekawa's);
-// for the others it says the gaps are kept.
-func (n notDone[N]) AppendValues(vs []int) ([]int, bool) {
-	if c, ok := any(n.nd).(node.Climber); ok {
-		return c.AppendValues(vs)
-	}
-	return vs, false
-}
-
-// MapValues implements node.Climber; it is called only where AppendValues
-// said the narrowing applies.
-func (n notDone[N]) MapValues(f func(int) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Climber).MapValues(f).(N)}
-}
-
-// Climb implements node.Climber for the nodes that do; for the others it
-// gives no bound.
-func (n notDone[N]) Climb(in int) (int, bool) {
-	if c, ok := any(n.nd).(node.Climber); ok {
-		return c.Climb(in)
-	}
-	return 0, false
-}
+// Climb implements node.Climber.
+func (n climbing[N]) Climb(in int) (int, bool) { return any(n.nd).(node.Climber).Climb(in) }

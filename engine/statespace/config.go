@@ -112,7 +112,7 @@ type Config struct {
 	// for a goal, which may read any node's state.
 	Goal *engine.Goal
 	// NoShift turns off the clock shift (shift.go): by default a search
-	// whose nodes are node.Shifters, under FIFO links and no Within
+	// whose nodes declare their values (node.Valuer), under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool
 	// Symmetry, when set, is the System's symmetry (engine.Symmetry): the

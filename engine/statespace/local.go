@@ -105,7 +105,7 @@ func (m *machine) msgID(msg node.Msg) (uint32, error) {
 }
 
 // derivedID is msgID for a message made from one already interned
-// (ShiftClocks, Forget, a renaming), which is of an encodable type as
+// (a shift, Forget, a renaming), which is of an encodable type as
 // the one it came from was: an error here is a broken contract of the
 // method that made it, kept in m.broken (the step that made it fails,
 // takeBroken); the number returned, 0, is then a stand-in.

@@ -12,7 +12,7 @@ import (
 // (each state shifted and renamed as it is reached) and returns the
 // reduced states it passes through after each prefix in ends (numbers of
 // steps), as their keys and their live nodes' snapshots; with noStamps,
-// without renumbering low timestamps (node.Stamper).
+// without renumbering low timestamps (node.Values.Stamp).
 func Reduced(cfg Config, path []Trans, ends []int, noStamps bool) (keys []string, nodes [][]node.Snapshot, err error) {
 	off := ""
 	if noStamps {

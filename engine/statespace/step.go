@@ -66,7 +66,8 @@ type machine struct {
 	// noForget turns node.Forgetter off in the shift (a test's baseline
 	// for what forgetting merges).
 	noForget bool
-	// noStamps turns node.Stamper off in the shift (a test's baseline).
+	// noStamps turns the low timestamps' renumbering off in the shift (a
+	// test's baseline).
 	noStamps bool
 	// noGaps turns node.Climber off in the shift (a test's baseline);
 	// gapSlack is added to every narrowed gap's width (0; a test sets -1

@@ -126,7 +126,7 @@ func (r *reactor) Clone() engine.Workload {
 	return &reactor{w: r.w, left: slices.Clone(r.left)}
 }
 
-// RenameNodes implements node.StateRenamer (engine.Symmetry): the requests
+// RenameNodes implements check.NodeRenamer (engine.Symmetry): the requests
 // left move with their nodes. The shared workload (requesters, CS times)
 // is not renamed: a Plan keeps its symmetry only where its workload treats
 // the nodes alike.
