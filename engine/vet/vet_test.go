@@ -344,6 +344,9 @@ func TestABuildErrorIsAnError(t *testing.T) {
 }
 
 // hooked is a node without Clone and AppendKey that holds a func.
-type hooked struct{ hook func() }
+type hooked struct {
+	//lint:ignore U1000 only the engine reads it, by reflection
+	hook func()
+}
 
 func (*hooked) Step(node.Input, *node.Output) {}

@@ -92,10 +92,12 @@ func TestCopyRecursiveType(t *testing.T) {
 }
 
 type withFunc struct {
-	N    int
+	N int
+	//lint:ignore U1000 only the engine reads it, by reflection
 	subs []struct{ onGrant func() }
 }
 
+//lint:ignore U1000 only the engine reads it, by reflection
 type withChan struct{ m map[int]chan int }
 
 func TestCheck(t *testing.T) {
@@ -180,12 +182,14 @@ func TestStateNilIsEmpty(t *testing.T) {
 // lamportLike is shaped as Lamport's node: a shared configuration, ints,
 // a string and a queue of small structs.
 type lamportLike struct {
-	cfg        *struct{ N, Index int } `ringlab:"fixed"`
-	id, clock  int
-	state      string
+	cfg       *struct{ N, Index int } `ringlab:"fixed"`
+	id, clock int
+	state     string
+	//lint:ignore U1000 only the engine reads it, by reflection
 	reqT, acks int
 	queue      []struct{ T, ID, Index int }
-	later      int
+	//lint:ignore U1000 only the engine reads it, by reflection
+	later int
 }
 
 func BenchmarkAppendStateNode(b *testing.B) {

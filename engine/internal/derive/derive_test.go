@@ -27,6 +27,7 @@ func (h *handMade) AppendKey(b []byte) []byte { return append(b, "hand"...) }
 // hooked holds a func.
 type hooked struct {
 	counter
+	//lint:ignore U1000 only the engine reads it, by reflection
 	onStep func()
 }
 
