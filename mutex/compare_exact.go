@@ -3,6 +3,7 @@ package mutex
 import (
 	"context"
 	"fmt"
+	"ringlab/engine"
 
 	"ringlab/engine/check"
 	"ringlab/engine/statespace"
@@ -33,7 +34,7 @@ type exact struct {
 func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) {
 	x = exact{fewest: -1, most: -1, overtaken: -1}
 	sys := checkSystem(name, pl, 1, 0)
-	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
+	cfg := statespace.Config{System: engine.System{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload},
 		Checks: func() []check.Property { return pl.checkers() }, Liveness: true}
 	xp, err := statespace.NewExplorer(cfg, sys.Names)
 	if err != nil {
