@@ -28,7 +28,7 @@ var exampleExceptions = map[string]string{
 	"ringlab/engine/registrytest":  "its one function takes a test's *testing.T; registrytest_test.go runs the Example's sweep",
 }
 
-// publicPackage is one package under engine/ that a user may import.
+// publicPackage is one package under publicRoots that a user may import.
 type publicPackage struct {
 	dir, importPath string
 	fset            *token.FileSet
@@ -36,12 +36,16 @@ type publicPackage struct {
 	examples        []*doc.Example
 }
 
-// publicPackages parses every non-internal package under engine/ with the
-// files go/build selects for this platform.
+// publicRoots are the trees of the packages a user imports: the engine,
+// and the mutual-exclusion kit an algorithm of any module registers with.
+var publicRoots = []string{"engine", filepath.Join("mutex", "kit")}
+
+// publicPackages parses every non-internal package under publicRoots with
+// the files go/build selects for this platform.
 func publicPackages(t *testing.T) []publicPackage {
 	t.Helper()
 	var pkgs []publicPackage
-	err := filepath.WalkDir("engine", func(dir string, d fs.DirEntry, err error) error {
+	walk := func(dir string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -85,9 +89,11 @@ func publicPackages(t *testing.T) []publicPackage {
 		tests := parse(append(slices.Clone(bp.TestGoFiles), bp.XTestGoFiles...))
 		pkgs = append(pkgs, publicPackage{dir, importPath, fset, p, doc.Examples(tests...)})
 		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	for _, root := range publicRoots {
+		if err := filepath.WalkDir(root, walk); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(pkgs) < 10 {
 		t.Fatalf("found %d public packages under engine/; the walk is broken", len(pkgs))

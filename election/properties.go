@@ -150,7 +150,7 @@ func (u *Uniqueness) Clone() check.Snapshot {
 	return &c
 }
 
-// RenameNodes implements node.StateRenamer for the exhaustive checker's
+// RenameNodes implements check.NodeRenamer for the exhaustive checker's
 // symmetry reduction: the self-declared leaders and the ids by node are
 // renamed.
 func (u *Uniqueness) RenameNodes(perm []int) {

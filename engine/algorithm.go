@@ -76,8 +76,8 @@ type Env struct {
 	// links is finite under it.
 	MaxFlight int
 	// AnyOrder says an exhaustive check delivers a link's messages in any
-	// order (--policy random), where it does not shift clocks
-	// (node.Shifter): a System whose space is finite only under the shift
+	// order (--policy random), where it does not shift the clocks nodes
+	// declare (node.Values): a System whose space is finite only under the shift
 	// needs a bound then.
 	AnyOrder bool
 }

@@ -149,8 +149,8 @@ type Slow struct {
 }
 
 // Wants is the kinds of events the System itself needs: its properties'
-// and its observer's. A runtime need not build the others unless a
-// renderer or a log wants them.
+// (and their promises') and its observer's. A runtime need not build the
+// others unless a renderer or a log wants them.
 func (s *System) Wants() trace.Kinds {
 	k := trace.Kinds(0)
 	for _, p := range s.Properties {
@@ -159,6 +159,9 @@ func (s *System) Wants() trace.Kinds {
 			return trace.AllKinds
 		}
 		k |= w.Wants()
+		if e, ok := p.(check.Eventually); ok { // a run follows its promise too
+			k |= e.Promise().Wants()
+		}
 	}
 	if s.Observe != nil {
 		if s.ObserveKinds == 0 {

@@ -18,7 +18,7 @@ type Goal struct {
 	Usage string // one line: what the goal is, for the list --goal prints
 	// Holds reports whether the goal holds in s. It must not change s's
 	// nodes or messages (they are the checker's), and must not read
-	// absolute Lamport clocks (the checker may shift them: node.Shifter).
+	// absolute Lamport clocks (the checker may shift them: node.Values.Clock).
 	Holds func(s GlobalState) bool
 	// Monitor, if set, makes the goal one over history ("a node
 	// overtaken twice"), not only over the current state: the check

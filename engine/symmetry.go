@@ -19,9 +19,9 @@ import (
 // React), the properties judge g(s) as they judge s (a property that
 // names a particular node, "the leader is node 1", is not invariant), and
 // no command's Arg holds a node index. The initial state need not be
-// symmetric. Every node state must be a node.Renamer, every message a
-// node.MsgRenamer, and the workload and every check.Snapshot property a
-// node.StateRenamer. statespace.CheckSymmetry tests the promise on the
+// symmetric. Every node state and every message must declare its node
+// indices (node.Values.Index), and the workload and every check.Snapshot
+// property must be a check.NodeRenamer. statespace.CheckSymmetry tests the promise on the
 // reachable states of a small configuration.
 //
 // Symmetry hides liveness violations (a fair cycle of the quotient need

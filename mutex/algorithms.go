@@ -2,11 +2,11 @@ package mutex
 
 import (
 	"cmp"
-	"fmt"
 
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
 	"ringlab/mutex/central"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/maekawa"
 	"ringlab/mutex/quorum"
@@ -178,96 +178,29 @@ func Algorithms() []engine.Algorithm {
 
 // Bounds of the workload's parameters.
 const (
-	maxNodes    = 1024
-	maxRequests = 100_000
-	maxTicks    = 1_000_000_000
+	maxNodes = kit.MaxNodes
+	maxTicks = kit.MaxTicks
 )
 
-// algorithm is a's engine.Algorithm: its run, and its exhaustive check.
+// algorithm is a's engine.Algorithm: the kit's workload and properties
+// over a's plan, and a's bounds of an exhaustive check.
 func (a algorithm) algorithm() engine.Algorithm {
-	ps := []engine.Param{
-		{Name: "nodes", Default: a.nodes, Usage: a.nodesUsage},
-		{Name: "requests", Default: 3, Usage: fmt.Sprintf("critical-section entries each node asks for (1..%d)", maxRequests)},
-		{Name: "cs-time", Default: int64(2), Usage: "ticks a node stays in the critical section (>= 0)"},
-		{Name: "think-time", Default: int64(5), Usage: "ticks between leaving and asking again; first requests at ticks drawn once from [0, think-time] (>= 0)"},
-	}
-	alg := engine.Algorithm{
+	s := kit.Spec{
 		Name: a.name, Usage: a.usage, Description: a.description, Example: a.example,
-		Params: append(ps, a.params...),
-		Build: func(p engine.Params, _ engine.Env) (engine.System, error) {
-			pl, err := a.build(p, 1, "cs-time", "think-time")
-			if err != nil {
-				return engine.System{}, err
-			}
-			sys, _ := newSpec("mutex "+a.name, pl, newWorkload(pl, p.Int("requests"), p.Int64("cs-time"), p.Int64("think-time")))
-			return sys, nil
+		CheckExample: cmp.Or(a.checkExample, "ringlab mutex check "+a.name+" --nodes 3"),
+		Title:        "mutex " + a.name, Nodes: a.nodes, MinNodes: a.minNodes, NodesUsage: a.nodesUsage,
+		Params: a.params,
+		Plan: func(p engine.Params, n, requests int) (kit.Plan, error) {
+			pl, err := a.plan(p, n, requests)
+			return pl.kit(), err
 		},
-	}
-	alg.Exhaustive = a.exhaustive()
-	alg.CheckExample = cmp.Or(a.checkExample, "ringlab mutex check "+a.name+" --nodes 3")
-	return alg
-}
-
-// exhaustive is a's exhaustive check: a small system (at most 3 nodes by
-// default) asking once each, or for ever (--requests 0) under a bound.
-func (a algorithm) exhaustive() *engine.Algorithm {
-	ps := []engine.Param{
-		{Name: "nodes", Default: min(a.nodes, 3), Usage: a.nodesUsage + "; keep it small: the space grows exponentially"},
-		{Name: "requests", Default: 1, Usage: "critical-section entries each node asks for (1..8; 0: no end, a node asks again after every exit; under --policy fifo the checker makes clocks and request numbers finite by exact reductions (Lamport with --clock events, Ricart-Agrawala, Maekawa, the quorum's request numbers), which leaves some spaces finite: those of central, token-ring, ricart-agrawala and lamport at N = 3; the others need --max-depth (or --max-clock, where offered))"},
+		EndlessNote: "under --policy fifo the checker makes clocks and request numbers finite by exact reductions (Lamport with --clock events, Ricart-Agrawala, Maekawa, the quorum's request numbers), which leaves some spaces finite: those of central, token-ring, ricart-agrawala and lamport at N = 3; the others need --max-depth (or --max-clock, where offered)",
+		Bound:       a.bound,
 	}
 	if a.clock {
-		ps = append(ps, engine.Param{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none); with states left beyond it the check proves nothing (exit 4)"})
+		s.CheckParams = []engine.Param{{Name: "max-clock", Default: 0, Usage: "a state constraint, as TLC's: states where a node's Lamport clock passes this are counted but not expanded (0: none); with states left beyond it the check proves nothing (exit 4)"}}
 	}
-	return &engine.Algorithm{
-		Description: "Breadth-first search over every interleaving the simulator could produce: which message\n" +
-			"is delivered next, which pending timer fires (any moment with --timers any), which\n" +
-			"request or release comes next, and where --crashes/--restarts/--drops strike. Mutual\n" +
-			"exclusion is checked at every step; no deadlock, no starvation and the grant order at\n" +
-			"every terminal state. A violation is reported with a shortest path and its --path replay.",
-		Params: append(ps, a.params...),
-		Build: func(p engine.Params, env engine.Env) (engine.System, error) {
-			pl, err := a.build(p, 0)
-			if err != nil {
-				return engine.System{}, err
-			}
-			requests, maxClock := p.Int("requests"), 0
-			if a.clock {
-				maxClock = p.Int("max-clock")
-			}
-			switch {
-			case requests > 8:
-				return engine.System{}, cliutil.Usagef("--requests must be between 0 and 8 for an exhaustive check, got %d", requests)
-			case maxClock < 0:
-				return engine.System{}, cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
-			case requests == 0 && a.clock && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !pl.shifts()):
-				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite%s", a.shiftNote())
-			case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && env.MaxFlight == 0 && pl.infinite != "":
-				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-flight or --max-depth here: the space is infinite, even with the checker's exact reductions: %s", pl.infinite)
-			case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && pl.unexhausted != "":
-				return engine.System{}, cliutil.Usagef("--requests 0 (no end) needs --max-depth here: %s", pl.unexhausted)
-			}
-			return checkSystem(a.name, pl, requests, maxClock), nil
-		},
-	}
-}
-
-// build checks the workload's --nodes, --requests (at least minRequests:
-// a check takes 0, no end) and times (cs-time, think-time), then builds
-// the algorithm's plan from its own parameters.
-func (a algorithm) build(p engine.Params, minRequests int, times ...string) (plan, error) {
-	n, requests := p.Int("nodes"), p.Int("requests")
-	switch {
-	case n < a.minNodes || n > maxNodes:
-		return plan{}, cliutil.Usagef("--nodes must be between %d and %d for %s, got %d", a.minNodes, maxNodes, a.name, n)
-	case requests < minRequests || requests > maxRequests:
-		return plan{}, cliutil.Usagef("--requests must be between %d and %d, got %d", minRequests, maxRequests, requests)
-	}
-	for _, f := range times {
-		if v := p.Int64(f); v < 0 || v > maxTicks {
-			return plan{}, cliutil.Usagef("--%s must be between 0 and %d ticks, got %d", f, maxTicks, v)
-		}
-	}
-	return a.plan(p, n, requests)
+	return s.Algorithm()
 }
 
 // ticksParam is a parameter of ticks where 0 means "off".

@@ -22,6 +22,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/live"
 	"ringlab/engine/sim"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/quorum"
 )
 
@@ -47,13 +48,13 @@ func benchOne(b *testing.B, a algorithm, rt string, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := newWorkload(pl, benchRequests, 0, 0)
-	script := w.actions(pl)
+	w := kit.NewWorkload(pl.kit(), benchRequests, 0, 0)
+	script := w.Actions(pl.start)
 	entries := int64(len(pl.requesters) * benchRequests)
 	var msgs int64
 	b.ReportAllocs()
 	for b.Loop() {
-		react := w.newReactor(pl.nodes).React
+		react := w.Reactor(pl.nodes).React
 		var m int64
 		var ok bool
 		if rt == "sim" {

@@ -2,45 +2,74 @@ package mutex
 
 import (
 	"fmt"
-	"slices"
 
 	"ringlab/engine"
-	"ringlab/engine/check"
+	"ringlab/engine/cliutil"
 	"ringlab/engine/node"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/engine/reduce"
+	"ringlab/engine/trace"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/tokenring"
 )
 
-// checkWorkload is the workload of an exhaustive check: each requester
-// asks requests times (0: for ever), with no time in between (time is
-// not modelled).
-func checkWorkload(pl plan, requests int) workload {
-	w := newWorkload(pl, max(requests, 1), 0, 0)
-	w.forever = requests == 0
-	return w
+// kit is pl as the mutual-exclusion kit takes it: the kit adds the
+// workload and the properties, and every System it builds of it is
+// dressed with the chapter's goals and figures.
+func (pl plan) kit() kit.Plan {
+	kind := kit.Permission
+	if pl.token {
+		kind = kit.Token
+	}
+	return kit.Plan{
+		Kind: kind, Nodes: pl.nodes, Factory: pl.factory, Messages: pl.messages,
+		Requesters: pl.requesters, Start: pl.start,
+		Order: pl.order, Strict: pl.strict, Promise: pl.promise,
+		TokenType: tokenring.Msg{}.Type(), Regen: pl.regen, Symmetry: pl.symmetry,
+		Infinite: pl.infinite, Unexhausted: pl.unexhausted,
+		Names: pl.names, Topology: pl.topology, Edges: pl.edges, Theory: pl.theory,
+		Dress: func(sys *engine.System) { pl.dress(sys) },
+	}
 }
 
-// checkSystem is the System the exhaustive checker searches for plan pl:
-// each requester's first request, the workload that answers with
-// releases and requests (0: for ever), the run's properties, and with
+// dress adds the chapter's goals and figures to sys, a System of pl, and
+// returns the figures it counts as it runs.
+func (pl plan) dress(sys *engine.System) *stats {
+	st := newStats()
+	sys.Goals = goals(pl)
+	sys.Observe = st.observe
+	sys.Figures = func(s *trace.Summary) map[string]any { return st.extra(s, pl) }
+	return st
+}
+
+// newSpec assembles a run of plan pl under workload w: a System of its
+// own, with fresh workload state and properties, and the figures st it
+// counts as it runs.
+func newSpec(name string, pl plan, w kit.Workload) (sys engine.System, st *stats) {
+	k := pl.kit()
+	k.Dress = nil
+	sys = k.System(name, w)
+	return sys, pl.dress(&sys)
+}
+
+// bound is a's bounds of an exhaustive check (kit.Spec.Bound): with
 // maxClock > 0 the state constraint that every node's Lamport clock stays
-// at or below it.
-func checkSystem(name string, pl plan, requests, maxClock int) engine.System {
-	sys, _ := newSpec("mutex "+name, pl, checkWorkload(pl, requests))
-	sys.Theory = "messages per entry " + pl.theory
-	if pl.regen && requests == 0 {
-		sys.Properties = append(sys.Properties, &mutexcheck.TokenEventually{Type: tokenring.Msg{}.Type()})
+// at or below it; a check without end of clocks the checker cannot shift
+// is refused without a bound.
+func (a algorithm) bound(sys *engine.System, pl kit.Plan, p engine.Params, env engine.Env, requests int) error {
+	if !a.clock {
+		return nil
 	}
-	if requests == 0 {
-		sys.Endless = "with --requests 0 no run ends (--requests N ends them)"
-		// no run ends, so none is asked to: every cycle would break it
-		sys.Properties = slices.DeleteFunc(sys.Properties, func(p check.Property) bool { return p.ID() == check.IDTermination })
-	}
-	if maxClock > 0 {
+	maxClock := p.Int("max-clock")
+	switch {
+	case maxClock < 0:
+		return cliutil.Usagef("--max-clock must not be negative, got %d", maxClock)
+	case requests == 0 && maxClock == 0 && env.MaxDepth == 0 && (env.AnyOrder || !(plan{factory: pl.Factory}).shifts()):
+		return cliutil.Usagef("--requests 0 (no end) needs --max-clock or --max-depth: the space is infinite%s", a.shiftNote())
+	case maxClock > 0:
 		sys.Within = func(_ int, nd node.Node) bool { c, ok := clockOf(nd); return !ok || c <= maxClock }
 		sys.Bound = fmt.Sprintf("--max-clock %d", maxClock)
 	}
-	return sys
+	return nil
 }
 
 // clocked is a node that keeps a Lamport clock (Lamport's and
@@ -58,7 +87,8 @@ func clockOf(nd node.Node) (int, bool) {
 }
 
 // shifts reports whether the plan's nodes let the exhaustive checker shift
-// their clocks (node.Shifter): then a run that never ends still has a
+// their clocks (they declare one, node.Valuer, and the declaration is
+// exact): then a run that never ends still has a
 // finite space under FIFO links, every state being one of a finite number
 // of clock orders.
 func (pl plan) shifts() bool {
@@ -66,12 +96,8 @@ func (pl plan) shifts() bool {
 	if err != nil {
 		return false
 	}
-	s, ok := nd.(node.Shifter)
-	if !ok {
-		return false
-	}
-	_, _, exact := s.LeastClock()
-	return exact
+	f, ok := reduce.Read(nd)
+	return ok && f.Exact && len(f.Clocks) > 0
 }
 
 // shiftNote says, for an algorithm with clocks, where the clock shift

@@ -20,7 +20,12 @@ import (
 // check's default), with the partial-order reduction off
 // (impl=baseline, every interleaving) and on (impl=por: ample sets and
 // sleep sets), on one worker and on two (workers=N: Config.Workers; the
-// counts reported are the same for both).
+// counts reported are the same for both). lamport-tla and
+// ricart-agrawala-2 run again with the reduction on, on one worker, with
+// the nodes' own Clone and AppendKey (keys=hand) and with the copy and key
+// the engine derives from their values (keys=derived, Config.Derived),
+// each with the memory per state (B/state: Result.MemBytes over the
+// distinct states).
 func BenchmarkCheck(b *testing.B) {
 	tla := []string{"lamport", "--nodes", "3", "--clock", "requests", "--requests", "0", "--max-clock", "6"}
 	cases := []struct {
@@ -35,6 +40,17 @@ func BenchmarkCheck(b *testing.B) {
 		{"algo=lamport-tla-order/nodes=3", tla, ""},
 	}
 	for _, c := range cases {
+		if c.name == "algo=lamport-tla/nodes=3" || c.name == "algo=ricart-agrawala-2/nodes=3" {
+			for _, derived := range []bool{false, true} {
+				keys := map[bool]string{false: "hand", true: "derived"}[derived]
+				b.Run(c.name+"/impl=por/workers=1/keys="+keys, func(b *testing.B) {
+					cfg := checkConfig(b, c.args...)
+					cfg.POR, cfg.Workers, cfg.Only, cfg.Derived = true, 1, c.only, derived
+					res := benchSearch(b, cfg)
+					b.ReportMetric(float64(res.MemBytes)/float64(res.Distinct), "B/state")
+				})
+			}
+		}
 		for _, por := range []bool{false, true} {
 			impl := "baseline"
 			if por {
@@ -44,19 +60,26 @@ func BenchmarkCheck(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/impl=%s/workers=%d", c.name, impl, workers), func(b *testing.B) {
 					cfg := checkConfig(b, c.args...)
 					cfg.POR, cfg.Workers, cfg.Only = por, workers, c.only
-					b.ReportAllocs()
-					var res statespace.Result
-					for b.Loop() {
-						var err error
-						if res, err = statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
-							b.Fatal(err, res.Stop)
-						}
-					}
-					b.ReportMetric(float64(res.Distinct)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
-					b.ReportMetric(float64(res.Transitions), "transitions/op")
-					b.ReportMetric(float64(res.Distinct), "states/op")
+					benchSearch(b, cfg)
 				})
 			}
 		}
 	}
+}
+
+// benchSearch runs cfg's search b.N times, reports the states a second,
+// the transitions and the states, and returns the last result.
+func benchSearch(b *testing.B, cfg statespace.Config) statespace.Result {
+	b.ReportAllocs()
+	var res statespace.Result
+	for b.Loop() {
+		var err error
+		if res, err = statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
+			b.Fatal(err, res.Stop)
+		}
+	}
+	b.ReportMetric(float64(res.Distinct)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(res.Transitions), "transitions/op")
+	b.ReportMetric(float64(res.Distinct), "states/op")
+	return res
 }

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"ringlab/engine"
+	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/run"
 	"ringlab/engine/trace"
@@ -185,9 +186,10 @@ func TestCompareInterrupted(t *testing.T) {
 }
 
 // TestProgressTyped: a failed liveness verdict (no deadlock, no
-// starvation) of a mutex run is "no progress", exit 4, through any
-// wrapping of the violation, because the property says it is a liveness
-// property; a safety one stays exit 3 whatever its detail says.
+// starvation) of a mutex run that ends owing its promise (a node waits)
+// is "no progress", exit 4, through any wrapping of the violation,
+// because the property is a liveness property (a check.Eventually); a
+// safety one stays exit 3 whatever its detail says.
 func TestProgressTyped(t *testing.T) {
 	sys, err := Algorithms()[0].Build(Algorithms()[0].Defaults(), engine.Env{Runtime: "sim", MaxDelay: 1})
 	if err != nil {
@@ -198,11 +200,18 @@ func TestProgressTyped(t *testing.T) {
 
 // checkLivenessExits fails t unless a failed verdict of sys's properties
 // exits 4 for no deadlock and no starvation, 3 for mutual exclusion,
-// through any wrapping.
+// through any wrapping, in a run that ends owing the promise of every
+// liveness property.
 func checkLivenessExits(t *testing.T, sys engine.System) {
 	t.Helper()
+	var owed []check.ID
+	for _, p := range sys.Properties {
+		if _, live := p.(check.Eventually); live {
+			owed = append(owed, p.ID())
+		}
+	}
 	outcome := func(failed, detail string) error {
-		o := run.Outcome{Result: engine.Result{End: engine.Quiescent}, Properties: sys.Properties,
+		o := run.Outcome{Result: engine.Result{End: engine.Quiescent}, Properties: sys.Properties, Owed: owed,
 			Summary: trace.Summary{Replay: "ringlab mutex central"}}
 		for _, p := range sys.Properties {
 			v := trace.Verdict{Property: string(p.ID()), OK: true}

@@ -14,6 +14,7 @@ import (
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/sim"
+	"ringlab/mutex/kit"
 )
 
 func compareCommand() *cli.Command {
@@ -166,7 +167,7 @@ func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int
 		}
 	}
 	r.Theory = pl.theory
-	heavy, msgs, problem, err := measure(ctx, pl, newWorkload(pl, requests, cs, think))
+	heavy, msgs, problem, err := measure(ctx, pl, kit.NewWorkload(pl.kit(), requests, cs, think))
 	if err != nil {
 		return r, err
 	}
@@ -176,10 +177,10 @@ func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int
 	if pl, err = a.comparePlan(n, 1); err != nil {
 		return r, err
 	}
-	w := newWorkload(pl, 1, cs, 0)
+	w := kit.NewWorkload(pl.kit(), 1, cs, 0)
 	gap := int64(4*pl.nodes) + cs + 10 // long enough for one entry and its release to finish
 	for k, i := range pl.requesters {
-		w.starts[i] = int64(k) * gap
+		w.Starts[i] = int64(k) * gap
 	}
 	light, _, lproblem, err := measure(ctx, pl, w)
 	if err != nil {
@@ -194,7 +195,7 @@ func compareOne(ctx context.Context, a algorithm, n, requests int, cs, think int
 
 // measure runs one simulation and returns its figures, messages, and the
 // failed verdict if any.
-func measure(ctx context.Context, pl plan, w workload) (*stats, int64, string, error) {
+func measure(ctx context.Context, pl plan, w kit.Workload) (*stats, int64, string, error) {
 	spec, last := newSpec("compare", pl, w)
 	opts := rcli.Options{Runtime: "sim", Seed: 1, Format: "none", Latency: sim.Delay{Min: 1, Max: 1}, MaxSteps: 50_000_000}
 	out, err := rcli.Execute(ctx, spec, opts, "", io.Discard, io.Discard)

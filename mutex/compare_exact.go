@@ -3,10 +3,10 @@ package mutex
 import (
 	"context"
 	"fmt"
-	"ringlab/engine"
 
-	"ringlab/engine/check"
+	"ringlab/engine"
 	"ringlab/engine/statespace"
+	"ringlab/mutex/kit"
 )
 
 // exactMaxN is the largest N whose messages per entry compare computes
@@ -33,9 +33,10 @@ type exact struct {
 // (Config.Liveness) for the wait.
 func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) {
 	x = exact{fewest: -1, most: -1, overtaken: -1}
-	sys := checkSystem(name, pl, 1, 0)
+	k := pl.kit()
+	sys := k.System(name, kit.CheckWorkload(k, 1))
 	cfg := statespace.Config{System: engine.System{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload},
-		Checks: func() []check.Property { return pl.checkers() }, Liveness: true}
+		Checks: k.Properties, Liveness: true}
 	xp, err := statespace.NewExplorer(cfg, sys.Names)
 	if err != nil {
 		return x, false

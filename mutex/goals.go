@@ -4,7 +4,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 )
 
 // goals are the states `mutex check ALGO --goal NAME` can look for, on
@@ -72,7 +72,7 @@ func (o *overtakes) Observe(e *trace.Event) {
 	i := e.Node - 1
 	switch e.Kind {
 	case trace.KindCmd:
-		if mutexcheck.IsRequest(e.Cmd) && !o.waiting[i] {
+		if kit.IsRequest(e.Cmd) && !o.waiting[i] {
 			o.waiting[i], o.seen[i] = true, 0
 		}
 	case trace.KindEnterCS:

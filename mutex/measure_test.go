@@ -15,6 +15,7 @@ import (
 	rcli "ringlab/engine/cli"
 	"ringlab/engine/sim"
 	"ringlab/mutex/central"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/ricart"
 )
@@ -23,7 +24,7 @@ import (
 // the figures, the messages sent and the run's error.
 func runSim(t *testing.T, pl plan, requests int, cs, think int64, latency sim.Delay, seed uint64) (*stats, int64, error) {
 	t.Helper()
-	spec, last := newSpec("test", pl, newWorkload(pl, requests, cs, think))
+	spec, last := newSpec("test", pl, kit.NewWorkload(pl.kit(), requests, cs, think))
 	opts := rcli.Options{Runtime: "sim", Seed: seed, Format: "none", Latency: latency, MaxSteps: 10_000_000}
 	out, err := rcli.Execute(context.Background(), spec, opts, "test", io.Discard, io.Discard)
 	return last, out.Summary.Messages, err

@@ -11,7 +11,7 @@ import (
 	"ringlab/engine/sim"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 )
 
 // everyPath explores cfg's space depth first with the whole history of
@@ -48,7 +48,7 @@ func everyPath(t *testing.T, cfg statespace.Config, limit int) (broken, shortest
 		if nodes++; nodes > limit {
 			t.Fatalf("more than %d nodes: too big a space for brute force", limit)
 		}
-		if slices.ContainsFunc(set.Violations, func(e trace.Event) bool { return check.ID(e.Property) == mutexcheck.IDGrantOrder }) {
+		if slices.ContainsFunc(set.Violations, func(e trace.Event) bool { return check.ID(e.Property) == kit.IDGrantOrder }) {
 			broken++
 			if shortest == 0 || len(path) < shortest {
 				shortest = len(path)
@@ -66,7 +66,7 @@ func everyPath(t *testing.T, cfg statespace.Config, limit int) (broken, shortest
 // history is everything the grant order of set holds, read field by field.
 func history(set *check.Set) string {
 	for _, p := range set.Properties {
-		if g, ok := p.(*mutexcheck.GrantOrder); ok {
+		if g, ok := p.(*kit.GrantOrder); ok {
 			r := reflect.ValueOf(g).Elem()
 			return fmt.Sprint(r.FieldByName("pending"), r.FieldByName("crashed"), r.FieldByName("seq"),
 				r.FieldByName("grants"), r.FieldByName("over"))
@@ -97,7 +97,7 @@ func TestGrantOrderOnEveryPath(t *testing.T) {
 	} {
 		cfg := checkConfig(t, tc.args...)
 		cfg.Policy = tc.policy
-		cfg.Only = mutexcheck.IDGrantOrder
+		cfg.Only = kit.IDGrantOrder
 		broken, shortest, nodes := everyPath(t, cfg, 200_000)
 		for _, por := range []bool{false, true} {
 			for _, workers := range []int{1, 2} {
@@ -107,7 +107,7 @@ func TestGrantOrderOnEveryPath(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				found := res.Violation != nil && res.Violation.Property == mutexcheck.IDGrantOrder
+				found := res.Violation != nil && res.Violation.Property == kit.IDGrantOrder
 				if found != (broken > 0) || found && len(res.Path) != shortest || !found && !res.Exhausted {
 					t.Errorf("%v (por %v, %d workers): search found a break %v after %d steps (exhausted %v); "+
 						"%d nodes of the whole history break it, the first after %d steps",

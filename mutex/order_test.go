@@ -7,7 +7,7 @@ import (
 
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/ricart"
 )
@@ -48,7 +48,7 @@ func TestStampOrderKeysFromALog(t *testing.T) {
 		e := &trace.Event{V: 1, Kind: trace.KindSend, Node: 2, From: 2, To: 1, Msg: &c.msg}
 		i, k, ok := stampOrder(c.typ).Key(e)
 		j, l, ok2 := stampOrder(c.typ).Key(roundTrip(t, e, c.registry))
-		if !ok || !ok2 || i != j || k != l || k != (mutexcheck.Key{7, 3}) {
+		if !ok || !ok2 || i != j || k != l || k != (kit.Key{7, 3}) {
 			t.Fatalf("%s: live key %v %v %v, from the log %v %v %v", c.typ, i, k, ok, j, l, ok2)
 		}
 	}
@@ -61,7 +61,7 @@ func TestStrictGrantOrderOverALog(t *testing.T) {
 		m := trace.WrapMsg(ricart.Msg{Kind: ricart.MsgRequest, T: ts, ID: node})
 		return roundTrip(t, &trace.Event{V: 1, Kind: trace.KindSend, Node: node, From: node, To: 3, Msg: m}, ricart.MessageTypes())
 	}
-	g := &mutexcheck.GrantOrder{Order: stampOrder(string(ricart.MsgRequest)), Strict: true, Promise: "(timestamp, id) order"}
+	g := &kit.GrantOrder{Order: stampOrder(string(ricart.MsgRequest)), Strict: true, Promise: "(timestamp, id) order"}
 	var found string
 	for _, e := range []*trace.Event{req(1, 1), req(2, 2), {V: 1, Kind: trace.KindEnterCS, Node: 2, T: 5}} {
 		if d := g.Observe(e); d != "" {

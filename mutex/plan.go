@@ -4,11 +4,10 @@ import (
 	"fmt"
 
 	"ringlab/engine"
-	"ringlab/engine/check"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/mutex/central"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/lamport"
 	"ringlab/mutex/maekawa"
 	"ringlab/mutex/quorum"
@@ -24,7 +23,7 @@ type plan struct {
 	messages   []node.Msg    // the algorithm's message registry
 	requesters []int         // nodes that run the workload
 	start      []node.Action // at tick 0, before any request
-	order      mutexcheck.Order
+	order      kit.Order
 	strict     bool   // the order is a promise (a violation if broken)
 	promise    string // the order's name
 	token      bool   // check one token
@@ -81,7 +80,7 @@ func tokenPlan(cfg tokenring.Config) (plan, error) {
 	return plan{
 		nodes: cfg.N, factory: workloadDone[*tokenring.Node](f), messages: tokenring.MessageTypes(), requesters: span(1, cfg.N), token: true, regen: cfg.RegenTimeout > 0,
 		start: []node.Action{{At: 0, Node: 1, Cmd: node.CmdStart}},
-		order: mutexcheck.RequestTime(), promise: "ring order",
+		order: kit.RequestTime(), promise: "ring order",
 		theory: fmt.Sprintf("1..N = 1..%d", cfg.N), names: processNames, topology: trace.TopoRing,
 		symmetry: ringSymmetry(tokenring.Symmetric(cfg)),
 	}, err
@@ -111,7 +110,7 @@ func quorumPlan(cfg quorum.Config) (plan, error) {
 	f, err := quorum.Factory(cfg)
 	pl := plan{
 		nodes: n + cfg.Participants, factory: workloadDone[*quorum.Node](f), messages: quorum.MessageTypes(), requesters: span(n+1, n+cfg.Participants),
-		order: mutexcheck.RequestTime(), promise: "each coordinator's own queue order",
+		order: kit.RequestTime(), promise: "each coordinator's own queue order",
 		theory: fmt.Sprintf("2n+m..3n = %d..%d", 2*n+m, 3*n), names: quorumNames(n), topology: trace.TopoGraph,
 	}
 	if m < n {
@@ -165,7 +164,7 @@ func maekawaPlan(cfg maekawa.Config) (plan, error) {
 	lo, hi := maekawa.MessagesPerEntry(cfg.N)
 	pl := plan{
 		nodes: cfg.N, factory: workloadDone[*maekawa.Node](f), messages: maekawa.MessageTypes(), requesters: span(1, cfg.N),
-		order: mutexcheck.RequestTime(), promise: "each arbiter's (timestamp, id) order",
+		order: kit.RequestTime(), promise: "each arbiter's (timestamp, id) order",
 		theory: fmt.Sprintf("3(K-1)..5(K-1) = %d..%d, K=%d", lo, hi, maekawa.QuorumSize(cfg.N)), names: processNames, topology: trace.TopoComplete,
 	}
 	if cfg.N >= 4 {
@@ -192,6 +191,9 @@ func workloadDone[N node.Snapshot](f node.Factory) node.Factory {
 		typed, ok := nd.(N)
 		if !ok {
 			return nil, fmt.Errorf("mutex: node %d is a %T, not a %T", i, nd, typed)
+		}
+		if _, ok := any(typed).(node.Climber); ok {
+			return climbing[N]{notDone[N]{typed}}, nil
 		}
 		return notDone[N]{typed}, nil
 	}
@@ -222,29 +224,14 @@ func (n notDone[N]) Step(in node.Input, out *node.Output) {
 	out.Done = false
 }
 
-// checkers are the verdicts of every mutex run (the chapter's properties):
-// safety first, so that a run's exit code names a safety violation before
-// a liveness failure.
-func (pl plan) checkers() []check.Property {
-	cs := []check.Property{&check.MutualExclusion{}}
-	if pl.token {
-		cs = append(cs, &mutexcheck.OneToken{Type: tokenring.Msg{}.Type()})
-	}
-	var order check.Property = &mutexcheck.GrantOrder{Order: pl.order, Strict: true, Promise: pl.promise}
-	if !pl.strict {
-		order = mutexcheck.Counted(&mutexcheck.GrantOrder{Order: pl.order, Promise: pl.promise})
-	}
-	return append(cs, order, &mutexcheck.Deadlock{}, &mutexcheck.Starvation{}, check.Termination{})
-}
-
 // centralOrder keys a request by its arrival at the coordinator (node 1):
 // the coordinator serves its queue first come, first served.
-func centralOrder() mutexcheck.Order {
-	return mutexcheck.Order{Kinds: trace.KindsOf(trace.KindRecv), Arrival: true, Key: func(e *trace.Event) (int, mutexcheck.Key, bool) {
+func centralOrder() kit.Order {
+	return kit.Order{Kinds: trace.KindsOf(trace.KindRecv), Arrival: true, Key: func(e *trace.Event) (int, kit.Key, bool) {
 		if e.Kind != trace.KindRecv || e.Msg == nil || e.Msg.Type() != central.MsgRequestAccess.String() {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
-		return e.From, mutexcheck.Key{e.T, 0}, true
+		return e.From, kit.Key{e.T, 0}, true
 	}}
 }
 
@@ -253,17 +240,17 @@ func centralOrder() mutexcheck.Order {
 type stamped interface{ Stamp() (t, id int) }
 
 // stampOrder keys a request by the (T, ID) its request message carries.
-func stampOrder(typ string) mutexcheck.Order {
-	return mutexcheck.Order{Kinds: trace.KindsOf(trace.KindSend), Key: func(e *trace.Event) (int, mutexcheck.Key, bool) {
+func stampOrder(typ string) kit.Order {
+	return kit.Order{Kinds: trace.KindsOf(trace.KindSend), Key: func(e *trace.Event) (int, kit.Key, bool) {
 		if e.Kind != trace.KindSend || e.Msg == nil || e.Msg.Type() != typ {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
 		m, ok := e.Msg.Value.(stamped)
 		if !ok {
-			return 0, mutexcheck.Key{}, false
+			return 0, kit.Key{}, false
 		}
 		t, id := m.Stamp()
-		return e.Node, mutexcheck.Key{int64(t), int64(id)}, true
+		return e.Node, kit.Key{int64(t), int64(id)}, true
 	}}
 }
 
@@ -274,26 +261,12 @@ func (n notDone[N]) Clone() node.Node { return notDone[N]{n.nd.Clone().(N)} }
 // AppendKey implements node.Snapshot.
 func (n notDone[N]) AppendKey(b []byte) []byte { return n.nd.AppendKey(b) }
 
-// Rename implements node.Renamer for the algorithms whose nodes do (the
-// token ring's); it is called only under a symmetry the algorithm
-// declares (engine.Symmetry).
-func (n notDone[N]) Rename(perm []int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Renamer).Rename(perm).(N)}
-}
-
-// LeastClock implements node.Shifter for the nodes that do (Lamport's and
-// Ricart-Agrawala's); for the others it says the shift does not apply.
-func (n notDone[N]) LeastClock() (least int, has, exact bool) {
-	if s, ok := any(n.nd).(node.Shifter); ok {
-		return s.LeastClock()
+// Values implements node.Valuer: the node's own declaration (every mutex
+// algorithm's node declares its values).
+func (n notDone[N]) Values(v *node.Values) {
+	if d, ok := any(n.nd).(node.Valuer); ok {
+		d.Values(v)
 	}
-	return 0, false, false
-}
-
-// ShiftClocks implements node.Shifter; it is called only where LeastClock
-// said the shift applies.
-func (n notDone[N]) ShiftClocks(d int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Shifter).ShiftClocks(d).(N)}
 }
 
 // Forget implements node.Forgetter for the nodes that do (Lamport's and
@@ -305,59 +278,13 @@ func (n notDone[N]) Forget(from int, m node.Msg) (node.Msg, bool) {
 	return m, false
 }
 
-// StampFloor implements node.Stamper for the nodes that do (Lamport's and
-// Maekawa's); for the others it says the renumbering does not apply.
-func (n notDone[N]) StampFloor() (int, bool) {
-	if s, ok := any(n.nd).(node.Stamper); ok {
-		return s.StampFloor()
-	}
-	return 0, false
-}
+// climbing is a notDone whose node is a node.Climber (Maekawa's): only
+// those may say Climb, as the checker narrows gaps only where every node
+// is one.
+type climbing[N node.Snapshot] struct{ notDone[N] }
 
-// AppendStamps implements node.Stamper; it and RenameStamps are called
-// only where StampFloor said the renumbering applies.
-func (n notDone[N]) AppendStamps(ts []int) []int { return any(n.nd).(node.Stamper).AppendStamps(ts) }
+// Clone implements node.Snapshot.
+func (n climbing[N]) Clone() node.Node { return climbing[N]{n.notDone.Clone().(notDone[N])} }
 
-// RenameStamps implements node.Stamper.
-func (n notDone[N]) RenameStamps(rename func(int) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Stamper).RenameStamps(rename).(N)}
-}
-
-// AppendIDs implements node.IDRenamer for the nodes that do (the quorum's);
-// for the others it says the renaming does not apply.
-func (n notDone[N]) AppendIDs(ids []node.ID) ([]node.ID, bool) {
-	if r, ok := any(n.nd).(node.IDRenamer); ok {
-		return r.AppendIDs(ids)
-	}
-	return ids, false
-}
-
-// RenameIDs implements node.IDRenamer; it is called only where AppendIDs
-// said the renaming applies.
-func (n notDone[N]) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.IDRenamer).RenameIDs(rename).(N)}
-}
-
-// AppendValues implements node.Climber for the nodes that do (Maekawa's);
-// for the others it says the gaps are kept.
-func (n notDone[N]) AppendValues(vs []int) ([]int, bool) {
-	if c, ok := any(n.nd).(node.Climber); ok {
-		return c.AppendValues(vs)
-	}
-	return vs, false
-}
-
-// MapValues implements node.Climber; it is called only where AppendValues
-// said the narrowing applies.
-func (n notDone[N]) MapValues(f func(int) int) node.Snapshot {
-	return notDone[N]{any(n.nd).(node.Climber).MapValues(f).(N)}
-}
-
-// Climb implements node.Climber for the nodes that do; for the others it
-// gives no bound.
-func (n notDone[N]) Climb(in int) (int, bool) {
-	if c, ok := any(n.nd).(node.Climber); ok {
-		return c.Climb(in)
-	}
-	return 0, false
-}
+// Climb implements node.Climber.
+func (n climbing[N]) Climb(in int) (int, bool) { return any(n.nd).(node.Climber).Climb(in) }

@@ -14,6 +14,7 @@ import (
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
+	"ringlab/mutex/kit"
 	"ringlab/mutex/quorum"
 )
 
@@ -136,8 +137,8 @@ func monteCarlo(ctx context.Context, n, m int, p float64, trials int, seed uint6
 				script = append(script, crash(3, c), node.Action{At: 4, Node: c, Cmd: node.CmdRestart})
 			}
 		}
-		w := workload{cs: 20, script: script}
-		r := w.newReactor(pl.nodes)
+		w := kit.Workload{CS: 20, Script: script}
+		r := w.Reactor(pl.nodes)
 		set := check.NewSet(&check.MutualExclusion{})
 		sys := engine.System{Nodes: pl.nodes, Factory: pl.factory, Script: script, Workload: engine.ReactFunc(r.React)}
 		rt := sim.Runtime{Seed: 1, Faults: sim.Faults{Slow: slow}, Stop: set.Violated}

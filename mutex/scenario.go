@@ -13,6 +13,7 @@ import (
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
+	"ringlab/mutex/kit"
 )
 
 // scenario is one of the chapter's worked examples or failure scenarios,
@@ -101,7 +102,7 @@ func (s scenario) prepare(c *cli.Context) (engine.System, rcli.Options, string, 
 	if st.names != nil {
 		pl.names = st.names
 	}
-	spec, last := newSpec("mutex scenario "+s.name, pl, workload{cs: st.cs, csFor: st.csFor, script: st.script})
+	spec, last := newSpec("mutex scenario "+s.name, pl, kit.Workload{CS: st.cs, CSFor: st.csFor, Script: st.script})
 	name := pl.names
 	spec.Names = name
 	figures := spec.Figures

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"ringlab/engine/trace"
-	"ringlab/mutex/internal/mutexcheck"
+	"ringlab/mutex/kit"
 )
 
 // stats are the chapter's figures of one run, read from its events. Times
@@ -43,7 +43,7 @@ func newStats() *stats {
 func (s *stats) observe(e *trace.Event) {
 	switch e.Kind {
 	case trace.KindCmd:
-		if mutexcheck.IsRequest(e.Cmd) {
+		if kit.IsRequest(e.Cmd) {
 			s.asked[e.Node] = append(s.asked[e.Node], e.T)
 			s.waiting++
 			if s.first < 0 {

@@ -10,17 +10,16 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return node.AppendBool(append(b, byte(n.state)), n.relayed)
 }
 
-// Rename implements node.Renamer for the rotations of the ring
-// (engine.Symmetry): the index and the right neighbour are the only node
-// indices a process holds.
-func (n *Node) Rename(perm []int) node.Snapshot {
-	c := *n
-	c.index, c.next = perm[n.index], perm[n.next]
-	return &c
+// Values implements node.Valuer: the index and the right neighbour are
+// the only node indices a process holds (renamed under the rotations of
+// the ring, engine.Symmetry).
+func (n *Node) Values(v *node.Values) {
+	v.Index(&n.index)
+	v.Index(&n.next)
 }
 
-// Rename implements node.MsgRenamer: a vote carries nothing.
-func (m VoteForMe) Rename([]int) node.Msg { return m }
+// Values implements node.Valuer: a vote carries nothing.
+func (m *VoteForMe) Values(*node.Values) {}
 
-// Rename implements node.MsgRenamer: an announcement carries nothing.
-func (m WeHaveALeader) Rename([]int) node.Msg { return m }
+// Values implements node.Valuer: an announcement carries nothing.
+func (m *WeHaveALeader) Values(*node.Values) {}

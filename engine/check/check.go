@@ -307,7 +307,7 @@ func (m *MutualExclusion) Clone() Snapshot {
 	return &c
 }
 
-// RenameNodes implements node.StateRenamer for the exhaustive checker's
+// RenameNodes implements NodeRenamer for the exhaustive checker's
 // symmetry reduction: the nodes inside and the exit clocks' owners are
 // renamed (the clocks' components, by node, too).
 func (m *MutualExclusion) RenameNodes(perm []int) {

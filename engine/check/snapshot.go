@@ -51,7 +51,7 @@ func (s *NodeSet) Remove(i int) {
 	}
 }
 
-// RenameNodes renames every member i to perm[i] (node.StateRenamer), in
+// RenameNodes renames every member i to perm[i] (NodeRenamer), in
 // place.
 func (s *NodeSet) RenameNodes(perm []int) {
 	for k, i := range *s {
@@ -110,4 +110,15 @@ type Filter interface {
 	// Concerns reports whether Observe(e) may change the property's state
 	// or report a violation.
 	Concerns(e *trace.Event) bool
+}
+
+// NodeRenamer is implemented by the rest of a checked state that holds
+// node indices and is renamed with the nodes under a symmetry
+// (engine.Symmetry): a workload's state, a property's snapshot (the nodes
+// inside the critical section, the self-declared leaders). RenameNodes
+// replaces, in place, every node index i it holds by perm[i] (perm[0] is
+// 0); the checker calls it on a clone only.
+type NodeRenamer interface {
+	// RenameNodes renames, in place, every node index held by perm.
+	RenameNodes(perm []int)
 }

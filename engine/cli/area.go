@@ -183,7 +183,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 			if len(sys.Slow) > 0 {
 				return cliutil.Usagef("this scenario needs the simulator's slow links; an exhaustive check has no time: use --timers any for a timeout shorter than a message")
 			}
-			if err := snapshots(sys); err != nil {
+			if err := derivable(sys); err != nil {
 				return err
 			}
 			return Check(c.Context, c, sys, sc, c.App.Writer, c.App.ErrWriter)

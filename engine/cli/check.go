@@ -50,6 +50,7 @@ func CheckFlags() []ucli.Flag {
 		&ucli.BoolFlag{Name: "extremes", Usage: "after an exhausted search without a violation, the extremes over every schedule, each with a path: the fewest and most messages (in total, by type, per entry over cycles), the most in flight, the longest wait (the whole graph again, without reduction); printed by default when the search found at most 20000 states, --extremes up to 2000000 analysed states, --extremes=false never", DefaultText: "when small"},
 		SingleFlag("goal", "search for a state where this goal holds and print a shortest path to it (`NAME`: messages-on-a-link, or one the algorithm registers; an unknown name lists them; once); exit 3 if none is reachable"),
 		&ucli.BoolFlag{Name: "symmetry", Usage: "keep one state of every orbit under the symmetry the algorithm declares (the rotations of a symmetric ring): fewer states, the same verdicts, a concrete path; off by default; turns --por off, runs on one worker; refused with --liveness, --goal, --from-path and --serve, ignored with --path"},
+		&ucli.BoolFlag{Name: "derived", Hidden: true, Usage: "copy and key every node state by its Go value, ignoring the node's own Clone and AppendKey: the counts and verdicts must be the same (a test of those methods, and a measure of what they save)"},
 		&ucli.StringFlag{Name: "from-path", Usage: "stage the search: start from the state this path reaches (`LABELS`, taken with any timer and fault it holds; empty: the initial state), with the fault budgets and --timers counted from there; --path then continues it"},
 	}
 }
@@ -133,7 +134,7 @@ func searchFlags(c *ucli.Context, sc statespace.Config) (statespace.Config, erro
 	}
 	sc.MaxMemory = uint64(gib * (1 << 30))
 	sc.Crashes, sc.Restarts, sc.Drops = c.Int("crashes"), c.Int("restarts"), c.Int("drops")
-	sc.POR, sc.Exact, sc.Liveness = c.Bool("por"), c.Bool("exact"), c.Bool("liveness")
+	sc.POR, sc.Exact, sc.Liveness, sc.Derived = c.Bool("por"), c.Bool("exact"), c.Bool("liveness"), c.Bool("derived")
 	if sc.Workers = c.Int("workers"); sc.Workers < 0 || sc.Workers > 4096 {
 		return sc, cliutil.Usagef("--workers must be between 0 (one per core) and 4096, got %d", sc.Workers)
 	}

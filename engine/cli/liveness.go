@@ -11,6 +11,7 @@ import (
 	"ringlab/engine/cliutil"
 	"ringlab/engine/run"
 	"ringlab/engine/statespace"
+	"ringlab/engine/trace"
 )
 
 // liveReport is the liveness part of a check's report (--liveness).
@@ -101,24 +102,31 @@ func newLiveReport(sc statespace.Config, res statespace.Result, base string, nam
 }
 
 // stutters reports whether the search's violation is one of a liveness
-// property (no deadlock, a promise: run.Liveness) in a state where nothing
-// can happen: under --liveness, an infinite behaviour that stays there
-// for ever, a lasso whose cycle is the stutter.
+// property (a check.Eventually: no deadlock) in a state where nothing can
+// happen with its promise still owed: under --liveness, an infinite
+// behaviour that stays there for ever, a lasso whose cycle is the
+// stutter. A liveness property failed there with its promises kept (two
+// different leaders) is a plain violation.
 func stutters(sc statespace.Config, res statespace.Result) bool {
 	if sc.Checks == nil {
 		return false
 	}
-	live := false
+	var promise check.Promise
 	for _, p := range sc.Checks() {
-		if l, ok := p.(run.Liveness); ok && p.ID() == res.Violation.Property {
-			live = l.Liveness()
+		if e, ok := p.(check.Eventually); ok && p.ID() == res.Violation.Property {
+			promise = e.Promise()
 		}
 	}
-	if !live {
+	if promise == nil {
 		return false
 	}
-	rr, err := statespace.Replay(sc, res.Path, nil)
-	return err == nil && rr.Terminated
+	wants := promise.Wants()
+	rr, err := statespace.Replay(sc, res.Path, func(e *trace.Event) {
+		if wants.Has(e.Kind) {
+			promise.Observe(e)
+		}
+	})
+	return err == nil && rr.Terminated && promise.Owed() != 0
 }
 
 // writeLive writes the liveness lines of the text report.

@@ -9,7 +9,7 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
-	"ringlab/engine/node"
+	"ringlab/engine/internal/derive"
 	"ringlab/engine/statespace"
 	"ringlab/engine/vet"
 )
@@ -66,7 +66,7 @@ func (a Area) vetCommand(alg engine.Algorithm) *ucli.Command {
 			if sys.Nodes > statespace.MaxNodes {
 				return tooManyNodes("vet", sys.Nodes)
 			}
-			if err := snapshots(sys); err != nil {
+			if err := derivable(sys); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.ErrWriter, "vet: searching up to %d states of %s, then stepping what the search meets\n", c.Int64("max-states"), alg.Name)
@@ -92,17 +92,19 @@ func searchParamFlags(alg engine.Algorithm, cmd string) []ucli.Flag {
 	return fs
 }
 
-// snapshots refuses a System whose nodes are not node.Snapshots: the
-// search copies and compares states by Clone and AppendKey, which such a
-// node does not have.
-func snapshots(sys engine.System) error {
+// derivable refuses, before anything is searched, a System whose nodes
+// the search can neither copy nor compare: a node without its own Clone
+// and AppendKey that holds a func, a chan or an unsafe pointer
+// (engine/internal/derive names the field; exit 1, the code of a node
+// that breaks the engine's contract, as no flag can mend it).
+func derivable(sys engine.System) error {
 	for i := 1; sys.Factory != nil && i <= sys.Nodes; i++ {
 		nd, err := sys.Factory(i)
 		if err != nil {
 			return nil // the search reports the Factory's error
 		}
-		if _, ok := nd.(node.Snapshot); !ok {
-			return cliutil.Usagef("node %d of %s is a %T, which does not implement node.Snapshot (Clone and AppendKey): check and vet copy and compare states with them; add both methods (see engine/node)", i, sys.Name, nd)
+		if err := (derive.Ops{}).Check(nd); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -27,10 +27,12 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/check"
+	"ringlab/engine/node"
 	"ringlab/engine/run"
 	"ringlab/engine/sim"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
+	"ringlab/engine/vet"
 )
 
 // SeedEnv names the environment variable that makes Sweep replay one
@@ -140,7 +142,9 @@ func describe(err error) string {
 // no faults, at most MaxStates distinct states. It reports with t.Errorf a
 // violated property with its detail, the shortest path to it (labels and
 // the trace in words) and the replay command; and a search that stops
-// before it has exhausted the space. With the environment variable
+// before it has exhausted the space; and, for nodes with their own Clone
+// and AppendKey, what engine/vet finds wrong with them (determinism,
+// clone, key). With the environment variable
 // RINGLAB_PATH set to a path's labels, it replays that path alone and
 // logs its trace.
 func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
@@ -203,6 +207,31 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		return
 	}
 	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", alg.Name, res.Distinct, res.Terminal, res.Depth)
+	handWritten(t, alg.Name, sys)
+}
+
+// handWritten reports, for nodes with their own Clone and AppendKey
+// (node.Snapshot, a fast path the search took), what engine/vet finds
+// wrong with them: the contract's checks (determinism, clone, key), which
+// compare them with the copy and the key derived from the node's value.
+// A search over a clone short of a field, or a key that splits a state,
+// counts states that are not the node's.
+func handWritten(t testing.TB, name string, sys engine.System) {
+	t.Helper()
+	nd, err := sys.Factory(1)
+	if _, ok := nd.(node.Snapshot); err != nil || !ok {
+		return
+	}
+	r, err := vet.RunSystem(t.Context(), sys, vet.Options{})
+	if err != nil {
+		t.Errorf("%s: vetting the node's own Clone and AppendKey: %v", name, err)
+		return
+	}
+	for _, f := range r.Findings {
+		if f.Check == vet.CheckDeterminism || f.Check == vet.CheckClone || f.Check == vet.CheckKey {
+			t.Errorf("%s: the node's own Clone or AppendKey breaks the contract (the counts above are not the node's): %s", name, f)
+		}
+	}
 }
 
 // replayPath runs one path of the search through run.Run, the trace

@@ -102,6 +102,19 @@ func TestExhaustPassesACorrectAlgorithm(t *testing.T) {
 	}
 }
 
+// TestExhaustChecksTheHandWrittenMethods: a Clone short of a field the
+// key leaves out changes no verdict (node 1 just passes no token), yet
+// Exhaust reports it, from vet's comparison with the derived copy.
+func TestExhaustChecksTheHandWrittenMethods(t *testing.T) {
+	r := record(t)
+	enginetest.Exhaust(r, relayAlgorithm(), params(map[string]any{"forgetful": true}))
+	if len(r.errs) != 1 {
+		t.Fatalf("errors %q, want one", r.errs)
+	}
+	contains(t, "Exhaust", r.errs[0], "relay: the node's own Clone or AppendKey",
+		"clone: node 1: Clone: a clone of the *enginetest_test.relay differs from its original (field left)")
+}
+
 // TestExhaustFindsAndReplaysAViolation: the search reports the shortest
 // path, in labels and words, and its replay command; the replay of that
 // path alone reports the same violation.

@@ -18,6 +18,7 @@ type relay struct {
 	i, n, left int
 	greedy     bool
 	inCS       bool
+	forgetful  bool // Clone forgets left: the clone is another node
 }
 
 // Token is relay's one message: the hops it has left.
@@ -49,7 +50,13 @@ func (r *relay) pass(out *node.Output, left int) {
 	}
 }
 
-func (r *relay) Clone() node.Node { c := *r; return &c }
+func (r *relay) Clone() node.Node {
+	c := *r
+	if r.forgetful {
+		c.left = 0
+	}
+	return &c
+}
 func (r *relay) AppendKey(b []byte) []byte {
 	return node.AppendBool(b, r.inCS)
 }
@@ -68,6 +75,7 @@ func relayAlgorithm() engine.Algorithm {
 			}},
 			{Name: "hops", Default: 4},
 			{Name: "greedy", Default: false},
+			{Name: "forgetful", Default: false},
 		},
 		Build: func(p engine.Params, _ engine.Env) (engine.System, error) {
 			n, hops := p.Int("nodes"), p.Int("hops")
@@ -88,7 +96,7 @@ func relayAlgorithm() engine.Algorithm {
 			return engine.System{
 				Name: "relay", Nodes: n, Topology: trace.TopoRing,
 				Factory: func(i int) (node.Node, error) {
-					return &relay{i: i, n: n, left: hops, greedy: p.Bool("greedy")}, nil
+					return &relay{i: i, n: n, left: hops, greedy: p.Bool("greedy"), forgetful: p.Bool("forgetful")}, nil
 				},
 				Messages:   []node.Msg{Token{}},
 				Script:     script,

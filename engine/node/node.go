@@ -14,6 +14,12 @@
 // Nodes have 1-based indices 1..n (the position in the topology) and, where
 // the algorithm needs them, separate algorithm ids (the ring election's
 // default runs ids [5,3,7,1,4] on nodes 1..5).
+//
+// A node needs nothing but Step: its state is data, which the engine
+// copies and keys from the Go value (a field it cannot, a func or a chan,
+// is refused naming it, unless tagged `ringlab:"fixed"`). Snapshot is an
+// optional fast path, checked by engine/vet against the derived copy and
+// key.
 package node
 
 import "fmt"

@@ -1,13 +1,19 @@
 package node
 
-// Snapshot is implemented by a Node whose state an exhaustive checker can
-// copy and compare: Clone returns an independent copy (stepping one never
-// changes the other: the plain way is to share no slice or map with the
-// original; a node may share one that no step changes in place, building
-// a new one instead, which makes a clone cheaper), and AppendKey appends a canonical encoding of the node's mutable state to b.
-// Two nodes built by the same Factory have equal keys exactly when they
-// behave the same for every future input; fields fixed at construction
-// (the configuration, the index) may be left out.
+// Snapshot is an optional fast path of a Node. A Node needs only Step:
+// the engine copies its state and tells its states apart by its Go value
+// (a deep copy, and a key of every field but those tagged
+// `ringlab:"fixed"`, set at construction and never changed). A Node that
+// implements Snapshot is copied and keyed by its own methods instead,
+// which engine/vet checks against the derived ones: Clone returns an
+// independent copy (stepping one never changes the other: the plain way
+// is to share no slice or map with the original; a node may share one
+// that no step changes in place, building a new one instead, which makes
+// a clone cheaper), and AppendKey appends a canonical encoding of the
+// node's mutable state to b. Two nodes built by the same Factory have
+// equal keys exactly when they behave the same for every future input;
+// fields fixed at construction (the configuration, the index) may be left
+// out, and so may a value no step reads.
 type Snapshot interface {
 	Node
 	// Clone returns an independent copy of the node.

@@ -6,17 +6,19 @@ import (
 	"slices"
 
 	"ringlab/engine"
+	"ringlab/engine/check"
 	"ringlab/engine/trace"
 )
 
-// Violation is the error of a run that broke a property: at an event
-// (Safety), or in its end-of-run verdict. A violated liveness property
-// (no deadlock, no starvation) says the run stopped short of its work
+// Violation is the error of a run that broke a property: at an event, or
+// in its end-of-run verdict. The verdict of a liveness property (a
+// check.Eventually: no deadlock, no starvation) failed where the run ends
+// with its promise still owed says the run stopped short of its work
 // rather than that it did something wrong.
 type Violation struct {
 	Property string // the property's ID ("mutual exclusion")
 	Detail   string // what broke it, in words
-	Liveness bool   // the property is a liveness property (see Liveness)
+	Liveness bool   // the run stopped short of its work: a promise of the property is owed (Outcome.Owed)
 	Replay   string // the command line that repeats the run
 }
 
@@ -40,14 +42,6 @@ type NoTermination struct {
 // Error says why the run did not end, with the replay.
 func (e *NoTermination) Error() string {
 	return fmt.Sprintf("no termination: %s (replay: %s)", e.Why, e.Replay)
-}
-
-// Liveness is implemented by a property that says whether it is a
-// liveness property: one a run cut short can fail without anything having
-// gone wrong (no deadlock, no starvation).
-type Liveness interface {
-	// Liveness reports whether the property is a liveness property.
-	Liveness() bool
 }
 
 // Err says what the outcome means, as a typed error: nil when every
@@ -79,13 +73,8 @@ func (o Outcome) Err() error {
 }
 
 func (o Outcome) violation(v trace.Verdict) *Violation {
-	e := &Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay}
-	for _, p := range o.Properties {
-		if l, ok := p.(Liveness); ok && string(p.ID()) == v.Property {
-			e.Liveness = l.Liveness()
-		}
-	}
-	return e
+	live := slices.Contains(o.Owed, check.ID(v.Property))
+	return &Violation{Property: v.Property, Detail: v.Detail, Replay: o.Summary.Replay, Liveness: live}
 }
 
 // UnknownProperty is the error of Options.Only naming no property of the

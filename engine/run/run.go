@@ -42,6 +42,12 @@ type Outcome struct {
 	Violations []trace.Event // the violation events, in the order they were seen
 	// Properties are the properties judged, in the System's order.
 	Properties []check.Property
+	// Owed are the liveness properties (check.Eventually) whose promise is
+	// still owed where the run ends: a failed verdict of one is no
+	// progress (a deadlock, a request never granted), where a failed
+	// verdict of another, or of one whose promises were all kept, is a
+	// violation (nodes that took different leaders).
+	Owed []check.ID
 }
 
 // Run runs sys on rt under opts. The error is the runtime's (the run could
@@ -61,14 +67,15 @@ func Run(ctx context.Context, sys engine.System, rt engine.Runtime, opts Options
 	set.SetTimes(rt.Name())
 	w := &writer{rs: opts.Renderers}
 	w.header(opts.Header)
-	res, err := rt.Run(ctx, sys, observer(sys, set, w))
+	ps := newPromises(props)
+	res, err := rt.Run(ctx, sys, observer(sys, set, ps, w))
 	if err != nil {
 		return out, err
 	}
 	if ctx.Err() != nil { // cancelled as it ended: judged as far as it got
 		res.End, res.Why = engine.Interrupted, "interrupted"
 	}
-	out.Result, out.Violations = res, set.Violations
+	out.Result, out.Violations, out.Owed = res, set.Violations, ps.owed()
 	out.Summary = summary(sys, rt, res, opts)
 	end := check.End{Terminated: res.End == engine.Quiescent, Why: why(res), Messages: res.Messages, Runtime: rt.Name()}
 	if p, ok := rt.(PathEnd); ok {
@@ -108,11 +115,13 @@ func properties(sys engine.System) []check.Property {
 	return sys.Properties
 }
 
-// observer judges each event, lets the System's own observer count it,
-// and hands it, then the violations it caused, to the renderers.
-func observer(sys engine.System, set *check.Set, w *writer) engine.Observer {
+// observer judges each event, follows the promises, lets the System's
+// own observer count it, and hands it, then the violations it caused, to
+// the renderers.
+func observer(sys engine.System, set *check.Set, ps promises, w *writer) engine.Observer {
 	return func(e *trace.Event) {
 		vs := set.Observe(e)
+		ps.observe(e)
 		if sys.Observe != nil {
 			sys.Observe(e)
 		}
@@ -123,6 +132,43 @@ func observer(sys engine.System, set *check.Set, w *writer) engine.Observer {
 			w.event(&vs[i])
 		}
 	}
+}
+
+// promises follow the promise of every liveness property (a
+// check.Eventually) along a run, so that a failed verdict says whether
+// the run ended owing it.
+type promises struct {
+	ids []check.ID
+	ps  []check.Promise
+}
+
+func newPromises(props []check.Property) promises {
+	var p promises
+	for _, prop := range props {
+		if e, ok := prop.(check.Eventually); ok {
+			p.ids, p.ps = append(p.ids, prop.ID()), append(p.ps, e.Promise())
+		}
+	}
+	return p
+}
+
+func (p promises) observe(e *trace.Event) {
+	for _, pr := range p.ps {
+		if pr.Wants().Has(e.Kind) {
+			pr.Observe(e)
+		}
+	}
+}
+
+// owed are the properties whose promise is owed now.
+func (p promises) owed() []check.ID {
+	var ids []check.ID
+	for k, pr := range p.ps {
+		if pr.Owed() != 0 {
+			ids = append(ids, p.ids[k])
+		}
+	}
+	return ids
 }
 
 // summary is the last line of the run's log, without its verdicts.

@@ -35,14 +35,35 @@ func cs(t int64, node int, kind string) trace.Event {
 	return trace.Event{V: trace.Version, T: t, Node: node, Kind: kind}
 }
 
-// deadlockish is a liveness property that fails at the end of every run.
+// deadlockish is a liveness property that fails at the end of every run,
+// its promise to node 3 (that it enters) owed from the start.
 type deadlockish struct{}
 
 func (deadlockish) ID() check.ID                { return "no deadlock" }
 func (deadlockish) Observe(*trace.Event) string { return "" }
-func (deadlockish) Liveness() bool              { return true }
+func (deadlockish) Promise() check.Promise      { return entered(3) }
 func (deadlockish) Finish(check.End) trace.Verdict {
-	return trace.Verdict{Property: "no deadlock", Detail: "node 2 still waiting"}
+	return trace.Verdict{Property: "no deadlock", Detail: "node 3 still waiting"}
+}
+
+// disagreeish is a liveness property whose promise to node 1 (that it
+// enters) is kept, and whose verdict fails at the end of every run for
+// what it also judges there.
+type disagreeish struct{}
+
+func (disagreeish) ID() check.ID                { return "agreement" }
+func (disagreeish) Observe(*trace.Event) string { return "" }
+func (disagreeish) Promise() check.Promise      { return entered(1) }
+func (disagreeish) Finish(check.End) trace.Verdict {
+	return trace.Verdict{Property: "agreement", Detail: "node 1 and node 2 disagree"}
+}
+
+// entered is the promise, owed from the start, that node i enters the
+// critical section.
+func entered(i int) check.Promise {
+	return &check.Owed{Start: 1 << (i - 1), Kinds: trace.KindsOf(trace.KindEnterCS),
+		Ask:    func(*trace.Event) bool { return false },
+		Answer: func(e *trace.Event) bool { return e.Kind == trace.KindEnterCS && e.Node == i }}
 }
 
 func TestOutcomeErr(t *testing.T) {
@@ -60,8 +81,10 @@ func TestOutcomeErr(t *testing.T) {
 			&Violation{}},
 		{"safety beats no termination", script{overlap, engine.Exhausted}, nil, "mutual exclusion violated", &Violation{}},
 		{"no termination", script{apart, engine.Exhausted}, nil, "no termination: exhausted", &NoTermination{}},
-		{"liveness is no progress", script{apart, engine.Quiescent}, []check.Property{deadlockish{}},
-			"no progress: no deadlock violated: node 2 still waiting", &Violation{}},
+		{"a promise owed is no progress", script{apart, engine.Quiescent}, []check.Property{deadlockish{}},
+			"no progress: no deadlock violated: node 3 still waiting", &Violation{}},
+		{"a liveness property with its promises kept is violated", script{apart, engine.Quiescent}, []check.Property{disagreeish{}},
+			"agreement violated: node 1 and node 2 disagree", &Violation{}},
 		{"interrupted", script{overlap, engine.Interrupted}, nil, "context canceled", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

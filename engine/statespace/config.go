@@ -40,9 +40,10 @@ func ParseTimers(s string) (TimerModel, error) {
 // Config is one search: the System searched and how to search it.
 type Config struct {
 	// System is what is searched. The search reads its Nodes (at most
-	// MaxNodes), Factory (every node must be a node.Snapshot), Script,
-	// Workload, Within and Bound, as documented below; the rest of it
-	// (its name, properties, goals, runtimes' options) is the caller's.
+	// MaxNodes), Factory (how a node is copied and keyed: see Derived),
+	// Script, Workload, Within and Bound, as documented below; the rest
+	// of it (its name, properties, goals, runtimes' options) is the
+	// caller's.
 	//
 	// Script holds the environment's first commands; each node gets its
 	// own in order of At (times are not modelled). A crash at tick 0 makes
@@ -116,7 +117,7 @@ type Config struct {
 	// for a goal, which may read any node's state.
 	Goal *engine.Goal
 	// NoShift turns off the clock shift (shift.go): by default a search
-	// whose nodes are node.Shifters, under FIFO links and no Within
+	// whose nodes declare their values (node.Valuer), under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool
 	// Symmetry, when set, is the symmetry the search reduces by (usually
@@ -142,7 +143,7 @@ type Config struct {
 	SpillDir string
 	spillAt  int64 // the level size from which it goes to disk (0: spillAt)
 	linkMem  int   // the parent links kept in memory (0: linkMem)
-	// CheckClones is a test of the nodes' node.Snapshot methods: every new
+	// CheckClones is a test of the nodes' copy and key: every new
 	// state is rebuilt from the initial state along its path and its key
 	// compared (a Clone that shares memory with its original, or a key that
 	// misses a field, shows up as a difference). Slow: O(depth) per state.
@@ -153,7 +154,13 @@ type Config struct {
 	// collects from it the inputs the search met. It is called again for
 	// a step taken again (a state expanded twice, a path replayed), from
 	// the goroutine that called Search; unset, it costs nothing.
-	OnStep func(i int, before node.Snapshot, in node.Input)
+	OnStep func(i int, before node.Node, in node.Input)
+	// Derived copies and keys every node state by its Go value
+	// (engine/internal/derive), ignoring a node.Snapshot's own Clone and
+	// AppendKey, which are otherwise used. Either way, the counts and
+	// verdicts are the same when those methods are right: a test of them,
+	// and of what they save.
+	Derived bool
 }
 
 // MaxNodes bounds Config.Nodes (states keep node sets as 64-bit masks).

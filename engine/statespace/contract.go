@@ -83,7 +83,7 @@ func (s *searcher) confirm(next *state, p []Trans, viol *Violation) error {
 		if !next.alive(j + 1) {
 			continue
 		}
-		if got := m.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.keyAt(id) {
+		if got := m.in.ops.AppendKey([]byte{byte(j + 1)}, m.nodeAt(id)); string(got) != m.in.keyAt(id) {
 			return contract(s.cfg, "node %d's state at the end of %s changed after it was stored, though no step was given to it", j+1, FormatPath(p))
 		}
 	}

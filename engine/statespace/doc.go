@@ -10,8 +10,10 @@
 // moment (the asynchronous model, where a slow node and a dead one look
 // alike); under TimersQuiet only when no message is in flight (every
 // timeout longer than any message delay). States are deduplicated by a
-// canonical key (every node's node.Snapshot key, the links, the pending
-// timers and commands, the environment, the budgets spent), stored as a
+// canonical key (every node's key: its own AppendKey if it is a
+// node.Snapshot, else derived from its value, engine/internal/derive; the
+// links, the pending timers and commands, the environment, the budgets
+// spent), stored as a
 // 64-bit fingerprint or, with Exact, in full; node states, messages and
 // environments are interned, so a state is a few small slices of numbers. The
 // partial-order reduction (POR) takes, where it can, only one group of

@@ -118,7 +118,7 @@ type Step struct {
 // PropertyStatus is one property at one state.
 type PropertyStatus struct {
 	ID       check.ID // the property's name
-	Liveness bool     // judged only where a run ends
+	Liveness bool     // a liveness property (check.Eventually): it makes promises
 	// Status is "violated", "holds" (judged at the end of a run, or a
 	// property judged at every state not broken so far) or "not reached"
 	// (judged only where a run ends, and the path stops before).
@@ -273,9 +273,7 @@ func (x *Explorer) statuses(set *check.Set, end check.End) []PropertyStatus {
 	var out []PropertyStatus
 	for k, vd := range set.Finish(end) {
 		ps := PropertyStatus{ID: check.ID(vd.Property), Detail: vd.Detail}
-		if l, ok := set.Properties[k].(interface{ Liveness() bool }); ok {
-			ps.Liveness = l.Liveness()
-		}
+		_, ps.Liveness = set.Properties[k].(check.Eventually)
 		switch {
 		case vd.NotReached:
 			ps.Status = "not reached"

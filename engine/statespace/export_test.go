@@ -21,7 +21,7 @@ func ShiftSpaces(cfg Config, depth, limit int) (full, shifted map[string]string,
 
 // ShiftSpacesWithout is ShiftSpaces with parts of the reduction off, named
 // in off, comma-separated: "forget" (node.Forgetter), "stamps"
-// (node.Stamper), "gaps" (node.Climber); "" keeps every part. What a part
+// (node.Values.Stamp), "gaps" (node.Climber); "" keeps every part. What a part
 // merges is the difference. "narrow-1" keeps every part but narrows each
 // gap to one less than the bound: a reduction broken on purpose.
 func ShiftSpacesWithout(cfg Config, depth, limit int, off string) (full, shifted map[string]string, err error) {

@@ -5,10 +5,11 @@ import (
 	"slices"
 
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 )
 
-// The gaps narrowed: in a state whose live nodes and messages all
-// implement node.Climber and node.MsgClimber, a gap between two
+// The gaps narrowed: in a state whose live nodes and messages all declare
+// their values (node.Valuer) and whose live nodes are node.Climbers, a gap between two
 // consecutive distinct values (clocks and timestamps, in nodes and in
 // messages in flight) that lies below the second least clock is narrowed
 // to the most that can matter. A node left behind (its request waiting on
@@ -80,33 +81,21 @@ func (m *machine) closeGaps(s *state) *state {
 		return s
 	}
 	g := &m.shifterOf().gaps
-	vs := g.vs[:0]
 	clocks := g.clocks[:0]
-	var ok bool
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		c, is := m.nodeAt(id).(node.Climber)
-		if !is {
+		if _, ok := m.nodeAt(id).(node.Climber); !ok {
 			return s
 		}
-		if vs, ok = c.AppendValues(vs); !ok {
-			return s
-		}
-		f, ok := c.StampFloor()
+		f, ok := m.nodeFacts(id).Floor()
 		if !ok {
 			return s
 		}
 		clocks = append(clocks, f)
 	}
-	for _, it := range s.net {
-		c, is := m.msgAt(it.id).(node.MsgClimber)
-		if !is {
-			return s
-		}
-		vs = c.AppendValues(vs)
-	}
+	vs := m.values(s, g.vs[:0], clocksAndStamps)
 	g.vs, g.clocks = vs, clocks
 	if len(clocks) == 0 || len(vs) < 2 {
 		return s
@@ -152,7 +141,7 @@ func (m *machine) closeGaps(s *state) *state {
 				if int(it.link)%n+1 != p {
 					continue
 				}
-				if t, has := m.msgAt(it.id).(node.MsgClimber).Clock(); !has || t <= u {
+				if t, has := m.msgFacts(it.id).Brings(); !has || t <= u {
 					in++
 				}
 			}
@@ -178,9 +167,7 @@ func (m *machine) closeGaps(s *state) *state {
 		if j, ok := slices.BinarySearch(vs, v); ok {
 			return w[j]
 		}
-		panic("statespace: a value the node did not report")
+		panic("statespace: a value the node did not declare")
 	}
-	return g.apply(m, s, true,
-		func(nd node.Snapshot) node.Snapshot { return nd.(node.Climber).MapValues(f) },
-		func(msg node.Msg) node.Msg { return msg.(node.MsgClimber).MapValues(f) })
+	return g.apply(m, s, true, reduce.Mapping{Clock: f, Stamp: f, Dead: true})
 }

@@ -13,7 +13,7 @@ import (
 // The workers then read and intern without touching the lock (and its
 // cache line) for what they have met before.
 type local struct {
-	nodeObj []node.Snapshot
+	nodeObj []node.Node
 	msgs    []node.Msg
 	envObj  []*env
 	within  []bool
@@ -35,7 +35,7 @@ func (in *interner) refresh(l *local) {
 	in.mu.RUnlock()
 }
 
-func (m *machine) nodeAt(id uint32) node.Snapshot {
+func (m *machine) nodeAt(id uint32) node.Node {
 	if m.loc == nil {
 		return m.in.nodeAt(id)
 	}
@@ -76,11 +76,11 @@ func (m *machine) isWithin(id uint32) bool {
 }
 
 // internNode is interner.node for machine m.
-func (m *machine) internNode(i int, nd node.Snapshot) uint32 {
+func (m *machine) internNode(i int, nd node.Node) uint32 {
 	if m.loc == nil {
 		return m.in.nodeBuf(i, nd, &m.nkb)
 	}
-	m.nkb = nd.AppendKey(append(m.nkb[:0], byte(i)))
+	m.nkb = m.in.ops.AppendKey(append(m.nkb[:0], byte(i)), nd)
 	if id, ok := m.loc.nodeID[string(m.nkb)]; ok {
 		return id
 	}
@@ -105,7 +105,7 @@ func (m *machine) msgID(msg node.Msg) (uint32, error) {
 }
 
 // derivedID is msgID for a message made from one already interned
-// (ShiftClocks, Forget, a renaming), which is of an encodable type as
+// (a shift, Forget, a renaming), which is of an encodable type as
 // the one it came from was: an error here is a broken contract of the
 // method that made it, kept in m.broken (the step that made it fails,
 // takeBroken); the number returned, 0, is then a stand-in.

@@ -12,7 +12,7 @@ import (
 // (each state shifted and renamed as it is reached) and returns the
 // reduced states it passes through after each prefix in ends (numbers of
 // steps), as their keys and their live nodes' snapshots; with noStamps,
-// without renumbering low timestamps (node.Stamper).
+// without renumbering low timestamps (node.Values.Stamp).
 func Reduced(cfg Config, path []Trans, ends []int, noStamps bool) (keys []string, nodes [][]node.Snapshot, err error) {
 	off := ""
 	if noStamps {
@@ -44,7 +44,7 @@ func ReducedWithout(cfg Config, path []Trans, ends []int, off string) (keys []st
 			keys = append(keys, string(s.appendKey(nil, m.in)))
 			var ns []node.Snapshot
 			for _, id := range s.nodes {
-				ns = append(ns, m.nodeAt(id))
+				ns = append(ns, m.nodeAt(id).(node.Snapshot))
 			}
 			nodes = append(nodes, ns)
 		}

@@ -3,7 +3,7 @@ package statespace
 import (
 	"encoding/binary"
 
-	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 )
 
 // remap is what a reduction that renames values inside nodes and messages
@@ -24,10 +24,10 @@ func (r *remap) begin() {
 	}
 }
 
-// apply returns a copy of s with every live node renamed by nd and, if
-// msgs, every message in flight by msg, each computed once per (number,
+// apply returns a copy of s with every live node and, if msgs, every
+// message in flight rewritten by mp (what they declare, node.Valuer), each computed once per (number,
 // renaming) and interned.
-func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) node.Snapshot, msg func(node.Msg) node.Msg) *state {
+func (r *remap) apply(m *machine, s *state, msgs bool, mp reduce.Mapping) *state {
 	c := s.shallow()
 	for k, id := range c.nodes {
 		if !c.alive(k + 1) {
@@ -36,7 +36,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 		binary.LittleEndian.PutUint32(r.key, id)
 		nid, ok := r.nodes[string(r.key)]
 		if !ok {
-			nid = m.internNode(k+1, nd(m.nodeAt(id)))
+			nid = m.internNode(k+1, mapNode(m.nodeAt(id), mp))
 			r.nodes[string(r.key)] = nid
 		}
 		c.nodes[k] = nid
@@ -47,7 +47,7 @@ func (r *remap) apply(m *machine, s *state, msgs bool, nd func(node.Snapshot) no
 			binary.LittleEndian.PutUint32(r.key, it.id)
 			mid, ok := r.msgs[string(r.key)]
 			if !ok {
-				mid = m.derivedID(msg(m.msgAt(it.id)), "a renaming of identifiers")
+				mid = m.derivedID(mapMsg(m.msgAt(it.id), mp), "a renaming of values")
 				r.msgs[string(r.key)] = mid
 			}
 			net[k] = item{link: it.link, id: mid}

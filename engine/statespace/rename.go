@@ -7,17 +7,18 @@ import (
 	"slices"
 
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 )
 
 // The identifiers' renaming: a state whose live nodes and messages all
-// implement node.IDRenamer and node.MsgIDRenamer is replaced by its canonical
+// declare their values (node.Valuer) is replaced by its canonical
 // renaming, where each owner's identifiers the state holds are renumbered
 // 1..k in their order (and the values no one depends on are made
 // canonical), so that a participant that numbers its requests for ever
 // leaves a finite space.
 //
 // Why it is exact: write ρ(σ) for σ with its identifiers renamed by ρ, one
-// to one and keeping the order, owner by owner. By the IDRenamer contract
+// to one and keeping the order, owner by owner. By the contract of node.Values.ID
 // ρ(σ) enables the same transitions as σ (the same labels: under FIFO a
 // delivery is named by its link alone, and a command or timer carries no
 // identifier), and each leads to ρ'(step(σ, t)), ρ' being ρ extended to the
@@ -56,26 +57,17 @@ func cmpID(a, b node.ID) int {
 // where the renaming does not apply). s is not changed.
 func (m *machine) renameIDs(s *state) *state {
 	r := &m.shifterOf().ids
+	if !m.declared(s) {
+		return s
+	}
 	ids := r.ids[:0]
 	for k, id := range s.nodes {
-		if !s.alive(k + 1) {
-			continue
-		}
-		rn, ok := m.nodeAt(id).(node.IDRenamer)
-		if !ok {
-			return s
-		}
-		var exact bool
-		if ids, exact = rn.AppendIDs(ids); !exact {
-			return s
+		if s.alive(k + 1) {
+			ids = append(ids, m.nodeFacts(id).IDs...)
 		}
 	}
 	for _, it := range s.net {
-		rn, ok := m.msgAt(it.id).(node.MsgIDRenamer)
-		if !ok {
-			return s
-		}
-		ids = rn.AppendIDs(ids)
+		ids = append(ids, m.msgFacts(it.id).IDs...)
 	}
 	slices.SortFunc(ids, cmpID)
 	ids = slices.Compact(ids)
@@ -101,13 +93,15 @@ func (m *machine) renameIDs(s *state) *state {
 			// The state is wrong from here: the search stops at this step
 			// (takeBroken), not here, where no error can be returned.
 			if m.broken == "" {
-				m.broken = fmt.Sprintf("a node renamed the identifier %d of owner %d, which it did not report (node.IDRenamer's AppendIDs)", id.N, id.Owner)
+				m.broken = fmt.Sprintf("a node renamed the identifier %d of owner %d, which it did not declare (node.Values.ID)", id.N, id.Owner)
 			}
 			return id.N
 		}
 		return r.rank[k]
 	}
-	return r.apply(m, s, moved,
-		func(nd node.Snapshot) node.Snapshot { return nd.(node.IDRenamer).RenameIDs(rename) },
-		func(msg node.Msg) node.Msg { return msg.(node.MsgIDRenamer).RenameIDs(rename) })
+	if !moved {
+		// the shift, under the same condition, cleared the unused values
+		return s
+	}
+	return r.apply(m, s, true, reduce.Mapping{ID: rename, Dead: true})
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/internal/derive"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 )
@@ -19,7 +20,7 @@ func (m *machine) checkClone(cfg Config, s *state, p []Trans, k []byte) error {
 		if !s.alive(j + 1) {
 			continue
 		}
-		if got := m.nodeAt(id).AppendKey([]byte{byte(j + 1)}); string(got) != m.in.nodeKey[id] {
+		if got := m.in.ops.AppendKey([]byte{byte(j + 1)}, m.nodeAt(id)); string(got) != m.in.nodeKey[id] {
 			return fmt.Errorf("statespace: node %d's state changed after %s although no step was given to it: its Clone shares memory with its original", j+1, FormatPath(p))
 		}
 	}
@@ -53,6 +54,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 	if in == nil {
 		in = newInterner()
 		in.inside = cfg.Within
+		in.ops = derive.Ops{Derived: cfg.Derived}
 	}
 	m := &machine{cfg: cfg, n: n, in: in, sink: sink, lc: make([]int64, n+1)}
 	s := &state{
@@ -63,11 +65,10 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 		if err != nil {
 			return nil, nil, err
 		}
-		snap, ok := nd.(node.Snapshot)
-		if !ok {
-			return nil, nil, fmt.Errorf("statespace: node %d (%T) does not implement node.Snapshot", i, nd)
+		if err := m.in.ops.Check(nd); err != nil {
+			return nil, nil, err
 		}
-		s.nodes[i-1] = m.internNode(i, snap)
+		s.nodes[i-1] = m.internNode(i, nd)
 	}
 	// The initial environment is built once per interner: the replays
 	// that judge a search's terminal states share the search's.

@@ -4,11 +4,12 @@ import (
 	"slices"
 
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 	"ringlab/engine/sim"
 )
 
-// The clock shift: a state whose nodes and messages all implement
-// node.Shifter and node.MsgShifter is replaced by its shift that makes its
+// The clock shift: a state whose nodes and messages all declare their
+// values (node.Valuer) is replaced by its shift that makes its
 // least clock 1, so that states that differ only by a constant in every
 // clock become one, and the unbounded clocks of a run that never stops
 // leave a finite space.
@@ -16,7 +17,7 @@ import (
 // Why it is exact (the reduced search reaches the shifts of exactly the
 // states the full search reaches, with the same verdicts): write σ−d for
 // σ with every clock lowered by d (raised, for d < 0), where d is
-// least(σ)−1, so that every clock of σ−d is at least 1. By the Shifter contract, σ−d enables
+// least(σ)−1, so that every clock of σ−d is at least 1. By the contract of node.Values.Clock, σ−d enables
 // the same transitions as σ (the same labels: under FIFO a delivery is
 // named by its link alone), and each leads to step(σ, t)−d with the same
 // node events; the environment (workload and properties) sees only those
@@ -48,6 +49,9 @@ type shifter struct {
 	st     stamps               // the low timestamps' renumbering (stamps.go)
 	gaps   gaps                 // the gaps' narrowing (gaps.go)
 	envTS  []int                // scratch: the environment's timestamps (envStamped, history.go)
+	// nodeFacts, msgFacts: what each node and message number declares
+	// (node.Valuer; nil: nothing), read once (values.go)
+	nodeFacts, msgFacts []*reduce.Facts
 }
 
 // shifterOf is m's shifter, made on first use.
@@ -71,53 +75,29 @@ func (m *machine) shift(s *state) *state { return m.renameIDs(m.shiftClocks(s)) 
 // shiftClocks returns s shifted down by its least clock (s itself where
 // the shift does not apply). s is not changed.
 func (m *machine) shiftClocks(s *state) *state {
-	m.shifterOf()
-	for _, p := range s.pend {
-		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
-			return s
-		}
-	}
-	for k, id := range s.nodes {
-		if !s.alive(k + 1) {
-			continue
-		}
-		sh, ok := m.nodeAt(id).(node.Shifter)
-		if !ok {
-			return s
-		}
-		if _, _, exact := sh.LeastClock(); !exact {
-			return s
-		}
-	}
-	for _, it := range s.net {
-		if _, ok := m.msgAt(it.id).(node.MsgShifter); !ok {
-			return s
-		}
+	if !m.declared(s) {
+		return s
 	}
 	c := m.lowStamps(m.closeGaps(m.forget(s)))
 	least, has := 0, false
-	note := func(l int) {
-		if !has || l < least {
+	note := func(f *reduce.Facts) {
+		if l, h := f.Least(); h && (!has || l < least) {
 			least, has = l, true
 		}
 	}
 	for k, id := range c.nodes {
-		if !c.alive(k + 1) {
-			continue
-		}
-		if l, h, _ := m.nodeAt(id).(node.Shifter).LeastClock(); h {
-			note(l)
+		if c.alive(k + 1) {
+			note(m.nodeFacts(id))
 		}
 	}
 	for _, it := range c.net {
-		if l, h := m.msgAt(it.id).(node.MsgShifter).LeastClock(); h {
-			note(l)
-		}
+		note(m.msgFacts(it.id))
 	}
 	d := 0
 	if has {
 		d = least - 1
 	}
+	shift := reduce.Mapping{Clock: minus(d), Stamp: minus(d), Dead: true}
 	// c is copied (own) only when something in it changes: with d = 0,
 	// most often nothing does
 	own := func() {
@@ -132,7 +112,7 @@ func (m *machine) shiftClocks(s *state) *state {
 		key := [2]uint32{id, uint32(d)}
 		nid, ok := m.sh.nodes[key]
 		if !ok {
-			nid = m.internNode(k+1, m.nodeAt(id).(node.Shifter).ShiftClocks(d))
+			nid = m.internNode(k+1, mapNode(m.nodeAt(id), shift))
 			m.sh.nodes[key] = nid
 		}
 		if nid != id {
@@ -140,25 +120,24 @@ func (m *machine) shiftClocks(s *state) *state {
 			c.nodes[k] = nid
 		}
 	}
-	if d != 0 {
-		own()
+	if d == 0 {
+		return c
 	}
-	if d != 0 && len(c.net) > 0 {
+	own()
+	if len(c.net) > 0 {
 		net := make([]item, len(c.net))
 		for k, it := range c.net {
 			key := [2]uint32{it.id, uint32(d)}
 			mid, ok := m.sh.msgs[key]
 			if !ok {
-				mid = m.derivedID(m.msgAt(it.id).(node.MsgShifter).ShiftClocks(d), "ShiftClocks")
+				mid = m.derivedID(mapMsg(m.msgAt(it.id), shift), "the clock shift")
 				m.sh.msgs[key] = mid
 			}
 			net[k] = item{link: it.link, id: mid}
 		}
 		c.net = net
 	}
-	if d != 0 {
-		c.env = m.shiftEnv(c.env, d)
-	}
+	c.env = m.shiftEnv(c.env, d)
 	return c
 }
 
@@ -167,7 +146,7 @@ func (m *machine) shiftClocks(s *state) *state {
 // changes, or while a restart, which rebuilds a receiver, may still
 // happen). s is not changed.
 //
-// Why it is exact: by the Forgetter contract, a state and its forgotten
+// Why it is exact: by the node.Forgetter contract, a state and its forgotten
 // one take the same steps with the same events, and each step leads to
 // states that again differ only in values their receivers will never
 // read, or not at all (a delivered message is gone, new ones are sent

@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"slices"
 
-	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 )
 
 // The low timestamps renumbered: in a state whose live nodes and messages
-// all implement node.Stamper and node.MsgStamper, the timestamps below
-// every node's clock (F, the least clock) are renamed, keeping their order
+// all declare their values (node.Valuer), every node a clock, the
+// timestamps (node.Values.Stamp) below every node's clock (F, the least clock) are renamed, keeping their order
 // and equalities, to F-k..F-1 (k of them), before the shift.
 //
 // Why it is exact: every timestamp made from now on is above F (clocks
@@ -17,7 +17,7 @@ import (
 // is only ever compared with the timestamps the state holds (order and
 // equality kept by the renaming) or with later ones (all above F, above t
 // and its new name alike), and max(clock, t) is the clock for both (every
-// clock is at least F). By the Stamper contract the renamed state takes
+// clock is at least F). By the contract of node.Values.Stamp the renamed state takes
 // the same steps with the same events to the successors renamed alike;
 // the successor's own low timestamps include these, renumbered the same
 // way up to the successor's F, which is at least the old F. Two states
@@ -43,34 +43,25 @@ func (m *machine) lowStamps(s *state) *state {
 		return s
 	}
 	st := &m.shifterOf().st
+	ts := m.values(s, st.ts[:0], stampsOnly)
+	ts = m.stampsOfEnv(s.env, ts)
+	st.ts = ts
+	if len(ts) == 0 {
+		return s
+	}
 	floor, has := 0, false
-	ts := st.ts[:0]
 	for k, id := range s.nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		sn, ok := m.nodeAt(id).(node.Stamper)
+		f, ok := m.nodeFacts(id).Floor()
 		if !ok {
-			return s
-		}
-		f, exact := sn.StampFloor()
-		if !exact {
-			return s
+			return s // a node without a clock bounds no timestamp
 		}
 		if !has || f < floor {
 			floor, has = f, true
 		}
-		ts = sn.AppendStamps(ts)
 	}
-	for _, it := range s.net {
-		ms, ok := m.msgAt(it.id).(node.MsgStamper)
-		if !ok {
-			return s
-		}
-		ts = ms.AppendStamps(ts)
-	}
-	ts = m.stampsOfEnv(s.env, ts)
-	st.ts = ts
 	ts = slices.DeleteFunc(ts, func(t int) bool { return t >= floor })
 	if !has || len(ts) == 0 {
 		return s
@@ -97,9 +88,7 @@ func (m *machine) lowStamps(s *state) *state {
 		}
 		return t
 	}
-	c := st.apply(m, s, true,
-		func(nd node.Snapshot) node.Snapshot { return nd.(node.Stamper).RenameStamps(rename) },
-		func(msg node.Msg) node.Msg { return msg.(node.MsgStamper).RenameStamps(rename) })
+	c := st.apply(m, s, true, reduce.Mapping{Stamp: rename, Dead: true})
 	c.env = m.renameEnvStamps(c.env, rename)
 	return c
 }

@@ -7,7 +7,7 @@ import (
 	"ringlab/engine/statespace"
 )
 
-// Renumbering the timestamps below every clock (node.Stamper: Lamport's
+// Renumbering the timestamps below every clock (node.Values.Stamp: Lamport's
 // queued and ACQUIRE timestamps, Maekawa's requests' timestamps) is exact,
 // as the whole reduction is (the unreduced graph's states map onto the
 // reduced search's, each seen alike, with the renumbering on), and it

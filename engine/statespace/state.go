@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"ringlab/engine/internal/canon"
+	"ringlab/engine/internal/derive"
 	"ringlab/engine/node"
 )
 
@@ -87,8 +88,10 @@ type interner struct {
 	// nodeID numbers the distinct node states by node index and key;
 	// nodeObj holds each one's object, never stepped again (a step clones
 	// it first), and nodeKey the key it was interned under.
-	nodeID  map[string]uint32
-	nodeObj []node.Snapshot
+	nodeID map[string]uint32
+	// ops copies and keys the node states (Config.Derived).
+	ops     derive.Ops
+	nodeObj []node.Node
 	nodeKey []string
 	// within is, by node number, whether the state meets Config.Within.
 	within []bool
@@ -109,7 +112,7 @@ type interner struct {
 // The readers below are how a machine reads what was interned, so that
 // a shared interner (mu set) is read under its lock.
 
-func (in *interner) nodeAt(id uint32) node.Snapshot {
+func (in *interner) nodeAt(id uint32) node.Node {
 	if in.mu != nil {
 		in.mu.RLock()
 		defer in.mu.RUnlock()
@@ -194,8 +197,8 @@ func (in *interner) env(e *env, k []byte) uint32 {
 // state share one object, and the state's key holds 4 bytes per node.
 // *kb is the scratch for the key: the machine's own, so that machines
 // may share the interner.
-func (in *interner) nodeBuf(i int, nd node.Snapshot, kb *[]byte) uint32 {
-	*kb = nd.AppendKey(append((*kb)[:0], byte(i)))
+func (in *interner) nodeBuf(i int, nd node.Node, kb *[]byte) uint32 {
+	*kb = in.ops.AppendKey(append((*kb)[:0], byte(i)), nd)
 	if in.mu != nil {
 		in.mu.RLock()
 		id, ok := in.nodeID[string(*kb)]

@@ -330,9 +330,9 @@ func TestOnStepSeesEveryStepWithAStateOfItsOwn(t *testing.T) {
 	cfg := collectors(3)
 	calls := 0
 	pairs := map[string]bool{}
-	cfg.OnStep = func(i int, before node.Snapshot, in node.Input) {
+	cfg.OnStep = func(i int, before node.Node, in node.Input) {
 		calls++
-		pairs[fmt.Sprintf("%d %x %d %d %v", i, before.AppendKey(nil), in.Kind, in.From, in.Msg)] = true
+		pairs[fmt.Sprintf("%d %x %d %d %v", i, before.(node.Snapshot).AppendKey(nil), in.Kind, in.From, in.Msg)] = true
 		before.Step(in, &node.Output{})
 	}
 	res, err := Search(context.Background(), cfg)

@@ -66,7 +66,8 @@ type machine struct {
 	// noForget turns node.Forgetter off in the shift (a test's baseline
 	// for what forgetting merges).
 	noForget bool
-	// noStamps turns node.Stamper off in the shift (a test's baseline).
+	// noStamps turns the low timestamps' renumbering off in the shift (a
+	// test's baseline).
 	noStamps bool
 	// noGaps turns node.Climber off in the shift (a test's baseline);
 	// gapSlack is added to every narrowed gap's width (0; a test sets -1
@@ -280,11 +281,10 @@ func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		snap, ok := nd.(node.Snapshot)
-		if !ok {
-			return nil, nil, fmt.Errorf("node %d (%T) does not implement node.Snapshot", i, nd)
+		if err := m.in.ops.Check(nd); err != nil {
+			return nil, nil, err
 		}
-		c.nodes[i-1] = m.internNode(i, snap)
+		c.nodes[i-1] = m.internNode(i, nd)
 		c.crashed &^= 1 << (i - 1)
 		m.tick(i)
 		m.emit(trace.KindRecover, i)
@@ -353,9 +353,9 @@ func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Viol
 func (m *machine) stepNode(c *state, i int, in node.Input) {
 	orig := m.nodeAt(c.nodes[i-1])
 	if m.cfg.OnStep != nil {
-		m.cfg.OnStep(i, orig.Clone().(node.Snapshot), in)
+		m.cfg.OnStep(i, m.in.ops.Clone(orig), in)
 	}
-	nd := orig.Clone().(node.Snapshot)
+	nd := m.in.ops.Clone(orig)
 	m.out.Reset()
 	m.out.Now = m.now
 	nd.Step(in, &m.out)

@@ -10,7 +10,8 @@ import (
 	"slices"
 
 	"ringlab/engine"
-	"ringlab/engine/node"
+	"ringlab/engine/check"
+	"ringlab/engine/reduce"
 	"ringlab/engine/sim"
 )
 
@@ -62,19 +63,19 @@ func newSymm(m *machine, s0 *state, sym *engine.Symmetry) (*symm, error) {
 	}
 	for i, id := range s0.nodes {
 		if nd := m.nodeAt(id); s0.alive(i + 1) {
-			if _, ok := nd.(node.Renamer); !ok {
-				return nil, fmt.Errorf("symmetry: node %d (%T) does not implement node.Renamer", i+1, nd)
+			if m.nodeFacts(id) == nil {
+				return nil, fmt.Errorf("symmetry: node %d (%T) does not declare its node indices (node.Valuer)", i+1, nd)
 			}
 		}
 	}
 	if s0.env != 0 {
 		e := m.envAt(s0.env)
-		if _, ok := e.work.(node.StateRenamer); e.work != nil && !ok {
-			return nil, fmt.Errorf("symmetry: the workload (%T) does not implement node.StateRenamer", e.work)
+		if _, ok := e.work.(check.NodeRenamer); e.work != nil && !ok {
+			return nil, fmt.Errorf("symmetry: the workload (%T) does not implement check.NodeRenamer", e.work)
 		}
 		for _, p := range e.props {
-			if _, ok := p.(node.StateRenamer); !ok {
-				return nil, fmt.Errorf("symmetry: property %s (%T) keeps a state and does not implement node.StateRenamer", p.ID(), p)
+			if _, ok := p.(check.NodeRenamer); !ok {
+				return nil, fmt.Errorf("symmetry: property %s (%T) keeps a state and does not implement check.NodeRenamer", p.ID(), p)
 			}
 		}
 	}
@@ -167,7 +168,7 @@ func (y *symm) local(s *state, i int) string {
 		b = append(b, 1)
 	}
 	if s.alive(i) {
-		b = y.m.nodeAt(s.nodes[i-1]).AppendKey(b)
+		b = y.m.in.ops.AppendKey(b, y.m.nodeAt(s.nodes[i-1]))
 	}
 	lo, hi := s.pendOf(i)
 	for _, p := range s.pend[lo:hi] {
@@ -209,6 +210,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		y.pb = append(y.pb, byte(j))
 	}
 	c := &state{nodes: make([]uint32, n), crashes: s.crashes, drops: s.drops, restarts: s.restarts}
+	rename := reduce.Mapping{Index: func(i int) int { return perm[i] }}
 	for i := 1; i <= n; i++ {
 		j := perm[i]
 		if !s.alive(i) {
@@ -219,11 +221,10 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 			c.done |= 1 << (j - 1)
 		}
 		id, err := y.renamed(y.nodes, s.nodes[i-1], func(id uint32) (uint32, error) {
-			nd, ok := m.nodeAt(id).(node.Renamer)
-			if !ok {
-				return 0, fmt.Errorf("symmetry: node %d (%T) does not implement node.Renamer", i, m.nodeAt(id))
+			if m.nodeFacts(id) == nil {
+				return 0, fmt.Errorf("symmetry: node %d (%T) does not declare its node indices (node.Valuer)", i, m.nodeAt(id))
 			}
-			return m.internNode(j, nd.Rename(perm)), nil
+			return m.internNode(j, mapNode(m.nodeAt(id), rename)), nil
 		})
 		if err != nil {
 			return nil, err
@@ -242,11 +243,10 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		for k, it := range c.net {
 			from, to := int(it.link)/n+1, int(it.link)%n+1
 			id, err := y.renamed(y.msgs, it.id, func(id uint32) (uint32, error) {
-				msg, ok := m.msgAt(id).(node.MsgRenamer)
-				if !ok {
-					return 0, fmt.Errorf("symmetry: message %s (%T) does not implement node.MsgRenamer", m.msgAt(id).Type(), m.msgAt(id))
+				if m.msgFacts(id) == nil {
+					return 0, fmt.Errorf("symmetry: message %s (%T) does not declare its node indices (node.Valuer)", m.msgAt(id).Type(), m.msgAt(id))
 				}
-				return m.msgID(msg.Rename(perm))
+				return m.msgID(mapMsg(m.msgAt(id), rename))
 			})
 			if err != nil {
 				return nil, err
@@ -265,15 +265,15 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		id, err := y.renamed(y.envs, s.env, func(id uint32) (uint32, error) {
 			e := m.envAt(id).clone()
 			if e.work != nil {
-				e.work.(node.StateRenamer).RenameNodes(perm)
+				e.work.(check.NodeRenamer).RenameNodes(perm)
 			}
 			for _, p := range e.props {
-				p.(node.StateRenamer).RenameNodes(perm)
+				p.(check.NodeRenamer).RenameNodes(perm)
 			}
 			for _, p := range e.proms {
-				r, ok := p.(node.StateRenamer)
+				r, ok := p.(check.NodeRenamer)
 				if !ok {
-					return 0, fmt.Errorf("symmetry: promise %T does not implement node.StateRenamer", p)
+					return 0, fmt.Errorf("symmetry: promise %T does not implement check.NodeRenamer", p)
 				}
 				r.RenameNodes(perm)
 			}

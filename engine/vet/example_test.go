@@ -41,5 +41,5 @@ func Example() {
 		fmt.Println(f)
 	}
 	// Output:
-	// key: node 1: AppendKey on command request: two states with key (empty) (&{count:0}, and &{count:1} reached by command request) behave differently: outputs [note "request 1"; done], and [note "request 2"; done]: the key leaves out a field that changes behaviour
+	// key: node 1: AppendKey on command request: two states with key (empty) (&{count:0}, and &{count:1} reached by command request) behave differently: outputs [note "request 1"; done], and [note "request 2"; done]: the key leaves out a field that changes behaviour (field count)
 }

@@ -9,6 +9,7 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/internal/canon"
+	"ringlab/engine/internal/derive"
 	"ringlab/engine/node"
 )
 
@@ -20,13 +21,13 @@ const maxPerKey = 16
 // stepping a clone of the state by the input gave.
 type rec struct {
 	i    int
-	key  string        // the state's key when the search met it
-	st   node.Snapshot // a clone of the state, the linter's own
+	key  string    // the state's key when the search met it
+	st   node.Node // a clone of the state, the linter's own
 	in   node.Input
 	text string // in as text
 	// After stepAll: the first step's output, next state and its key.
 	out  node.Output
-	next node.Snapshot
+	next node.Node
 	nkey string
 	bad  bool // Step panicked or was not deterministic here
 }
@@ -45,8 +46,15 @@ type linter struct {
 	met     map[metKey][]int // indices in recs of the inputs met in a key
 	msgs    []node.Msg       // every message the nodes received or sent
 	msgSeen map[string]bool
+	// ops copies and keys the states: the node's own Clone and AppendKey
+	// where it has them.
+	ops derive.Ops
 
 	determinism, clone []Finding
+	// hand holds the findings of checkHand (hand.go), byValue the hand
+	// key of each node state met, by node and derived encoding.
+	hand    []Finding
+	byValue map[string]string
 }
 
 // stopped reports, every 256 calls of k, whether the linter's context is
@@ -57,11 +65,12 @@ func (l *linter) stopped(k int) bool {
 
 // record is statespace's Config.OnStep: it runs the clone check on the
 // step, then keeps each distinct pair.
-func (l *linter) record(i int, before node.Snapshot, in node.Input) {
+func (l *linter) record(i int, before node.Node, in node.Input) {
 	if len(l.clone) == 0 {
 		l.checkClone(i, before, in)
 	}
-	key := string(before.AppendKey(nil))
+	l.checkHand(i, before)
+	key := string(l.ops.AppendKey(nil, before))
 	text := inputText(in)
 	id := fmt.Sprintf("%d\x00%s\x00%s", i, key, text)
 	if l.seen[id] {
@@ -109,19 +118,19 @@ func msgID(m node.Msg, n int) string {
 // shares shows), steps a clone of orig by in, and encodes orig again. A
 // field that changed is shared with the clone and written in place by
 // Step. A node canon cannot encode (a func field) is compared by its key.
-func (l *linter) checkClone(i int, orig node.Snapshot, in node.Input) {
+func (l *linter) checkClone(i int, orig node.Node, in node.Input) {
 	was, err := canon.Fields(innermost(orig), true)
 	var key []byte
 	if err != nil {
-		key = orig.AppendKey(nil)
+		key = l.ops.AppendKey(nil, orig)
 	}
-	c := orig.Clone().(node.Snapshot)
-	if _, _, p := step(c, in); p != "" {
+	c := l.ops.Clone(orig)
+	if _, _, p := l.step(c, in); p != "" {
 		return // the determinism check reports it
 	}
 	what := ""
 	if err != nil {
-		if after := orig.AppendKey(nil); !bytes.Equal(key, after) {
+		if after := l.ops.AppendKey(nil, orig); !bytes.Equal(key, after) {
 			what = fmt.Sprintf("the original's key, from %s to %s", keyText(string(key)), keyText(string(after)))
 		}
 	} else {
@@ -162,10 +171,11 @@ func (l *linter) stepAll() {
 			return
 		}
 		r := &l.recs[k]
-		a, b := r.st.Clone().(node.Snapshot), r.st.Clone().(node.Snapshot)
-		oa, ka, pa := step(a, r.in)
-		ob, kb, pb := step(b, r.in)
+		a, b := l.ops.Clone(r.st), l.ops.Clone(r.st)
+		oa, ka, pa := l.step(a, r.in)
+		ob, kb, pb := l.step(b, r.in)
 		r.out, r.next, r.nkey = oa, a, string(ka)
+		l.checkHand(r.i, a)
 		for _, s := range oa.Sends {
 			l.saw(s.Msg)
 		}
@@ -197,9 +207,9 @@ func (l *linter) stepAll() {
 // and each node's first state) is stepped by the inputs the search met in
 // its key, and must do what the state the search kept for that key did.
 // It returns the first pair that does not.
-func (l *linter) keys(first []node.Snapshot) []Finding {
-	try := func(i int, st node.Snapshot, how string) []Finding {
-		key := string(st.AppendKey(nil))
+func (l *linter) keys(first []node.Node) []Finding {
+	try := func(i int, st node.Node, how string) []Finding {
+		key := string(l.ops.AppendKey(nil, st))
 		for n, k := range l.met[metKey{i, key}] {
 			if n == maxPerKey {
 				break
@@ -208,8 +218,8 @@ func (l *linter) keys(first []node.Snapshot) []Finding {
 			if q.bad {
 				continue
 			}
-			c := st.Clone().(node.Snapshot)
-			o, nk, p := step(c, q.in)
+			c := l.ops.Clone(st)
+			o, nk, p := l.step(c, q.in)
 			diff := ""
 			switch {
 			case p != "":
@@ -221,8 +231,8 @@ func (l *linter) keys(first []node.Snapshot) []Finding {
 			}
 			if diff != "" {
 				return []Finding{{Check: CheckKey, Node: i, Method: "AppendKey", Input: q.text,
-					Detail: fmt.Sprintf("two states with key %s (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour",
-						keyText(key), stateText(q.st), stateText(st), how, diff)}}
+					Detail: fmt.Sprintf("two states with key %s (%s, and %s %s) behave differently: %s: the key leaves out a field that changes behaviour%s",
+						keyText(key), stateText(q.st), stateText(st), how, diff, differing(q.st, st))}}
 			}
 		}
 		return nil
@@ -249,14 +259,14 @@ func (l *linter) keys(first []node.Snapshot) []Finding {
 
 // step steps nd by in into a fresh output and returns the output, nd's
 // key afterwards, and the panic's value as text if Step panicked.
-func step(nd node.Snapshot, in node.Input) (out node.Output, key []byte, panicked string) {
+func (l *linter) step(nd node.Node, in node.Input) (out node.Output, key []byte, panicked string) {
 	defer func() {
 		if v := recover(); v != nil {
 			panicked = fmt.Sprint(v)
 		}
 	}()
 	nd.Step(in, &out)
-	return out, nd.AppendKey(nil), ""
+	return out, l.ops.AppendKey(nil, nd), ""
 }
 
 // sameOutput reports whether two steps produced the same thing: sends,

@@ -164,17 +164,17 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	}
 	l := &linter{ctx: ctx, sys: sys, seen: map[string]bool{}, met: map[metKey][]int{}}
 	var r Report
-	first := make([]node.Snapshot, sys.Nodes+1)
+	first := make([]node.Node, sys.Nodes+1)
 	for i := 1; i <= sys.Nodes; i++ {
 		nd, err := sys.Factory(i)
 		if err != nil {
 			return r, fmt.Errorf("the Factory of node %d: %v", i, err)
 		}
-		snap, ok := nd.(node.Snapshot)
-		if !ok {
-			return r, fmt.Errorf("node %d (%T) does not implement node.Snapshot (Clone and AppendKey): vet and the exhaustive checker need them", i, nd)
+		if err := l.ops.Check(nd); err != nil {
+			return r, err
 		}
-		first[i] = snap
+		first[i] = nd
+		l.checkHand(i, nd) // the states the search steps are clones: this one is not
 	}
 	cfg := statespace.Config{System: sys, Policy: sim.PolicyRandom,
 		Crashes: opts.Crashes, Restarts: opts.Restarts,
@@ -194,6 +194,7 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 	l.stepAll()
 	r.Findings = append(r.Findings, l.determinism...)
 	r.Findings = append(r.Findings, l.clone...)
+	r.Findings = append(r.Findings, l.hand...)
 	switch {
 	case ctx.Err() != nil:
 		// the pairs after the cut have no step to compare with: the key

@@ -25,6 +25,8 @@ const (
 	appending    = "append-clone"     // Clone shares got, which Step appends to in its spare capacity
 	muffled      = "lossy-string"     // pings are Muffled, whose String drops N and whose JSON drops secret
 	quiet        = "quiet-string"     // pings are Quiet, whose String drops N (the codec keeps it)
+	forgetful    = "forgetful-clone"  // Clone leaves out trail, which no step reads
+	nilKey       = "nil-key"          // AppendKey tells a nil got from an empty one, which a PONG's parity sets
 )
 
 // Ping asks for a Pong.
@@ -85,6 +87,7 @@ type pinger struct {
 	count int
 	seen  []int
 	got   []int // append-clone: the N of every ping, in the order they came (room for 4)
+	trail []int // forgetful-clone: the N of every ping, which no step reads
 }
 
 func (p *pinger) Step(in node.Input, out *node.Output) {
@@ -92,11 +95,19 @@ func (p *pinger) Step(in node.Input, out *node.Output) {
 	case in.Kind == node.InCmd && in.Cmd == node.CmdStart:
 		out.Send(2, p.ping(1))
 		out.Send(2, p.ping(2))
+	case in.Kind == node.InMsg && in.Msg.Type() == "PONG" && p.fault == nilKey:
+		p.got = nil // the same value as empty, which an even N leaves
+		if in.Msg.(Pong).N%2 == 0 {
+			p.got = []int{}
+		}
 	case in.Kind == node.InMsg && in.Msg.Type() != "PONG":
 		p.count++
 		p.seen[in.From] = pingN(in.Msg)
 		if p.fault == appending {
 			p.got = append(p.got, pingN(in.Msg))
+		}
+		if p.fault == forgetful {
+			p.trail = append(slices.Clip(p.trail), pingN(in.Msg))
 		}
 		n := p.count
 		if p.fault == nondet {
@@ -147,14 +158,20 @@ func (p *pinger) Clone() node.Node {
 	if p.fault != shallow {
 		c.seen = slices.Clone(p.seen)
 	}
-	if p.fault != appending {
+	if p.fault != appending && p.got != nil {
 		c.got = append(make([]int, 0, 4), p.got...)
+	}
+	if p.fault == forgetful {
+		c.trail = nil
 	}
 	return &c
 }
 
 func (p *pinger) AppendKey(b []byte) []byte {
 	b = node.AppendInts(node.AppendInts(b, p.seen), p.got)
+	if p.fault == nilKey {
+		b = node.AppendBool(b, p.got == nil)
+	}
 	if p.fault != shortKey {
 		b = node.AppendInt(b, p.count)
 	}
@@ -226,6 +243,10 @@ func TestEachFaultIsCaught(t *testing.T) {
 		{shortKey, vet.CheckKey, []string{"key: node 2: AppendKey on message PING {N:1} from node 1", "behave differently", "send PONG {N:2} to 1", "send PONG {N:3} to 1", "leaves out a field"}, ""},
 		{unexported, vet.CheckCodec, []string{"field secret was 1, came back 0 (it is unexported"}, ""},
 		{iface, vet.CheckCodec, []string{"field Payload was int(1), came back float64(1) (it is an interface"}, ""},
+		// No step reads trail: only the derived value shows the clone
+		// short of it.
+		{forgetful, vet.CheckClone, []string{"clone: node 2: Clone: a clone of the *vet_test.pinger differs from its original (field trail)"}, ""},
+		{nilKey, vet.CheckKey, []string{"key: node 1: AppendKey: two states of one value", "the key depends on something besides the state"}, ""},
 		{unregistered, vet.CheckCodec, []string{`codec: amqp codec on message STRAY {N:1}: encoding: a message of type "STRAY"`, "does not list"}, ""},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
@@ -313,14 +334,16 @@ func TestABuildErrorIsAnError(t *testing.T) {
 	build := alg.Build
 	alg.Build = func(p engine.Params, env engine.Env) (engine.System, error) {
 		sys, err := build(p, env)
-		sys.Factory = func(int) (node.Node, error) { return plain{}, nil }
+		sys.Factory = func(int) (node.Node, error) { return &hooked{}, nil }
 		return sys, err
 	}
-	if _, err := vet.Check(context.Background(), alg, alg.Defaults()); err == nil || !strings.Contains(err.Error(), "does not implement node.Snapshot") {
-		t.Errorf("err %v, want one that says the node is no node.Snapshot", err)
+	want := "vet_test.hooked.hook: func values cannot be copied or compared"
+	if _, err := vet.Check(context.Background(), alg, alg.Defaults()); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want one that names the func field: %q", err, want)
 	}
 }
 
-type plain struct{}
+// hooked is a node without Clone and AppendKey that holds a func.
+type hooked struct{ hook func() }
 
-func (plain) Step(node.Input, *node.Output) {}
+func (*hooked) Step(node.Input, *node.Output) {}

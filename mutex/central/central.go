@@ -166,7 +166,7 @@ func Factory(cfg Config) (node.Factory, error) {
 
 // Node is one node: the coordinator or a participant.
 type Node struct {
-	cfg Config
+	cfg Config `ringlab:"fixed"`
 
 	// participant
 	state   string

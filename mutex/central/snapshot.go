@@ -1,10 +1,6 @@
 package central
 
-import (
-	"slices"
-
-	"ringlab/engine/node"
-)
+import "ringlab/engine/node"
 
 // Clone implements node.Snapshot. The copy shares the queue: a step never
 // changes it in place, it builds a new one (enqueue, grant).
@@ -24,22 +20,21 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return node.AppendInts(b, n.queue)
 }
 
-// Rename implements node.Renamer for permutations of the participants
-// (engine.Symmetry): the node's index, the holder and the queued
-// participants are renamed, the queue keeping its order. The coordinator
-// is never moved (Symmetric's group fixes it).
-func (n *Node) Rename(perm []int) node.Snapshot {
-	c := n.Clone().(*Node)
-	c.queue = slices.Clone(c.queue)
-	c.cfg.Index, c.cfg.Coordinator, c.holder = perm[n.cfg.Index], perm[n.cfg.Coordinator], perm[n.holder]
-	for k, p := range c.queue {
-		c.queue[k] = perm[p]
+// Values implements node.Valuer: the node's index, the coordinator's, the
+// holder (0: none) and the queued participants are node indices, renamed
+// under permutations of the participants (engine.Symmetry; the queue
+// keeps its order, and Symmetric's group never moves the coordinator).
+func (n *Node) Values(v *node.Values) {
+	v.Index(&n.cfg.Index)
+	v.Index(&n.cfg.Coordinator)
+	v.Index(&n.holder)
+	for k := range n.queue {
+		v.Index(&n.queue[k])
 	}
-	return c
 }
 
-// Rename implements node.MsgRenamer: a message carries only its kind.
-func (m Msg) Rename([]int) node.Msg { return m }
+// Values implements node.Valuer: a message carries only its kind.
+func (m *Msg) Values(*node.Values) {}
 
 // Symmetric returns the participants of cfg that are interchangeable
 // (engine.Symmetry): every node but the coordinator, unless Favour tells

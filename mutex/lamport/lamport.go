@@ -169,7 +169,7 @@ func build(cfg *Config) *Node {
 // Node is one process. It is not safe for concurrent use: its runtime calls
 // Step from one goroutine.
 type Node struct {
-	cfg   *Config // fixed: every clone of the node shares it
+	cfg   *Config `ringlab:"fixed"` // every clone of the node shares it
 	id    int
 	clock int
 	state string

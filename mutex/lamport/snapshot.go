@@ -1,10 +1,6 @@
 package lamport
 
-import (
-	"slices"
-
-	"ringlab/engine/node"
-)
+import "ringlab/engine/node"
 
 // Clone implements node.Snapshot. The copy shares the queue: a step never
 // changes a queue in place, it builds a new one (insert, onRelease,
@@ -30,56 +26,41 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return b
 }
 
-// LeastClock implements node.Shifter: the least of the clock and the
-// queued timestamps (the outstanding request's is queued too). Under
-// ClockRequests the shift is exact too, but useless: a node that only
-// answers ticks at every ACQUIRE of a node that only requests, whose clock
-// stays, so their distance grows without end (two nodes, --requests 0:
-// depth 24,000 and counting). Only the paper's rule is shifted.
-func (n *Node) LeastClock() (least int, has, exact bool) {
+// Values implements node.Valuer: the clock and the queued requests'
+// timestamps (the outstanding request's is queued too). Lamport's
+// algorithm only compares timestamps with one another, takes their max
+// and adds 1, and a request is stamped after a tick, above the clock. reqT
+// is written at each request and read by Status only, and acks only while
+// WANTED (request sets it to 0 before): unused. Under ClockRequests the
+// shift is exact too, but useless: a node that only answers ticks at every
+// ACQUIRE of a node that only requests, whose clock stays, so their
+// distance grows without end (two nodes, --requests 0: depth 24,000 and
+// counting); and a request is stamped with the clock as it stands. Only
+// the paper's rule is declared exact.
+func (n *Node) Values(v *node.Values) {
 	if n.cfg.Clock != ClockEveryEvent {
-		return 0, false, false
+		v.Inexact()
 	}
-	least = n.clock
-	for _, e := range n.queue {
-		least = min(least, e.T)
+	v.Clock(&n.clock)
+	for k := range n.queue {
+		v.Stamp(&n.queue[k].T)
 	}
-	return least, true, true
+	v.Unused(&n.reqT)
+	if n.state != StateWanted {
+		v.Unused(&n.acks)
+	}
 }
 
-// ShiftClocks implements node.Shifter. Lamport's algorithm only compares
-// timestamps with one another, takes their max and adds 1, so lowering
-// every clock and timestamp of a state by the same d changes no decision.
-// reqT is written at each request and read by Status only: it is set to 0,
-// and so is acks outside WANTED (maybeEnter reads it only while WANTED,
-// request sets it to 0 before).
-func (n *Node) ShiftClocks(d int) node.Snapshot {
-	c := n.Clone().(*Node)
-	c.queue = slices.Clone(c.queue)
-	c.clock -= d
-	c.reqT = 0
-	if c.state != StateWanted {
-		c.acks = 0
+// Values implements node.Valuer: an ACQUIRE's timestamp, or the clock an
+// ACK or a RELEASE brings. A 0 there is "none" (under ClockRequests, or
+// forgotten): every clock is at least 1 once a node sends.
+func (m *Msg) Values(v *node.Values) {
+	switch {
+	case m.Kind == MsgAcquire:
+		v.Stamp(&m.T)
+	case m.T != 0:
+		v.Clock(&m.T)
 	}
-	for k := range c.queue {
-		c.queue[k].T -= d
-	}
-	return c
-}
-
-// LeastClock implements node.MsgShifter: the timestamp the message
-// carries. Under ClockRequests an ACK or RELEASE carries 0, "no
-// timestamp"; every timestamp is at least 1 (clocks start at 1 under that
-// rule, and every message is stamped after a tick under the paper's; the
-// checker's shift keeps every clock at least 1), so a 0 is never a clock.
-func (m Msg) LeastClock() (least int, has bool) { return m.T, m.T != 0 }
-
-// ShiftClocks implements node.MsgShifter: it shifts a timestamp, not a 0.
-func (m Msg) ShiftClocks(d int) node.Msg {
-	if m.T != 0 {
-		m.T -= d
-	}
-	return m
 }
 
 // ProtocolState is the node's state: RELEASED, WANTED or HELD (a goal of
@@ -98,48 +79,4 @@ func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
 	}
 	msg.T = 0
 	return msg, true
-}
-
-// StampFloor implements node.Stamper under the paper's rule: the clock
-// (it never decreases, and a request is stamped after a tick, above it).
-// Under ClockRequests a request is stamped with the clock as it stands:
-// not renumbered.
-func (n *Node) StampFloor() (int, bool) { return n.clock, n.cfg.Clock == ClockEveryEvent }
-
-// AppendStamps implements node.Stamper: the queued requests' timestamps
-// (reqT is not read: ShiftClocks zeroes it).
-func (n *Node) AppendStamps(ts []int) []int {
-	for _, e := range n.queue {
-		ts = append(ts, e.T)
-	}
-	return ts
-}
-
-// RenameStamps implements node.Stamper. Timestamps are compared only in
-// the queue's order (before) and fed to a clock by max.
-func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
-	c := n.Clone().(*Node)
-	c.queue = slices.Clone(c.queue)
-	for k := range c.queue {
-		c.queue[k].T = rename(c.queue[k].T)
-	}
-	c.reqT = 0
-	return c
-}
-
-// AppendStamps implements node.MsgStamper: an ACQUIRE's timestamp (an ACK's
-// or a RELEASE's clock is no timestamp: it is only fed to a clock).
-func (m Msg) AppendStamps(ts []int) []int {
-	if m.Kind == MsgAcquire {
-		ts = append(ts, m.T)
-	}
-	return ts
-}
-
-// RenameStamps implements node.MsgStamper.
-func (m Msg) RenameStamps(rename func(int) int) node.Msg {
-	if m.Kind == MsgAcquire {
-		m.T = rename(m.T)
-	}
-	return m
 }

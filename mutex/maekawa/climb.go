@@ -1,7 +1,5 @@
 package maekawa
 
-import "ringlab/engine/node"
-
 // The node.Climber side of a node: how far its clock can rise before it
 // hears from a node whose clock is higher.
 //
@@ -40,7 +38,7 @@ func (n *Node) climbRank() int {
 	return 0
 }
 
-// Climb implements node.Climber: climbRank + 8·in; no bound for a quorum
+// Climb is the node's bound on how far its clock climbs (node.Climber): climbRank + 8·in; no bound for a quorum
 // of one (a lone node enters and leaves on its own for ever).
 func (n *Node) Climb(in int) (rise int, ok bool) {
 	if len(n.quorum) < 2 {
@@ -48,69 +46,3 @@ func (n *Node) Climb(in int) (rise int, ok bool) {
 	}
 	return n.climbRank() + perMessage*in, true
 }
-
-// AppendValues implements node.Climber: the clock and the timestamps
-// AppendStamps reports, and those of the messages to itself.
-func (n *Node) AppendValues(vs []int) ([]int, bool) {
-	vs = append(vs, n.clock)
-	if n.state != StateReleased {
-		vs = append(vs, n.reqT)
-	}
-	if n.lock != nil {
-		vs = append(vs, n.lock.T)
-	}
-	for _, r := range n.waiting {
-		vs = append(vs, r.T)
-	}
-	for _, m := range n.local {
-		vs = m.AppendValues(vs)
-	}
-	return vs, true
-}
-
-// MapValues implements node.Climber. Maekawa compares its values only
-// with one another (Before, equality of a message's ReqT with reqT or the
-// lock's T), takes their max and adds 1 to its clock (see ShiftClocks).
-func (n *Node) MapValues(f func(int) int) node.Snapshot {
-	c := n.Clone().(*Node)
-	c.clock = f(c.clock)
-	if c.state != StateReleased {
-		c.reqT = f(c.reqT)
-	}
-	if c.lock != nil {
-		c.lock.T = f(c.lock.T)
-	}
-	for k := range c.waiting {
-		c.waiting[k].T = f(c.waiting[k].T)
-	}
-	for k := range c.local {
-		c.local[k] = c.local[k].MapValues(f).(Msg)
-	}
-	return c
-}
-
-// AppendValues implements node.MsgClimber: T and ReqT, but a 0 (none).
-func (m Msg) AppendValues(vs []int) []int {
-	for _, v := range [2]int{m.T, m.ReqT} {
-		if v != 0 {
-			vs = append(vs, v)
-		}
-	}
-	return vs
-}
-
-// MapValues implements node.MsgClimber: it maps a value, not a 0.
-func (m Msg) MapValues(f func(int) int) node.Msg {
-	if m.T != 0 {
-		m.T = f(m.T)
-	}
-	if m.ReqT != 0 {
-		m.ReqT = f(m.ReqT)
-	}
-	return m
-}
-
-// Clock implements node.MsgClimber: the sender's clock T, which handle
-// takes the max with; a 0 was forgotten (Forget) as no higher than the
-// receiver's clock.
-func (m Msg) Clock() (int, bool) { return m.T, m.T != 0 }

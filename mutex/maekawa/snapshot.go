@@ -69,85 +69,53 @@ func appendSet(b []byte, m map[int]bool) []byte {
 	return node.AppendInts(b, keys)
 }
 
-// LeastClock implements node.Shifter: the least of the clock, the
-// outstanding request's timestamp (while WANTED or HELD: a RELEASE names
-// it), the lock's and the queued requests' timestamps, and those of the
-// messages to itself (none between two steps).
-func (n *Node) LeastClock() (least int, has, exact bool) {
-	least = n.clock
+// Values implements node.Valuer. Maekawa compares timestamps only with
+// one another (Before, a message's ReqT with reqT or the lock's T), takes
+// their max and adds 1 to its clock, which never decreases, and stamps a
+// request after a tick, above it. Declared: the clock; the outstanding
+// request's timestamp while WANTED or HELD (a RELEASE names it); the
+// lock's and the queued requests' timestamps; and the values of the
+// messages to itself (none between two steps). Unused: reqT and the lock
+// flags of a request no longer outstanding (granted, inquired: request()
+// clears them before they are read again); failed outside WANTED
+// (onFailed and onInquire return first otherwise); the lock's Failed flag
+// (Before does not read it, and onRelinquish sets it before queueing the
+// lock).
+func (n *Node) Values(v *node.Values) {
+	v.Clock(&n.clock)
 	if n.state != StateReleased {
-		least = min(least, n.reqT)
+		v.Stamp(&n.reqT)
+	} else {
+		v.Unused(&n.reqT)
+		v.Unused(&n.granted)
+		v.Unused(&n.inquired)
+	}
+	if n.state != StateWanted {
+		v.Unused(&n.failed)
 	}
 	if n.lock != nil {
-		least = min(least, n.lock.T)
+		v.Stamp(&n.lock.T)
+		v.Unused(&n.lock.Failed)
 	}
-	for _, r := range n.waiting {
-		least = min(least, r.T)
+	for k := range n.waiting {
+		v.Stamp(&n.waiting[k].T)
 	}
-	for _, m := range n.local {
-		least = min(least, m.T, m.ReqT)
+	for k := range n.local {
+		n.local[k].Values(v)
 	}
-	return least, true, true
 }
 
-// ShiftClocks implements node.Shifter. Maekawa compares timestamps only
-// with one another (Before, a message's ReqT with reqT or the lock's T),
-// takes their max and adds 1, so lowering every clock and timestamp of a
-// state by the same d changes no decision. reqT is read only while WANTED
-// or HELD: otherwise it is set to 0, and so are the lock flags of a
-// request no longer outstanding (granted, inquired, failed: request()
-// clears them before they are read again). failed is read only while
-// WANTED (onFailed and onInquire return first otherwise), so it is false
-// while HELD too; the lock's Failed flag is never read (Before does not
-// read it, and onRelinquish sets it before queueing the lock): false.
-func (n *Node) ShiftClocks(d int) node.Snapshot {
-	c := n.Clone().(*Node)
-	c.clock -= d
-	if c.state != StateReleased {
-		c.reqT -= d
-	} else {
-		c.reqT = 0
-		clear(c.granted)
-		clear(c.inquired)
-	}
-	if c.state != StateWanted {
-		c.failed = false
-	}
-	if c.lock != nil {
-		c.lock.T -= d
-		c.lock.Failed = false
-	}
-	for k := range c.waiting {
-		c.waiting[k].T -= d
-	}
-	for k := range c.local {
-		c.local[k].T -= d
-		c.local[k].ReqT -= d
-	}
-	return c
-}
-
-// LeastClock implements node.MsgShifter: the sender's clock and the
-// request's timestamp, but a 0, which Forget leaves for a value its
-// receiver will not read (every clock is at least 1 once a node sends).
-func (m Msg) LeastClock() (least int, has bool) {
-	for _, v := range [2]int{m.T, m.ReqT} {
-		if v != 0 && (!has || v < least) {
-			least, has = v, true
-		}
-	}
-	return least, has
-}
-
-// ShiftClocks implements node.MsgShifter: it shifts a clock, not a 0.
-func (m Msg) ShiftClocks(d int) node.Msg {
+// Values implements node.Valuer: T, the sender's clock, which handle takes
+// the max with, and ReqT, the timestamp of the request the message
+// concerns; a 0 is none (Forget leaves one for a value its receiver will
+// not read; every clock is at least 1 once a node sends).
+func (m *Msg) Values(v *node.Values) {
 	if m.T != 0 {
-		m.T -= d
+		v.Clock(&m.T)
 	}
 	if m.ReqT != 0 {
-		m.ReqT -= d
+		v.Stamp(&m.ReqT)
 	}
-	return m
 }
 
 // Forget implements node.Forgetter. A message's clock T is read only by
@@ -173,63 +141,4 @@ func (n *Node) Forget(from int, m node.Msg) (node.Msg, bool) {
 		}
 	}
 	return msg, changed
-}
-
-// StampFloor implements node.Stamper: the clock (it never decreases, and
-// a request is stamped after a tick, above it).
-func (n *Node) StampFloor() (int, bool) { return n.clock, true }
-
-// AppendStamps implements node.Stamper: the outstanding request's
-// timestamp (while WANTED or HELD), the lock's and the queued requests'.
-func (n *Node) AppendStamps(ts []int) []int {
-	if n.state != StateReleased {
-		ts = append(ts, n.reqT)
-	}
-	if n.lock != nil {
-		ts = append(ts, n.lock.T)
-	}
-	for _, r := range n.waiting {
-		ts = append(ts, r.T)
-	}
-	for _, m := range n.local {
-		ts = m.AppendStamps(ts)
-	}
-	return ts
-}
-
-// RenameStamps implements node.Stamper. Timestamps are compared only with
-// one another (Before, equality of a message's ReqT with reqT or the
-// lock's T) and copied into messages; none is fed to a clock.
-func (n *Node) RenameStamps(rename func(int) int) node.Snapshot {
-	c := n.Clone().(*Node)
-	if c.state != StateReleased {
-		c.reqT = rename(c.reqT)
-	}
-	if c.lock != nil {
-		c.lock.T = rename(c.lock.T)
-	}
-	for k := range c.waiting {
-		c.waiting[k].T = rename(c.waiting[k].T)
-	}
-	for k := range c.local {
-		c.local[k] = c.local[k].RenameStamps(rename).(Msg)
-	}
-	return c
-}
-
-// AppendStamps implements node.MsgStamper: the timestamp of the request
-// the message concerns (ReqT; T is the sender's clock, only fed to one).
-func (m Msg) AppendStamps(ts []int) []int {
-	if m.ReqT != 0 {
-		ts = append(ts, m.ReqT)
-	}
-	return ts
-}
-
-// RenameStamps implements node.MsgStamper.
-func (m Msg) RenameStamps(rename func(int) int) node.Msg {
-	if m.ReqT != 0 {
-		m.ReqT = rename(m.ReqT)
-	}
-	return m
 }

@@ -1,10 +1,6 @@
 package quorum
 
-import (
-	"slices"
-
-	"ringlab/engine/node"
-)
+import "ringlab/engine/node"
 
 // Clone implements node.Snapshot. The copy shares the node's slices: a
 // step never changes one in place, it builds a new one.
@@ -33,68 +29,33 @@ func (n *Node) AppendKey(b []byte) []byte {
 	return node.AppendBool(b, n.backoff)
 }
 
-// AppendIDs implements node.IDRenamer: a request is named by its
-// participant (the owner) and sequence number, which nodes only compare
-// for equality, and a participant makes up its next one as its current
-// plus one. The ids a node depends on: a coordinator's holder while BUSY
-// and its queue; a participant's current sequence number (the greatest of
-// its own, kept so that the next is new).
-func (n *Node) AppendIDs(ids []node.ID) ([]node.ID, bool) {
+// Values implements node.Valuer: a request is named by its participant
+// (the owner) and sequence number, which nodes only compare for equality,
+// and a participant makes up its next one as its current plus one. The ids
+// a node depends on: a coordinator's holder while BUSY and its queue; a
+// participant's current sequence number (the greatest of its own, kept so
+// that the next is new). Unused, as no step reads them before they are set
+// again: a FREE coordinator's last holder, and a participant's votes (oks,
+// nOK) unless it is collecting them (WANTED and not backing off; ask
+// clears them).
+func (n *Node) Values(v *node.Values) {
 	if n.IsCoordinator() {
 		if n.busy {
-			ids = append(ids, node.ID{Owner: n.holder.part, N: n.holder.seq})
-		}
-		for _, q := range n.queue {
-			ids = append(ids, node.ID{Owner: q.part, N: q.seq})
-		}
-		return ids, true
-	}
-	if n.seq > 0 {
-		ids = append(ids, node.ID{Owner: n.cfg.Index, N: n.seq})
-	}
-	return ids, true
-}
-
-// RenameIDs implements node.IDRenamer. Made canonical, as no step reads
-// them before they are set again: a FREE coordinator's last holder, and a
-// participant's votes (oks, nOK) unless it is collecting them (WANTED and
-// not backing off; ask clears them).
-func (n *Node) RenameIDs(rename func(node.ID) int) node.Snapshot {
-	c := n.Clone().(*Node)
-	if c.IsCoordinator() {
-		if c.busy {
-			c.holder.seq = rename(node.ID{Owner: c.holder.part, N: c.holder.seq})
+			v.ID(n.holder.part, &n.holder.seq)
 		} else {
-			c.holder = reqID{}
+			v.Unused(&n.holder)
 		}
-		c.queue = slices.Clone(c.queue)
-		for k, q := range c.queue {
-			c.queue[k].seq = rename(node.ID{Owner: q.part, N: q.seq})
+		for k := range n.queue {
+			v.ID(n.queue[k].part, &n.queue[k].seq)
 		}
-		return c
+		return
 	}
-	if c.seq > 0 {
-		c.seq = rename(node.ID{Owner: c.cfg.Index, N: c.seq})
+	v.ID(n.cfg.Index, &n.seq)
+	if n.state != StateWanted || n.backoff {
+		v.Unused(&n.oks)
+		v.Unused(&n.nOK)
 	}
-	if c.state != StateWanted || c.backoff {
-		c.oks = make([]bool, len(c.oks))
-		c.nOK = 0
-	}
-	return c
 }
 
-// AppendIDs implements node.MsgIDRenamer: the request the message is about.
-func (m Msg) AppendIDs(ids []node.ID) []node.ID {
-	if m.Seq > 0 {
-		ids = append(ids, node.ID{Owner: m.Part, N: m.Seq})
-	}
-	return ids
-}
-
-// RenameIDs implements node.MsgIDRenamer.
-func (m Msg) RenameIDs(rename func(node.ID) int) node.Msg {
-	if m.Seq > 0 {
-		m.Seq = rename(node.ID{Owner: m.Part, N: m.Seq})
-	}
-	return m
-}
+// Values implements node.Valuer: the request the message is about.
+func (m *Msg) Values(v *node.Values) { v.ID(m.Part, &m.Seq) }

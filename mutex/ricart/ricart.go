@@ -93,7 +93,7 @@ func build(cfg *Config) *Node {
 // Its slices are never changed in place: a step that changes one builds a
 // new one, so a clone shares them (Clone).
 type Node struct {
-	cfg      *Config // fixed: every clone of the node shares it
+	cfg      *Config `ringlab:"fixed"` // every clone of the node shares it
 	id       int
 	clock    int
 	state    string

@@ -238,7 +238,9 @@ func (n *Node) onRelease(out *node.Output) {
 		return
 	}
 	out.ExitCS()
-	n.served++
+	if n.cfg.Requests != nil { // without a count to reach, nothing reads served: a count kept would make the state space infinite
+		n.served++
+	}
 	n.setState(StateReleased, out)
 	n.holding = false
 	n.finished = n.cfg.Requests != nil && n.pending == 0 && n.served >= n.cfg.Requests[n.cfg.Index-1]
@@ -281,7 +283,7 @@ func (n *Node) setState(s string, out *node.Output) {
 type Status struct {
 	State   string
 	Holding bool // this node holds a token (in the CS, or before the start)
-	Served  int  // entries so far
+	Served  int  // entries so far, counted against Config.Requests (0 without)
 	Pending int  // further requests queued locally
 }
 

@@ -38,9 +38,13 @@ func (e *Error) Error() string { return "canon: " + e.Path + ": " + e.Why }
 // Append appends the canonical encoding of v (its dynamic type, then its
 // value) to b.
 func Append(b []byte, v any) ([]byte, error) {
-	e := encoder{b: b}
-	err := e.iface(reflect.ValueOf(v), 0)
-	if err != nil {
+	return encoder{b: b}.top(v)
+}
+
+// top encodes v, an interface value, with e's options.
+func (e encoder) top(v any) ([]byte, error) {
+	b := e.b
+	if err := e.iface(reflect.ValueOf(v), 0); err != nil {
 		return b, e.at(err, "("+typeName(reflect.TypeOf(v))+")")
 	}
 	return e.b, nil
@@ -53,12 +57,16 @@ func Append(b []byte, v any) ([]byte, error) {
 // pointer, which Append refuses, is encoded by its address. Two
 // encodings compare one value at two moments, not two values.
 func AppendSpare(b []byte, v any) ([]byte, error) {
-	e := encoder{b: b, spare: true}
-	err := e.iface(reflect.ValueOf(v), 0)
-	if err != nil {
-		return b, e.at(err, "("+typeName(reflect.TypeOf(v))+")")
-	}
-	return e.b, nil
+	return encoder{b: b, spare: true}.top(v)
+}
+
+// AppendState is Append for a node's state: it leaves out every Fixed
+// field, which the node's states all share, and encodes a nil slice or
+// map as an empty one, which len, range, append and a lookup cannot tell
+// apart (a Step that does, by == nil, is told apart by vet's key
+// check): the encoding says which state the node is in and no more.
+func AppendState(b []byte, v any) ([]byte, error) {
+	return encoder{b: b, state: true}.top(v)
 }
 
 // maxDepth bounds the nesting Append follows: deeper, the value is taken
@@ -68,6 +76,7 @@ const maxDepth = 1000
 type encoder struct {
 	b     []byte
 	spare bool
+	state bool // leave Fixed fields out (AppendState)
 	// ptrs are the pointers being followed, to refuse a cycle.
 	ptrs []uintptr
 }
@@ -127,7 +136,7 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		return e.elems(v, v.Len(), depth)
 	case reflect.Slice:
 		if v.IsNil() {
-			e.b = append(e.b, 0)
+			e.b = append(e.b, e.nilMark())
 			return nil
 		}
 		e.b = binary.AppendUvarint(e.b, uint64(v.Len())+1)
@@ -162,7 +171,14 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		}
 	case reflect.Struct:
 		t := v.Type()
+		var skip []bool
+		if e.state {
+			skip = fixedFields(t)
+		}
 		for k := range v.NumField() {
+			if skip != nil && skip[k] {
+				continue
+			}
 			if err := e.value(v.Field(k), depth+1); err != nil {
 				return e.at(err, "."+t.Field(k).Name)
 			}
@@ -175,6 +191,15 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		return &Error{Why: "a " + v.Kind().String() + " has no value to encode"}
 	}
 	return nil
+}
+
+// nilMark is the encoding of a nil slice or map: 0, but for AppendState
+// 1, the encoding of an empty one (a length of 0, plus 1).
+func (e *encoder) nilMark() byte {
+	if e.state {
+		return 1
+	}
+	return 0
 }
 
 // elems encodes the first n elements of v, an array or a slice.
@@ -195,7 +220,7 @@ func (e *encoder) elems(v reflect.Value, n, depth int) error {
 // their keys' encodings.
 func (e *encoder) mapValue(v reflect.Value, depth int) error {
 	if v.IsNil() {
-		e.b = append(e.b, 0)
+		e.b = append(e.b, e.nilMark())
 		return nil
 	}
 	type entry struct {
@@ -203,7 +228,7 @@ func (e *encoder) mapValue(v reflect.Value, depth int) error {
 		val reflect.Value
 	}
 	entries := make([]entry, 0, v.Len())
-	sub := encoder{spare: e.spare, ptrs: e.ptrs}
+	sub := encoder{spare: e.spare, state: e.state, ptrs: e.ptrs}
 	for it := v.MapRange(); it.Next(); {
 		sub.b = nil
 		if err := sub.value(it.Key(), depth+1); err != nil {
@@ -220,6 +245,27 @@ func (e *encoder) mapValue(v reflect.Value, depth int) error {
 		}
 	}
 	return nil
+}
+
+var fixed sync.Map // reflect.Type -> []bool
+
+// fixedFields says, by field index, which of struct type t's fields are
+// Fixed (nil: none), read once per type.
+func fixedFields(t reflect.Type) []bool {
+	if v, ok := fixed.Load(t); ok {
+		return v.([]bool)
+	}
+	var skip []bool
+	for k := range t.NumField() {
+		if Fixed(t.Field(k)) {
+			if skip == nil {
+				skip = make([]bool, t.NumField())
+			}
+			skip[k] = true
+		}
+	}
+	fixed.Store(t, skip)
+	return skip
 }
 
 var names sync.Map // reflect.Type -> string
@@ -308,22 +354,36 @@ type Field struct {
 // itself as one field named "". Comparing two lists says which field of a
 // value changed.
 func Fields(v any, spare bool) ([]Field, error) {
+	return encoder{spare: spare}.fields(v)
+}
+
+// StateFields is Fields as AppendState encodes: a Fixed field is left
+// out of the list.
+func StateFields(v any) ([]Field, error) {
+	return encoder{state: true}.fields(v)
+}
+
+// fields is Fields with the options of o, an empty encoder.
+func (o encoder) fields(v any) ([]Field, error) {
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
 	}
 	if rv.Kind() != reflect.Struct {
-		e := encoder{spare: spare}
+		e := o
 		err := e.iface(rv, 0)
 		return []Field{{Enc: e.b}}, err
 	}
-	fs := make([]Field, rv.NumField())
-	for k := range fs {
-		e := encoder{spare: spare}
+	fs := make([]Field, 0, rv.NumField())
+	for k := range rv.NumField() {
+		if o.state && Fixed(rv.Type().Field(k)) {
+			continue
+		}
+		e := o
 		if err := e.value(rv.Field(k), 1); err != nil {
 			return nil, e.at(err, "."+rv.Type().Field(k).Name)
 		}
-		fs[k] = Field{rv.Type().Field(k).Name, e.b}
+		fs = append(fs, Field{rv.Type().Field(k).Name, e.b})
 	}
 	return fs, nil
 }

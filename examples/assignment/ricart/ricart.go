@@ -13,9 +13,9 @@ package ricart
 import (
 	"slices"
 
-	"example.com/ringlab-examples/assignment/mutexlab"
 	"ringlab/engine"
 	"ringlab/engine/node"
+	"ringlab/mutex/kit"
 )
 
 // Kind is a message kind.
@@ -60,8 +60,12 @@ type Node struct {
 // New builds node i of n, RELEASED with clock 0.
 func New(n, i int) node.Node { return &Node{n: n, id: i, state: StateReleased} }
 
-// Algorithm is the assignment's algorithm value, for every tool.
-func Algorithm() engine.Algorithm { return mutexlab.Algorithm("ricart-agrawala", New, MessageTypes()) }
+// Algorithm is the assignment's algorithm value, for every tool: the
+// mutual-exclusion kit gives it the workload (--requests) and the
+// properties.
+func Algorithm() engine.Algorithm {
+	return kit.Algorithm("ricart-agrawala", kit.Permission, New, MessageTypes()...)
+}
 
 // Step handles one input.
 func (nd *Node) Step(in node.Input, out *node.Output) {

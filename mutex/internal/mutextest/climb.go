@@ -4,7 +4,33 @@ import (
 	"testing"
 
 	"ringlab/engine/node"
+	"ringlab/engine/reduce"
 )
+
+// climber is a node with a Climb bound (node.Climber).
+type climber interface {
+	node.Node
+	Climb(in int) (rise int, ok bool)
+}
+
+// declared is what x declares (node.Valuer); it fails the test if x
+// declares nothing.
+func declared(t testing.TB, x any) reduce.Facts {
+	f, ok := reduce.Read(x)
+	if !ok {
+		t.Fatalf("%T declares no values (node.Valuer)", x)
+	}
+	return f
+}
+
+// clock is the clock node nd declares (its least, if several).
+func clock(t testing.TB, nd node.Node) int {
+	c, has := declared(t, nd).Floor()
+	if !has {
+		t.Fatalf("%T declares no clock", nd)
+	}
+	return c
+}
 
 // Rises is what CheckClimb saw: the largest rise of a command step and of
 // a step that delivered a message, and how many steps it checked.
@@ -12,7 +38,8 @@ type Rises struct {
 	Cmd, Msg, Steps int
 }
 
-// CheckClimb tests a node.Climber's contract over random FIFO schedules of
+// CheckClimb tests the contract of a node's Climb (node.Climber) on the
+// clock and values it declares (node.Valuer) over random FIFO schedules of
 // n nodes from f, each asking quota times (also while WANTED or HELD): at
 // every step the clock never falls; it ends at most max(clock, t) + rise,
 // t the delivered message's Clock; every value the step sends is at most
@@ -24,11 +51,11 @@ func CheckClimb(t testing.TB, f node.Factory, n, quota, seeds int) Rises {
 	t.Helper()
 	var r Rises
 	walk(t, f, n, quota, seeds, 11, func(w *walker, i int, in node.Input, _ *letter) {
-		nd, ok := w.nodes[i].(node.Climber)
+		nd, ok := w.nodes[i].(climber)
 		if !ok {
-			t.Fatalf("%T is not a node.Climber", w.nodes[i])
+			t.Fatalf("%T has no Climb (node.Climber)", w.nodes[i])
 		}
-		before, _ := nd.StampFloor()
+		before := clock(t, nd)
 		var climbs [4]int
 		_, bounded := nd.Climb(0)
 		for k := range climbs {
@@ -39,17 +66,17 @@ func CheckClimb(t testing.TB, f node.Factory, n, quota, seeds int) Rises {
 		}
 		from := before
 		if in.Kind == node.InMsg {
-			if tm, has := in.Msg.(node.MsgClimber).Clock(); has {
+			if tm, has := declared(t, in.Msg).Brings(); has {
 				from = max(from, tm)
 			}
 		}
 		w.step(i, in)
-		after, _ := nd.StampFloor()
+		after := clock(t, nd)
 		if after < before {
 			t.Fatalf("seed %d: node %d's clock fell from %d to %d", w.seed, i, before, after)
 		}
 		for _, s := range w.out.Sends {
-			for _, v := range s.Msg.(node.MsgClimber).AppendValues(nil) {
+			for _, v := range declared(t, s.Msg).Values(nil) {
 				if v > after {
 					t.Fatalf("seed %d: node %d sent %v, a value above its clock %d", w.seed, i, s.Msg, after)
 				}

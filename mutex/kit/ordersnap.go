@@ -1,4 +1,4 @@
-package mutexcheck
+package kit
 
 import (
 	"cmp"
@@ -67,7 +67,7 @@ func (g *GrantOrder) AppendKey(b []byte) []byte {
 	return b
 }
 
-// RenameNodes implements node.StateRenamer for the symmetry reduction:
+// RenameNodes implements check.NodeRenamer for the symmetry reduction:
 // the waiting and the crashed nodes are renamed (a key holds no node
 // index: a time and a count, or a timestamp and an algorithm's id).
 func (g *GrantOrder) RenameNodes(perm []int) {

@@ -1,11 +1,10 @@
-package mutexcheck
+package kit
 
 import (
 	"strings"
 	"testing"
 
 	"ringlab/engine/check"
-	"ringlab/engine/run"
 	"ringlab/engine/trace"
 	"ringlab/mutex/tokenring"
 )
@@ -69,10 +68,10 @@ func TestLiveness(t *testing.T) {
 	if vs[0].OK || !strings.Contains(vs[0].Detail, "node 4 still waiting") || vs[1].OK || !strings.Contains(vs[1].Detail, "1 request(s) of node 4") {
 		t.Fatalf("verdicts %v", vs)
 	}
-	for _, p := range []check.Property{&Deadlock{}, &Starvation{}, &GrantOrder{}, &OneToken{}} {
-		l, ok := p.(run.Liveness)
-		if want := p.ID() == IDNoDeadlock || p.ID() == IDNoStarvation; want != (ok && l.Liveness()) {
-			t.Errorf("%s: a liveness property: %v, want %v", p.ID(), ok && l.Liveness(), want)
+	for _, p := range []check.Property{&Deadlock{}, &Starvation{}, &TokenEventually{}, &GrantOrder{}, &OneToken{}} {
+		_, live := p.(check.Eventually)
+		if want := p.ID() == IDNoDeadlock || p.ID() == IDNoStarvation || p.ID() == IDOneTokenEventually; want != live {
+			t.Errorf("%s: a liveness property: %v, want %v", p.ID(), live, want)
 		}
 	}
 }

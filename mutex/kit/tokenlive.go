@@ -1,4 +1,4 @@
-package mutexcheck
+package kit
 
 import (
 	"encoding/binary"
@@ -23,15 +23,12 @@ const IDOneTokenEventually check.ID = "eventually one token"
 // as one promise (kept as node 1's) owed while there is no token or more
 // than one.
 type TokenEventually struct {
-	Type string
+	Type string // the token message's type
 	c    tokenCount
 }
 
 // ID names the property.
 func (*TokenEventually) ID() check.ID { return IDOneTokenEventually }
-
-// Liveness says a failure is "no progress" (exit 4).
-func (*TokenEventually) Liveness() bool { return true }
 
 // Observe counts the tokens.
 func (t *TokenEventually) Observe(e *trace.Event) string { t.c.observe(e, t.Type); return "" }

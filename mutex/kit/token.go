@@ -1,4 +1,4 @@
-package mutexcheck
+package kit
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // Starvation), not a second token.
 type OneToken struct {
 	check.Times
-	Type string
+	Type string // the token message's type
 
 	held   map[int]map[string]int // node -> token id -> copies
 	flight map[string]int         // token id -> copies in flight
@@ -28,7 +28,7 @@ type OneToken struct {
 	regens int
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*OneToken) ID() check.ID { return IDOneToken }
 
 // Observe moves tokens around and reports a second one.

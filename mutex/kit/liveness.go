@@ -1,14 +1,4 @@
-// Package mutexcheck holds the properties that are particular to mutual
-// exclusion ("no deadlock", "no starvation", the order of
-// grants, and the token ring's single token), as check.Property
-// implementations over the engine's event stream. Mutual exclusion itself
-// is check.MutualExclusion.
-//
-// A request is a "cmd" event whose command is node.CmdRequest, whatever its
-// Arg (the workload's and the scenarios' requests); a grant is an "enter_cs" event of
-// the same node. A node that crashes forgets its outstanding requests: a
-// dead node is not starved.
-package mutexcheck
+package kit
 
 import (
 	"fmt"
@@ -92,12 +82,8 @@ type Deadlock struct {
 	w waits
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*Deadlock) ID() check.ID { return IDNoDeadlock }
-
-// Liveness says a failure is "no progress" (exit 4): a run cut short
-// fails it without anything having gone wrong.
-func (*Deadlock) Liveness() bool { return true }
 
 // Observe follows requests and grants.
 func (d *Deadlock) Observe(e *trace.Event) string { d.w.observe(e); return "" }
@@ -125,11 +111,8 @@ type Starvation struct {
 	w waits
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*Starvation) ID() check.ID { return IDNoStarvation }
-
-// Liveness says a failure is "no progress" (exit 4).
-func (*Starvation) Liveness() bool { return true }
 
 // Promise is the property as the exhaustive checker judges it on runs
 // without end: a request makes a promise to its node, entering the

@@ -1,4 +1,4 @@
-package mutexcheck
+package kit
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package mutexcheck
+package kit
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 // Key orders requests: lower first.
 type Key [2]int64
 
+// String writes the key as "(t, id)".
 func (k Key) String() string { return fmt.Sprintf("(%d, %d)", k[0], k[1]) }
 
 func (k Key) less(l Key) bool { return k[0] < l[0] || k[0] == l[0] && k[1] < l[1] }
@@ -63,7 +64,7 @@ type GrantOrder struct {
 	check.Names
 	check.Times
 	Order
-	Strict  bool
+	Strict  bool   // the order is a promise: an overtaking is a violation
 	Promise string // the order, for the verdict: "(timestamp, id) order"
 
 	pending []waiting     // sorted by node; never changed in place (add, remove), so clones share it
@@ -79,7 +80,7 @@ type waiting struct {
 	key  Key
 }
 
-// Property names the checked property.
+// ID names the checked property.
 func (*GrantOrder) ID() check.ID { return IDGrantOrder }
 
 // Wants returns the kinds that register a request (Order.Kinds) and those
