@@ -82,7 +82,7 @@ var flagSamples = map[string]string{
 	"nodes": "3", "requests": "2", "quorum": "2", "reply-timeout": "10", "coord-timeout": "10",
 	"lang": "pt", "seed": "1", "layout-seed": "1", "message": "abc", "restart": "1@9",
 	"scenario": "chapter", "graph": "1-2,2-3,3-1", "property": "termination",
-	"dir": "mylock", "points": "examples/assignment/points",
+	"dir": "mylock", "module": "example.com/my-lock", "ringlab": ".", "points": "examples/assignment/points",
 	"goal": "messages-on-a-link", "from-path": "",
 }
 

@@ -475,21 +475,8 @@ func Replay(c *ucli.Context, seed uint64, skip ...string) string {
 	return strings.Join(append(parts, "--seed", strconv.FormatUint(seed, 10)), " ")
 }
 
-// quote writes s as one shell word: as it is when it holds only characters
-// no shell treats specially, else in single quotes.
-func quote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// quote writes s as one shell word (cliutil.Quote).
+func quote(s string) string { return cliutil.Quote(s) }
 
 // FormatSchedule writes decisions sparsely: "I:V" for each non-default one.
 // An all-default schedule is "0:0".

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -201,4 +202,20 @@ func SameFile(a, b string) bool {
 	}
 	sb, err := os.Stat(b)
 	return err == nil && os.SameFile(sa, sb)
+}
+
+// Quote writes s as one shell word: as it is when it holds only characters
+// no shell treats specially, else in single quotes.
+func Quote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

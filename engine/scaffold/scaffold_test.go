@@ -2,11 +2,12 @@ package scaffold_test
 
 import (
 	"bytes"
-	"go/parser"
-	"go/token"
+	"context"
+	"encoding/json"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,47 +16,6 @@ import (
 	"ringlab/engine/cliutil"
 	"ringlab/engine/scaffold"
 )
-
-// module makes a throwaway module in a temporary directory that finds
-// ringlab at this repository, and returns its directory.
-func module(t *testing.T) string {
-	t.Helper()
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	gomod := "module student\n\ngo 1.26.0\n\nrequire ringlab v0.0.0\n\nreplace ringlab => " + repo + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// goCmd runs the go command in dir and returns its exit code and output.
-func goCmd(t *testing.T, dir string, args ...string) (int, string) {
-	t.Helper()
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), out.String()
-	}
-	if err != nil {
-		t.Fatalf("go %v: %v", args, err)
-	}
-	return 0, out.String()
-}
 
 // run runs `ringlab new ARGS` in the app and returns its exit code, stdout
 // and error text.
@@ -73,110 +33,88 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return cliutil.Code(err), out.String(), msg
 }
 
-// TestSkeletonsCompileAndFailAsExpected: each kind's skeleton, written by
-// the command into a throwaway module, passes go vet, and its tests fail
-// the way a student expects of a Step not written yet: no progress,
-// with a seed and a path to replay.
-func TestSkeletonsCompileAndFailAsExpected(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests a module of its own with the go command: not in -short")
-	}
-	mod := module(t)
+// TestNextIsRightForAnyDir: whatever --dir is (relative, nested, absolute,
+// with a space, "."), and wherever the flags stand, the module lands there
+// and the command the "next:" line gives, run where `new` ran, finds it.
+func TestNextIsRightForAnyDir(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
 	for _, c := range []struct {
-		kind, name string
-		want       []string
+		args          []string
+		dir, wantNext string
 	}{
-		{"mutex", "mylock", []string{
-			"mylock, seed 1 of 1..100: no progress: every request granted violated: 3 of 3 requests never granted: node 1, node 2 and node 3 still waiting",
-			"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestSweep$' ./mylock",
-			"mylock: every request granted violated after 3 steps (a shortest path): 3 of 3 requests never granted",
-			"path: c1,c2,c3\n", "replay (prints the run): RINGLAB_PATH=c1,c2,c3 go test -run '^TestExhaust$' ./mylock",
-			"node 1   cmd   request", "--- FAIL: TestSweep", "--- FAIL: TestExhaust"}},
-		{"election", "myvote", []string{
-			"myvote, seed 1 of 1..100: no progress: leader elected violated: node 1, node 2, node 3, node 4 and node 5 know no leader",
-			"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestSweep$' ./myvote",
-			"myvote: leader elected violated after 3 steps (a shortest path): node 1, node 2 and node 3 know no leader",
-			"replay (prints the run): RINGLAB_PATH=c1,c2,c3 go test -run '^TestExhaust$' ./myvote"}},
+		{[]string{"mutex", "my-lock"}, "my-lock", "cd my-lock && go test ./..."},
+		{[]string{"mutex", "my-lock", "--dir", "labs/week-1/lock"}, "labs/week-1/lock", "cd labs/week-1/lock && go test ./..."},
+		{[]string{"election", "--dir", filepath.Join(root, "abs", "vote"), "vote"}, "abs/vote", "cd " + filepath.Join(root, "abs", "vote") + " && go test ./..."},
+		{[]string{"election", "le-lann", "--dir=my labs/le-lann"}, "my labs/le-lann", "cd 'my labs/le-lann' && go test ./..."},
+		{[]string{"mutex", "--dir", "./lab/", "a1"}, "lab", "cd lab && go test ./..."},
 	} {
-		t.Run(c.kind, func(t *testing.T) {
-			code, out, msg := run(t, c.kind, "--dir", filepath.Join(mod, c.name), c.name)
-			if code != 0 || !strings.Contains(out, "wrote ") {
-				t.Fatalf("exit %d: %s %s", code, out, msg)
-			}
-			if code, out := goCmd(t, mod, "vet", "./"+c.name); code != 0 {
-				t.Fatalf("go vet: exit %d\n%s", code, out)
-			}
-			code, out = goCmd(t, mod, "test", "./"+c.name)
-			if code != 1 {
-				t.Fatalf("go test: exit %d, want 1 (the tests fail)\n%s", code, out)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("go test: no %q in\n%s", w, out)
-				}
-			}
-		})
-	}
-}
-
-// TestAnElectionWrittenInPasses fills in the election skeleton's TODOs
-// with Chang and Roberts' algorithm: its tests pass, so the skeleton's
-// tests and properties accept a correct algorithm and do not fail
-// whatever is written.
-func TestAnElectionWrittenInPasses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests a module of its own with the go command: not in -short")
-	}
-	mod := module(t)
-	if code, out, msg := run(t, "election", "--dir", filepath.Join(mod, "cr"), "cr"); code != 0 {
-		t.Fatalf("exit %d: %s %s", code, out, msg)
-	}
-	file := filepath.Join(mod, "cr", "cr.go")
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(b)
-	for _, r := range []struct{ todo, code string }{
-		{"			// TODO: stand as a candidate: send your id round the ring\n			// (out.Send(nd.next, ...)).\n",
-			"			out.Send(nd.next, Msg{Kind: MsgElection, ID: nd.id})\n"},
-		{"			// TODO: pass on a higher id, swallow a lower one; your own id\n			// back means you won: announce it.\n",
-			"			switch {\n			case m.ID > nd.id:\n				out.Send(nd.next, m)\n			case m.ID == nd.id:\n				nd.leader = nd.id\n				out.Leader(nd.id)\n				out.Send(nd.next, Msg{Kind: MsgElected, ID: nd.id})\n			}\n"},
-		{"			// TODO: take m.ID as leader (nd.leader = m.ID; out.Leader(m.ID))\n			// and pass the news on, unless it is yours.\n",
-			"			if m.ID != nd.id {\n				nd.leader = m.ID\n				out.Leader(m.ID)\n				out.Send(nd.next, m)\n			}\n"},
-	} {
-		if strings.Count(src, r.todo) != 1 {
-			t.Fatalf("the skeleton has no TODO %q", r.todo)
+		code, out, msg := run(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s %s", c.args, code, out, msg)
 		}
-		src = strings.Replace(src, r.todo, r.code, 1)
+		if _, err := os.Stat(filepath.Join(root, c.dir, "go.mod")); err != nil {
+			t.Errorf("%v: no module in %s: %v", c.args, c.dir, err)
+		}
+		if !strings.HasSuffix(out, ", then run: "+c.wantNext+"\n") {
+			t.Errorf("%v: next line is not %q:\n%s", c.args, c.wantNext, out)
+		}
 	}
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+	empty := filepath.Join(root, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if code, out := goCmd(t, mod, "test", "-v", "./cr"); code != 0 || !strings.Contains(out, "cr: exhausted, no violation") {
-		t.Fatalf("go test: exit %d\n%s", code, out)
+	t.Chdir(empty)
+	code, out, msg := run(t, "mutex", "my-lock", "--dir", ".")
+	if code != 0 || !strings.HasSuffix(out, "next: fill in the TODOs of Step in mylock/mylock.go, then run: go test ./...\n") {
+		t.Fatalf("--dir .: exit %d: %s %s", code, out, msg)
+	}
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "mylock/mylock.go", "mylock/mylock_test.go"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("--dir .: %v", err)
+		}
 	}
 }
 
-// TestCommandRefuses: a bad NAME, an existing directory, no NAME or two:
-// one line, exit 2, nothing written.
+// TestCommandRefuses: a bad NAME, a directory that is not empty, a bad
+// --module or --ringlab, an unknown flag after NAME, no NAME or two: one
+// line, exit 2, nothing written.
 func TestCommandRefuses(t *testing.T) {
 	dir := t.TempDir()
-	taken := filepath.Join(dir, "taken")
-	if err := os.Mkdir(taken, 0o755); err != nil {
+	full := filepath.Join(dir, "full")
+	if err := os.MkdirAll(filepath.Join(full, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.WriteFile(filepath.Join(full, "go.mod"), []byte("module other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := filepath.Join(dir, "a")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"mutex", "--dir", filepath.Join(dir, "a"), "My-Lock"}, `NAME: "My-Lock" is not a package name`},
-		{[]string{"mutex", "--dir", filepath.Join(dir, "a"), "func"}, `NAME: "func" is a Go keyword`},
-		{[]string{"mutex", "--dir", filepath.Join(dir, "a"), "node"}, `NAME: "node" is the name of a package the skeleton uses`},
-		{[]string{"election", "--dir", filepath.Join(dir, "a"), "9lives"}, `NAME: "9lives" is not a package name`},
-		{[]string{"mutex", "--dir", taken, "mylock"}, "--dir: " + taken + " exists already"},
-		{[]string{"mutex"}, "new mutex: give the package's NAME"},
-		{[]string{"mutex", "a", "b"}, "new mutex: one NAME, got 2 arguments (a b)"},
+		{[]string{"mutex", "--dir", a, "My-Lock"}, `NAME: "My-Lock" is not a name for a package`},
+		{[]string{"mutex", "--dir", a, "my--lock"}, `NAME: "my--lock" is not a name for a package`},
+		{[]string{"mutex", "--dir", a, "my-lock-"}, `NAME: "my-lock-" is not a name for a package`},
+		{[]string{"mutex", "--dir", a, "fu-nc"}, `NAME: "fu-nc" gives package func, a Go keyword`},
+		{[]string{"mutex", "--dir", a, "no-de"}, `NAME: "no-de" gives package node, the name of a package or a command`},
+		{[]string{"mutex", "--dir", a, "check"}, `NAME: "check" gives package check, the name of a package or a command`},
+		{[]string{"election", "--dir", a, "9lives"}, `NAME: "9lives" is not a name for a package`},
+		{[]string{"mutex", "--dir", full, "my-lock"}, "--dir: " + full + " is not empty"},
+		{[]string{"mutex", "my-lock", "--dir", file}, "--dir: " + file + " is a file"},
+		{[]string{"mutex", "my-lock", "--dir", a, "--module", "Example.com/x"}, `--module: "Example.com/x" is not a module path`},
+		{[]string{"mutex", "my-lock", "--dir", a, "--module", "ringlab/mine"}, `--module: "ringlab/mine" is a module path the go command or ringlab uses`},
+		{[]string{"mutex", "my-lock", "--dir", a, "--ringlab", other}, "--ringlab: " + other + " is not a ringlab checkout"},
+		{[]string{"mutex", "my-lock", "--dir", a, "--ringlab", full}, "--ringlab: " + full + ` is the module "other", not ringlab`},
+		{[]string{"mutex", "my-lock", "--dri", a}, "new mutex: flag provided but not defined: -dri"},
+		{[]string{"mutex"}, "new mutex: give the algorithm's NAME"},
+		{[]string{"mutex", "a", "--dir", a, "b"}, "new mutex: one NAME, got 2 arguments (a b)"},
+		{[]string{"mutex", "a", "--", "--dir"}, "new mutex: one NAME, got 2 arguments (a --dir)"},
 		{[]string{"queue", "a"}, `unknown subcommand "queue"`},
 	} {
 		code, _, msg := run(t, c.args...)
@@ -184,35 +122,78 @@ func TestCommandRefuses(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, msg, c.want)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("refusals left files behind: %v", entries)
 	}
-	if entries, _ := os.ReadDir(taken); len(entries) != 0 {
-		t.Errorf("the existing directory was written into: %v", entries)
+	if entries, _ := os.ReadDir(full); len(entries) != 2 {
+		t.Errorf("the full directory was written into: %v", entries)
 	}
 }
 
-// FuzzFiles: every name CheckName accepts makes files that parse as Go
-// source of the package of that name.
-func FuzzFiles(f *testing.F) {
-	for _, s := range []string{"mylock", "a", "x9", "func", "My", "", "ab_c", "αβ"} {
-		f.Add(s)
+// TestFindRinglab: the checkout this test was built from is this
+// repository, and its go.mod reads as the go command reads it.
+func TestFindRinglab(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, name string) {
-		for _, kind := range scaffold.Kinds {
-			files, err := scaffold.Files(kind, name)
-			if err != nil {
-				if scaffold.CheckName(name) == nil {
-					t.Fatalf("Files(%q, %q): %v, though the name is accepted", kind, name, err)
-				}
-				continue
-			}
-			for fn, src := range files {
-				af, err := parser.ParseFile(token.NewFileSet(), fn, src, parser.PackageClauseOnly)
-				if err != nil || af.Name.Name != name {
-					t.Fatalf("%s for %q does not parse as package %s: %v", fn, name, name, err)
-				}
-			}
-		}
-	})
+	r, err := scaffold.FindRinglab("")
+	if err != nil || r.Dir != repo {
+		t.Fatalf("FindRinglab(\"\") = %q, %v; want %s", r.Dir, err, repo)
+	}
+	code, edit := goCmd(t, repo, "mod", "edit", "-json")
+	var mod struct {
+		Go      string
+		Require []struct{ Path, Version string }
+	}
+	if err := json.Unmarshal([]byte(edit), &mod); code != 0 || err != nil {
+		t.Fatalf("go mod edit -json: exit %d, %v\n%s", code, err, edit)
+	}
+	var want []string
+	for _, r := range mod.Require {
+		want = append(want, r.Path+" "+r.Version)
+	}
+	if !slices.Equal(r.Requires, want) || r.Go != mod.Go {
+		t.Errorf("go %s, requires:\n%s\nwant (go mod edit): go %s\n%s", r.Go, strings.Join(r.Requires, "\n"), mod.Go, strings.Join(want, "\n"))
+	}
+}
+
+// TestHelpAfterName: --help after NAME shows the help --help before it
+// shows, and writes nothing.
+func TestHelpAfterName(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code1, before, _ := run(t, "mutex", "--help")
+	code2, after, _ := run(t, "mutex", "my-lock", "--help")
+	if code1 != 0 || code2 != 0 || before != after || !strings.Contains(after, "--module PATH") {
+		t.Errorf("exit %d, %d; help before NAME:\n%s\nafter:\n%s", code1, code2, before, after)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("--help wrote %v", entries)
+	}
+}
+
+// TestWriteLeavesNothingOnError: a write that fails half-way (a file
+// where a directory must go) removes what it wrote and the directories it
+// made; a cancelled command writes nothing.
+func TestWriteLeavesNothingOnError(t *testing.T) {
+	root := t.TempDir()
+	err := scaffold.Write(filepath.Join(root, "new", "nested"), map[string][]byte{"go.mod": nil, "pkg": nil, "pkg/pkg.go": nil})
+	if err == nil {
+		t.Fatal("Write put a file and a directory at one path")
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("a failed Write left %v", entries)
+	}
+	t.Chdir(root)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	cmds := []*ucli.Command{scaffold.Command()}
+	cliutil.Prepare(cmds)
+	app := &ucli.App{Name: "ringlab", Commands: cmds, Writer: io.Discard, ErrWriter: io.Discard}
+	if err := app.RunContext(ctx, []string{"ringlab", "new", "mutex", "my-lock"}); cliutil.Code(err) != cliutil.ExitInterrupted {
+		t.Errorf("cancelled: %v, exit %d; want %d", err, cliutil.Code(err), cliutil.ExitInterrupted)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("a cancelled new left %v", entries)
+	}
 }

@@ -7,10 +7,10 @@ import (
 	"ringlab/engine/reduce"
 )
 
-// climber is a node with a Climb bound (node.Climber).
+// climber is a node with a Climb bound.
 type climber interface {
 	node.Node
-	Climb(in int) (rise int, ok bool)
+	node.Climber
 }
 
 // declared is what x declares (node.Valuer); it fails the test if x

@@ -48,9 +48,7 @@ func CheckForget(t testing.TB, f node.Factory, n, quota, seeds int) (forgotten i
 // stands, to the message's forgotten form.
 func forget(w *walker) {
 	for k, l := range w.flight {
-		if g, ok := w.nodes[l.to].(interface {
-			Forget(from int, m node.Msg) (node.Msg, bool)
-		}); ok {
+		if g, ok := w.nodes[l.to].(node.Forgetter); ok {
 			if m, changed := g.Forget(l.from, l.alt); changed {
 				w.flight[k].alt = m
 			}
