@@ -25,9 +25,8 @@ var longTables = map[string]bool{
 // other parts of issue #34 are still rewriting; the rule waits for them,
 // and the integrator empties this list once they have landed.
 var othersChanging = []string{
-	"engine/statespace/", // split into search, reductions and liveness
-	"engine/node/",       // reductions declared, not implemented
-	"snapshot.go",        // the algorithms' reduction code
+	"engine/node/", // reductions declared, not implemented
+	"snapshot.go",  // the algorithms' reduction code
 	"climb.go",
 }
 

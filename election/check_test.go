@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"ringlab/engine"
 	"strings"
 	"testing"
 
@@ -177,7 +178,7 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 		for i := 1; i <= len(ids); i++ {
 			script = append(script, node.Action{Node: i, Cmd: node.CmdStart})
 		}
-		cfg := statespace.Config{Nodes: len(ids), Factory: f, Script: script, POR: true, CheckClones: true,
+		cfg := statespace.Config{System: engine.System{Nodes: len(ids), Factory: f, Script: script}, POR: true, CheckClones: true,
 			MaxStates: 3000, Crashes: 1, Restarts: 1, Policy: sim.PolicyRandom}
 		if _, err := statespace.Search(context.Background(), cfg); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
@@ -192,8 +193,7 @@ func TestSnapshotsAreIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := statespace.Config{Nodes: 3, Factory: f, POR: true, CheckClones: true, Policy: sim.PolicyRandom,
-		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}, {Node: 3, Cmd: node.CmdStart}}}
+	cfg := statespace.Config{System: engine.System{Nodes: 3, Factory: f, Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}, {Node: 3, Cmd: node.CmdStart}}}, POR: true, CheckClones: true, Policy: sim.PolicyRandom}
 	if res, err := statespace.Search(context.Background(), cfg); err != nil || !res.Exhausted {
 		t.Errorf("yoyo triangle: %v (exhausted %v)", err, res.Exhausted)
 	}

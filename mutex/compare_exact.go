@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"ringlab/engine"
 	"ringlab/engine/statespace"
 	"ringlab/mutex/kit"
 )
@@ -34,7 +35,7 @@ func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) 
 	x = exact{fewest: -1, most: -1, overtaken: -1}
 	k := pl.kit()
 	sys := k.System(name, kit.CheckWorkload(k, 1))
-	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
+	cfg := statespace.Config{System: engine.System{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload},
 		Checks: k.Properties, Liveness: true}
 	xp, err := statespace.NewExplorer(cfg, sys.Names)
 	if err != nil {

@@ -33,6 +33,6 @@ func checkConfig(tb testing.TB, args ...string) statespace.Config {
 		tb.Fatal(err)
 	}
 	fresh := func() []check.Property { again, _ := alg.Build(ps, env); return again.Properties }
-	return statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Checks: fresh, Within: sys.Within, Bound: sys.Bound}
+	return statespace.Config{System: sys,
+		Checks: fresh}
 }

@@ -171,8 +171,8 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		}
 		return cs
 	}
-	sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Checks: fresh, Within: sys.Within, Bound: sys.Bound, POR: true, MaxStates: MaxStates}
+	sc := statespace.Config{System: sys,
+		Checks: fresh, POR: true, MaxStates: MaxStates}
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
 		path, err := statespace.ParsePath(s, sys.Nodes)

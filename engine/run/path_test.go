@@ -33,7 +33,7 @@ func passFactory(n, hops int) node.Factory {
 func TestPathRunsAsARun(t *testing.T) {
 	sys := engine.System{Name: "pass", Nodes: 3, Factory: passFactory(3, 3),
 		Script: []node.Action{{Node: 1, Cmd: node.CmdStart}}, Messages: nodetest.MessageTypes()}
-	sc := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script}
+	sc := statespace.Config{System: engine.System{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script}}
 	for _, tc := range []struct {
 		path            string
 		end             engine.End

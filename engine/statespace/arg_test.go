@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"fmt"
+	"ringlab/engine"
 	"slices"
 	"testing"
 
@@ -30,7 +31,7 @@ func argScript() []node.Action {
 func TestActionArg(t *testing.T) {
 	var cmds []string
 	path := []Trans{{Kind: Command, Node: 1}, {Kind: Command, Node: 2}, {Kind: Command, Node: 2}}
-	_, err := Replay(Config{Nodes: 2, Factory: argSnapFactory(), Script: argScript()}, path, func(e *trace.Event) {
+	_, err := Replay(Config{System: engine.System{Nodes: 2, Factory: argSnapFactory(), Script: argScript()}}, path, func(e *trace.Event) {
 		if e.Kind == trace.KindCmd {
 			cmds = append(cmds, fmt.Sprintf("%d:%s", e.Node, e.Command()))
 		}

@@ -37,39 +37,44 @@ func ParseTimers(s string) (TimerModel, error) {
 	return 0, fmt.Errorf("unknown timer model %q (want any or quiet)", s)
 }
 
-// Config is one search.
+// Config is one search: the System searched and how to search it.
 type Config struct {
-	Nodes   int          // the number of nodes, at most MaxNodes
-	Factory node.Factory // see Derived
+	// System is what is searched. The search reads its Nodes (at most
+	// MaxNodes), Factory (how a node is copied and keyed: see Derived),
+	// Script, Workload, Within and Bound, as documented below; the rest
+	// of it (its name, properties, goals, runtimes' options) is the
+	// caller's.
+	//
 	// Script holds the environment's first commands; each node gets its
 	// own in order of At (times are not modelled). A crash at tick 0 makes
 	// the node start crashed.
-	Script []node.Action
+	//
 	// Workload is the environment's initial state (nil: none). The search
 	// never changes it: each state holds its own clone. It sees the same
 	// node events a run's workload does, at a virtual time (the step's
 	// depth); the actions it answers with must be for the node whose event
 	// it answers, and their At is ignored (time is not modelled). A
 	// workload that is a check.Wanter is shown only the kinds it wants.
-	Workload engine.Workload
-	// Checks are the run's properties. Those that are a check.Snapshot
-	// are carried in every state and judged at every step, shown the same
-	// trace.Event a run shows them (without clocks); every property is
-	// judged at every terminal state, by replaying the path that reached it.
-	Checks func() []check.Property
-
-	Policy                   sim.Policy // which message may be delivered next: a link's head (FIFO) or any
-	Timers                   TimerModel // when a pending timer may fire
-	Crashes, Drops, Restarts int        // fault budgets: how many of each a path may hold
-
+	//
 	// Within, when set, is a state constraint, as TLC's: a state where
 	// some node's state fails it is counted, and its safety judged on the
 	// step that reached it, but it is neither expanded nor judged as
 	// terminal. A constraint over each node's own state commutes with the
 	// partial-order reduction (a step at another node leaves that node's
 	// state as it is); Bound names it in the report ("--max-clock 6").
-	Within func(i int, nd node.Node) bool
-	Bound  string
+	engine.System
+	// Checks are the run's properties. Those that are a check.Snapshot
+	// are carried in every state and judged at every step, shown the same
+	// trace.Event a run shows them (without clocks); every property is
+	// judged at every terminal state, by replaying the path that reached
+	// it. It is a function, not System.Properties, because properties
+	// hold what they observed: each replay needs its own.
+	Checks func() []check.Property
+
+	Policy                   sim.Policy // which message may be delivered next: a link's head (FIFO) or any
+	Timers                   TimerModel // when a pending timer may fire
+	Crashes, Drops, Restarts int        // fault budgets: how many of each a path may hold
+
 	// MaxFlight, when positive, is a state constraint on the network (see
 	// flight.go): a state with more than MaxFlight messages in flight on
 	// one link is beyond it, counted and not expanded, as for Within.
@@ -115,7 +120,9 @@ type Config struct {
 	// whose nodes declare their values (node.Valuer), under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool
-	// Symmetry, when set, is the System's symmetry (engine.Symmetry): the
+	// Symmetry, when set, is the symmetry the search reduces by (usually
+	// the System's own, System.Symmetry, which this field hides: a System
+	// that declares one is searched without it unless it is set here): the
 	// search keeps one representative state of every orbit under it and
 	// rebuilds every path it reports as a concrete one from the initial
 	// state. It is refused with Liveness, a Goal, From or CheckClones,
@@ -249,8 +256,7 @@ func For(alg engine.Algorithm, p engine.Params, env engine.Env) (engine.System, 
 		}
 		return again.Properties
 	}
-	return sys, Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Checks: fresh, Within: sys.Within, Bound: sys.Bound}, nil
+	return sys, Config{System: sys, Checks: fresh}, nil
 }
 
 // AtEnds are the properties of cfg that a search judges only where a path

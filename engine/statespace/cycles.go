@@ -1,6 +1,10 @@
 package statespace
 
-import "slices"
+import (
+	"slices"
+
+	"ringlab/engine/statespace/internal/store"
+)
 
 // cycleGraph is what a search with Config.Cycles keeps of the graph it
 // explores, to count its cycles once the space is exhausted: every step
@@ -8,13 +12,13 @@ import "slices"
 // Unlike the liveness graph (livegraph) it takes the steps in any order,
 // so it works under the reduction, whose sleep sets expand a state again.
 type cycleGraph struct {
-	steps chunked[[2]int32]
+	steps store.Chunked[[2]int32]
 }
 
 // step records a step from state a to state b.
 func (g *cycleGraph) step(a, b int32) {
 	if g != nil {
-		g.steps.push([2]int32{a, b})
+		g.steps.Push([2]int32{a, b})
 	}
 }
 
@@ -23,20 +27,20 @@ func (g *cycleGraph) step(a, b int32) {
 // itself).
 func (g *cycleGraph) cyclic(n int) int64 {
 	off := make([]int32, n+1)
-	for i := range g.steps.len() {
-		off[g.steps.at(i)[0]+1]++
+	for i := range g.steps.Len() {
+		off[g.steps.At(i)[0]+1]++
 	}
 	for v := range n {
 		off[v+1] += off[v]
 	}
-	to := make([]int32, g.steps.len())
+	to := make([]int32, g.steps.Len())
 	fill := append([]int32(nil), off[:n]...)
-	for i := range g.steps.len() {
-		st := g.steps.at(i)
+	for i := range g.steps.Len() {
+		st := g.steps.At(i)
 		to[fill[st[0]]] = st[1]
 		fill[st[0]]++
 	}
-	g.steps = chunked[[2]int32]{} // the arrays above hold it now
+	g.steps = store.Chunked[[2]int32]{} // the arrays above hold it now
 	all := func(int32) bool { return true }
 	var count int64
 	tarjan(n, off, func(e int32) int32 { return to[e] }, all, all, func(ms []int32) {

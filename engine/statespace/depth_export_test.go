@@ -12,9 +12,9 @@ import "context"
 func SearchCheckingDepths(cfg Config) (res Result, states, odd int, bad int32, err error) {
 	bad = -1
 	searched = func(s *searcher) {
-		states, odd = s.recs.len(), len(s.recs.odd)
+		states, odd = s.recs.Len(), s.recs.Odd()
 		for i := range int32(states) {
-			if int(s.recs.depthOf(i)) != len(s.path(i)) {
+			if int(s.recs.DepthOf(i)) != len(s.path(i)) {
 				bad = i
 				return
 			}

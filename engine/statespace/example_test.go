@@ -3,6 +3,7 @@ package statespace_test
 import (
 	"context"
 	"fmt"
+	"ringlab/engine"
 
 	"ringlab/engine/check"
 	"ringlab/engine/node"
@@ -57,12 +58,10 @@ func (p *polite) AppendKey(b []byte) []byte {
 // message at the head of the link from node 2 to node 1.
 func ExampleSearch() {
 	res, err := statespace.Search(context.Background(), statespace.Config{
-		Nodes:   2,
-		Factory: func(i int) (node.Node, error) { return &polite{i: i}, nil },
-		Script: []node.Action{
+		System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) { return &polite{i: i}, nil }, Script: []node.Action{
 			{Node: 1, Cmd: node.CmdRequest},
 			{Node: 2, Cmd: node.CmdRequest},
-		},
+		}},
 		Checks: func() []check.Property { return []check.Property{&check.MutualExclusion{}} },
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"context"
+	"ringlab/engine"
 	"testing"
 
 	"ringlab/engine/check"
@@ -78,11 +79,9 @@ func TestOrderDependentStepsDoNotSleep(t *testing.T) {
 		{func() check.Property { return &orderDependent{} }, true, true},
 	} {
 		cfg := Config{
-			Nodes:   2,
-			Factory: func(i int) (node.Node, error) { return &once{index: i}, nil },
-			Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
-			Checks:  func() []check.Property { return []check.Property{tc.prop()} },
-			POR:     tc.por,
+			System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) { return &once{index: i}, nil }, Script: []node.Action{{Node: 1, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}}},
+			Checks: func() []check.Property { return []check.Property{tc.prop()} },
+			POR:    tc.por,
 		}
 		res, err := Search(context.Background(), cfg)
 		if err != nil {

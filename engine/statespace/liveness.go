@@ -3,6 +3,7 @@ package statespace
 import (
 	"fmt"
 	"math/bits"
+	"ringlab/engine/statespace/internal/store"
 	"slices"
 	"strings"
 	"time"
@@ -72,8 +73,8 @@ type Bypass struct {
 // no source.
 type livegraph struct {
 	n       int
-	owed    chunked[uint64]
-	edges   chunked[ledge]
+	owed    store.Chunked[uint64]
+	edges   store.Chunked[ledge]
 	off     []int32 // by state: its first edge; filled as states are expanded
 	labels  []Trans
 	labelID map[Trans]uint32
@@ -104,7 +105,7 @@ func newLivegraph(n int) *livegraph {
 // state records the owed promises of the state just inserted.
 func (g *livegraph) state(owed uint64) {
 	if g != nil {
-		g.owed.push(owed)
+		g.owed.Push(owed)
 	}
 }
 
@@ -136,22 +137,22 @@ func (g *livegraph) edge(a, b int32, t Trans, kept uint64) {
 	switch last := int32(len(g.off)) - 1; {
 	case a > last:
 		for int32(len(g.off)) <= a {
-			g.off = append(g.off, int32(g.edges.len()))
+			g.off = append(g.off, int32(g.edges.Len()))
 		}
 	case a < last:
 		panic("statespace: a state expanded out of order in a liveness search")
 	}
-	g.edges.push(ledge{to: b, lk: id | uint32(k)<<24})
+	g.edges.Push(ledge{to: b, lk: id | uint32(k)<<24})
 }
 
 // kept is the promises edge e's step kept.
-func (g *livegraph) kept(e int32) uint64 { return g.keptOf[g.edges.at(int(e)).keptID()] }
+func (g *livegraph) kept(e int32) uint64 { return g.keptOf[g.edges.At(int(e)).keptID()] }
 
 // to is edge e's end.
-func (g *livegraph) to(e int32) int32 { return g.edges.at(int(e)).to }
+func (g *livegraph) to(e int32) int32 { return g.edges.At(int(e)).to }
 
 // groupOfEdge is edge e's fairness group.
-func (g *livegraph) groupOfEdge(e int32) int32 { return g.group[g.edges.at(int(e)).label()] }
+func (g *livegraph) groupOfEdge(e int32) int32 { return g.group[g.edges.At(int(e)).label()] }
 
 // groupOf is t's fairness group: one per message on a link (delivering
 // or losing it takes it, wherever it stands on the link), one per node's
@@ -191,11 +192,11 @@ type csr struct{ off []int32 }
 func (c csr) edge(k int32) int32 { return k }
 
 func (g *livegraph) rows() csr {
-	n := g.owed.len()
+	n := g.owed.Len()
 	off := make([]int32, n+1)
 	copy(off, g.off)
 	for v := len(g.off); v <= n; v++ {
-		off[v] = int32(g.edges.len())
+		off[v] = int32(g.edges.Len())
 	}
 	return csr{off: off}
 }
@@ -204,7 +205,7 @@ func (g *livegraph) rows() csr {
 // states where in holds and the edges where use holds, and calls visit
 // with each one's members.
 func (g *livegraph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
-	tarjan(g.owed.len(), c.off, g.to, in, use, visit)
+	tarjan(g.owed.Len(), c.off, g.to, in, use, visit)
 }
 
 // tarjan finds the strongly connected components of a graph of n states
@@ -286,11 +287,54 @@ func tarjan(n int, off []int32, to func(e int32) int32, in func(v int32) bool, u
 // found is returned as a lasso.
 func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 	start := time.Now()
-	st := LiveStats{Edges: int64(g.edges.len())}
+	st := LiveStats{Edges: int64(g.edges.Len())}
 	c := g.rows()
-	all := func(int32) bool { return true }
 	sc := newFairScratch(g.groups)
-	comp := make([]int32, g.owed.len())
+	comp := make([]int32, g.owed.Len())
+	g.census(c, comp, sc, &st)
+	var any uint64
+	owed := make([]uint64, g.owed.Len())
+	for v := range owed {
+		owed[v] = *g.owed.At(v)
+		any |= owed[v]
+	}
+	st.Promises = bits.OnesCount64(any)
+	var lasso *Lasso
+	ws := wholes(s.cfg)
+	for _, b := range s.promiseOrder(any, g.n) {
+		whole := isWhole(ws, b/g.n)
+		look := lasso == nil && (s.cfg.Only == "" || s.liveName(b/g.n) == s.cfg.Only) // --property
+		found, worst := g.promise(s, c, sc, &st, owed, comp, b, look)
+		if found != nil {
+			lasso = found
+			lasso.Node = b%g.n + 1
+			lasso.Property = s.liveName(b / g.n)
+			if whole {
+				lasso.Node, lasso.Detail = 0, ws[b/g.n]
+			}
+		}
+		if !whole { // a promise to the run: nobody is overtaken
+			st.Bypass = append(st.Bypass, Bypass{Property: s.liveName(b / g.n), Node: b%g.n + 1, Most: worst})
+		}
+	}
+	st.Elapsed = time.Since(start)
+	st.GraphBytes = int64(g.edges.Len())*8 + int64(len(owed))*8 + int64(len(c.off))*4
+	switch {
+	case lasso != nil && lasso.Node == 0:
+		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which %s, for ever",
+			len(lasso.Cycle), len(lasso.Prefix), lasso.Detail)
+	case lasso != nil:
+		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which node %d's promise stays owed for ever",
+			len(lasso.Cycle), len(lasso.Prefix), lasso.Node)
+	}
+	return lasso, st
+}
+
+// census counts the strongly connected components of the whole graph,
+// those with a cycle and those of them that are fair, into st (comp is
+// scratch, one entry a state).
+func (g *livegraph) census(c csr, comp []int32, sc *fairScratch, st *LiveStats) {
+	all := func(int32) bool { return true }
 	g.sccs(c, all, all, func(ms []int32) {
 		st.SCCs++
 		if len(ms) == 1 && g.selfEdge(c, ms[0], all) < 0 {
@@ -304,95 +348,82 @@ func (g *livegraph) judge(s *searcher) (*Lasso, LiveStats) {
 			st.Fair++
 		}
 	})
-	var any uint64
-	owed := make([]uint64, g.owed.len())
-	for v := range owed {
-		owed[v] = *g.owed.at(v)
-		any |= owed[v]
+}
+
+// promise judges promise bit b (owed, by state, the promises owed; comp
+// scratch): over the components of the states that owe it, through the
+// steps that do not keep it, it returns, when look is set, a fair cycle
+// on which it stays owed (nil: none), and the most times another promise
+// of its property is kept while it is owed (Unbounded: a cycle does).
+func (g *livegraph) promise(s *searcher, c csr, sc *fairScratch, st *LiveStats, owed []uint64, comp []int32, b int, look bool) (*Lasso, int64) {
+	bit := uint64(1) << b
+	// the other promises of the same property: keeping one of them
+	// while b is owed is an entry that overtakes b's
+	group := (uint64(1)<<g.n - 1) << (b / g.n * g.n)
+	if g.n == 64 {
+		group = ^uint64(0)
 	}
-	st.Promises = bits.OnesCount64(any)
+	others := group &^ bit
+	in := func(v int32) bool { return owed[v]&bit != 0 }
+	use := func(e int32) bool { return g.kept(e)&bit == 0 }
+	id := int32(0)
+	clear(comp)
+	most := []int64{0} // by component id: the most overtakes from it on (Unbounded: a cycle that overtakes)
+	worst := int64(0)
 	var lasso *Lasso
-	ws := wholes(s.cfg)
-	for _, b := range s.promiseOrder(any, g.n) {
-		bit := uint64(1) << b
-		// the other promises of the same property: keeping one of them
-		// while b is owed is an entry that overtakes b's
-		group := (uint64(1)<<g.n - 1) << (b / g.n * g.n)
-		if g.n == 64 {
-			group = ^uint64(0)
+	g.sccs(c, in, use, func(ms []int32) {
+		id++
+		for _, v := range ms {
+			comp[v] = id
 		}
-		others := group &^ bit
-		whole := isWhole(ws, b/g.n)
-		wanted := s.cfg.Only == "" || s.liveName(b/g.n) == s.cfg.Only // --property
-		in := func(v int32) bool { return owed[v]&bit != 0 }
-		use := func(e int32) bool { return g.kept(e)&bit == 0 }
-		id := int32(0)
-		clear(comp)
-		most := []int64{0} // by component id: the most overtakes from it on (Unbounded: a cycle that overtakes)
-		worst := int64(0)
-		g.sccs(c, in, use, func(ms []int32) {
-			id++
-			for _, v := range ms {
-				comp[v] = id
-			}
-			// the components come sinks first: those reachable are done
-			m := int64(0)
-			for _, v := range ms {
-				for k := c.off[v]; k < c.off[v+1] && m != Unbounded; k++ {
-					e := c.edge(k)
-					w := g.to(e)
-					if !use(e) || !in(w) {
-						continue
-					}
-					over := int64(0)
-					if g.kept(e)&others != 0 {
-						over = 1
-					}
-					switch {
-					case comp[w] == id && over > 0:
-						m = Unbounded
-					case comp[w] == id:
-					case most[comp[w]] == Unbounded:
-						m = Unbounded
-					default:
-						m = max(m, most[comp[w]]+over)
-					}
-				}
-			}
-			most = append(most, m)
-			if worst != Unbounded {
-				worst = max(worst, m)
-			}
-			if lasso != nil || !wanted || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
-				return
-			}
-			st.Candidates++
-			inside := func(e int32) bool { return comp[g.to(e)] == id && use(e) }
-			if !g.fair(c, ms, inside, sc) {
-				return
-			}
+		m := g.overtakes(c, ms, comp, most, in, use, others)
+		most = append(most, m)
+		if worst != Unbounded {
+			worst = max(worst, m)
+		}
+		if lasso != nil || !look || len(ms) == 1 && g.selfEdge(c, ms[0], use) < 0 {
+			return
+		}
+		st.Candidates++
+		inside := func(e int32) bool { return comp[g.to(e)] == id && use(e) }
+		if g.fair(c, ms, inside, sc) {
 			lasso = g.lasso(s, c, ms, inside)
-			lasso.Node = b%g.n + 1
-			lasso.Property = s.liveName(b / g.n)
-			if whole {
-				lasso.Node, lasso.Detail = 0, ws[b/g.n]
+		}
+	})
+	return lasso, worst
+}
+
+// overtakes is the most times a step keeps a promise of others from the
+// component ms (numbered comp[ms[0]]) on, through the steps use allows
+// into the states in holds (Unbounded: a cycle inside keeps one). The
+// components come sinks first, so most already holds, by number, those
+// reachable from ms.
+func (g *livegraph) overtakes(c csr, ms []int32, comp []int32, most []int64, in func(int32) bool, use func(int32) bool, others uint64) int64 {
+	id := comp[ms[0]]
+	m := int64(0)
+	for _, v := range ms {
+		for k := c.off[v]; k < c.off[v+1] && m != Unbounded; k++ {
+			e := c.edge(k)
+			w := g.to(e)
+			if !use(e) || !in(w) {
+				continue
 			}
-		})
-		if !whole { // a promise to the run: nobody is overtaken
-			st.Bypass = append(st.Bypass, Bypass{Property: s.liveName(b / g.n), Node: b%g.n + 1, Most: worst})
+			over := int64(0)
+			if g.kept(e)&others != 0 {
+				over = 1
+			}
+			switch {
+			case comp[w] == id && over > 0:
+				m = Unbounded
+			case comp[w] == id:
+			case most[comp[w]] == Unbounded:
+				m = Unbounded
+			default:
+				m = max(m, most[comp[w]]+over)
+			}
 		}
 	}
-	st.Elapsed = time.Since(start)
-	st.GraphBytes = int64(g.edges.len())*8 + int64(len(owed))*8 + int64(len(c.off))*4
-	switch {
-	case lasso != nil && lasso.Node == 0:
-		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which %s, for ever",
-			len(lasso.Cycle), len(lasso.Prefix), lasso.Detail)
-	case lasso != nil:
-		lasso.Detail = fmt.Sprintf("a fair cycle of %d steps, reached after %d, on which node %d's promise stays owed for ever",
-			len(lasso.Cycle), len(lasso.Prefix), lasso.Node)
-	}
-	return lasso, st
+	return m
 }
 
 // selfEdge is an edge from v to v where use holds, or -1.
@@ -452,7 +483,7 @@ func (g *livegraph) fair(c csr, ms []int32, inside func(e int32) bool, sc *fairS
 func (g *livegraph) lasso(s *searcher, c csr, ms []int32, inside func(e int32) bool) *Lasso {
 	u := ms[0]
 	for _, v := range ms {
-		if s.recs.depthOf(v) < s.recs.depthOf(u) {
+		if s.recs.DepthOf(v) < s.recs.DepthOf(u) {
 			u = v
 		}
 	}
@@ -482,7 +513,7 @@ func (g *livegraph) lasso(s *searcher, c csr, ms []int32, inside func(e int32) b
 	}
 	l := &Lasso{Prefix: s.path(u)}
 	for _, e := range cyc {
-		l.Cycle = append(l.Cycle, g.labels[g.edges.at(int(e)).label()])
+		l.Cycle = append(l.Cycle, g.labels[g.edges.At(int(e)).label()])
 	}
 	return l
 }

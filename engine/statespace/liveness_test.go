@@ -118,9 +118,7 @@ func (*served) Promise() check.Promise {
 // locks is the server with n-1 clients that all ask for ever.
 func locks(n, favour int, policy string) statespace.Config {
 	cfg := statespace.Config{
-		Nodes:    n,
-		Factory:  func(i int) (node.Node, error) { return &server{i: i, favour: favour}, nil },
-		Workload: again{},
+		System:   engine.System{Nodes: n, Factory: func(i int) (node.Node, error) { return &server{i: i, favour: favour}, nil }, Workload: again{}},
 		Checks:   func() []check.Property { return []check.Property{&served{}} },
 		Liveness: true,
 	}

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"hash/maphash"
+	"ringlab/engine/statespace/internal/store"
 	"runtime"
 	"slices"
 	"sync"
@@ -65,13 +66,25 @@ type pre struct {
 	cands []uint64
 }
 
+// succ is a successor computed ahead of the expansion.
+type succ struct {
+	t    Trans
+	s    *state
+	viol *Violation
+	vis  bool
+	// key and fp, when key is set, are the key and fingerprint of s,
+	// computed by a worker of a parallel search.
+	key []byte
+	fp  uint64
+}
+
 // slot holds what one batch computed, from its fill to its commit: its
 // entries read back, and per state what was computed (the successors
 // with their keys in buf). A slot goes from a worker to the committer
 // and back; a worker takes one before it takes a batch.
 type slot struct {
 	raw   []byte
-	ents  []entry
+	ents  []store.Entry
 	pres  []pre
 	ts    []Trans
 	buf   []byte
@@ -139,11 +152,11 @@ func (s *searcher) expandLevelPar() error {
 	if err := s.beginLevel(); err != nil {
 		return err
 	}
-	n := s.level.n
+	n := s.level.Len()
 	// a small level in small batches, still shared by the goroutines
 	// computing (g)
 	g := len(s.par.ms) + helping
-	size := markEvery * max(1, min(batchLen, n/(8*g))/markEvery)
+	size := store.MarkEvery * max(1, min(batchLen, n/(8*g))/store.MarkEvery)
 	nb := (n + size - 1) / size
 	bs := make([]batch, nb)
 	for b := range bs {
@@ -240,13 +253,13 @@ func (s *searcher) commit(sl *slot) error {
 // the committer, the one goroutine every state passes through.
 func (s *searcher) fill(m *machine, b *batch) {
 	sl := b.sl
-	raw, err := s.level.read(b.lo, b.hi, sl.raw)
+	raw, err := s.level.Read(b.lo, b.hi, sl.raw)
 	sl.raw = raw
 	if err != nil {
 		sl.err = err
 		return
 	}
-	sl.ents = parseEntries(raw, sl.ents[:0])
+	sl.ents = store.ParseEntries(raw, sl.ents[:0])
 	if slotArenas && recycle {
 		m.arena = &sl.arena
 		defer func() { m.arena = nil }()
@@ -256,8 +269,8 @@ func (s *searcher) fill(m *machine, b *batch) {
 	for qi := b.lo; qi < b.hi; qi++ {
 		e := &sl.ents[qi-b.lo]
 		p := &sl.pres[qi-b.lo]
-		*p = pre{es: m.decode(e.key)}
-		if e.only >= 0 {
+		*p = pre{es: m.decode(e.Key)}
+		if e.Only >= 0 {
 			continue // a re-expansion: the committer steps it
 		}
 		t0 := len(ts)
@@ -268,7 +281,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets.at(e.sleep)
+			asleep = s.par.sets.at(e.Sleep)
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was
@@ -280,7 +293,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 					return &all[i]
 				}
 			}
-			m.now = int64(e.depth)
+			m.now = int64(e.Depth)
 			next, viol, err := m.step(p.es, t)
 			if err != nil {
 				return nil

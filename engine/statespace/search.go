@@ -3,6 +3,7 @@ package statespace
 import (
 	"context"
 	"hash/maphash"
+	"ringlab/engine/statespace/internal/store"
 	"runtime"
 	"slices"
 	"time"
@@ -65,18 +66,18 @@ type searcher struct {
 	// each maps to its record in recs (with the reduction or liveness:
 	// the one-worker search without either never asks).
 	seed   maphash.Seed
-	fp     *fpSet
+	fp     *store.FPSet
 	full   map[string]int32
-	recs   records
+	recs   store.Records[Trans]
 	sleeps *sleepSets
 	key    []byte // scratch: the key of the state last looked up
 	// The BFS levels: the one being expanded and the next.
-	level, next *queue
-	ents        []entry // scratch: entries read back
-	qbuf        []byte  // scratch: their bytes
-	bounded     bool    // a state was left unexpanded at cfg.MaxDepth
-	ordered     bool    // a check.OrderDependent property is carried (history.go)
-	stopped     bool    // a violation or a bound ended the search: res says which
+	level, next *store.Queue
+	ents        []store.Entry // scratch: entries read back
+	qbuf        []byte        // scratch: their bytes
+	bounded     bool          // a state was left unexpanded at cfg.MaxDepth
+	ordered     bool          // a check.OrderDependent property is carried (history.go)
+	stopped     bool          // a violation or a bound ended the search: res says which
 	// memo holds the successors pickAmple computed while trying ample
 	// sets, so that the expansion does not step them again.
 	memo              []succ
@@ -90,7 +91,7 @@ type searcher struct {
 	handed            []uint64    // the candidate ample sets a worker left to try (guess.go), else nil
 	nextReport        time.Time   // when Config.Progress is next due
 	levelStart        int64       // res.Explored when the current level began
-	headroom          func()      // lets go of the GC headroom (headroom.go) once it is held
+	headroom          func()      // lets go of the GC headroom (store.HoldHeadroom) once it is held
 	headroomN         int64       // its size
 	// sym canonicalises states under Config.Symmetry (else nil); x0 is
 	// the concrete initial state, c0 its representative, pi0 the
@@ -108,9 +109,9 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		cfg.POR = false // a goal may read any node's state: every interleaving counts
 	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
-		full: map[string]int32{}, sleeps: newSleepSets(), recs: newRecords(cfg.POR, cfg.SpillDir, cfg.linkMem)}
+		full: map[string]int32{}, sleeps: newSleepSets(), recs: store.NewRecords[Trans](cfg.POR, cfg.SpillDir, cfg.linkMem)}
 	if !cfg.Exact {
-		s.fp = newFPSet(cfg.POR || cfg.Liveness || cfg.Cycles)
+		s.fp = store.NewFPSet(cfg.POR || cfg.Liveness || cfg.Cycles)
 	}
 	s.level, s.next = s.newQueue(), s.newQueue()
 	defer s.release()
@@ -136,11 +137,11 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 	s.nextReport = s.start.Add(time.Second)
-	for s.level.n > 0 {
+	for s.level.Len() > 0 {
 		s.levelStart = s.res.Explored
-		if n := headroomFor(s.res.Distinct); n > s.headroomN {
+		if n := store.HeadroomFor(s.res.Distinct); n > s.headroomN {
 			s.letHeadroomGo()
-			s.headroom, s.headroomN = holdHeadroom(n), n
+			s.headroom, s.headroomN = store.HoldHeadroom(n), n
 		}
 		var err error
 		if s.par != nil {
@@ -172,7 +173,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			}
 		}
 		if s.cg != nil && s.res.Back > 0 { // with no step back, no cycle
-			s.res.Cyclic = s.cg.cyclic(s.recs.len())
+			s.res.Cyclic = s.cg.cyclic(s.recs.Len())
 		}
 	}
 	return s.end()
@@ -219,7 +220,7 @@ func (s *searcher) begin() (bool, error) {
 			return true, err
 		}
 	}
-	s.level.push(entry{key: k0, only: -1})
+	s.level.Push(store.Entry{Key: k0, Only: -1})
 	return false, nil
 }
 
@@ -229,18 +230,18 @@ func (s *searcher) end() (Result, error) {
 	s.res.Elapsed = time.Since(s.start)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	s.res.MemBytes = ms.Sys + uint64(mapped.Load())
-	s.res.Spilled += s.level.spilled + s.next.spilled
-	return s.res, s.recs.link.err
+	s.res.MemBytes = ms.Sys + store.Mapped()
+	s.res.Spilled += s.level.Spilled + s.next.Spilled
+	return s.res, s.recs.Err()
 }
 
 // newQueue is an empty level.
-func (s *searcher) newQueue() *queue {
+func (s *searcher) newQueue() *store.Queue {
 	at := s.cfg.spillAt
 	if at == 0 {
-		at = spillAt
+		at = store.SpillAt
 	}
-	return newQueue(s.cfg.SpillDir, at)
+	return store.NewQueue(s.cfg.SpillDir, at)
 }
 
 // release gives back what the search holds outside the Go heap: its
@@ -250,12 +251,12 @@ func (s *searcher) release() {
 		searched(s)
 	}
 	s.letHeadroomGo()
-	s.level.close()
-	s.next.close()
-	s.recs.free()
+	s.level.Close()
+	s.next.Close()
+	s.recs.Free()
 	s.sleeps.free()
 	if s.fp != nil {
-		s.fp.free()
+		s.fp.Free()
 	}
 }
 
@@ -273,12 +274,12 @@ func (s *searcher) expandLevel() error {
 		s.m.arena = &s.arena
 		defer func() { s.m.arena = nil }()
 	}
-	for lo := 0; lo < s.level.n; lo += soloBatch {
-		b, err := s.level.read(lo, min(s.level.n, lo+soloBatch), s.qbuf)
+	for lo := 0; lo < s.level.Len(); lo += soloBatch {
+		b, err := s.level.Read(lo, min(s.level.Len(), lo+soloBatch), s.qbuf)
 		if err != nil {
 			return err
 		}
-		s.qbuf, s.ents = b, parseEntries(b, s.ents[:0])
+		s.qbuf, s.ents = b, store.ParseEntries(b, s.ents[:0])
 		for i := range s.ents {
 			if s.outOfBudget() {
 				s.stopped = true
@@ -296,17 +297,17 @@ func (s *searcher) expandLevel() error {
 // beginLevel makes the current level readable; the states found from
 // now on are one deeper.
 func (s *searcher) beginLevel() error {
-	s.recs.level()
-	return s.level.finish()
+	s.recs.Level()
+	return s.level.Finish()
 }
 
 // endLevel makes the next level current.
 func (s *searcher) endLevel() error {
-	if s.next.err != nil {
-		return s.next.err
+	if s.next.Err() != nil {
+		return s.next.Err()
 	}
-	s.res.Spilled += s.level.spilled
-	s.level.close()
+	s.res.Spilled += s.level.Spilled
+	s.level.Close()
 	s.level, s.next = s.next, s.newQueue()
 	return nil
 }
@@ -341,19 +342,19 @@ func (s *searcher) progress() {
 	}
 	s.nextReport = now.Add(time.Second)
 	s.cfg.Progress(Progress{Distinct: s.res.Distinct, Elapsed: now.Sub(s.start), Depth: s.res.Covered,
-		Frontier: s.level.n - int(s.res.Explored-s.levelStart) + s.next.n, Heap: memBytes()})
+		Frontier: s.level.Len() - int(s.res.Explored-s.levelStart) + s.next.Len(), Heap: memBytes()})
 }
 
 // expand takes the transitions of the state of e: those of an ample set
 // where one is found, less those asleep (POR), or with e.only those of a
 // re-expansion.
-func (s *searcher) expand(e *entry) error {
-	return s.expandPre(e, &pre{es: s.m.decode(e.key)})
+func (s *searcher) expand(e *store.Entry) error {
+	return s.expandPre(e, &pre{es: s.m.decode(e.Key)})
 }
 
 // expandPre is expand with what a worker computed of e's state in p (its
 // decoding at least).
-func (s *searcher) expandPre(e *entry, p *pre) error {
+func (s *searcher) expandPre(e *store.Entry, p *pre) error {
 	cfg := &s.cfg
 	es := p.es
 	s.res.Explored++
@@ -363,7 +364,7 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		s.ts = ts
 	}
 	s.memo = append(s.memo[:0], p.memo...)
-	if cfg.POR && !cfg.sleepOnly && e.only < 0 {
+	if cfg.POR && !cfg.sleepOnly && e.Only < 0 {
 		var reduced bool
 		var err error
 		s.handed = p.cands
@@ -376,19 +377,19 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 	}
 	var sleep []Trans
 	if cfg.POR {
-		sl, _ := s.recs.sleepOf(e.rec)
+		sl, _ := s.recs.SleepOf(e.Rec)
 		sleep = s.sleeps.at(sl)
-		if e.only >= 0 {
-			only := s.sleeps.at(e.only)
+		if e.Only >= 0 {
+			only := s.sleeps.at(e.Only)
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 		} else {
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
 		}
-		s.recs.setSleep(e.rec, sl, true)
+		s.recs.SetSleep(e.Rec, sl, true)
 	}
 	done := s.doneb[:0]
 	for _, t := range ts {
-		next, viol, err := s.successor(es, e.depth, t)
+		next, viol, err := s.successor(es, e.Depth, t)
 		if err != nil {
 			return err
 		}
@@ -405,11 +406,11 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		}
 		idx, seen, k := s.lookup(next)
 		if seen {
-			if s.cg != nil && s.recs.depthOf(idx) <= e.depth {
+			if s.cg != nil && s.recs.DepthOf(idx) <= e.Depth {
 				s.res.Back++
 			}
-			s.cg.step(e.rec, idx)
-			s.lv.edge(e.rec, idx, t, kept)
+			s.cg.step(e.Rec, idx)
+			s.lv.edge(e.Rec, idx, t, kept)
 			if cfg.POR {
 				s.revisit(idx, k, sl)
 			}
@@ -419,8 +420,8 @@ func (s *searcher) expandPre(e *entry, p *pre) error {
 		if err := s.discover(e, t, next, viol, k, sl); err != nil || s.stopped {
 			return err
 		}
-		s.lv.edge(e.rec, int32(s.recs.len()-1), t, kept)
-		s.cg.step(e.rec, int32(s.recs.len()-1))
+		s.lv.edge(e.Rec, int32(s.recs.Len()-1), t, kept)
+		s.cg.step(e.Rec, int32(s.recs.Len()-1))
 	}
 	return nil
 }
@@ -461,7 +462,7 @@ func (s *searcher) successor(es *state, depth int32, t Trans) (*state, *Violatio
 // whose steps are all invisible and none of whose successors was seen at
 // e's depth or less (the cycle proviso), and whether it is smaller than
 // ts; otherwise ts itself.
-func (s *searcher) pickAmple(e *entry, es *state, ts []Trans) ([]Trans, bool, error) {
+func (s *searcher) pickAmple(e *store.Entry, es *state, ts []Trans) ([]Trans, bool, error) {
 	cands := s.handed
 	if cands == nil {
 		s.cands = s.m.ampleSets(es, ts, s.cands)
@@ -475,7 +476,7 @@ next:
 			}
 			k := slices.IndexFunc(s.memo, func(c succ) bool { return c.t == t })
 			if k < 0 {
-				next, viol, err := s.step(es, e.depth, t)
+				next, viol, err := s.step(es, e.Depth, t)
 				if err != nil {
 					return nil, false, err
 				}
@@ -485,7 +486,7 @@ next:
 			if s.memo[k].vis || !s.m.within(s.memo[k].s) {
 				continue next // visible, or beyond the constraint: expand in full
 			}
-			if idx, seen, _ := s.lookup(s.memo[k].s); seen && s.recs.depthOf(idx) <= e.depth {
+			if idx, seen, _ := s.lookup(s.memo[k].s); seen && s.recs.DepthOf(idx) <= e.Depth {
 				continue next
 			}
 		}
@@ -515,7 +516,7 @@ func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
 // transitions of its sleep set that are not in sl wake up, and if it was
 // expanded already, it is expanded again with those alone.
 func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
-	sleep, expanded := s.recs.sleepOf(idx)
+	sleep, expanded := s.recs.SleepOf(idx)
 	wake, keep := s.wakeb[:0], s.keepb[:0]
 	for _, u := range s.sleeps.at(sleep) {
 		if containsT(sl, u) {
@@ -526,9 +527,9 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 	}
 	if len(wake) > 0 {
 		sleep = s.sleeps.id(keep)
-		s.recs.setSleep(idx, sleep, expanded)
+		s.recs.SetSleep(idx, sleep, expanded)
 		if expanded {
-			s.push(k, entry{rec: idx, depth: s.recs.depthOf(idx), only: s.sleeps.id(wake), sleep: sleep})
+			s.push(k, store.Entry{Rec: idx, Depth: s.recs.DepthOf(idx), Only: s.sleeps.id(wake), Sleep: sleep})
 		}
 	}
 	s.wakeb, s.keepb = wake, keep
@@ -538,10 +539,10 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 // sl, and judges it: the violation its step reported, else its
 // properties if it is terminal; otherwise it is queued for the next level
 // (unless beyond the constraint or cfg.MaxDepth).
-func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
+func (s *searcher) discover(e *store.Entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
 	cfg := &s.cfg
 	sleep := s.sleeps.id(sl)
-	idx := s.insert(k, e.rec, t, e.depth+1, sleep)
+	idx := s.insert(k, e.Rec, t, e.Depth+1, sleep)
 	s.lv.state(s.m.owed(next))
 	if cfg.CheckClones {
 		if err := s.m.checkClone(s.cfg, next, s.path(idx), k); err != nil {
@@ -549,7 +550,7 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 		}
 	}
 	s.res.Distinct++
-	d := int(e.depth) + 1
+	d := int(e.Depth) + 1
 	s.res.Depth = max(s.res.Depth, d)
 	if viol != nil && (cfg.Only == "" || viol.Property == cfg.Only) {
 		p, v, err := s.reported(idx)
@@ -588,7 +589,7 @@ func (s *searcher) discover(e *entry, t Trans, next *state, viol *Violation, k [
 	case cfg.MaxDepth > 0 && d >= cfg.MaxDepth:
 		s.bounded = true
 	default:
-		s.push(k, entry{rec: idx, depth: int32(d), only: -1, sleep: sleep})
+		s.push(k, store.Entry{Rec: idx, Depth: int32(d), Only: -1, Sleep: sleep})
 	}
 	if cfg.MaxStates > 0 && s.res.Distinct >= cfg.MaxStates {
 		s.res.Stop, s.stopped = "max-states", true
@@ -628,7 +629,7 @@ func (s *searcher) lookup(st *state) (int32, bool, []byte) {
 				idx, ok := s.full[string(c.key)]
 				return idx, ok, c.key
 			}
-			idx, ok := s.fp.get(c.fp)
+			idx, ok := s.fp.Get(c.fp)
 			return idx, ok, c.key
 		}
 	}
@@ -637,18 +638,18 @@ func (s *searcher) lookup(st *state) (int32, bool, []byte) {
 		idx, ok := s.full[string(s.key)]
 		return idx, ok, s.key
 	}
-	idx, ok := s.fp.get(maphash.Bytes(s.seed, s.key))
+	idx, ok := s.fp.Get(maphash.Bytes(s.seed, s.key))
 	return idx, ok, s.key
 }
 
 // insert records a new state whose key is k, reached from parent by t
 // at depth with the sleep set numbered sleep.
 func (s *searcher) insert(k []byte, parent int32, t Trans, depth, sleep int32) int32 {
-	idx := s.recs.add(parent, t, depth, sleep)
+	idx := s.recs.Add(parent, t, depth, sleep)
 	if s.cfg.Exact {
 		s.full[string(k)] = idx
 	} else {
-		s.fp.put(s.fingerprint(k), idx)
+		s.fp.Put(s.fingerprint(k), idx)
 	}
 	return idx
 }
@@ -664,9 +665,9 @@ func (s *searcher) fingerprint(k []byte) uint64 {
 }
 
 // push queues the state of key k for the next level.
-func (s *searcher) push(k []byte, e entry) {
-	e.key = k
-	s.next.push(e)
+func (s *searcher) push(k []byte, e store.Entry) {
+	e.Key = k
+	s.next.Push(e)
 }
 
 // path is the shortest path to the state idx.
@@ -674,7 +675,7 @@ func (s *searcher) path(idx int32) []Trans {
 	var p []Trans
 	for idx > 0 {
 		var t Trans
-		idx, t = s.recs.parent(idx)
+		idx, t = s.recs.Parent(idx)
 		p = append(p, t)
 	}
 	slices.Reverse(p)
@@ -696,7 +697,7 @@ func (s *searcher) reported(idx int32) ([]Trans, *Violation, error) {
 func memBytes() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc + uint64(mapped.Load())
+	return ms.HeapAlloc + store.Mapped()
 }
 
 // independent reports whether t and u commute and neither disables the
@@ -718,3 +719,15 @@ func containsT(ts []Trans, t Trans) bool {
 	}
 	return false
 }
+
+// letHeadroomGo lets go of the search's headroom, if it holds some.
+func (s *searcher) letHeadroomGo() {
+	if s.headroom != nil {
+		s.headroom()
+		s.headroom, s.headroomN = nil, 0
+	}
+}
+
+// searched, when set (by a test), sees every search before it releases
+// its tables.
+var searched func(*searcher)

@@ -47,8 +47,8 @@ func TestSleepSetsNumberDistinctSets(t *testing.T) {
 		ts[0].Msg++ // the caller's slice is copied, not kept
 		ts[0].Msg--
 	}
-	if len(ss.data) < 2 || len(ss.index.s) <= 1<<10 {
-		t.Fatalf("%d data blocks, %d index slots: the test did not cross a block or grow the index", len(ss.data), len(ss.index.s))
+	if len(ss.data) < 2 || len(ss.index.S) <= 1<<10 {
+		t.Fatalf("%d data blocks, %d index slots: the test did not cross a block or grow the index", len(ss.data), len(ss.index.S))
 	}
 	v := ss.view()
 	var wg sync.WaitGroup

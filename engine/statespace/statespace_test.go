@@ -48,9 +48,7 @@ func collectors(k int) Config {
 		script = append(script, node.Action{Node: i, Cmd: node.CmdStart})
 	}
 	return Config{
-		Nodes:   k + 1,
-		Factory: func(i int) (node.Node, error) { return &collector{index: i}, nil },
-		Script:  script,
+		System: engine.System{Nodes: k + 1, Factory: func(i int) (node.Node, error) { return &collector{index: i}, nil }, Script: script},
 	}
 }
 
@@ -94,11 +92,9 @@ func TestSearchCountsEveryStateOfAHandCountedSystem(t *testing.T) {
 // may arrive in either order; under FIFO only in the order sent.
 func TestPolicyOrdersLinks(t *testing.T) {
 	twice := Config{
-		Nodes: 2,
-		Factory: func(i int) (node.Node, error) {
+		System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) {
 			return &sender2{collector{index: i}}, nil
-		},
-		Script: []node.Action{{Node: 2, Cmd: node.CmdStart}},
+		}, Script: []node.Action{{Node: 2, Cmd: node.CmdStart}}},
 	}
 	for _, tc := range []struct {
 		policy   sim.Policy
@@ -205,8 +201,7 @@ func flagged() []check.Property { return []check.Property{&flag{}} }
 
 func greeters(n int, world bool) Config {
 	cfg := Config{
-		Nodes:   n,
-		Factory: func(i int) (node.Node, error) { return &greeter{collector{index: i}, n}, nil },
+		System: engine.System{Nodes: n, Factory: func(i int) (node.Node, error) { return &greeter{collector{index: i}, n}, nil }},
 	}
 	for i := 1; i <= n; i++ {
 		cfg.Script = append(cfg.Script, node.Action{Node: i, Cmd: node.CmdStart})
@@ -287,12 +282,9 @@ func (n *twoStep) AppendKey(b []byte) []byte {
 func TestWithinKeepsWhatTheFullSearchKeeps(t *testing.T) {
 	for _, por := range []bool{true, false} {
 		cfg := Config{
-			Nodes:   2,
-			Factory: func(i int) (node.Node, error) { return &twoStep{index: i}, nil },
-			Script:  []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
-			Checks:  flagged,
-			Within:  func(i int, nd node.Node) bool { return !nd.(*twoStep).got },
-			POR:     por,
+			System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) { return &twoStep{index: i}, nil }, Script: []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}}, Within: func(i int, nd node.Node) bool { return !nd.(*twoStep).got }},
+			Checks: flagged,
+			POR:    por,
 		}
 		r, err := Search(context.Background(), cfg)
 		if err != nil {
@@ -321,10 +313,7 @@ func (elsewhere) AppendKey(b []byte) []byte { return b }
 // the reduction assumes they are not.
 func TestWorkloadAnswersOnlyForItsNode(t *testing.T) {
 	cfg := Config{
-		Nodes:    2,
-		Factory:  func(i int) (node.Node, error) { return &twoStep{index: i}, nil },
-		Script:   []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}},
-		Workload: elsewhere{},
+		System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) { return &twoStep{index: i}, nil }, Script: []node.Action{{Node: 2, Cmd: node.CmdStart}, {Node: 2, Cmd: node.CmdStart}}, Workload: elsewhere{}},
 	}
 	_, err := Search(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "it may only answer for the node itself") {

@@ -380,39 +380,13 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 	if err != nil {
 		return err
 	}
-	var gens [][]int
-	if y.perms != nil {
-		gens = append(gens, y.perms[1])
-	}
-	for k := 0; k+1 < len(y.inter); k++ {
-		p := make([]int, m.n+1)
-		for i := range p {
-			p[i] = i
-		}
-		a, b := y.inter[k], y.inter[k+1]
-		p[a], p[b] = b, a
-		gens = append(gens, p)
-	}
+	c := &symCheck{m: m, y: y}
+	gens := y.generators(m.n)
 	type seen struct {
 		parent string
 		t      Trans
 	}
-	step := func(x *state, depth int, t Trans) (*state, *Violation, error) {
-		m.now = int64(depth)
-		next, v, err := m.step(x, t)
-		if err == nil && m.shifting {
-			next = m.shift(next)
-		}
-		return next, v, err
-	}
-	label := func(x *state, v *Violation) string {
-		k := string(x.appendKey(nil, m.in))
-		if v != nil {
-			k += "|" + string(v.Property)
-		}
-		return k
-	}
-	k0 := string(s0.appendKey(nil, m.in))
+	k0 := c.key(s0)
 	visited := map[string]seen{k0: {}}
 	level, depth := []*state{s0}, 0
 	for len(level) > 0 && len(visited) < maxStates {
@@ -421,35 +395,13 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			kx := string(x.appendKey(nil, m.in))
+			kx := c.key(x)
 			ts := m.enabled(x, nil)
 			for _, g := range gens {
-				var images, direct []string
-				for _, t := range ts {
-					xn, v, err := step(x, depth, t)
-					if err != nil {
-						return err
-					}
-					r, err := y.rename(xn, g)
-					if err != nil {
-						return err
-					}
-					images = append(images, label(r, v))
-				}
-				gx, err := y.rename(x, g)
+				images, direct, err := c.both(x, ts, depth, g)
 				if err != nil {
 					return err
 				}
-				for _, t := range m.enabled(gx, nil) {
-					xn, v, err := step(gx, depth, t)
-					if err != nil {
-						return err
-					}
-					direct = append(direct, label(xn, v))
-				}
-				slices.Sort(images)
-				slices.Sort(direct)
-				images, direct = slices.Compact(images), slices.Compact(direct)
 				if !slices.Equal(images, direct) {
 					var path []Trans
 					for k := kx; k != k0; k = visited[k].parent {
@@ -461,11 +413,11 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 				}
 			}
 			for _, t := range ts {
-				xn, _, err := step(x, depth, t)
+				xn, _, err := c.step(x, depth, t)
 				if err != nil {
 					return err
 				}
-				k := string(xn.appendKey(nil, m.in))
+				k := c.key(xn)
 				if _, ok := visited[k]; ok || len(visited) >= maxStates {
 					continue
 				}
@@ -476,4 +428,82 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 		level, depth = next, depth+1
 	}
 	return nil
+}
+
+// generators are the permutations (of 1..n, index 0 unused) that
+// generate y's group: the rotation by one, and the exchange of each two
+// consecutive interchangeable nodes.
+func (y *symm) generators(n int) [][]int {
+	var gens [][]int
+	if y.perms != nil {
+		gens = append(gens, y.perms[1])
+	}
+	for k := 0; k+1 < len(y.inter); k++ {
+		p := make([]int, n+1)
+		for i := range p {
+			p[i] = i
+		}
+		a, b := y.inter[k], y.inter[k+1]
+		p[a], p[b] = b, a
+		gens = append(gens, p)
+	}
+	return gens
+}
+
+// symCheck is CheckSymmetry's machine and symmetry.
+type symCheck struct {
+	m *machine
+	y *symm
+}
+
+// key is x's key.
+func (c *symCheck) key(x *state) string { return string(x.appendKey(nil, c.m.in)) }
+
+// step takes t from x at depth, shifted as the search would.
+func (c *symCheck) step(x *state, depth int, t Trans) (*state, *Violation, error) {
+	c.m.now = int64(depth)
+	next, v, err := c.m.step(x, t)
+	if err == nil && c.m.shifting {
+		next = c.m.shift(next)
+	}
+	return next, v, err
+}
+
+// label is x's key and the property broken on the way to it, if any.
+func (c *symCheck) label(x *state, v *Violation) string {
+	k := c.key(x)
+	if v != nil {
+		k += "|" + string(v.Property)
+	}
+	return k
+}
+
+// both returns, sorted and without repeats, the labels of the g-images of
+// x's successors by ts, and those of the successors of g(x).
+func (c *symCheck) both(x *state, ts []Trans, depth int, g []int) (images, direct []string, err error) {
+	for _, t := range ts {
+		xn, v, err := c.step(x, depth, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := c.y.rename(xn, g)
+		if err != nil {
+			return nil, nil, err
+		}
+		images = append(images, c.label(r, v))
+	}
+	gx, err := c.y.rename(x, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range c.m.enabled(gx, nil) {
+		xn, v, err := c.step(gx, depth, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		direct = append(direct, c.label(xn, v))
+	}
+	slices.Sort(images)
+	slices.Sort(direct)
+	return slices.Compact(images), slices.Compact(direct), nil
 }

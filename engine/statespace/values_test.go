@@ -2,6 +2,7 @@ package statespace_test
 
 import (
 	"maps"
+	"ringlab/engine"
 	"testing"
 
 	"ringlab/engine/node"
@@ -42,9 +43,7 @@ func (p *pinger) AppendKey(b []byte) []byte { return node.AppendInt(b, p.clock) 
 
 func pingers(tired bool) statespace.Config {
 	return statespace.Config{
-		Nodes:   2,
-		Factory: func(i int) (node.Node, error) { return &pinger{index: i, tired: tired}, nil },
-		Script:  []node.Action{{Node: 1, Cmd: node.CmdStart}},
+		System: engine.System{Nodes: 2, Factory: func(i int) (node.Node, error) { return &pinger{index: i, tired: tired}, nil }, Script: []node.Action{{Node: 1, Cmd: node.CmdStart}}},
 	}
 }
 

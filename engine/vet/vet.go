@@ -176,8 +176,7 @@ func RunSystem(ctx context.Context, sys engine.System, opts Options) (Report, er
 		first[i] = nd
 		l.checkHand(i, nd) // the states the search steps are clones: this one is not
 	}
-	cfg := statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Within: sys.Within, Bound: sys.Bound, Policy: sim.PolicyRandom,
+	cfg := statespace.Config{System: sys, Policy: sim.PolicyRandom,
 		Crashes: opts.Crashes, Restarts: opts.Restarts,
 		MaxStates: opts.MaxStates, OnStep: l.record}
 	if cfg.MaxStates == 0 {

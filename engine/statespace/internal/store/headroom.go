@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import (
 	"runtime"
@@ -34,14 +34,14 @@ const headroomMax = 64 << 20
 // small search keeps the collector's default.
 const headroomFrom = 1 << 17
 
-// headroomFor is the headroom for a search of distinct states:
+// HeadroomFor is the headroom for a search of distinct states:
 // headroomMax from headroomFrom states on (0: none). It does not follow
 // the tables' size: the garbage comes from the steps, at the same rate in
 // a small search as in a large one, and a headroom of twice the tables
 // (16 MiB on TLC's configuration, GOMAXPROCS=1 ringlab mutex check
 // lamport --nodes 3 --clock requests --requests 0 --max-clock 6
 // --workers 1 --por=false) made 179 collections of it instead of 108.
-func headroomFor(distinct int64) int64 {
+func HeadroomFor(distinct int64) int64 {
 	if distinct < headroomFrom {
 		return 0
 	}
@@ -80,9 +80,9 @@ var tuner struct {
 // liveSample reads the heap the last collection found live.
 var liveSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 
-// holdHeadroom asks for n bytes of headroom; the func returned lets it
+// HoldHeadroom asks for n bytes of headroom; the func returned lets it
 // go.
-func holdHeadroom(n int64) func() {
+func HoldHeadroom(n int64) func() {
 	tuner.mu.Lock()
 	defer tuner.mu.Unlock()
 	if tuner.holders == 0 {
@@ -160,12 +160,4 @@ func armTuner(gen int) {
 		retune()
 		armTuner(gen)
 	}, gen)
-}
-
-// letHeadroomGo lets go of the search's headroom, if it holds some.
-func (s *searcher) letHeadroomGo() {
-	if s.headroom != nil {
-		s.headroom()
-		s.headroom, s.headroomN = nil, 0
-	}
 }

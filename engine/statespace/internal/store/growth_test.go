@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import (
 	"math"
@@ -13,12 +13,12 @@ func TestShardsGrowByHalf(t *testing.T) {
 		t.Skip("growth by doubling")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	f := newFPSet(false)
-	defer f.free()
+	f := NewFPSet(false)
+	defer f.Free()
 	for range 400_000 {
 		if fp := rng.Uint64(); fp > 1 {
-			if _, ok := f.get(fp); !ok {
-				f.put(fp, 0)
+			if _, ok := f.Get(fp); !ok {
+				f.Put(fp, 0)
 			}
 		}
 	}
@@ -28,7 +28,7 @@ func TestShardsGrowByHalf(t *testing.T) {
 	}
 	for i := range f.shards {
 		sh := &f.shards[i]
-		size := len(sh.keys.s)
+		size := len(sh.keys.S)
 		if !sizes[size] || size == shardSlots {
 			t.Fatalf("shard %d: %d slots, not one of 16, 24, 36... past 16", i, size)
 		}
@@ -44,14 +44,14 @@ func TestShardsGrowByHalf(t *testing.T) {
 // Every fingerprint's home slot lies in the shard, spread over all of it.
 func TestHomeInRange(t *testing.T) {
 	for _, n := range []int{16, 24, 81, 52597} {
-		if h := home(math.MaxUint64, n); h != n-1 {
-			t.Errorf("home(max, %d) = %d, want %d", n, h, n-1)
+		if h := Home(math.MaxUint64, n); h != n-1 {
+			t.Errorf("Home(max, %d) = %d, want %d", n, h, n-1)
 		}
-		if h := home(1<<63, n); h != 0 {
-			t.Errorf("home(1<<63, %d) = %d: the top bits choose the shard, not the slot", n, h)
+		if h := Home(1<<63, n); h != 0 {
+			t.Errorf("Home(1<<63, %d) = %d: the top bits choose the shard, not the slot", n, h)
 		}
-		if h := home(1<<31, n); h != n/2 {
-			t.Errorf("home(1<<31, %d) = %d, want %d", n, h, n/2)
+		if h := Home(1<<31, n); h != n/2 {
+			t.Errorf("Home(1<<31, %d) = %d, want %d", n, h, n/2)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package statespace
+package store
 
 // A shard of the visited set (fpSet) grows by half when it would pass
 // 3/4 full, so it is 1/2 to 3/4 full (1.64 slots a state on average over
@@ -21,7 +21,7 @@ func grown(n int) int {
 	return 2 * n
 }
 
-// home is fp's first slot in a shard of n slots.
-func home(fp uint64, n int) int {
+// Home is fp's first slot in a shard of n slots.
+func Home(fp uint64, n int) int {
 	return int(uint64(uint32(fp)) * uint64(n) >> 32)
 }

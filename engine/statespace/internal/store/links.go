@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // trace file), read back one at a time to rebuild a path. The file is
 // removed as soon as it is made where the OS allows, else by free.
 type links struct {
-	tail    block[uint64] // links onDisk to onDisk+used
+	tail    Block[uint64] // links onDisk to onDisk+used
 	used    int
 	onDisk  int64
 	f       *os.File
@@ -22,22 +22,22 @@ type links struct {
 	scratch [8]byte
 }
 
-// linkMem is the links kept in memory (1 MiB): a search of fewer states
+// LinkMem is the links kept in memory (1 MiB): a search of fewer states
 // writes none. A larger tail only buffers the writes (the links are
 // written in order and rarely read) and counts in the peak RSS.
-const linkMem = 1 << 17
+const LinkMem = 1 << 17
 
 func (l *links) push(v uint64) {
-	if l.tail.s == nil {
+	if l.tail.S == nil {
 		if l.keep == 0 {
-			l.keep = linkMem
+			l.keep = LinkMem
 		}
-		l.tail = newBlock[uint64](l.keep)
+		l.tail = NewBlock[uint64](l.keep)
 	}
 	if l.used == l.keep {
 		l.flush()
 	}
-	l.tail.s[l.used] = v
+	l.tail.S[l.used] = v
 	l.used++
 }
 
@@ -49,7 +49,7 @@ func (l *links) flush() {
 		}
 	}
 	if l.err == nil {
-		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l.tail.s))), 8*l.used)
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(l.tail.S))), 8*l.used)
 		_, l.err = l.f.WriteAt(raw, 8*l.onDisk)
 	}
 	l.onDisk += int64(l.used)
@@ -61,7 +61,7 @@ func (l *links) len() int { return int(l.onDisk) + l.used }
 // at is link i (0 after an I/O error, which l.err keeps).
 func (l *links) at(i int32) uint64 {
 	if int64(i) >= l.onDisk {
-		return l.tail.s[int64(i)-l.onDisk]
+		return l.tail.S[int64(i)-l.onDisk]
 	}
 	if l.err != nil {
 		return 0
@@ -73,7 +73,7 @@ func (l *links) at(i int32) uint64 {
 }
 
 func (l *links) free() {
-	l.tail.free()
+	l.tail.Free()
 	if l.f != nil {
 		l.f.Close()
 		if runtime.GOOS == "windows" {

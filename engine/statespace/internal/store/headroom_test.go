@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import (
 	"math"
@@ -28,9 +28,9 @@ func TestHeadroomPolicy(t *testing.T) {
 			t.Errorf("gcPercent(%d, %d, %d) = %d, want %d", c.live, c.headroom, c.base, got, c.want)
 		}
 	}
-	if headroomFor(headroomFrom-1) != 0 || headroomFor(headroomFrom) != headroomMax {
+	if HeadroomFor(headroomFrom-1) != 0 || HeadroomFor(headroomFrom) != headroomMax {
 		t.Errorf("headroomFor(%d), headroomFor(%d) = %d, %d; want 0, %d", headroomFrom-1, headroomFrom,
-			headroomFor(headroomFrom-1), headroomFor(headroomFrom), headroomMax)
+			HeadroomFor(headroomFrom-1), HeadroomFor(headroomFrom), headroomMax)
 	}
 	if got, want := memLimit(16*mib, 64*mib, math.MaxInt64), int64(16*mib+64*mib+limitSlack); got != want {
 		t.Errorf("memLimit(16 MiB, 64 MiB) = %d, want %d", got, want)
@@ -53,8 +53,8 @@ func TestHeadroomRestores(t *testing.T) {
 		debug.SetGCPercent(oldPct)
 		debug.SetMemoryLimit(oldLim)
 	}()
-	a := holdHeadroom(64 << 20)
-	b := holdHeadroom(64 << 20)
+	a := HoldHeadroom(64 << 20)
+	b := HoldHeadroom(64 << 20)
 	runtime.GC()
 	runtime.GC()
 	pct := debug.SetGCPercent(-1)
@@ -65,7 +65,7 @@ func TestHeadroomRestores(t *testing.T) {
 	a()
 	b()
 	pct = debug.SetGCPercent(-1) // collection off: the limit stays the user's
-	c := holdHeadroom(64 << 20)
+	c := HoldHeadroom(64 << 20)
 	runtime.GC()
 	if lim := debug.SetMemoryLimit(-1); lim != 8<<30 {
 		t.Errorf("with collection off: memory limit %d, want the user's 8 GiB", lim)

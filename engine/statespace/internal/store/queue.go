@@ -1,4 +1,4 @@
-package statespace
+package store
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 	"sort"
 )
 
-// records is what the search keeps of every distinct state, by number in
+// Records is what the search keeps of every distinct state, by number in
 // the order found, off the Go heap: how it was first reached (its parent's
 // number and the transition, for the path: mostly on disk), and with the
 // partial-order reduction its sleep set. A state's depth follows from its
@@ -20,16 +20,16 @@ import (
 // of ricart-agrawala --nodes 4 --requests 1 (which has no such state);
 // TLC's configuration (lamport --nodes 3 --clock requests --requests 0
 // --max-clock 6) has 638 in 623,337.
-type records struct {
+type Records[T comparable] struct {
 	link  links
-	sleep slab[uint32]    // POR: the number of the state's sleep set; expandedBit, oddBit
+	sleep Slab[uint32]    // POR: the number of the state's sleep set; expandedBit, oddBit
 	odd   map[int32]int32 // the depths not implied by first
 	first []int32         // the number of the first state of each depth
 	por   bool
 	// The distinct transitions, numbered: a link holds a number (4
 	// bytes), not a Trans (16).
-	tnum  map[Trans]uint32
-	trans []Trans
+	tnum  map[T]uint32
+	trans []T
 }
 
 const (
@@ -38,13 +38,16 @@ const (
 	sleepMask   = oddBit - 1
 )
 
-func newRecords(por bool, dir string, keep int) records {
-	return records{por: por, tnum: map[Trans]uint32{}, first: []int32{0}, link: links{dir: dir, keep: keep}}
+// NewRecords makes the records of a search (por: with sleep sets),
+// keeping in memory the latest keep parent links (0: LinkMem) and the
+// older ones in a file in dir ("": os.TempDir).
+func NewRecords[T comparable](por bool, dir string, keep int) Records[T] {
+	return Records[T]{por: por, tnum: map[T]uint32{}, first: []int32{0}, link: links{dir: dir, keep: keep}}
 }
 
-// add records a state reached from parent (-1: none) by t at depth with
+// Add records a state reached from parent (-1: none) by t at depth with
 // sleep set number sleep, and returns its number.
-func (r *records) add(parent int32, t Trans, depth int32, sleep int32) int32 {
+func (r *Records[T]) Add(parent int32, t T, depth int32, sleep int32) int32 {
 	tn, ok := r.tnum[t]
 	if !ok {
 		tn = uint32(len(r.trans))
@@ -67,27 +70,28 @@ func (r *records) add(parent int32, t Trans, depth int32, sleep int32) int32 {
 		if odd {
 			v |= oddBit
 		}
-		r.sleep.push(v)
+		r.sleep.Push(v)
 	}
 	r.link.push(uint64(uint32(parent))<<32 | uint64(tn))
 	return i
 }
 
-func (r *records) len() int { return r.link.len() }
+// Len is the states recorded.
+func (r *Records[T]) Len() int { return r.link.len() }
 
-// parent returns the parent of state i and the transition from it.
-func (r *records) parent(i int32) (int32, Trans) {
+// Parent returns the parent of state i and the transition from it.
+func (r *Records[T]) Parent(i int32) (int32, T) {
 	l := r.link.at(i)
 	return int32(uint32(l >> 32)), r.trans[uint32(l)]
 }
 
-// level notes that the states found from now on are one deeper: the
+// Level notes that the states found from now on are one deeper: the
 // search begins expanding the next level.
-func (r *records) level() { r.first = append(r.first, int32(r.len())) }
+func (r *Records[T]) Level() { r.first = append(r.first, int32(r.Len())) }
 
-// depthOf is the depth of state i's first path.
-func (r *records) depthOf(i int32) int32 {
-	if r.odd != nil && (!r.por || *r.sleep.at(int(i))&oddBit != 0) {
+// DepthOf is the depth of state i's first path.
+func (r *Records[T]) DepthOf(i int32) int32 {
+	if r.odd != nil && (!r.por || *r.sleep.At(int(i))&oddBit != 0) {
 		if d, ok := r.odd[i]; ok {
 			return d
 		}
@@ -99,16 +103,16 @@ func (r *records) depthOf(i int32) int32 {
 	return int32(sort.Search(last, func(d int) bool { return r.first[d] > i }) - 1)
 }
 
-// sleepOf returns state i's sleep set number and whether it was expanded.
-func (r *records) sleepOf(i int32) (int32, bool) {
-	v := *r.sleep.at(int(i))
+// SleepOf returns state i's sleep set number and whether it was expanded.
+func (r *Records[T]) SleepOf(i int32) (int32, bool) {
+	v := *r.sleep.At(int(i))
 	return int32(v & sleepMask), v&expandedBit != 0
 }
 
-// setSleep sets state i's sleep set number and whether it was
+// SetSleep sets state i's sleep set number and whether it was
 // expanded.
-func (r *records) setSleep(i int32, sleep int32, expanded bool) {
-	p := r.sleep.at(int(i))
+func (r *Records[T]) SetSleep(i int32, sleep int32, expanded bool) {
+	p := r.sleep.At(int(i))
 	v := *p&oddBit | uint32(sleep)
 	if expanded {
 		v |= expandedBit
@@ -116,79 +120,74 @@ func (r *records) setSleep(i int32, sleep int32, expanded bool) {
 	*p = v
 }
 
-func (r *records) free() {
+// Free gives the records' memory and file back.
+func (r *Records[T]) Free() {
 	r.link.free()
-	r.sleep.free()
+	r.sleep.Free()
 }
 
-// succ is a successor computed ahead of the expansion.
-type succ struct {
-	t    Trans
-	s    *state
-	viol *Violation
-	vis  bool
-	// key and fp, when key is set, are the key and fingerprint of s,
-	// computed by a worker of a parallel search.
-	key []byte
-	fp  uint64
-}
+// Err is the first I/O error met writing or reading the parent links
+// (nil: none).
+func (r *Records[T]) Err() error { return r.link.err }
 
-// entry is a state in the BFS queue, as read back from it.
-type entry struct {
-	rec   int32
-	depth int32
-	only  int32 // re-expansion: the number of the set of transitions to take (-1: a first expansion)
-	// sleep is the state's sleep set number when it was queued: a
+// Entry is a state in the BFS queue, as read back from it.
+type Entry struct {
+	Rec   int32 // the state's number in the Records
+	Depth int32 // the depth it is expanded at
+	Only  int32 // re-expansion: the number of the set of transitions to take (-1: a first expansion)
+	// Sleep is the state's sleep set number when it was queued: a
 	// superset of its set now (a revisit only removes transitions).
-	sleep int32
-	key   []byte // the state's key, which decode reads back
+	Sleep int32
+	Key   []byte // the state's key, which decode reads back
 }
 
-// queue is one BFS level: its entries encoded one after another (record,
+// Queue is one BFS level: its entries encoded one after another (record,
 // depth, only+1, sleep as uvarints, then the key's length and the key),
 // in memory up to spillAt bytes, beyond that all in a temporary file in
 // dir ("": os.TempDir), removed as soon as it is made where the OS
 // allows (so not even a crash leaves it behind) and by close otherwise.
-type queue struct {
+type Queue struct {
 	n       int
 	marks   []int64 // the offset of every markEvery-th entry
 	size    int64
-	mem     []block[byte] // chunks of chunkSize bytes, off the heap
+	mem     []Block[byte] // chunks of chunkSize bytes, off the heap
 	used    int           // bytes in the last chunk
 	f       *os.File
 	w       *bufio.Writer
 	dir     string
 	spillAt int64
-	spilled int64 // bytes written to the file
+	Spilled int64 // bytes written to the file
 	err     error // the first I/O error (sticky)
 	buf     []byte
 }
 
 const (
 	chunkSize = 1 << 20
-	markEvery = 32
-	// spillAt is the default size from which a level goes to disk: two
+	MarkEvery = 32
+	// SpillAt is the default size from which a level goes to disk: two
 	// levels in memory (the one read, the next written) hold at most
 	// 8 MiB. A level written to the file is read back from the page
 	// cache, outside the process's memory; at 16 MiB the level being
 	// written before it spills added 16 MB to the peak RSS of a
 	// 10-million-state search.
-	spillAt = 4 << 20
+	SpillAt = 4 << 20
 )
 
-func newQueue(dir string, at int64) *queue { return &queue{dir: dir, spillAt: at} }
+// NewQueue makes an empty level that goes to a file in dir ("":
+// os.TempDir) once it holds at bytes (SpillAt is the default).
+func NewQueue(dir string, at int64) *Queue { return &Queue{dir: dir, spillAt: at} }
 
-// push appends e to the level.
-func (q *queue) push(e entry) {
-	if q.n%markEvery == 0 {
+// Push appends e to the level.
+func (q *Queue) Push(e Entry) {
+	if q.n%MarkEvery == 0 {
 		q.marks = append(q.marks, q.size)
 	}
-	b := binary.AppendUvarint(q.buf[:0], uint64(e.rec))
-	b = binary.AppendUvarint(b, uint64(e.depth))
-	b = binary.AppendUvarint(b, uint64(e.only+1))
-	b = binary.AppendUvarint(b, uint64(e.sleep))
-	b = binary.AppendUvarint(b, uint64(len(e.key)))
-	b = append(b, e.key...)
+	b := binary.AppendUvarint(q.buf[:0], uint64(e.Rec))
+	b = binary.AppendUvarint(b, uint64(e.Depth))
+	b = binary.AppendUvarint(b, uint64(e.Only+1))
+	b = binary.AppendUvarint(b, uint64(e.Sleep))
+	b = binary.AppendUvarint(b, uint64(len(e.Key)))
+	b = append(b, e.Key...)
 	q.buf = b
 	q.n++
 	q.size += int64(len(b))
@@ -198,16 +197,16 @@ func (q *queue) push(e entry) {
 	if q.f != nil {
 		if q.err == nil {
 			_, q.err = q.w.Write(b)
-			q.spilled += int64(len(b))
+			q.Spilled += int64(len(b))
 		}
 		return
 	}
 	for len(b) > 0 {
 		if len(q.mem) == 0 || q.used == chunkSize {
-			q.mem = append(q.mem, newBlock[byte](chunkSize))
+			q.mem = append(q.mem, NewBlock[byte](chunkSize))
 			q.used = 0
 		}
-		k := copy(q.mem[len(q.mem)-1].s[q.used:], b)
+		k := copy(q.mem[len(q.mem)-1].S[q.used:], b)
 		q.used += k
 		b = b[k:]
 	}
@@ -215,7 +214,7 @@ func (q *queue) push(e entry) {
 
 // spill moves the level so far (but the entry just pushed, in q.buf) to
 // a temporary file, where the rest of it will go.
-func (q *queue) spill() {
+func (q *Queue) spill() {
 	f, err := os.CreateTemp(q.dir, "ringlab-level-*")
 	if err != nil {
 		q.err = err
@@ -226,34 +225,34 @@ func (q *queue) spill() {
 	}
 	q.f, q.w = f, bufio.NewWriterSize(f, 1<<20)
 	for i := range q.mem {
-		c := q.mem[i].s
+		c := q.mem[i].S
 		if i == len(q.mem)-1 {
 			c = c[:q.used]
 		}
 		if q.err == nil {
 			_, q.err = q.w.Write(c)
-			q.spilled += int64(len(c))
+			q.Spilled += int64(len(c))
 		}
-		q.mem[i].free()
+		q.mem[i].Free()
 	}
 	q.mem = nil
 }
 
-// finish ends the writing of the level: it can be read from now on.
-func (q *queue) finish() error {
+// Finish ends the writing of the level: it can be read from now on.
+func (q *Queue) Finish() error {
 	if q.w != nil && q.err == nil {
 		q.err = q.w.Flush()
 	}
 	return q.err
 }
 
-// read returns the bytes of the entries lo to hi, lo a multiple of
+// Read returns the bytes of the entries lo to hi, lo a multiple of
 // markEvery and hi one or n, in buf if it is large enough. It may be
 // called from several goroutines once the level is finished.
-func (q *queue) read(lo, hi int, buf []byte) ([]byte, error) {
-	from, to := q.marks[lo/markEvery], q.size
+func (q *Queue) Read(lo, hi int, buf []byte) ([]byte, error) {
+	from, to := q.marks[lo/MarkEvery], q.size
 	if hi < q.n {
-		to = q.marks[hi/markEvery]
+		to = q.marks[hi/MarkEvery]
 	}
 	n := int(to - from)
 	if cap(buf) < n {
@@ -265,32 +264,32 @@ func (q *queue) read(lo, hi int, buf []byte) ([]byte, error) {
 		return buf, err
 	}
 	for k := 0; k < n; {
-		c := q.mem[(from+int64(k))/chunkSize].s
+		c := q.mem[(from+int64(k))/chunkSize].S
 		k += copy(buf[k:], c[(from+int64(k))%chunkSize:])
 	}
 	return buf, nil
 }
 
-// parseEntries appends to out the entries encoded in b (whose keys point
+// ParseEntries appends to out the entries encoded in b (whose keys point
 // into b).
-func parseEntries(b []byte, out []entry) []entry {
+func ParseEntries(b []byte, out []Entry) []Entry {
 	uv := func() uint64 {
 		v, k := binary.Uvarint(b)
 		b = b[k:]
 		return v
 	}
 	for len(b) > 0 {
-		var e entry
-		e.rec, e.depth, e.only, e.sleep = int32(uv()), int32(uv()), int32(uv())-1, int32(uv())
+		var e Entry
+		e.Rec, e.Depth, e.Only, e.Sleep = int32(uv()), int32(uv()), int32(uv())-1, int32(uv())
 		n := uv()
-		e.key, b = b[:n:n], b[n:]
+		e.Key, b = b[:n:n], b[n:]
 		out = append(out, e)
 	}
 	return out
 }
 
-// close removes the level's file, if it has one.
-func (q *queue) close() {
+// Close removes the level's file, if it has one.
+func (q *Queue) Close() {
 	if q.f != nil {
 		q.f.Close()
 		if runtime.GOOS == "windows" {
@@ -299,11 +298,17 @@ func (q *queue) close() {
 		q.f = nil
 	}
 	for i := range q.mem {
-		q.mem[i].free()
+		q.mem[i].Free()
 	}
 	q.mem = nil
 }
 
-// searched, when set (by a test), sees every search before it releases
-// its tables.
-var searched func(*searcher)
+// Len is the entries pushed.
+func (q *Queue) Len() int { return q.n }
+
+// Err is the first I/O error met writing the level (nil: none).
+func (q *Queue) Err() error { return q.err }
+
+// Odd is how many states' depths the records keep because their numbers
+// do not imply them.
+func (r *Records[T]) Odd() int { return len(r.odd) }
