@@ -89,7 +89,7 @@ type Config struct {
 
 // Node is one anonymous process.
 type Node struct {
-	index, next int
+	index, next int `ringlab:"fixed"`
 	state       State
 	relayed     bool // a Follower that has forwarded WeHaveALeader
 }

@@ -2,14 +2,6 @@ package anonymous
 
 import "ringlab/engine/node"
 
-// Clone implements node.Snapshot.
-func (n *Node) Clone() node.Node { c := *n; return &c }
-
-// AppendKey implements node.Snapshot: C and whether it relayed.
-func (n *Node) AppendKey(b []byte) []byte {
-	return node.AppendBool(append(b, byte(n.state)), n.relayed)
-}
-
 // Values implements node.Valuer: the index and the right neighbour are
 // the only node indices a process holds (renamed under the rotations of
 // the ring, engine.Symmetry).

@@ -127,12 +127,12 @@ func (c Config) validateGroup() error {
 
 // Node is one Bully process. It must not be copied after first use.
 type Node struct {
-	cfg       Config
-	id, index int
+	cfg       Config `ringlab:"fixed"`
+	id, index int    `ringlab:"fixed"`
 	// hasHigher: some process has a higher id. The peers are found by
 	// scanning cfg.Ids when needed: storing every node's peer lists would
 	// cost O(n^2) memory for the group.
-	hasHigher bool
+	hasHigher bool `ringlab:"fixed"`
 	state     State
 	leader    int
 }

@@ -98,9 +98,9 @@ type Config struct {
 // Node is one process. Its state is 32 bytes, so a million fit, and in an
 // array of them (see Factory) none straddles a cache line.
 type Node struct {
-	index, next int32 // a ring has at most MaxInt32 nodes
-	id          int
-	leader      int // valid when hasLeader
+	index, next int32 `ringlab:"fixed"` // a ring has at most MaxInt32 nodes
+	id          int   `ringlab:"fixed"`
+	leader      int   // valid when hasLeader
 	state       State
 	sentOwn     bool
 	hasLeader   bool

@@ -105,7 +105,7 @@ func (c Config) validateRing() error {
 
 // Node is one Franklin process. It must not be copied after first use.
 type Node struct {
-	id, index, next, prev int
+	id, index, next, prev int `ringlab:"fixed"`
 	state                 State
 	started, done         bool
 	round, leader         int

@@ -59,7 +59,7 @@ type Config struct {
 
 // Node is one process.
 type Node struct {
-	index, next, id int
+	index, next, id int  `ringlab:"fixed"`
 	started         bool // it has sent its own list
 	relayed         bool // it has forwarded a list
 	decided         bool // a list of its own came back: leader is valid

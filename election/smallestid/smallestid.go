@@ -111,9 +111,9 @@ type Config struct {
 // Node is one process of the ring. Its state is a few words so that a ring
 // of a million nodes fits in memory.
 type Node struct {
-	index, next, id int
+	index, next, id int `ringlab:"fixed"`
 	state           State
-	extinction      bool
+	extinction      bool `ringlab:"fixed"`
 	sent            bool // it has sent an ELECTION; sentMin is then meaningful
 	sentMin         int  // smallest candidate it has sent
 	fired           int  // times rule 4 fired here

@@ -127,8 +127,8 @@ const (
 
 // Node is one YoYo process. It must not be copied after first use.
 type Node struct {
-	id, index int
-	nbrs      []int       // neighbour indices, ascending
+	id, index int         `ringlab:"fixed"`
+	nbrs      []int       `ringlab:"fixed"` // neighbour indices, ascending
 	dir       map[int]int // neighbour -> edgeIn, edgeOut or edgeGone; complete once oriented
 	state     State
 	started   bool

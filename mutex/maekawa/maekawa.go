@@ -134,8 +134,8 @@ func New(cfg Config) (*Node, error) {
 // Node is one process, requester and arbiter. It is not safe for concurrent
 // use: its runtime calls Step from one goroutine.
 type Node struct {
-	self, id int
-	quorum   []int
+	self, id int   `ringlab:"fixed"`
+	quorum   []int `ringlab:"fixed"`
 	clock    int
 	local    []Msg // messages to this node's own arbiter or requester
 

@@ -170,7 +170,7 @@ func Factory(cfg Config) (node.Factory, error) {
 
 // Node is a coordinator or a participant.
 type Node struct {
-	cfg Config
+	cfg Config `ringlab:"fixed"`
 
 	// coordinator
 	busy   bool

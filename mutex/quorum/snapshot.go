@@ -4,6 +4,9 @@ import "ringlab/engine/node"
 
 // Clone implements node.Snapshot. The copy shares the node's slices: a
 // step never changes one in place, it builds a new one.
+//
+// Hand-written: the check is 1.17x faster than with the derived copy and
+// key (median of BenchmarkKeys/algo=quorum).
 func (n *Node) Clone() node.Node {
 	c := *n
 	return &c
@@ -11,6 +14,9 @@ func (n *Node) Clone() node.Node {
 
 // AppendKey implements node.Snapshot: the coordinator's vote and queue,
 // the participant's request and votes (the configuration is fixed).
+//
+// Hand-written: the check is 1.17x faster than with the derived copy and
+// key (median of BenchmarkKeys/algo=quorum).
 func (n *Node) AppendKey(b []byte) []byte {
 	b = node.AppendBool(b, n.busy)
 	b = node.AppendInt(node.AppendInt(b, n.holder.part), n.holder.seq)

@@ -94,7 +94,7 @@ func build(cfg *Config) *Node {
 // new one, so a clone shares them (Clone).
 type Node struct {
 	cfg      *Config `ringlab:"fixed"` // every clone of the node shares it
-	id       int
+	id       int     `ringlab:"fixed"`
 	clock    int
 	state    string
 	reqT     int       // timestamp of the outstanding request

@@ -4,12 +4,18 @@ import "ringlab/engine/node"
 
 // Clone implements node.Snapshot. The copy shares counted, which a step
 // never changes in place.
+//
+// Hand-written: the check is 1.25x faster than with the derived copy and
+// key (median of BenchmarkKeys/algo=token-ring).
 func (n *Node) Clone() node.Node {
 	c := *n
 	return &c
 }
 
 // AppendKey implements node.Snapshot (the configuration is fixed).
+//
+// Hand-written: the check is 1.25x faster than with the derived copy and
+// key (median of BenchmarkKeys/algo=token-ring).
 func (n *Node) AppendKey(b []byte) []byte {
 	b = node.AppendString(b, n.state)
 	b = node.AppendInt(b, n.pending)

@@ -126,7 +126,7 @@ func Factory(cfg Config) (node.Factory, error) {
 
 // Node is one process on the ring.
 type Node struct {
-	cfg      Config
+	cfg      Config `ringlab:"fixed"`
 	state    string
 	pending  int // further requests after the current one
 	served   int
