@@ -93,6 +93,5 @@ func keysConfig(tb testing.TB, area, name string, params map[string]any) statesp
 		tb.Fatal(err)
 	}
 	fresh := func() []check.Property { again, _ := alg.Build(ps, env); return again.Properties }
-	return statespace.Config{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload,
-		Checks: fresh, Within: sys.Within, Bound: sys.Bound}
+	return statespace.Config{System: sys, Checks: fresh}
 }
