@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path"
 	"strings"
 	"testing"
 )
@@ -21,15 +20,6 @@ var longTables = map[string]bool{
 	"mutex/scenarios.go scenarios": true, // the chapter's scenarios
 }
 
-// othersChanging are the paths (a folder, or a file's name anywhere) that
-// other parts of issue #34 are still rewriting; the rule waits for them,
-// and the integrator empties this list once they have landed.
-var othersChanging = []string{
-	"engine/node/", // reductions declared, not implemented
-	"snapshot.go",  // the algorithms' reduction code
-	"climb.go",
-}
-
 // TestNoLongFunctions: no function of the repository's non-test code is
 // over maxFuncLines lines but the tables of longTables (each of which must
 // still be long: a stale entry fails too). Generated files are left out.
@@ -39,7 +29,7 @@ func TestNoLongFunctions(t *testing.T) {
 		t.Fatal("no long function found at all, not even the tables: is the walk broken?")
 	}
 	for where, n := range long {
-		if !longTables[where] && !changing(where) {
+		if !longTables[where] {
 			t.Errorf("%s is %d lines, over %d: split it into named steps (or, if it is a table, list it in longTables)", where, n, maxFuncLines)
 		}
 	}
@@ -48,18 +38,6 @@ func TestNoLongFunctions(t *testing.T) {
 			t.Errorf("longTables lists %s, which is no longer over %d lines: take it off the list", where, maxFuncLines)
 		}
 	}
-}
-
-// changing reports whether where ("dir/file.go name") is in a path other
-// parts are still rewriting.
-func changing(where string) bool {
-	file, _, _ := strings.Cut(where, " ")
-	for _, p := range othersChanging {
-		if strings.HasPrefix(file, p) || path.Base(file) == p {
-			return true
-		}
-	}
-	return false
 }
 
 // longFunctions maps every function over maxFuncLines lines in the
