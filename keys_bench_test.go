@@ -80,18 +80,15 @@ func keysConfig(tb testing.TB, area, name string, params map[string]any) statesp
 	if i < 0 || !ok {
 		tb.Fatalf("no algorithm %s %s", area, name)
 	}
-	alg = alg.ForCheck()
-	ps := alg.Defaults()
+	ps := alg.ForCheck().Defaults() // the check's own, smaller defaults
 	for k, v := range params {
 		if err := ps.Give(k, v); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	env := engine.Env{Runtime: "sim", MaxDelay: 1}
-	sys, err := alg.Build(ps, env)
+	_, cfg, err := statespace.For(alg, ps, engine.Env{Runtime: "sim", MaxDelay: 1})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fresh := func() []check.Property { again, _ := alg.Build(ps, env); return again.Properties }
-	return statespace.Config{System: sys, Checks: fresh}
+	return cfg
 }
