@@ -34,9 +34,15 @@ func (l *linter) checkHand(i int, st node.Node) {
 	if err != nil {
 		return
 	}
-	if c := snap.Clone(); !bytes.Equal(enc, mustState(c)) {
+	c := snap.Clone()
+	if !bytes.Equal(enc, mustState(c)) {
 		l.hand = append(l.hand, Finding{Check: CheckClone, Node: i, Method: "Clone",
 			Detail: fmt.Sprintf("a clone of the %T differs from its original%s: Clone must copy the whole state", innermost(st), differing(st, c))})
+		return
+	}
+	if f := fixedDiffering(st, c); f != "" {
+		l.hand = append(l.hand, Finding{Check: CheckClone, Node: i, Method: "Clone",
+			Detail: fmt.Sprintf("a clone of the %T differs from its original in %s, fixed when the node is built: Clone must copy it too", innermost(st), f)})
 		return
 	}
 	if l.byValue == nil {
@@ -54,6 +60,28 @@ func (l *linter) checkHand(i int, st node.Node) {
 			Detail: fmt.Sprintf("two states of one value (%s) have the keys %s and %s: the key depends on something besides the state (a map's order, a slice's capacity, an address), which splits one state in several",
 				stateText(st), keyText(prev), keyText(key))})
 	}
+}
+
+// fixedDiffering names the first field tagged fixed (left out of the
+// state's encoding, canon.Fixed) in which a and b differ, or "" if none
+// does or the values cannot be encoded whole (a func in one of them).
+func fixedDiffering(a, b node.Node) string {
+	fa, err1 := canon.Fields(innermost(a), false)
+	fb, err2 := canon.Fields(innermost(b), false)
+	sa, err3 := canon.StateFields(innermost(a))
+	if err1 != nil || err2 != nil || err3 != nil || len(fa) != len(fb) {
+		return ""
+	}
+	state := map[string]bool{}
+	for _, f := range sa {
+		state[f.Name] = true
+	}
+	for k := range fa {
+		if fa[k].Name != "" && !state[fa[k].Name] && !bytes.Equal(fa[k].Enc, fb[k].Enc) {
+			return "field " + fa[k].Name
+		}
+	}
+	return ""
 }
 
 // mustState is nd's derived encoding, nil if it has none.
