@@ -14,9 +14,14 @@ import (
 // asking without end (--requests 0) searched for safety only and with the
 // liveness pass, both without the partial-order reduction (which
 // --liveness turns off) on one worker. live-s/op is the pass after the
-// search (the components, fairness and bypass).
+// search (the components, fairness and bypass). With -short (CI's
+// benchmarks step) only N = 6, on the same code as 7.
 func BenchmarkLiveness(b *testing.B) {
-	for _, n := range []int{6, 7} {
+	sizes := []int{6, 7}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range sizes {
 		for _, live := range []bool{false, true} {
 			b.Run(fmt.Sprintf("algo=central/nodes=%d/liveness=%v", n, live), func(b *testing.B) {
 				cfg := checkConfig(b, "central", "--nodes", fmt.Sprint(n), "--requests", "0")
