@@ -31,15 +31,22 @@ import (
 // nothing on a nil Graph, so a search that does not judge liveness calls
 // them all the same.
 type Graph[L comparable] struct {
+	graph
+	labels  []L // by number
+	labelID map[L]uint32
+	groupID map[L]int32
+	groupOf func(L) (L, bool)
+}
+
+// graph is a Graph without its labels: states and edges by number, each
+// edge's label by its number and fairness group. The searches run on it.
+type graph struct {
 	n       int
 	owed    store.Chunked[uint64]
 	edges   store.Chunked[edge]
 	off     []int32 // by state: its first edge; filled as states are expanded
-	labels  []L
-	labelID map[L]uint32
 	group   []int32 // by label: its fairness group, -1 for a fault (never forced)
-	groupID map[L]int32
-	groupOf func(L) (L, bool)
+	groups  int
 	keptIDs map[uint64]uint8
 	keptOf  []uint64 // by kept number: the mask (0: none)
 }
@@ -62,8 +69,8 @@ func (e edge) keptID() uint8 { return uint8(e.lk >> 24) }
 // message on a link, whether delivered or lost; one node's commands; one
 // timer), or false for a step that fairness never forces (a fault).
 func New[L comparable](n int, group func(L) (L, bool)) *Graph[L] {
-	return &Graph[L]{n: n, labelID: map[L]uint32{}, groupID: map[L]int32{}, groupOf: group,
-		keptIDs: map[uint64]uint8{0: 0}, keptOf: []uint64{0}}
+	return &Graph[L]{graph: graph{n: n, keptIDs: map[uint64]uint8{0: 0}, keptOf: []uint64{0}},
+		labelID: map[L]uint32{}, groupID: map[L]int32{}, groupOf: group}
 }
 
 // State records the owed promises of the state just numbered.
@@ -119,20 +126,21 @@ func (g *Graph[L]) intern(t L) int32 {
 	}
 	id, ok := g.groupID[k]
 	if !ok {
-		id = int32(len(g.groupID))
+		id = int32(g.groups)
+		g.groups++
 		g.groupID[k] = id
 	}
 	return id
 }
 
 // kept is the promises edge e's step kept.
-func (g *Graph[L]) kept(e int32) uint64 { return g.keptOf[g.edges.At(int(e)).keptID()] }
+func (g *graph) kept(e int32) uint64 { return g.keptOf[g.edges.At(int(e)).keptID()] }
 
 // to is edge e's end.
-func (g *Graph[L]) to(e int32) int32 { return g.edges.At(int(e)).to }
+func (g *graph) to(e int32) int32 { return g.edges.At(int(e)).to }
 
 // groupOfEdge is edge e's fairness group.
-func (g *Graph[L]) groupOfEdge(e int32) int32 { return g.group[g.edges.At(int(e)).label()] }
+func (g *graph) groupOfEdge(e int32) int32 { return g.group[g.edges.At(int(e)).label()] }
 
 // csr is the graph in compressed rows: the edges of state v are
 // off[v]..off[v+1]-1.
@@ -140,7 +148,7 @@ type csr struct{ off []int32 }
 
 func (c csr) edge(k int32) int32 { return k }
 
-func (g *Graph[L]) rows() csr {
+func (g *graph) rows() csr {
 	n := g.owed.Len()
 	off := make([]int32, n+1)
 	copy(off, g.off)
@@ -153,6 +161,6 @@ func (g *Graph[L]) rows() csr {
 // sccs finds the strongly connected components of the subgraph of the
 // states where in holds and the edges where use holds, and calls visit
 // with each one's members.
-func (g *Graph[L]) sccs(c csr, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
+func (g *graph) sccs(c csr, in func(v int32) bool, use func(e int32) bool, visit func(members []int32)) {
 	tarjan(g.owed.Len(), c.off, g.to, in, use, visit)
 }

@@ -32,7 +32,8 @@ type Lasso[L comparable] struct {
 type Pass[L comparable] struct {
 	Owed  uint64
 	Stats Stats
-	g     *Graph[L]
+	g     *graph
+	label []L // by number
 	c     csr
 	sc    *fairScratch
 	comp  []int32  // by state: its component's number, scratch
@@ -46,7 +47,7 @@ type Pass[L comparable] struct {
 // its component's nearest state (the first such in the component's
 // order).
 func (g *Graph[L]) Judge(depth func(v int32) int32) *Pass[L] {
-	p := &Pass[L]{g: g, c: g.rows(), sc: newFairScratch(len(g.groupID)), depth: depth}
+	p := &Pass[L]{g: &g.graph, label: g.labels, c: g.rows(), sc: newFairScratch(g.groups), depth: depth}
 	p.Stats.Edges = int64(g.edges.Len())
 	p.comp = make([]int32, g.owed.Len())
 	g.census(p.c, p.comp, p.sc, &p.Stats)
@@ -63,7 +64,7 @@ func (g *Graph[L]) Judge(depth func(v int32) int32) *Pass[L] {
 // census counts the strongly connected components of the whole graph,
 // those with a cycle and those of them that are fair, into st (comp is
 // scratch, one entry a state).
-func (g *Graph[L]) census(c csr, comp []int32, sc *fairScratch, st *Stats) {
+func (g *graph) census(c csr, comp []int32, sc *fairScratch, st *Stats) {
 	all := func(int32) bool { return true }
 	g.sccs(c, all, all, func(ms []int32) {
 		st.SCCs++
@@ -97,7 +98,8 @@ func (p *Pass[L]) Promise(b int, look bool) (*Lasso[L], int64) {
 		group = ^uint64(0)
 	}
 	others := group &^ bit
-	in := func(v int32) bool { return p.owed[v]&bit != 0 }
+	owed := p.owed
+	in := func(v int32) bool { return owed[v]&bit != 0 }
 	use := func(e int32) bool { return g.kept(e)&bit == 0 }
 	id := int32(0)
 	comp := p.comp
@@ -121,7 +123,11 @@ func (p *Pass[L]) Promise(b int, look bool) (*Lasso[L], int64) {
 		p.Stats.Candidates++
 		inside := func(e int32) bool { return comp[g.to(e)] == id && use(e) }
 		if g.fair(c, ms, inside, p.sc) {
-			lasso = g.lasso(c, ms, inside, p.depth)
+			u, cyc := g.lasso(c, ms, inside, p.depth)
+			lasso = &Lasso[L]{At: u}
+			for _, e := range cyc {
+				lasso.Cycle = append(lasso.Cycle, p.label[g.edges.At(int(e)).label()])
+			}
 		}
 	})
 	return lasso, worst
@@ -132,7 +138,7 @@ func (p *Pass[L]) Promise(b int, look bool) (*Lasso[L], int64) {
 // into the states in holds (Unbounded: a cycle inside keeps one). The
 // components come sinks first, so most already holds, by number, those
 // reachable from ms.
-func (g *Graph[L]) overtakes(c csr, ms []int32, comp []int32, most []int64, in func(int32) bool, use func(int32) bool, others uint64) int64 {
+func (g *graph) overtakes(c csr, ms []int32, comp []int32, most []int64, in func(int32) bool, use func(int32) bool, others uint64) int64 {
 	id := comp[ms[0]]
 	m := int64(0)
 	for _, v := range ms {
@@ -161,7 +167,7 @@ func (g *Graph[L]) overtakes(c csr, ms []int32, comp []int32, most []int64, in f
 }
 
 // selfEdge is an edge from v to v where use holds, or -1.
-func (g *Graph[L]) selfEdge(c csr, v int32, use func(e int32) bool) int32 {
+func (g *graph) selfEdge(c csr, v int32, use func(e int32) bool) int32 {
 	for k := c.off[v]; k < c.off[v+1]; k++ {
 		if e := c.edge(k); g.to(e) == v && use(e) {
 			return e
@@ -185,7 +191,7 @@ func newFairScratch(groups int) *fairScratch {
 // (one round of all of it), and a component without it holds none (a
 // group enabled throughout and never taken stays so on every cycle
 // inside).
-func (g *Graph[L]) fair(c csr, ms []int32, inside func(e int32) bool, sc *fairScratch) bool {
+func (g *graph) fair(c csr, ms []int32, inside func(e int32) bool, sc *fairScratch) bool {
 	clear(sc.count)
 	clear(sc.taken)
 	clear(sc.seen)

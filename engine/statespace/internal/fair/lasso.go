@@ -2,11 +2,12 @@ package fair
 
 import "slices"
 
-// lasso builds a fair cycle in the fair component ms from its state
-// nearest the start (by depth; the first such in ms). It grows the cycle from
-// that state until every group enabled all the way round is taken: to an
-// edge of the group inside, or to a state where it is not enabled.
-func (g *Graph[L]) lasso(c csr, ms []int32, inside func(e int32) bool, depth func(v int32) int32) *Lasso[L] {
+// lasso builds a fair cycle in the fair component ms and returns its
+// first state, the one of ms nearest the start (by depth; the first such
+// in ms), and its edges. It grows the cycle from that state until every
+// group enabled all the way round is taken: to an edge of the group
+// inside, or to a state where it is not enabled.
+func (g *graph) lasso(c csr, ms []int32, inside func(e int32) bool, depth func(v int32) int32) (int32, []int32) {
 	u := ms[0]
 	for _, v := range ms {
 		if depth(v) < depth(u) {
@@ -37,16 +38,12 @@ func (g *Graph[L]) lasso(c csr, ms []int32, inside func(e int32) bool, depth fun
 	if cur != u {
 		cyc = append(cyc, g.walk(c, cur, inside, func(v int32, e int32) bool { return e < 0 && v == u })...)
 	}
-	l := &Lasso[L]{At: u}
-	for _, e := range cyc {
-		l.Cycle = append(l.Cycle, g.labels[g.edges.At(int(e)).label()])
-	}
-	return l
+	return u, cyc
 }
 
 // unfairGroup is a fairness group enabled in every state of the cycle
 // (u, then the ends of cyc's edges) and taken by none of its edges, or -1.
-func (g *Graph[L]) unfairGroup(c csr, u int32, cyc []int32) int32 {
+func (g *graph) unfairGroup(c csr, u int32, cyc []int32) int32 {
 	states := []int32{u}
 	taken := map[int32]bool{}
 	for _, e := range cyc {
@@ -73,7 +70,7 @@ func (g *Graph[L]) unfairGroup(c csr, u int32, cyc []int32) int32 {
 }
 
 // enables reports whether an edge of group gr leaves v.
-func (g *Graph[L]) enables(c csr, v int32, gr int32) bool {
+func (g *graph) enables(c csr, v int32, gr int32) bool {
 	for k := c.off[v]; k < c.off[v+1]; k++ {
 		if g.groupOfEdge(c.edge(k)) == gr {
 			return true
@@ -86,7 +83,7 @@ func (g *Graph[L]) enables(c csr, v int32, gr int32) bool {
 // with goal(v, -1), or the end of an edge e with goal(src, e) (the edge
 // included). The component is strongly connected, so a target inside it
 // is always reached.
-func (g *Graph[L]) walk(c csr, a int32, inside func(e int32) bool, goal func(v, e int32) bool) []int32 {
+func (g *graph) walk(c csr, a int32, inside func(e int32) bool, goal func(v, e int32) bool) []int32 {
 	type step struct{ prev, e int32 }
 	via := map[int32]step{a: {-1, -1}}
 	q := []int32{a}
