@@ -161,12 +161,11 @@ func (x *Machine) Nodes(s State) []NodeState {
 	return ns
 }
 
-// A Message is a message in flight on the link From -> To; K is its
-// position on the link (0: the head; the label's .K under the random
-// policy).
+// A Message is a message in flight.
 type Message struct {
-	From, To, K int
-	Msg         node.Msg
+	From, To int      // the link From -> To
+	K        int      // its position on the link (0: the head; the label's .K under the random policy)
+	Msg      node.Msg // the message itself
 }
 
 // AppendFlights appends every message in flight in s to ms, link by link.
