@@ -12,21 +12,19 @@ import (
 	"ringlab/engine/trace"
 )
 
-// Explorer lets a caller be the scheduler: At replays a path of
-// transitions from the initial state and describes the state it reaches
-// (every node, every message in flight, each property's status) and every
-// step enabled there, with the state that step leads to. It takes the
-// same statespace.Config as statespace.Search and steps the same real node code, so a path the
-// caller builds replays with statespace.Replay, with `check --path`, and through
-// every renderer.
+// Explorer lets a caller be the scheduler: At replays a path of transitions
+// from the initial state and describes the state it reaches (every node, every
+// message in flight, each property's status) and every step enabled there, with
+// the state that step leads to. It takes the same statespace.Config as
+// statespace.Search and steps the same real node code, so a path the caller
+// builds replays with statespace.Replay, with `check --path`, and through every
+// renderer.
 //
-// A state's key (View.Key, Step.Next) is that of the state the search
-// keeps for it (statespace.Machine.Key): with the exact reductions the
-// search applies (the clock shift, identifiers renamed, values never read
-// forgotten), so
-// two states with the same key have the same futures, and a workload
-// with no end whose clocks or request numbers grow stays finite for
-// Analyze.
+// A state's key (View.Key, Step.Next) is that of the state the search keeps for
+// it (statespace.Machine.Key): with the exact reductions the search applies
+// (the clock shift, identifiers renamed, values never read forgotten), so two
+// states with the same key have the same futures, and a workload with no end
+// whose clocks or request numbers grow stays finite for Analyze.
 //
 // An Explorer is not safe for concurrent use.
 type Explorer struct {

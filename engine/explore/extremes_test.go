@@ -151,12 +151,12 @@ func TestLongestWaitIsTheBypass(t *testing.T) {
 	}
 }
 
-// On an infinite workload the messages per entry are judged over cycles:
-// the central coordinator's every cycle sends 4 messages per entry, as
-// its theory says (mutex compare's "4"), and the cycle printed replays to as many messages per entry; the token ring's fewest
-// is 1 (the token passed to the next node, who enters), and a cycle that
-// passes the token while no request is taken (unfair to the commands)
-// makes its most unbounded.
+// On an infinite workload the messages per entry are judged over cycles: the
+// central coordinator's every cycle sends 4 messages per entry, as its theory
+// says (mutex compare's "4"), and the cycle printed replays to as many messages
+// per entry; the token ring's fewest is 1 (the token passed to the next node,
+// who enters), and a cycle that passes the token while no request is taken
+// (unfair to the commands) makes its most unbounded.
 func TestPerEntryOverCycles(t *testing.T) {
 	for _, c := range []struct {
 		name                        string

@@ -25,8 +25,8 @@ const (
 	// itself may already be a violation).
 	Unavoidable
 	// Undecided: no violation is reachable within the state constraint
-	// (statespace.Config.Within, statespace.Config.MaxFlight), but a state beyond it is, and
-	// what lies beyond is not explored.
+	// (statespace.Config.Within, statespace.Config.MaxFlight), but a state
+	// beyond it is, and what lies beyond is not explored.
 	Undecided
 )
 
@@ -76,28 +76,29 @@ type edgeInfo struct {
 	kept uint64
 }
 
-// Analyze explores the whole state space of x's system, up to limit
-// distinct states (0: no limit), and computes every state's Fate and
-// message bounds by backward passes over the graph. It fails when the
-// space has more than limit states or ctx is done first.
+// Analyze explores the whole state space of x's system, up to limit distinct
+// states (0: no limit), and computes every state's Fate and message bounds by
+// backward passes over the graph. It fails when the space has more than limit
+// states or ctx is done first.
 //
-// A state is a violation when the step into it violated a property, or
-// when it is terminal and a property fails at the end of the run; a
-// violation is not expanded. Nor is a state beyond the state constraint
-// (statespace.Config.Within, statespace.Config.MaxFlight), as in Search: a state that can reach
-// one and no violation is Undecided, and its messages left are unknown.
+// A state is a violation when the step into it violated a property, or when it
+// is terminal and a property fails at the end of the run; a violation is not
+// expanded. Nor is a state beyond the state constraint
+// (statespace.Config.Within, statespace.Config.MaxFlight), as in Search: a
+// state that can reach one and no violation is Undecided, and its messages left
+// are unknown.
 func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, false)
 }
 
-// AnalyzeExtremes is Analyze for the worst and best case over every
-// schedule: with every state replaced by its clock shift (statespace.Machine.Reduced) where
-// the search would shift it, so that the space of a workload that never
-// ends, whose Lamport clocks grow without bound, stays finite (the shift
-// is exact: every figure is the same), and with every figure of Extremes
-// and PerEntry computed (Analyze gives Extremes' totals only). Its paths
-// replay from the real initial state. Unlike Analyze it expands states
-// beyond a state constraint too (the extremes are over every schedule).
+// AnalyzeExtremes is Analyze for the worst and best case over every schedule:
+// with every state replaced by its clock shift (statespace.Machine.Reduced)
+// where the search would shift it, so that the space of a workload that never
+// ends, whose Lamport clocks grow without bound, stays finite (the shift is
+// exact: every figure is the same), and with every figure of Extremes and
+// PerEntry computed (Analyze gives Extremes' totals only). Its paths replay
+// from the real initial state. Unlike Analyze it expands states beyond a state
+// constraint too (the extremes are over every schedule).
 func (x *Explorer) AnalyzeExtremes(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, true)
 }
@@ -182,9 +183,9 @@ func (f *Fates) Fate(key uint64) (Fate, bool) {
 	return f.fate[i], true
 }
 
-// MessagesLeft returns the fewest and the most messages any continuation
-// of the state whose key is key sends before the run ends or a violation
-// stops it; most is statespace.Unbounded when a continuation can send for ever. ok is
+// MessagesLeft returns the fewest and the most messages any continuation of the
+// state whose key is key sends before the run ends or a violation stops it;
+// most is statespace.Unbounded when a continuation can send for ever. ok is
 // false for an unknown key, or a state from which no run ends.
 func (f *Fates) MessagesLeft(key uint64) (fewest, most int64, ok bool) {
 	i, found := f.ids[key]
