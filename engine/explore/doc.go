@@ -19,7 +19,8 @@
 // nearest violation from a state. NeverKept, Unkept and Refuted judge a
 // lasso by the promises its cycle leaves owed for ever.
 //
-// The package stands on statespace.Machine, the search's stepping of
-// states, and on nothing else of the search: a user's package can walk a
-// graph as this one does.
+// The package stands on statespace's exported API alone: a
+// statespace.Machine steps the states, and statespace.ReplayLasso and
+// statespace.UnfairCycle judge a lasso's cycle. A user's package can
+// walk a graph as this one does.
 package explore
