@@ -212,7 +212,7 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // first whose promise the cycle never keeps (explore.Unkept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
 	rt := run.Path{Config: sc, Steps: l.Prefix, Cycle: slices.Clone(l.Cycle)}
-	t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle)
+	t, unfair, ferr := explore.UnfairCycle(sc, l.Prefix, l.Cycle)
 	unfair = unfair && ferr == nil
 	var never []check.ID // nil: any promise owed where the turn ends
 	var nerr error

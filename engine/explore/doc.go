@@ -17,10 +17,11 @@
 // flight, the longest wait; PerEntry: messages per entry over the
 // cycles), each figure with a path that attains it; Shortest finds the
 // nearest violation from a state. NeverKept, Unkept and Refuted judge a
-// lasso by the promises its cycle leaves owed for ever.
+// lasso by the promises its cycle leaves owed for ever, UnfairCycle by
+// the steps it leaves enabled and never takes.
 //
 // The package stands on statespace's exported API alone: a
-// statespace.Machine steps the states, and statespace.ReplayLasso and
-// statespace.UnfairCycle judge a lasso's cycle. A user's package can
-// walk a graph as this one does.
+// statespace.Machine steps the states, statespace.FairGroup says which
+// steps fairness groups, and statespace.ReplayLasso replays a lasso. A
+// user's package can walk a graph as this one does.
 package explore

@@ -138,7 +138,7 @@ func (x *Explorer) AtLasso(prefix, cycle []statespace.Trans) (*View, error) {
 		if _, err := statespace.ReplayLasso(x.cfg, prefix, cycle, nil); err != nil {
 			return // it does not come back: one turn of nothing
 		}
-		if _, unfair, err := statespace.UnfairCycle(x.cfg, prefix, cycle); err != nil || unfair {
+		if _, unfair, err := UnfairCycle(x.cfg, prefix, cycle); err != nil || unfair {
 			return
 		}
 		if !x.cfg.Liveness {

@@ -83,7 +83,7 @@ func (x *Explorer) wholeBits() uint64 {
 // explorer's page give: the first check.Eventually property (want, if set)
 // with a promise the cycle leaves owed for ever (Unkept), and to whom,
 // names naming the nodes. id is "" when every promise is kept on the way
-// round. Whether the cycle is fair is statespace.UnfairCycle's to say.
+// round. Whether the cycle is fair is UnfairCycle's to say.
 func Refuted(cfg statespace.Config, prefix, cycle []statespace.Trans, want check.ID, names func(int) string) (id check.ID, words string, err error) {
 	us, err := Unkept(cfg, prefix, cycle)
 	if err != nil {
@@ -109,4 +109,72 @@ func Refuted(cfg statespace.Config, prefix, cycle []statespace.Trans, want check
 		return id, "a promise stays owed all the way round the cycle, which repeats for ever", nil
 	}
 	return id, fmt.Sprintf("the promise to %s stays owed all the way round the cycle, which repeats for ever", strings.Join(to, ", ")), nil
+}
+
+// UnfairCycle reports whether the cycle of a lasso is unfair: a step that
+// stays enabled in every state of the cycle, by the groups of weak
+// fairness (statespace.FairGroup: a message on a link, a node's commands,
+// a timer), and is never taken on it. A fair schedule does not repeat
+// such a cycle for ever, so the promises it leaves owed prove no liveness
+// violation. The step is returned (as enabled in the cycle's first
+// state); an empty cycle (a stutter in a terminal state) is fair. The
+// lasso must replay (statespace.ReplayLasso).
+func UnfairCycle(cfg statespace.Config, prefix, cycle []statespace.Trans) (statespace.Trans, bool, error) {
+	if len(cycle) == 0 {
+		return statespace.Trans{}, false, nil
+	}
+	m, err := statespace.NewMachine(cfg)
+	if err != nil {
+		return statespace.Trans{}, false, err
+	}
+	s := m.Initial()
+	walk := func(t statespace.Trans) error {
+		u, ok := m.Find(s, t)
+		if !ok {
+			return fmt.Errorf("%s is not enabled here", t)
+		}
+		next, _, err := m.Step(s, u)
+		s = next
+		return err
+	}
+	for _, t := range prefix {
+		if err := walk(t); err != nil {
+			return statespace.Trans{}, false, err
+		}
+	}
+	always := map[statespace.Trans]statespace.Trans{} // group -> its step where the cycle begins
+	taken := map[statespace.Trans]bool{}
+	for k, t := range cycle {
+		on := map[statespace.Trans]bool{}
+		for _, e := range m.Enabled(s, nil) {
+			if g, ok := statespace.FairGroup(e); ok {
+				on[g] = true
+				if k == 0 {
+					always[g] = e
+				}
+			}
+		}
+		for g := range always {
+			if !on[g] {
+				delete(always, g)
+			}
+		}
+		if g, ok := statespace.FairGroup(t); ok {
+			taken[g] = true
+		}
+		if err := walk(t); err != nil {
+			return statespace.Trans{}, false, err
+		}
+	}
+	var left []statespace.Trans
+	for g, e := range always {
+		if !taken[g] {
+			left = append(left, e)
+		}
+	}
+	if len(left) == 0 {
+		return statespace.Trans{}, false, nil
+	}
+	slices.SortFunc(left, func(a, b statespace.Trans) int { return strings.Compare(a.String(), b.String()) })
+	return left[0], true, nil
 }

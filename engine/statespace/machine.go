@@ -210,6 +210,12 @@ func (x *Machine) Interned() int {
 	return len(in.nodeObj) + len(in.msgs) + len(in.cmds) + len(in.envObj)
 }
 
+// FairGroup is t's group of weak fairness, the steps one promise of
+// fairness covers: the delivery (or loss) of one message on a link, a
+// node's commands, one of its timers. ok is false for a crash or a
+// restart, which fairness never forces.
+func FairGroup(t Trans) (group Trans, ok bool) { return fairGroup(t) }
+
 // Unbounded is a count without bound: a cycle can repeat what is counted
 // for ever.
 const Unbounded = math.MaxInt64
