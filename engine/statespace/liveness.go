@@ -3,7 +3,6 @@ package statespace
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"ringlab/engine/check"
@@ -218,71 +217,4 @@ func ReplayLasso(cfg Config, prefix, cycle []Trans, sink func(*trace.Event)) (Re
 		return rr, fmt.Errorf("the cycle %s does not come back to the state it starts in", FormatPath(cycle))
 	}
 	return rr, nil
-}
-
-// UnfairCycle reports whether the cycle of a lasso is unfair: a step that
-// stays enabled in every state of the cycle, by the groups of weak
-// fairness (a message on a link, a node's commands, a timer), and is
-// never taken on it. A fair schedule does not repeat such a cycle for
-// ever, so the promises it leaves owed prove no liveness violation. The
-// step is returned (as enabled in the cycle's first state); an empty cycle
-// (a stutter in a terminal state) is fair. The lasso must replay
-// (ReplayLasso).
-func UnfairCycle(cfg Config, prefix, cycle []Trans) (Trans, bool, error) {
-	if len(cycle) == 0 {
-		return Trans{}, false, nil
-	}
-	m, s, err := newMachine(cfg, nil, nil)
-	if err != nil {
-		return Trans{}, false, err
-	}
-	walk := func(t Trans) error {
-		u, ok := m.find(s, t)
-		if !ok {
-			return fmt.Errorf("%s is not enabled here", t)
-		}
-		next, _, err := m.step(s, u)
-		s = next
-		return err
-	}
-	for _, t := range prefix {
-		if err := walk(t); err != nil {
-			return Trans{}, false, err
-		}
-	}
-	always := map[Trans]Trans{} // group -> its step where the cycle begins
-	taken := map[Trans]bool{}
-	for k, t := range cycle {
-		on := map[Trans]bool{}
-		for _, e := range m.enabled(s, nil) {
-			if g, ok := fairGroup(e); ok {
-				on[g] = true
-				if k == 0 {
-					always[g] = e
-				}
-			}
-		}
-		for g := range always {
-			if !on[g] {
-				delete(always, g)
-			}
-		}
-		if g, ok := fairGroup(t); ok {
-			taken[g] = true
-		}
-		if err := walk(t); err != nil {
-			return Trans{}, false, err
-		}
-	}
-	var left []Trans
-	for g, e := range always {
-		if !taken[g] {
-			left = append(left, e)
-		}
-	}
-	if len(left) == 0 {
-		return Trans{}, false, nil
-	}
-	slices.SortFunc(left, func(a, b Trans) int { return strings.Compare(a.String(), b.String()) })
-	return left[0], true, nil
 }
