@@ -44,7 +44,7 @@ type envShape struct {
 	mwants trace.Kinds   // the kinds the goal's monitor is shown
 	n      int
 	// extra is the kinds beyond node events and faults that a property
-	// is shown (history.go): commands, sends, receipts.
+	// is shown (history.go): commands, sends, receipts, losses.
 	extra trace.Kinds
 	// ordered says a property is a check.OrderDependent one.
 	ordered bool
@@ -79,7 +79,7 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check
 		}
 		e.props, e.wants = append(e.props, p), append(e.wants, k)
 		e.hears |= k
-		e.extra |= k & trace.KindsOf(trace.KindCmd, trace.KindSend, trace.KindRecv)
+		e.extra |= k & trace.KindsOf(trace.KindCmd, trace.KindSend, trace.KindRecv, trace.KindDrop)
 		if _, ok := c.(check.OrderDependent); ok {
 			e.ordered = true
 		}

@@ -19,11 +19,12 @@ import (
 // order of steps at different nodes, which the sleep sets would otherwise
 // take as equivalent.
 
-// hearMsgs shows the properties that want kind (trace.KindSend or
-// trace.KindRecv) the messages sends, sent by from (a receipt: the one
-// message at node at); it returns the first violation reported. The step
-// is visible if that changed the environment. The environment is copied
-// only once an event concerns a property (check.Filter).
+// hearMsgs shows the properties that want kind (trace.KindSend,
+// trace.KindRecv or trace.KindDrop) the messages sends, sent by from (a
+// receipt or a loss: the one message to node at); it returns the first
+// violation reported. The step is visible if that changed the
+// environment. The environment is copied only once an event concerns a
+// property (check.Filter).
 func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Send) *Violation {
 	orig := m.envAt(c.env)
 	var w *env
