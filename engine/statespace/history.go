@@ -19,12 +19,13 @@ import (
 // order of steps at different nodes, which the sleep sets would otherwise
 // take as equivalent.
 
-// hearMsgs shows the properties that want kind (trace.KindSend,
-// trace.KindRecv or trace.KindDrop) the messages sends, sent by from (a
-// receipt or a loss: the one message to node at); it returns the first
-// violation reported. The step is visible if that changed the
-// environment. The environment is copied only once an event concerns a
-// property (check.Filter).
+// hearMsgs shows the properties and the promises that want kind
+// (trace.KindSend, trace.KindRecv or trace.KindDrop) the messages sends,
+// sent by from (a receipt or a loss: the one message to node at); it
+// returns the first violation reported and adds the promises kept to
+// m.kept. The step is visible if that changed the environment. The
+// environment is copied only once an event concerns a property
+// (check.Filter) or a promise.
 func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Send) *Violation {
 	orig := m.envAt(c.env)
 	var w *env
@@ -43,6 +44,7 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 		if v := w.observe(te, m.cfg.Only); v != nil && viol == nil {
 			viol = v
 		}
+		m.kept |= w.keep(te)
 	}
 	if w == nil {
 		return nil
@@ -52,8 +54,12 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 }
 
 // concerns reports whether te concerns a property of e that wants its
-// kind: one that is not a check.Filter, or one whose Concerns says so.
+// kind (one that is not a check.Filter, or one whose Concerns says so),
+// or a promise that wants it.
 func (e *env) concerns(te *trace.Event) bool {
+	if slices.ContainsFunc(e.pwants, func(k trace.Kinds) bool { return k.Has(te.Kind) }) {
+		return true
+	}
 	for k, p := range e.props {
 		if !e.wants[k].Has(te.Kind) {
 			continue
