@@ -112,7 +112,8 @@ func New(sp Space) *Reducer {
 // identifiers renamed (renameIDs, rename.go): the state a reduced search
 // keeps for s. It returns s itself where nothing changes; otherwise a
 // State of r's, valid until the next Reduce (the caller copies it out),
-// whose Net may be s's if that is unchanged. s is not changed.
+// whose Net may be s's if that is unchanged. s is not changed, and must
+// not be a State Reduce returned (copy it out first).
 func (r *Reducer) Reduce(s *State) *State {
 	r.used = 0
 	return r.renameIDs(r.shiftClocks(s))
