@@ -164,7 +164,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 	} else {
 		s.res.Exhausted = true
 		if s.lv != nil {
-			s.res.Lasso, s.res.Live = s.lv.judge(s)
+			s.res.Lasso, s.res.Live = s.judgeLive()
 			if l := s.res.Lasso; l != nil {
 				if _, err := ReplayLasso(s.cfg, l.Prefix, l.Cycle, nil); err != nil {
 					res, _ := s.end()
@@ -173,7 +173,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 			}
 		}
 		if s.cg != nil && s.res.Back > 0 { // with no step back, no cycle
-			s.res.Cyclic = s.cg.cyclic(s.recs.Len())
+			s.res.Cyclic = s.cg.Count(s.recs.Len())
 		}
 	}
 	return s.end()
@@ -203,7 +203,7 @@ func (s *searcher) begin() (bool, error) {
 	}
 	_, _, k0 := s.lookup(s0)
 	s.insert(k0, -1, Trans{}, 0, 0)
-	s.lv.state(m.owed(s0))
+	s.lv.State(m.owed(s0))
 	s.res.Distinct = 1
 	if m.staged != nil {
 		s.res.Violation = m.staged
@@ -409,8 +409,8 @@ func (s *searcher) expandPre(e *store.Entry, p *pre) error {
 			if s.cg != nil && s.recs.DepthOf(idx) <= e.Depth {
 				s.res.Back++
 			}
-			s.cg.step(e.Rec, idx)
-			s.lv.edge(e.Rec, idx, t, kept)
+			s.cg.Step(e.Rec, idx)
+			s.lv.Edge(e.Rec, idx, t, kept)
 			if cfg.POR {
 				s.revisit(idx, k, sl)
 			}
@@ -420,8 +420,8 @@ func (s *searcher) expandPre(e *store.Entry, p *pre) error {
 		if err := s.discover(e, t, next, viol, k, sl); err != nil || s.stopped {
 			return err
 		}
-		s.lv.edge(e.Rec, int32(s.recs.Len()-1), t, kept)
-		s.cg.step(e.Rec, int32(s.recs.Len()-1))
+		s.lv.Edge(e.Rec, int32(s.recs.Len()-1), t, kept)
+		s.cg.Step(e.Rec, int32(s.recs.Len()-1))
 	}
 	return nil
 }
@@ -543,7 +543,7 @@ func (s *searcher) discover(e *store.Entry, t Trans, next *state, viol *Violatio
 	cfg := &s.cfg
 	sleep := s.sleeps.id(sl)
 	idx := s.insert(k, e.Rec, t, e.Depth+1, sleep)
-	s.lv.state(s.m.owed(next))
+	s.lv.State(s.m.owed(next))
 	if cfg.CheckClones {
 		if err := s.m.checkClone(s.cfg, next, s.path(idx), k); err != nil {
 			return err
