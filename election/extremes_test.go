@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -169,7 +170,7 @@ func TestExtremesPathsAttainTheirCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := statespace.NewExplorer(cfg, sys.Names)
+		x, err := explore.NewExplorer(cfg, sys.Names)
 		if err != nil {
 			t.Fatal(err)
 		}

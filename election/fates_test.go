@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -33,7 +34,7 @@ func crMessages(t *testing.T, params map[string]any, n int, path string) (int64,
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := statespace.NewExplorer(cfg, sys.Names)
+	x, err := explore.NewExplorer(cfg, sys.Names)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 	"ringlab/mutex/kit"
 )
@@ -28,7 +29,7 @@ type exact struct {
 }
 
 // exactFigures computes exact for pl over the whole state space without
-// reduction (statespace.Fates); ok is false when the space is too big.
+// reduction (explore.Fates); ok is false when the space is too big.
 // The promises of its check.Eventually properties are tracked
 // (Config.Liveness) for the wait.
 func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) {
@@ -37,7 +38,7 @@ func exactFigures(ctx context.Context, name string, pl plan) (x exact, ok bool) 
 	sys := k.System(name, kit.CheckWorkload(k, 1))
 	cfg := statespace.Config{System: engine.System{Nodes: sys.Nodes, Factory: sys.Factory, Script: sys.Script, Workload: sys.Workload},
 		Checks: k.Properties, Liveness: true}
-	xp, err := statespace.NewExplorer(cfg, sys.Names)
+	xp, err := explore.NewExplorer(cfg, sys.Names)
 	if err != nil {
 		return x, false
 	}

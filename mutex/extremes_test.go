@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -33,7 +34,7 @@ func TestRicartAgrawalaMessagesPerEntryOverEverySchedule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := statespace.NewExplorer(cfg, sys.Names)
+		x, err := explore.NewExplorer(cfg, sys.Names)
 		if err != nil {
 			t.Fatal(err)
 		}

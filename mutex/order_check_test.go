@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -38,7 +39,7 @@ func TestFatesSeeTheGrantOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := statespace.NewExplorer(cfg, nil)
+		x, err := explore.NewExplorer(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestFatesSeeTheGrantOrder(t *testing.T) {
 				t.Fatalf("%v: %v", tc.args, res.Violation)
 			}
 			for i, k := range v.Keys {
-				if fate, _ := f.Fate(k); fate != statespace.Safe {
+				if fate, _ := f.Fate(k); fate != explore.Safe {
 					t.Errorf("%v: state %d of the path is %v, want safe", tc.args, i, fate)
 				}
 			}
@@ -67,9 +68,9 @@ func TestFatesSeeTheGrantOrder(t *testing.T) {
 		for i, k := range v.Keys {
 			fate, ok := f.Fate(k)
 			switch {
-			case !ok || fate == statespace.Safe:
+			case !ok || fate == explore.Safe:
 				t.Errorf("%v: state %d of %s is %v (known %v), want not safe", tc.args, i, statespace.FormatPath(res.Path), fate, ok)
-			case i == 0 && fate != statespace.Reachable, i == len(v.Keys)-1 && fate != statespace.Unavoidable:
+			case i == 0 && fate != explore.Reachable, i == len(v.Keys)-1 && fate != explore.Unavoidable:
 				t.Errorf("%v: state %d of %s is %v", tc.args, i, statespace.FormatPath(res.Path), fate)
 			}
 		}

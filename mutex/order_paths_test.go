@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ringlab/engine/check"
+	"ringlab/engine/explore"
 	"ringlab/engine/sim"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -25,7 +26,7 @@ import (
 // most limit nodes.
 func everyPath(t *testing.T, cfg statespace.Config, limit int) (broken, shortest, nodes int) {
 	t.Helper()
-	x, err := statespace.NewExplorer(cfg, nil)
+	x, err := explore.NewExplorer(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -78,7 +79,7 @@ type typeReport struct {
 	MostPath   string `json:"most_path,omitempty"`
 }
 
-// waitReport is statespace.Wait with the node named.
+// waitReport is explore.Wait with the node named.
 type waitReport struct {
 	Property string `json:"property"`
 	Node     string `json:"node"`
@@ -87,7 +88,7 @@ type waitReport struct {
 	Path     string `json:"path,omitempty"`
 }
 
-// perEntryReport is statespace.PerEntry: each ratio as a number and as
+// perEntryReport is explore.PerEntry: each ratio as a number and as
 // its exact fraction, with a lasso ('PREFIX|CYCLE') that attains it.
 type perEntryReport struct {
 	Fewest      float64 `json:"fewest"`
@@ -105,7 +106,7 @@ type perEntryReport struct {
 // the wait and the messages per entry.
 func extremes(ctx context.Context, sys engine.System, sc statespace.Config, limit int, asked bool, w io.Writer) *extremesReport {
 	sc.Liveness = true
-	x, err := statespace.NewExplorer(sc, sys.Names)
+	x, err := explore.NewExplorer(sc, sys.Names)
 	if err != nil {
 		fmt.Fprintf(w, "over every schedule: not computed: %v\n", err)
 		return nil

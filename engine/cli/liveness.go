@@ -9,6 +9,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/explore"
 	"ringlab/engine/run"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -208,10 +209,10 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // repeats for ever, so a promise it leaves owed all the way round is the
 // lasso's violation (exit 3), as the check's, and the only ✗ it adds.
 // The property is the lasso's, or for a lasso given as a --path the
-// first whose promise the cycle never keeps (statespace.Unkept).
+// first whose promise the cycle never keeps (explore.Unkept).
 func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
 	rt := run.Path{Config: sc, Steps: l.Prefix, Cycle: slices.Clone(l.Cycle)}
-	t, unfair, ferr := statespace.UnfairCycle(sc, l.Prefix, l.Cycle)
+	t, unfair, ferr := explore.UnfairCycle(sc, l.Prefix, l.Cycle)
 	unfair = unfair && ferr == nil
 	var never []check.ID // nil: any promise owed where the turn ends
 	var nerr error
@@ -222,7 +223,7 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 		if names == nil {
 			names = func(i int) string { return fmt.Sprintf("node %d", i) }
 		}
-		rt.Refutes, rt.Refuted, nerr = statespace.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
+		rt.Refutes, rt.Refuted, nerr = explore.Refuted(sc, l.Prefix, l.Cycle, l.Property, names)
 		if l.Property != "" {
 			nerr = nil
 		}

@@ -5,6 +5,7 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/check"
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -38,7 +39,7 @@ func (p Path) JudgeEnd(end *check.End) {
 
 // Run replays the path; see engine.Runtime. Its time is its steps; it
 // ends Quiescent where the path ends in a terminal state, else Stopped,
-// cut (statespace.PathCut, LassoCut).
+// cut (explore.PathCut, LassoCut).
 func (p Path) Run(_ context.Context, _ engine.System, obs engine.Observer) (engine.Result, error) {
 	var rr statespace.ReplayResult
 	var err error
@@ -54,9 +55,9 @@ func (p Path) Run(_ context.Context, _ engine.System, obs engine.Observer) (engi
 		Dropped: rr.Dropped, ByType: rr.ByType}
 	switch {
 	case len(p.Cycle) > 0: // an empty cycle stutters where the run ends
-		res.End, res.Why = engine.Stopped, statespace.LassoCut
+		res.End, res.Why = engine.Stopped, explore.LassoCut
 	case !rr.Terminated:
-		res.End, res.Why = engine.Stopped, statespace.PathCut
+		res.End, res.Why = engine.Stopped, explore.PathCut
 	}
 	return res, nil
 }

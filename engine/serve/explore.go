@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
@@ -50,8 +51,8 @@ type Explore struct {
 	names func(int) string
 
 	turn  chan struct{} // a token: whoever holds it uses x, fates and the cache
-	x     *statespace.Explorer
-	fates *statespace.Fates
+	x     *explore.Explorer
+	fates *explore.Fates
 	epoch int // counts the Explorers made: Keys change with each
 	cache *viewCache
 }
@@ -92,7 +93,7 @@ type exploreInfo struct {
 }
 
 // NewExplore makes the page's server for spec and analyses the whole
-// space (statespace.Explorer.Analyze) up to maxStates distinct states
+// space (explore.Explorer.Analyze) up to maxStates distinct states
 // within budget: when that succeeds the page marks every step with its
 // fate; when it does not, the page works without the marks and says why.
 func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget time.Duration) (*Explore, error) {
@@ -102,7 +103,7 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 		}
 		return fmt.Sprintf("node %d", i)
 	}
-	x, err := statespace.NewExplorer(spec.Config, names)
+	x, err := explore.NewExplorer(spec.Config, names)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 	}
 	if e.fates == nil {
 		// the analysis's interned states are of no use now
-		if e.x, err = statespace.NewExplorer(spec.Config, names); err != nil {
+		if e.x, err = explore.NewExplorer(spec.Config, names); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +148,7 @@ func (e *Explore) CacheSize() (entries, bytes int) {
 }
 
 // Interned is what the Explorer keeps of the states it met
-// (statespace.Explorer.Interned): never more than MaxInterned past the
+// (explore.Explorer.Interned): never more than MaxInterned past the
 // request that passes it, unless the analysis holds the whole space.
 func (e *Explore) Interned() int {
 	e.turn <- struct{}{}
@@ -259,14 +260,14 @@ func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 		return b, nil
 	}
 	if e.fates == nil && e.x.Interned() > MaxInterned {
-		x, err := statespace.NewExplorer(e.cfg, e.names)
+		x, err := explore.NewExplorer(e.cfg, e.names)
 		if err != nil {
 			return nil, err
 		}
 		e.x, e.epoch = x, e.epoch+1
 		e.cache = newViewCache(MaxCacheEntries, MaxCacheBytes) // its keys are the old Explorer's
 	}
-	var v *statespace.View
+	var v *explore.View
 	var err error
 	if cycle >= 0 { // judged as the lasso's replay judges it
 		v, err = e.x.AtLasso(path[:cycle], path[cycle:])
@@ -276,7 +277,7 @@ func (e *Explore) view(path []statespace.Trans, cycle int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev *statespace.View
+	var prev *explore.View
 	if len(path) > 0 {
 		if prev, err = e.x.At(path[:len(path)-1]); err != nil {
 			return nil, err
@@ -388,7 +389,7 @@ var kindNames = map[statespace.Kind]string{
 func hexKey(k uint64) string { return strconv.FormatUint(k, 16) }
 
 // describe turns a view (and the one before its last step) into the page's JSON.
-func (e *Explore) describe(v, prev *statespace.View) stateJSON {
+func (e *Explore) describe(v, prev *explore.View) stateJSON {
 	p := statespace.FormatPath(v.Path)
 	d := stateJSON{Epoch: e.epoch, Key: hexKey(v.Key), Path: p, Terminal: v.Terminal, Messages: v.Messages, NoReturn: -1,
 		Crashes: e.cfg.Crashes, Restarts: e.cfg.Restarts, Drops: e.cfg.Drops,
@@ -450,7 +451,7 @@ func (e *Explore) describe(v, prev *statespace.View) stateJSON {
 			d.Fate = f.String()
 		}
 		for i, k := range v.Keys {
-			if f, ok := e.fates.Fate(k); ok && f == statespace.Unavoidable {
+			if f, ok := e.fates.Fate(k); ok && f == explore.Unavoidable {
 				d.NoReturn = i
 				break
 			}

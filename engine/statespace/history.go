@@ -91,25 +91,10 @@ func (m *machine) stampsOfEnv(env uint32, ts []int) []int {
 	return ts
 }
 
-// envStamped reports whether the check.Stamped properties of the
-// environment env hold any timestamp. It lists them in the shifter's
-// scratch, so that asking costs no allocation.
-func (m *machine) envStamped(env uint32) bool {
-	if env == 0 {
-		return false
-	}
-	sh := m.shifterOf()
-	sh.envTS = m.stampsOfEnv(env, sh.envTS[:0])
-	return len(sh.envTS) > 0
-}
-
-// renameEnvStamps returns the number of the environment env with the
-// timestamps of its check.Stamped properties renamed (the clock shift, the
-// low timestamps' renumbering): env itself if it holds none.
+// renameEnvStamps returns the number of the environment env, which holds
+// some, with the timestamps of its check.Stamped properties renamed (the
+// clock shift, the low timestamps' renumbering).
 func (m *machine) renameEnvStamps(env uint32, rename func(int) int) uint32 {
-	if !m.envStamped(env) {
-		return env
-	}
 	e := m.envAt(env).clone()
 	for k, p := range e.props {
 		if sp, ok := p.(check.Stamped); ok {
@@ -117,25 +102,6 @@ func (m *machine) renameEnvStamps(env uint32, rename func(int) int) uint32 {
 		}
 	}
 	return m.internEnv(e, nil)
-}
-
-// shiftEnv is the environment env with its properties' timestamps
-// lowered by d (the clock shift), computed once per (env, d).
-func (m *machine) shiftEnv(env uint32, d int) uint32 {
-	if env == 0 {
-		return env
-	}
-	sh := m.shifterOf()
-	key := [2]uint32{env, uint32(d)}
-	if id, ok := sh.envs[key]; ok {
-		return id
-	}
-	if sh.envs == nil {
-		sh.envs = map[[2]uint32]uint32{}
-	}
-	id := m.renameEnvStamps(env, func(t int) int { return t - d })
-	sh.envs[key] = id
-	return id
 }
 
 // worded is viol, found at the last step of path, in the words a replay of

@@ -60,21 +60,10 @@ type machine struct {
 	room []item
 	// arena, when set, holds the states the machine builds (slotarena.go).
 	arena *arena
-	// shifting says whether a search's successors are shifted (shift.go);
-	// sh holds what the shifts computed.
+	// shifting says whether a search's successors are reduced (shift,
+	// reducing.go); red holds what the reductions computed.
 	shifting bool
-	// noForget turns node.Forgetter off in the shift (a test's baseline
-	// for what forgetting merges).
-	noForget bool
-	// noStamps turns the low timestamps' renumbering off in the shift (a
-	// test's baseline).
-	noStamps bool
-	// noGaps turns node.Climber off in the shift (a test's baseline);
-	// gapSlack is added to every narrowed gap's width (0; a test sets -1
-	// to break the narrowing on purpose).
-	noGaps   bool
-	gapSlack int
-	sh       *shifter
+	red      *reducing
 	// staged is the first violation on the path of Config.From, if any.
 	staged *Violation
 }

@@ -1,4 +1,4 @@
-package statespace
+package fair
 
 import (
 	"slices"
@@ -6,26 +6,27 @@ import (
 	"ringlab/engine/statespace/internal/store"
 )
 
-// cycleGraph is what a search with Config.Cycles keeps of the graph it
-// explores, to count its cycles once the space is exhausted: every step
-// taken, as the pair of its states' numbers (8 bytes a step, in chunks).
-// Unlike the liveness graph (livegraph) it takes the steps in any order,
-// so it works under the reduction, whose sleep sets expand a state again.
-type cycleGraph struct {
+// Cycles is what a search that counts its graph's cycles keeps of it,
+// to count them once the space is exhausted: every step taken, as the
+// pair of its states' numbers (8 bytes a step, in chunks). Unlike Graph
+// it takes the steps in any order, so it works under a partial-order
+// reduction, whose sleep sets expand a state again. Step does nothing on
+// a nil Cycles.
+type Cycles struct {
 	steps store.Chunked[[2]int32]
 }
 
-// step records a step from state a to state b.
-func (g *cycleGraph) step(a, b int32) {
+// Step records a step from state a to state b.
+func (g *Cycles) Step(a, b int32) {
 	if g != nil {
 		g.steps.Push([2]int32{a, b})
 	}
 }
 
-// cyclic is how many strongly connected components of the graph of n
+// Count is how many strongly connected components of the graph of n
 // states hold a cycle (more than one state, or a step from a state to
-// itself).
-func (g *cycleGraph) cyclic(n int) int64 {
+// itself). It lets go of the steps recorded.
+func (g *Cycles) Count(n int) int64 {
 	off := make([]int32, n+1)
 	for i := range g.steps.Len() {
 		off[g.steps.At(i)[0]+1]++

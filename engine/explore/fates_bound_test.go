@@ -1,13 +1,14 @@
-package statespace_test
+package explore_test
 
 import (
 	"context"
 	"testing"
 
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 )
 
-// searchAlike is the number of distinct states Search keeps for cfg
+// searchAlike is the number of distinct states statespace.Search keeps for cfg
 // without the partial-order reduction, as the Explorer's analysis sees
 // every transition.
 func searchAlike(t *testing.T, cfg statespace.Config) int {
@@ -22,9 +23,9 @@ func searchAlike(t *testing.T, cfg statespace.Config) int {
 
 // initialFate analyses cfg's whole space (at most limit states) and
 // returns the fate of the initial state and the states analysed.
-func initialFate(t *testing.T, cfg statespace.Config, limit int) (statespace.Fate, int, error) {
+func initialFate(t *testing.T, cfg statespace.Config, limit int) (explore.Fate, int, error) {
 	t.Helper()
-	x, err := statespace.NewExplorer(cfg, nil)
+	x, err := explore.NewExplorer(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func initialFate(t *testing.T, cfg statespace.Config, limit int) (statespace.Fat
 // with no end, whose clocks grow, is as finite for it as for the search,
 // with the same count.
 func TestAnalysisReducesAsTheSearch(t *testing.T) {
-	cfg := mutexConfig(t, "ricart-agrawala", map[string]any{"nodes": 2, "requests": 0}, 0)
+	cfg := mutexConfig(t, "ricart-agrawala", map[string]any{"nodes": 2, "requests": 0})
 	fate, n, err := initialFate(t, cfg, 100_000)
 	if err != nil {
 		t.Fatalf("the analysis of a workload with no end: %v", err)
@@ -55,7 +56,7 @@ func TestAnalysisReducesAsTheSearch(t *testing.T) {
 	if want := searchAlike(t, cfg); n != want {
 		t.Errorf("analysed %d states, the search keeps %d", n, want)
 	}
-	if fate != statespace.Safe {
+	if fate != explore.Safe {
 		t.Errorf("Ricart-Agrawala's initial state: %v, want safe", fate)
 	}
 }
@@ -65,7 +66,7 @@ func TestAnalysisReducesAsTheSearch(t *testing.T) {
 // them, and since states beyond the bound are not explored, no state from
 // which one is reachable is called safe.
 func TestAnalysisWithinTheConstraint(t *testing.T) {
-	cfg := mutexConfig(t, "quorum", map[string]any{"coordinators": 2, "quorum": 2, "nodes": 2, "requests": 0, "retry-timeout": int64(3)}, 0)
+	cfg := mutexConfig(t, "quorum", map[string]any{"coordinators": 2, "quorum": 2, "nodes": 2, "requests": 0, "retry-timeout": int64(3)})
 	if _, _, err := initialFate(t, cfg, 20_000); err == nil {
 		t.Fatal("without a bound the quorum's space ended within 20,000 states; this test needs one that does not")
 	}
@@ -77,17 +78,17 @@ func TestAnalysisWithinTheConstraint(t *testing.T) {
 	if want := searchAlike(t, cfg); n != want {
 		t.Errorf("analysed %d states within the bound, the search counts %d", n, want)
 	}
-	if fate != statespace.Undecided {
+	if fate != explore.Undecided {
 		t.Errorf("the initial state within the bound: %v, want undecided (states beyond it are reachable)", fate)
 	}
 	// A bound no state passes decides as no bound does.
-	cfg = mutexConfig(t, "central", map[string]any{"nodes": 3, "requests": 1}, 0)
+	cfg = mutexConfig(t, "central", map[string]any{"nodes": 3, "requests": 1})
 	free, _, err := initialFate(t, cfg, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.MaxFlight = 50
-	if bound, _, err := initialFate(t, cfg, 0); err != nil || bound != free || free != statespace.Safe {
+	if bound, _, err := initialFate(t, cfg, 0); err != nil || bound != free || free != explore.Safe {
 		t.Errorf("central: %v without a bound, %v (%v) within one no state passes; want safe for both", free, bound, err)
 	}
 }

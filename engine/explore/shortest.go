@@ -1,10 +1,11 @@
-package statespace
+package explore
 
 import (
 	"context"
 	"fmt"
 
 	"ringlab/engine/check"
+	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
 )
 
@@ -15,8 +16,8 @@ import (
 // found is false when no violation is reachable from that state. It stops
 // with an error past limit distinct states (0: no limit) or when ctx is
 // done. A path that has already violated returns no steps, found.
-func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps []Trans, found bool, err error) {
-	rr, err := replay(x.cfg, x.in, path, nil)
+func (x *Explorer) Shortest(ctx context.Context, path []statespace.Trans, limit int) (steps []statespace.Trans, found bool, err error) {
+	rr, s0, err := x.m.Replay(path, nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -24,14 +25,14 @@ func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps
 		return nil, true, nil
 	}
 	type visit struct {
-		s      *state
+		s      statespace.State
 		parent int32
-		via    Trans
+		via    statespace.Trans
 	}
-	q := []visit{{s: rr.end, parent: -1}}
-	seen := map[uint64]bool{x.key(rr.end): true}
-	chain := func(k int32, last *Trans) []Trans {
-		var ts []Trans
+	q := []visit{{s: s0, parent: -1}}
+	seen := map[uint64]bool{x.m.Key(s0): true}
+	chain := func(k int32, last *statespace.Trans) []statespace.Trans {
+		var ts []statespace.Trans
 		if last != nil {
 			ts = append(ts, *last)
 		}
@@ -43,16 +44,16 @@ func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps
 		}
 		return ts
 	}
-	var ts []Trans
+	var ts []statespace.Trans
 	for k := 0; k < len(q); k++ {
 		if k%256 == 0 && ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}
 		s := q[k].s
-		q[k].s = nil // expanded: only the chain back is needed now
-		if x.m.terminal(s) {
+		q[k].s = statespace.State{} // expanded: only the chain back is needed now
+		if x.m.Terminal(s) {
 			cont := chain(int32(k), nil)
-			bad, err := x.endViolates(append(append([]Trans(nil), path...), cont...))
+			bad, err := x.endViolates(append(append([]statespace.Trans(nil), path...), cont...))
 			if err != nil {
 				return nil, false, err
 			}
@@ -61,17 +62,16 @@ func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps
 			}
 			continue
 		}
-		ts = x.m.enabled(s, ts[:0])
+		ts = x.m.Enabled(s, ts[:0])
 		for _, t := range ts {
-			x.m.out.Reset()
-			next, viol, err := x.m.step(s, t)
+			next, viol, err := x.m.Step(s, t)
 			if err != nil {
 				return nil, false, err
 			}
 			if viol != nil {
 				return chain(int32(k), &t), true, nil
 			}
-			key := x.key(next)
+			key := x.m.Key(next)
 			if seen[key] {
 				continue
 			}
@@ -79,7 +79,7 @@ func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps
 			q = append(q, visit{s: next, parent: int32(k), via: t})
 		}
 		if limit > 0 && len(q) > limit {
-			return nil, false, fmt.Errorf("statespace: more than %d states from here: too many to find the nearest violation", limit)
+			return nil, false, fmt.Errorf("explore: more than %d states from here: too many to find the nearest violation", limit)
 		}
 	}
 	return nil, false, nil
@@ -87,12 +87,12 @@ func (x *Explorer) Shortest(ctx context.Context, path []Trans, limit int) (steps
 
 // endViolates replays path, which ends in a terminal state, and reports
 // whether a property fails at the end of that run.
-func (x *Explorer) endViolates(path []Trans) (bool, error) {
+func (x *Explorer) endViolates(path []statespace.Trans) (bool, error) {
 	if x.cfg.Checks == nil {
 		return false, nil
 	}
 	set := check.NewSet(x.cfg.Checks()...)
-	rr, err := replay(x.cfg, x.in, path, func(e *trace.Event) { set.Observe(e) })
+	rr, _, err := x.m.Replay(path, func(e *trace.Event) { set.Observe(e) })
 	if err != nil {
 		return false, err
 	}

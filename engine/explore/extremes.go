@@ -1,9 +1,10 @@
-package statespace
+package explore
 
 import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/statespace"
 )
 
 // Extremes is what is worst and best over every schedule from the initial
@@ -16,8 +17,8 @@ type Extremes struct {
 	// Ends is false when no run ends (an infinite workload): the totals
 	// are then not defined and stay zero; the other figures hold.
 	Ends                 bool
-	Fewest, Most         int64   // messages; Most is Unbounded when a cycle sends
-	FewestPath, MostPath []Trans // nil MostPath when Most is Unbounded
+	Fewest, Most         int64              // messages; Most is statespace.Unbounded when a cycle sends
+	FewestPath, MostPath []statespace.Trans // nil MostPath when Most is statespace.Unbounded
 	// ByType is the same by message type, in order of type name; a type
 	// no run sends is not listed.
 	ByType []TypeExtremes
@@ -25,20 +26,20 @@ type Extremes struct {
 	// InFlightPath a shortest path to such a state; OnLink the most on
 	// one link From -> To, OnLinkPath a shortest path there.
 	InFlight         int
-	InFlightPath     []Trans
+	InFlightPath     []statespace.Trans
 	OnLink, From, To int
-	OnLinkPath       []Trans
+	OnLinkPath       []statespace.Trans
 	// Wait is the longest wait, when the system makes promises
-	// (check.Eventually under Config.Liveness); nil otherwise.
+	// (check.Eventually under statespace.Config.Liveness); nil otherwise.
 	Wait *Wait
 }
 
 // TypeExtremes is the fewest and most messages of one type a complete run
 // sends, over every schedule, each with a shortest path that attains it.
 type TypeExtremes struct {
-	Type                 string  // the message type's name (node.Msg's Type)
-	Fewest, Most         int64   // Most is Unbounded when a cycle sends the type
-	FewestPath, MostPath []Trans // nil MostPath when Most is Unbounded
+	Type                 string             // the message type's name (node.Msg's Type)
+	Fewest, Most         int64              // Most is statespace.Unbounded when a cycle sends the type
+	FewestPath, MostPath []statespace.Trans // nil MostPath when Most is statespace.Unbounded
 }
 
 // Wait is the longest wait over every schedule: the most promises of the
@@ -46,14 +47,14 @@ type TypeExtremes struct {
 // for a mutual exclusion's "every request is granted") while the promise
 // to Node stays owed, reached by Path. Path ends where the wait's last
 // overtaking entry is made; its wait begins after Start steps (the step
-// that made the promise, or the initial state). Most is Unbounded when a
+// that made the promise, or the initial state). Most is statespace.Unbounded when a
 // cycle overtakes (fair or not): Path is then nil.
 type Wait struct {
-	Property check.ID // the check.Eventually property
-	Node     int      // the waiting node
-	Most     int64    // promises kept to others while it waits, or Unbounded
-	Start    int      // the steps of Path before the wait begins
-	Path     []Trans  // from the initial state to the last overtaking step
+	Property check.ID           // the check.Eventually property
+	Node     int                // the waiting node
+	Most     int64              // promises kept to others while it waits, or statespace.Unbounded
+	Start    int                // the steps of Path before the wait begins
+	Path     []statespace.Trans // from the initial state to the last overtaking step
 }
 
 // extra is what Analyze computes for Extremes beyond the totals.
@@ -61,8 +62,8 @@ type extra struct {
 	byType           []TypeExtremes
 	inFlight, onLink int
 	from, to         int
-	inFlightPath     []Trans
-	onLinkPath       []Trans
+	inFlightPath     []statespace.Trans
+	onLinkPath       []statespace.Trans
 	wait             *Wait
 	perEntry         *PerEntry
 }
@@ -78,13 +79,13 @@ func (f *Fates) Extremes() (e Extremes, ok bool) {
 	x := f.ext
 	e.ByType, e.Wait = x.byType, x.wait
 	e.InFlight, e.InFlightPath, e.OnLink, e.From, e.To, e.OnLinkPath = x.inFlight, x.inFlightPath, x.onLink, x.from, x.to, x.onLinkPath
-	if f.min[0] == Unbounded {
+	if f.min[0] == statespace.Unbounded {
 		return e, false
 	}
 	e.Ends = true
 	e.Fewest, e.Most = f.min[0], f.max[0]
 	e.FewestPath = tightPath(f.succ, f.min, nil)
-	if e.Most != Unbounded {
+	if e.Most != statespace.Unbounded {
 		e.MostPath = tightPath(f.succ, f.max, nil)
 	}
 	return e, true
@@ -109,7 +110,7 @@ func (g *graph) extremes() extra {
 	x.inFlight, x.onLink = int(g.flight[bi]), int(g.onLink[li])
 	x.inFlightPath, x.onLinkPath = g.pathTo(int32(bi)), g.pathTo(int32(li))
 	if x.onLink > 0 {
-		x.from, x.to = int(g.link[li])/g.x.m.n+1, int(g.link[li])%g.x.m.n+1
+		x.from, x.to = int(g.link[li][0]), int(g.link[li][1])
 	}
 	if g.min0() {
 		for k, ty := range g.types {
@@ -121,7 +122,7 @@ func (g *graph) extremes() extra {
 			}
 			lo, hi := g.messages(w)
 			te := TypeExtremes{Type: ty, Fewest: lo[0], Most: hi[0], FewestPath: tightPath(g.succ, lo, w)}
-			if te.Most != Unbounded {
+			if te.Most != statespace.Unbounded {
 				te.MostPath = tightPath(g.succ, hi, w)
 			}
 			x.byType = append(x.byType, te)
@@ -161,8 +162,8 @@ func (g *graph) min0() bool {
 
 // pathTo is the path by which the breadth-first numbering first reached
 // state i: a shortest one.
-func (g *graph) pathTo(i int32) []Trans {
-	var p []Trans
+func (g *graph) pathTo(i int32) []statespace.Trans {
+	var p []statespace.Trans
 	for ; g.parent[i] >= 0; i = g.parent[i] {
 		p = append(p, g.via[i])
 	}
@@ -180,7 +181,7 @@ func (g *graph) pathTo(i int32) []Trans {
 // node's promise of the same property weighs 1. The most weight from a
 // state on is computed over the restricted graph's strongly connected
 // components, sinks first; a component with a step of weight 1 inside
-// makes it Unbounded.
+// makes it statespace.Unbounded.
 func (g *graph) longestWait() *Wait {
 	var any uint64
 	for _, o := range g.owed {
@@ -189,21 +190,21 @@ func (g *graph) longestWait() *Wait {
 	if any == 0 {
 		return nil
 	}
-	nn := g.x.m.n
-	ws := wholes(g.x.cfg)
 	var worst *Wait
 	for b := range 64 {
 		bit := uint64(1) << b
 		if any&bit == 0 {
 			continue
 		}
-		group := (uint64(1)<<nn - 1) << (b / nn * nn)
-		if nn == 64 {
-			group = ^uint64(0)
-		}
-		others := group &^ bit
-		if isWhole(ws, b/nn) { // a promise to the run: nobody waits for it
+		p, ok := g.x.m.Promise(b)
+		if !ok || p.Node == 0 { // a promise to the run: nobody waits for it
 			continue
+		}
+		var others uint64 // the promises of the same property to the others
+		for c := range 64 {
+			if q, ok := g.x.m.Promise(c); ok && q.K == p.K && c != b {
+				others |= 1 << c
+			}
 		}
 		use := func(from int32, e edge) bool {
 			return g.owed[from]&bit != 0 && g.owed[e.to]&bit != 0 && g.kept(e)&bit == 0
@@ -229,11 +230,11 @@ func (g *graph) longestWait() *Wait {
 					}
 					switch {
 					case comp[e.to] == c.id && over(e) > 0:
-						m = Unbounded
+						m = statespace.Unbounded
 					case comp[e.to] == c.id:
-					case cmost[comp[e.to]] == Unbounded:
-						m = Unbounded
-					case m != Unbounded:
+					case cmost[comp[e.to]] == statespace.Unbounded:
+						m = statespace.Unbounded
+					case m != statespace.Unbounded:
 						m = max(m, cmost[comp[e.to]]+over(e))
 					}
 				}
@@ -250,8 +251,8 @@ func (g *graph) longestWait() *Wait {
 		if worst != nil && most[best] <= worst.Most {
 			continue
 		}
-		w := &Wait{Property: liveNameOf(g.x.cfg, b/nn), Node: b%nn + 1, Most: most[best]}
-		if w.Most != Unbounded {
+		w := &Wait{Property: p.Property, Node: p.Node, Most: most[best]}
+		if w.Most != statespace.Unbounded {
 			w.Path = g.pathTo(best)
 			w.Start = len(w.Path)
 			w.Path = append(w.Path, g.overtakes(best, most, use, over)...)
@@ -265,15 +266,15 @@ func (g *graph) longestWait() *Wait {
 // (use) whose steps keep the bound most (a step e from u to w with
 // over(e) + most[w] = most[u]) to a state whose bound is 0: it overtakes
 // most[v] times.
-func (g *graph) overtakes(v int32, most []int64, use func(int32, edge) bool, over func(edge) int64) []Trans {
+func (g *graph) overtakes(v int32, most []int64, use func(int32, edge) bool, over func(edge) int64) []statespace.Trans {
 	from := map[int32]int32{v: -1}
-	via := map[int32]Trans{}
+	via := map[int32]statespace.Trans{}
 	q := []int32{v}
 	for len(q) > 0 {
 		i := q[0]
 		q = q[1:]
 		if most[i] == 0 {
-			var p []Trans
+			var p []statespace.Trans
 			for ; from[i] >= 0; i = from[i] {
 				p = append(p, via[i])
 			}
@@ -291,22 +292,6 @@ func (g *graph) overtakes(v int32, most []int64, use func(int32, edge) bool, ove
 	return nil
 }
 
-// liveNameOf is the ID of the k-th check.Eventually property of cfg.
-func liveNameOf(cfg Config, k int) check.ID {
-	if cfg.Checks == nil {
-		return ""
-	}
-	for _, p := range cfg.Checks() {
-		if _, ok := p.(check.Eventually); ok {
-			if k == 0 {
-				return p.ID()
-			}
-			k--
-		}
-	}
-	return ""
-}
-
 // tightPath is a shortest path from the initial state to a state with no
 // successor along edges that keep the bound: from a state i, an edge that
 // sends s to a state j with s + bound[j] = bound[i]. Every state on it
@@ -316,13 +301,13 @@ func liveNameOf(cfg Config, k int) check.ID {
 // connected component every edge sends nothing and keeps the bound, and
 // some member has an edge out that does). weight, if set, counts an
 // edge's messages in place of edge.sent.
-func tightPath(succ [][]edge, bound []int64, weight func(edge) int32) []Trans {
+func tightPath(succ [][]edge, bound []int64, weight func(edge) int32) []statespace.Trans {
 	if weight == nil {
 		weight = func(e edge) int32 { return e.sent }
 	}
 	n := len(succ)
 	from := make([]int32, n)
-	via := make([]Trans, n)
+	via := make([]statespace.Trans, n)
 	for i := range from {
 		from[i] = -2
 	}
@@ -332,7 +317,7 @@ func tightPath(succ [][]edge, bound []int64, weight func(edge) int32) []Trans {
 		i := queue[0]
 		queue = queue[1:]
 		if len(succ[i]) == 0 {
-			var p []Trans
+			var p []statespace.Trans
 			for ; from[i] >= 0; i = from[i] {
 				p = append(p, via[i])
 			}
@@ -340,7 +325,7 @@ func tightPath(succ [][]edge, bound []int64, weight func(edge) int32) []Trans {
 			return p
 		}
 		for _, e := range succ[i] {
-			if from[e.to] != -2 || bound[e.to] == Unbounded || int64(weight(e))+bound[e.to] != bound[i] {
+			if from[e.to] != -2 || bound[e.to] == statespace.Unbounded || int64(weight(e))+bound[e.to] != bound[i] {
 				continue
 			}
 			from[e.to], via[e.to] = i, e.t
@@ -355,13 +340,13 @@ func tightPath(succ [][]edge, bound []int64, weight func(edge) int32) []Trans {
 // at least one promise (an entry, for a mutual exclusion), its messages
 // sent divided by the promises it keeps, each as an exact fraction with a
 // cycle that attains it. Every cycle counts, fair or not. Most is
-// Unbounded (MostCycle nil) when a cycle sends messages and keeps no
+// statespace.Unbounded (MostCycle nil) when a cycle sends messages and keeps no
 // promise.
 type PerEntry struct {
-	FewestMsgs, FewestEntries int64   // the least ratio, FewestMsgs/FewestEntries
-	MostMsgs, MostEntries     int64   // the greatest ratio; MostMsgs is Unbounded as said
-	FewestPrefix, FewestCycle []Trans // a shortest path to a cycle that attains the least, and the cycle
-	MostPrefix, MostCycle     []Trans // the same for the greatest (nil when Unbounded)
+	FewestMsgs, FewestEntries int64              // the least ratio, FewestMsgs/FewestEntries
+	MostMsgs, MostEntries     int64              // the greatest ratio; MostMsgs is statespace.Unbounded as said
+	FewestPrefix, FewestCycle []statespace.Trans // a shortest path to a cycle that attains the least, and the cycle
+	MostPrefix, MostCycle     []statespace.Trans // the same for the greatest (nil when statespace.Unbounded)
 }
 
 // PerEntry returns the messages per entry over the graph's cycles

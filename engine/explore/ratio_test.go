@@ -1,18 +1,20 @@
-package statespace
+package explore
 
 import (
 	"math/rand/v2"
 	"testing"
+
+	"ringlab/engine/statespace"
 )
 
 // randomGraph is a graph of n states, every one reachable from state 0
 // (a chain of parents), with random extra edges each sending 0..3
 // messages and keeping 0..1 promises.
 func randomGraph(r *rand.Rand, n int) *graph {
-	g := &graph{succ: make([][]edge, n), parent: make([]int32, n), via: make([]Trans, n), infos: []edgeInfo{{}, {kept: 1}}}
+	g := &graph{succ: make([][]edge, n), parent: make([]int32, n), via: make([]statespace.Trans, n), infos: []edgeInfo{{}, {kept: 1}}}
 	g.parent[0] = -1
 	add := func(a, b int) {
-		e := edge{to: int32(b), sent: int32(r.IntN(4)), t: Trans{Node: int16(a), Timer: int32(b)}}
+		e := edge{to: int32(b), sent: int32(r.IntN(4)), t: statespace.Trans{Node: int16(a), Timer: int32(b)}}
 		if r.IntN(3) == 0 {
 			e.info = 1 // keeps a promise
 		}
@@ -20,7 +22,7 @@ func randomGraph(r *rand.Rand, n int) *graph {
 	}
 	for v := 1; v < n; v++ {
 		p := r.IntN(v)
-		g.parent[v], g.via[v] = int32(p), Trans{Node: int16(p), Timer: int32(v)}
+		g.parent[v], g.via[v] = int32(p), statespace.Trans{Node: int16(p), Timer: int32(v)}
 		add(p, v)
 	}
 	for range r.IntN(2 * n) {
@@ -85,7 +87,7 @@ func TestPerEntryIsTheBruteForce(t *testing.T) {
 		if pe.FewestMsgs*lo[1] != lo[0]*pe.FewestEntries {
 			t.Errorf("trial %d: fewest %d/%d, brute force %d/%d", trial, pe.FewestMsgs, pe.FewestEntries, lo[0], lo[1])
 		}
-		if unbounded != (pe.MostMsgs == Unbounded) {
+		if unbounded != (pe.MostMsgs == statespace.Unbounded) {
 			t.Errorf("trial %d: most %d/%d, brute force unbounded %v", trial, pe.MostMsgs, pe.MostEntries, unbounded)
 		}
 		if !unbounded && pe.MostMsgs*hi[1] != hi[0]*pe.MostEntries {

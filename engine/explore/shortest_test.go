@@ -1,10 +1,11 @@
-package statespace
+package explore
 
 import (
 	"context"
 	"testing"
 
 	"ringlab/engine/check"
+	"ringlab/engine/statespace"
 )
 
 // In the two-sender collector where node 3's hello must not come first,
@@ -28,7 +29,7 @@ func TestShortestWayToAViolation(t *testing.T) {
 		{"c2,d2-1", "", false},
 		{"c2,c3,d3-1,d2-1", "", true}, // already violated
 	} {
-		p, err := ParsePath(c.from, 3)
+		p, err := statespace.ParsePath(c.from, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +37,8 @@ func TestShortestWayToAViolation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if found != c.found || FormatPath(steps) != c.want {
-			t.Errorf("from %q: %q (found %v), want %q (found %v)", c.from, FormatPath(steps), found, c.want, c.found)
+		if found != c.found || statespace.FormatPath(steps) != c.want {
+			t.Errorf("from %q: %q (found %v), want %q (found %v)", c.from, statespace.FormatPath(steps), found, c.want, c.found)
 		}
 		if found && len(steps) > 0 {
 			v, err := x.At(append(p, steps...))
@@ -45,11 +46,11 @@ func TestShortestWayToAViolation(t *testing.T) {
 				t.Fatal(err)
 			}
 			if v.Violation == nil {
-				t.Errorf("from %q, %s reaches no violation", c.from, FormatPath(steps))
+				t.Errorf("from %q, %s reaches no violation", c.from, statespace.FormatPath(steps))
 			}
 		}
 	}
-	p, _ := ParsePath("", 3)
+	p, _ := statespace.ParsePath("", 3)
 	if _, _, err := x.Shortest(context.Background(), p, 2); err == nil {
 		t.Error("a limit of 2 states did not stop the search")
 	}
@@ -67,7 +68,7 @@ func TestViewKeysFollowThePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := ParsePath("c2,c3,d3-1", 3)
+	p, _ := statespace.ParsePath("c2,c3,d3-1", 3)
 	v, err := x.At(p)
 	if err != nil {
 		t.Fatal(err)

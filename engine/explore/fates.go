@@ -1,14 +1,14 @@
-package statespace
+package explore
 
 import (
 	"container/heap"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"ringlab/engine/check"
 	"ringlab/engine/node"
+	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
 )
 
@@ -25,8 +25,8 @@ const (
 	// itself may already be a violation).
 	Unavoidable
 	// Undecided: no violation is reachable within the state constraint
-	// (Config.Within, Config.MaxFlight), but a state beyond it is, and
-	// what lies beyond is not explored.
+	// (statespace.Config.Within, statespace.Config.MaxFlight), but a state
+	// beyond it is, and what lies beyond is not explored.
 	Undecided
 )
 
@@ -44,10 +44,6 @@ func (f Fate) String() string {
 	}
 	return "unknown"
 }
-
-// Unbounded is MessagesLeft's answer when a continuation can send
-// messages for ever (a cycle that sends).
-const Unbounded = math.MaxInt64
 
 // Fates is the whole state graph of a system, explored without the
 // partial-order reduction, with what each state decides: its Fate, and the
@@ -67,59 +63,56 @@ type Fates struct {
 type edge struct {
 	to   int32
 	sent int32
-	info int32 // what else Analyze needs of the step: graph.infos[info]
-	t    Trans // the transition (forward edges only)
+	info int32            // what else Analyze needs of the step: graph.infos[info]
+	t    statespace.Trans // the transition (forward edges only)
 }
 
 // edgeInfo is what Analyze's figures need of a step beyond its count of
 // messages, interned (few distinct values: an edge stays 28 bytes): the
 // sends by type, graph.mixes[mix], and the promises the step kept
-// (env.keep's numbers).
+// (statespace.Machine.Kept).
 type edgeInfo struct {
 	mix  int32
 	kept uint64
 }
 
-// Analyze explores the whole state space of x's system, up to limit
-// distinct states (0: no limit), and computes every state's Fate and
-// message bounds by backward passes over the graph. It fails when the
-// space has more than limit states or ctx is done first.
+// Analyze explores the whole state space of x's system, up to limit distinct
+// states (0: no limit), and computes every state's Fate and message bounds by
+// backward passes over the graph. It fails when the space has more than limit
+// states or ctx is done first.
 //
-// A state is a violation when the step into it violated a property, or
-// when it is terminal and a property fails at the end of the run; a
-// violation is not expanded. Nor is a state beyond the state constraint
-// (Config.Within, Config.MaxFlight), as in Search: a state that can reach
-// one and no violation is Undecided, and its messages left are unknown.
+// A state is a violation when the step into it violated a property, or when it
+// is terminal and a property fails at the end of the run; a violation is not
+// expanded. Nor is a state beyond the state constraint
+// (statespace.Config.Within, statespace.Config.MaxFlight), as in Search: a
+// state that can reach one and no violation is Undecided, and its messages left
+// are unknown.
 func (x *Explorer) Analyze(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, false)
 }
 
-// AnalyzeExtremes is Analyze for the worst and best case over every
-// schedule: with every state replaced by its clock shift (shift.go) where
-// the search would shift it, so that the space of a workload that never
-// ends, whose Lamport clocks grow without bound, stays finite (the shift
-// is exact: every figure is the same), and with every figure of Extremes
-// and PerEntry computed (Analyze gives Extremes' totals only). Its paths
-// replay from the real initial state. Unlike Analyze it expands states
-// beyond a state constraint too (the extremes are over every schedule).
+// AnalyzeExtremes is Analyze for the worst and best case over every schedule:
+// with every state replaced by its clock shift (statespace.Machine.Reduced)
+// where the search would shift it, so that the space of a workload that never
+// ends, whose Lamport clocks grow without bound, stays finite (the shift is
+// exact: every figure is the same), and with every figure of Extremes and
+// PerEntry computed (Analyze gives Extremes' totals only). Its paths replay
+// from the real initial state. Unlike Analyze it expands states beyond a state
+// constraint too (the extremes are over every schedule).
 func (x *Explorer) AnalyzeExtremes(ctx context.Context, limit int) (*Fates, error) {
 	return x.analyze(ctx, limit, true)
 }
 
 func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fates, error) {
-	shift := extremes && shiftable(x.cfg)
 	bounded := !extremes && (x.cfg.Within != nil || x.cfg.MaxFlight > 0)
-	_, s0, err := newMachine(x.cfg, nil, x.in)
-	if err != nil {
-		return nil, err
-	}
-	if shift {
-		s0 = x.m.shift(s0)
+	s0 := x.m.Initial()
+	if extremes {
+		s0 = x.m.Reduced(s0)
 	}
 	g := &graph{x: x, ids: map[uint64]int32{}}
-	g.add(s0, -1, Trans{})
-	toRun := wholeBits(x.cfg, x.m.n) // kept by an entry, but no entry of their own
-	var ts []Trans
+	g.add(s0, -1, statespace.Trans{})
+	toRun := x.wholeBits() // kept by an entry, but no entry of their own
+	var ts []statespace.Trans
 	for k := 0; k < len(g.states); k++ {
 		if k%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -128,12 +121,12 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 		if g.bad[k] {
 			continue
 		}
-		if bounded && !x.m.within(s) {
+		if bounded && !x.m.Within(s) {
 			g.beyond[k] = true
-			g.states[k] = nil
+			g.states[k] = statespace.State{}
 			continue
 		}
-		if x.m.terminal(s) {
+		if x.m.Terminal(s) {
 			v, err := g.judge(int32(k))
 			if err != nil {
 				return nil, err
@@ -141,31 +134,30 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 			g.bad[k] = v
 			continue
 		}
-		ts = x.m.enabled(s, ts[:0])
+		ts = x.m.Enabled(s, ts[:0])
 		for _, t := range ts {
-			x.m.out.Reset()
-			next, viol, err := x.m.step(s, t)
+			next, viol, err := x.m.Step(s, t)
 			if err != nil {
 				return nil, err
 			}
-			if shift {
-				next = x.m.shift(next)
+			if extremes {
+				next = x.m.Reduced(next)
 			}
 			info := int32(0)
 			if extremes {
-				info = g.info(edgeInfo{mix: g.mix(x.m.out.Sends), kept: x.m.kept &^ toRun})
+				info = g.info(edgeInfo{mix: g.mix(x.m.Sent()), kept: x.m.Kept() &^ toRun})
 			}
 			to := g.add(next, int32(k), t)
 			if viol != nil {
 				g.bad[to] = true
 			}
-			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.out.Sends)), info: info, t: t})
+			g.succ[k] = append(g.succ[k], edge{to: to, sent: int32(len(x.m.Sent())), info: info, t: t})
 			g.edges++
 		}
 		if limit > 0 && len(g.states) > limit {
-			return nil, fmt.Errorf("statespace: more than %d states: too many to decide every step's fate", limit)
+			return nil, fmt.Errorf("explore: more than %d states: too many to decide every step's fate", limit)
 		}
-		g.states[k] = nil // expanded: only its edges are needed now
+		g.states[k] = statespace.State{} // expanded: only its edges are needed now
 	}
 	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
 	var past []bool
@@ -173,7 +165,7 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 	f.min, f.max = g.messages(nil)
 	for i, p := range past {
 		if p {
-			f.min[i] = Unbounded // unknown: a run may go on beyond the bound
+			f.min[i] = statespace.Unbounded // unknown: a run may go on beyond the bound
 		}
 	}
 	if extremes {
@@ -191,13 +183,13 @@ func (f *Fates) Fate(key uint64) (Fate, bool) {
 	return f.fate[i], true
 }
 
-// MessagesLeft returns the fewest and the most messages any continuation
-// of the state whose key is key sends before the run ends or a violation
-// stops it; most is Unbounded when a continuation can send for ever. ok is
+// MessagesLeft returns the fewest and the most messages any continuation of the
+// state whose key is key sends before the run ends or a violation stops it;
+// most is statespace.Unbounded when a continuation can send for ever. ok is
 // false for an unknown key, or a state from which no run ends.
 func (f *Fates) MessagesLeft(key uint64) (fewest, most int64, ok bool) {
 	i, found := f.ids[key]
-	if !found || f.min[i] == Unbounded {
+	if !found || f.min[i] == statespace.Unbounded {
 		return 0, 0, false
 	}
 	return f.min[i], f.max[i], true
@@ -207,17 +199,18 @@ func (f *Fates) MessagesLeft(key uint64) (fewest, most int64, ok bool) {
 type graph struct {
 	x      *Explorer
 	ids    map[uint64]int32
-	states []*state // nil once expanded
+	states []statespace.State // none once expanded
 	parent []int32
-	via    []Trans
+	via    []statespace.Trans
 	bad    []bool
 	beyond []bool // beyond the state constraint: not expanded
 	succ   [][]edge
 	edges  int
 	// by state: messages in flight, the most on one link (and which),
-	// and the promises owed (Config.Liveness)
+	// and the promises owed (statespace.Config.Liveness)
 	flight, onLink []int32
-	link           []uint32
+	link           [][2]uint8           // the link From -> To
+	net            []statespace.Message // scratch: the messages in flight
 	owed           []uint64
 	// the message types met, in order of first send, and each edge's
 	// sends counted by type (mixes[0]: none)
@@ -248,8 +241,8 @@ func (g *graph) kept(e edge) uint64 { return g.infos[e.info].kept }
 
 // add returns the index of s, recording it (reached from parent by t) if
 // it is new.
-func (g *graph) add(s *state, parent int32, t Trans) int32 {
-	k := g.x.key(s)
+func (g *graph) add(s statespace.State, parent int32, t statespace.Trans) int32 {
+	k := g.x.m.Key(s)
 	if i, ok := g.ids[k]; ok {
 		return i
 	}
@@ -257,19 +250,15 @@ func (g *graph) add(s *state, parent int32, t Trans) int32 {
 	g.ids[k] = i
 	g.states, g.parent, g.via = append(g.states, s), append(g.parent, parent), append(g.via, t)
 	g.bad, g.succ, g.beyond = append(g.bad, false), append(g.succ, nil), append(g.beyond, false)
-	most, link := int32(0), uint32(0)
-	for a := 0; a < len(s.net); {
-		b := a
-		for b < len(s.net) && s.net[b].link == s.net[a].link {
-			b++
+	g.net = g.x.m.AppendFlights(g.net[:0], s)
+	most, link := int32(0), [2]uint8{}
+	for _, m := range g.net {
+		if on := int32(m.K + 1); on > most {
+			most, link = on, [2]uint8{uint8(m.From), uint8(m.To)}
 		}
-		if int32(b-a) > most {
-			most, link = int32(b-a), s.net[a].link
-		}
-		a = b
 	}
-	g.flight, g.onLink, g.link = append(g.flight, int32(len(s.net))), append(g.onLink, most), append(g.link, link)
-	g.owed = append(g.owed, g.x.m.owed(s))
+	g.flight, g.onLink, g.link = append(g.flight, int32(len(g.net))), append(g.onLink, most), append(g.link, link)
+	g.owed = append(g.owed, g.x.m.Owed(s))
 	return i
 }
 
@@ -315,7 +304,7 @@ func (g *graph) judge(i int32) (bool, error) {
 	if g.x.cfg.Checks == nil {
 		return false, nil
 	}
-	var path []Trans
+	var path []statespace.Trans
 	for k := i; g.parent[k] >= 0; k = g.parent[k] {
 		path = append(path, g.via[k])
 	}
@@ -323,7 +312,7 @@ func (g *graph) judge(i int32) (bool, error) {
 		path[a], path[b] = path[b], path[a]
 	}
 	set := check.NewSet(g.x.cfg.Checks()...)
-	rr, err := replay(g.x.cfg, g.x.in, path, func(e *trace.Event) { set.Observe(e) })
+	rr, _, err := g.x.m.Replay(path, func(e *trace.Event) { set.Observe(e) })
 	if err != nil {
 		return false, err
 	}
@@ -425,8 +414,8 @@ func reaching(ps [][]int32, from []bool) []bool {
 // algorithm backwards from the ends, and the most, over the graph's
 // strongly connected components in reverse topological order: a component
 // that holds an edge that sends, and every state that can reach one, can
-// send for ever (Unbounded). A state that reaches no end has min
-// Unbounded.
+// send for ever (statespace.Unbounded). A state that reaches no end has min
+// statespace.Unbounded.
 //
 // weight, if set, counts an edge's messages in place of edge.sent (the
 // messages of one type).
@@ -444,7 +433,7 @@ func (g *graph) messages(weight func(e edge) int32) (min, max []int64) {
 	min = make([]int64, n)
 	h := &distHeap{}
 	for i := range n {
-		min[i] = Unbounded
+		min[i] = statespace.Unbounded
 		if len(g.succ[i]) == 0 {
 			min[i] = 0
 			heap.Push(h, dist{int32(i), 0})
@@ -472,11 +461,11 @@ func (g *graph) messages(weight func(e edge) int32) (min, max []int64) {
 				switch {
 				case comp[e.to] == comp[i]:
 					if weight(e) > 0 {
-						best = Unbounded
+						best = statespace.Unbounded
 					}
-				case cmax[comp[e.to]] == Unbounded:
-					best = Unbounded
-				case best != Unbounded:
+				case cmax[comp[e.to]] == statespace.Unbounded:
+					best = statespace.Unbounded
+				case best != statespace.Unbounded:
 					best = maxInt64(best, cmax[comp[e.to]]+int64(weight(e)))
 				}
 			}

@@ -1,4 +1,4 @@
-package statespace_test
+package explore_test
 
 import (
 	"context"
@@ -6,17 +6,18 @@ import (
 	"slices"
 	"testing"
 
+	"ringlab/engine/explore"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
 )
 
 // analyze is the whole graph of cfg (Explorer.Analyze), with the promises
-// tracked (Config.Liveness) so that the wait and the messages per entry
+// tracked (statespace.Config.Liveness) so that the wait and the messages per entry
 // are computed.
-func analyze(t *testing.T, cfg statespace.Config) *statespace.Fates {
+func analyze(t *testing.T, cfg statespace.Config) *explore.Fates {
 	t.Helper()
 	cfg.Liveness = true
-	x, err := statespace.NewExplorer(cfg, nil)
+	x, err := explore.NewExplorer(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func analyze(t *testing.T, cfg statespace.Config) *statespace.Fates {
 // before any is delivered, and the paths to the most in flight (and on
 // one link) replay to a state with that many.
 func TestExtremesByTypeAndInFlight(t *testing.T) {
-	cfg := mutexConfig(t, "ricart-agrawala", map[string]any{"nodes": 3, "requests": 1}, 0)
+	cfg := mutexConfig(t, "ricart-agrawala", map[string]any{"nodes": 3, "requests": 1})
 	f := analyze(t, cfg)
 	e, ok := f.Extremes()
 	if !ok || e.Fewest != 12 || e.Most != 12 {
@@ -58,7 +59,7 @@ func TestExtremesByTypeAndInFlight(t *testing.T) {
 	if e.InFlight < 6 || e.OnLink < 1 {
 		t.Errorf("in flight %d, on one link %d: want at least 6 and 1", e.InFlight, e.OnLink)
 	}
-	x, err := statespace.NewExplorer(cfg, nil)
+	x, err := explore.NewExplorer(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestLongestWaitIsTheBypass(t *testing.T) {
 		{"central", map[string]any{"nodes": 3, "requests": 0}},
 		{"token-ring", map[string]any{"nodes": 3, "requests": 0}},
 	} {
-		cfg := mutexConfig(t, c.name, c.p, 0)
+		cfg := mutexConfig(t, c.name, c.p)
 		e, _ := analyze(t, cfg).Extremes()
 		if e.Wait == nil {
 			t.Fatalf("%s %v: no wait", c.name, c.p)
@@ -150,12 +151,12 @@ func TestLongestWaitIsTheBypass(t *testing.T) {
 	}
 }
 
-// On an infinite workload the messages per entry are judged over cycles:
-// the central coordinator's every cycle sends 4 messages per entry, as
-// its theory says (mutex compare's "4"), and the cycle printed replays to as many messages per entry; the token ring's fewest
-// is 1 (the token passed to the next node, who enters), and a cycle that
-// passes the token while no request is taken (unfair to the commands)
-// makes its most unbounded.
+// On an infinite workload the messages per entry are judged over cycles: the
+// central coordinator's every cycle sends 4 messages per entry, as its theory
+// says (mutex compare's "4"), and the cycle printed replays to as many messages
+// per entry; the token ring's fewest is 1 (the token passed to the next node,
+// who enters), and a cycle that passes the token while no request is taken
+// (unfair to the commands) makes its most unbounded.
 func TestPerEntryOverCycles(t *testing.T) {
 	for _, c := range []struct {
 		name                        string
@@ -164,7 +165,7 @@ func TestPerEntryOverCycles(t *testing.T) {
 		{"central", 4, 1, 4, 1},
 		{"token-ring", 1, 1, statespace.Unbounded, 0},
 	} {
-		cfg := mutexConfig(t, c.name, map[string]any{"nodes": 3, "requests": 0}, 0)
+		cfg := mutexConfig(t, c.name, map[string]any{"nodes": 3, "requests": 0})
 		pe, ok := analyze(t, cfg).PerEntry()
 		if !ok || pe.FewestMsgs != c.fewest || pe.FewestEntries != c.fewestOf || pe.MostMsgs != c.most || pe.MostEntries != c.per {
 			t.Fatalf("%s: %+v (ok %v)", c.name, pe, ok)
@@ -208,9 +209,9 @@ func TestPerEntryShiftedClocks(t *testing.T) {
 		}{"ricart-agrawala", 3, 4})
 	}
 	for _, c := range cases {
-		cfg := mutexConfig(t, c.name, map[string]any{"nodes": c.nodes, "requests": 0}, 0)
+		cfg := mutexConfig(t, c.name, map[string]any{"nodes": c.nodes, "requests": 0})
 		cfg.Liveness = true
-		x, err := statespace.NewExplorer(cfg, nil)
+		x, err := explore.NewExplorer(cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,70 +1,63 @@
-package statespace
+package explore
 
 import (
 	"fmt"
-	"hash/maphash"
 	"reflect"
 	"slices"
 	"strings"
 
 	"ringlab/engine/check"
 	"ringlab/engine/node"
+	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
 )
 
-// Explorer lets a caller be the scheduler: At replays a path of
-// transitions from the initial state and describes the state it reaches
-// (every node, every message in flight, each property's status) and every
-// step enabled there, with the state that step leads to. It takes the
-// same Config as Search and steps the same real node code, so a path the
-// caller builds replays with Replay, with `check --path`, and through
-// every renderer.
+// Explorer lets a caller be the scheduler: At replays a path of transitions
+// from the initial state and describes the state it reaches (every node, every
+// message in flight, each property's status) and every step enabled there, with
+// the state that step leads to. It takes the same statespace.Config as
+// statespace.Search and steps the same real node code, so a path the caller
+// builds replays with statespace.Replay, with `check --path`, and through every
+// renderer.
 //
-// A state's key (View.Key, Step.Next) is that of the state the search
-// keeps for it: with the exact reductions the search applies (the clock
-// shift, identifiers renamed, values never read forgotten, shift.go), so
-// two states with the same key have the same futures, and a workload
-// with no end whose clocks or request numbers grow stays finite for
-// Analyze.
+// A state's key (View.Key, Step.Next) is that of the state the search keeps for
+// it (statespace.Machine.Key): with the exact reductions the search applies
+// (the clock shift, identifiers renamed, values never read forgotten), so two
+// states with the same key have the same futures, and a workload with no end
+// whose clocks or request numbers grow stays finite for Analyze.
 //
 // An Explorer is not safe for concurrent use.
 type Explorer struct {
-	cfg Config
-	// reduce: keys are those of the reduced states (shiftable)
-	reduce bool
-	in     *interner
-	m      *machine
-	seed   maphash.Seed
-	names  func(int) string
+	cfg   statespace.Config
+	m     *statespace.Machine
+	names func(int) string
 }
 
-// NewExplorer checks cfg as Search does and returns an Explorer over its
+// NewExplorer checks cfg as statespace.Search does and returns an Explorer over its
 // system. names, if set, names node i in the words of a step ("P2");
 // nil: "node i".
-func NewExplorer(cfg Config, names func(int) string) (*Explorer, error) {
-	in := newInterner()
-	in.inside = cfg.Within
-	m, _, err := newMachine(cfg, nil, in)
+func NewExplorer(cfg statespace.Config, names func(int) string) (*Explorer, error) {
+	m, err := statespace.NewMachine(cfg)
 	if err != nil {
 		return nil, err
 	}
 	if names == nil {
 		names = func(i int) string { return fmt.Sprintf("node %d", i) }
 	}
-	return &Explorer{cfg: cfg, reduce: shiftable(cfg), in: in, m: m, seed: maphash.MakeSeed(), names: names}, nil
+	return &Explorer{cfg: cfg, m: m, names: names}, nil
 }
 
 // View is one state as a user who schedules sees it.
 type View struct {
-	Path     []Trans    // the path from the initial state
-	Nodes    []NodeView // every node, node i at index i-1
-	InFlight []Flight   // every message in flight, link by link
+	Path     []statespace.Trans // the path from the initial state
+	Nodes    []NodeView         // every node, node i at index i-1
+	InFlight []Flight           // every message in flight, link by link
 	// Steps are the transitions enabled here, in the order the search
 	// takes them; none in a terminal state.
 	Steps []Step
 	// Violation is the first property the path violated, at a step or,
 	// in a terminal state, at its end; nil: none.
-	Violation *Violation
+	Violation *statespace.Violation
 	// ViolatedAt is the number of the step (1-based) that violated it,
 	// or len(Path)+1 for a verdict at the end of the run.
 	ViolatedAt int
@@ -104,13 +97,13 @@ type Flight struct {
 
 // Step is one enabled transition and what it leads to.
 type Step struct {
-	Trans Trans  // the transition, as Replay and FormatPath take it
-	Label string // the transition's label in a --path: d2-1
-	Words string // the same in words: "deliver REQUEST(T=3) from P2 to P1"
+	Trans statespace.Trans // the transition, as statespace.Replay and statespace.FormatPath take it
+	Label string           // the transition's label in a --path: d2-1
+	Words string           // the same in words: "deliver REQUEST(T=3) from P2 to P1"
 	// Next is the Key of the state the step leads to.
 	Next uint64
 	// Violation is the property the step itself violates, if any.
-	Violation *Violation
+	Violation *statespace.Violation
 	// Messages is the number of messages the step sends.
 	Messages int
 }
@@ -129,20 +122,20 @@ type PropertyStatus struct {
 // At replays path from the initial state and describes the state it
 // reaches. A label that is not enabled where it comes is an error naming
 // the step and what was enabled there.
-func (x *Explorer) At(path []Trans) (*View, error) { return x.at(path, nil) }
+func (x *Explorer) At(path []statespace.Trans) (*View, error) { return x.at(path, nil) }
 
 // AtLasso is At for a lasso, the state after prefix and one turn of
 // cycle, judged as the lasso's replay judges it: one turn of the cycle
 // does not reach what is judged where a run ends (LassoCut), and a fair
 // cycle that comes back refutes what Refuted says (with
-// Config.Liveness) or, without, every promise owed where the turn ends.
-func (x *Explorer) AtLasso(prefix, cycle []Trans) (*View, error) {
+// statespace.Config.Liveness) or, without, every promise owed where the turn ends.
+func (x *Explorer) AtLasso(prefix, cycle []statespace.Trans) (*View, error) {
 	if len(cycle) == 0 {
 		return x.At(prefix)
 	}
 	lasso := func(end *check.End) {
 		end.Terminated, end.Cut, end.Why = false, true, LassoCut
-		if _, err := ReplayLasso(x.cfg, prefix, cycle, nil); err != nil {
+		if _, err := statespace.ReplayLasso(x.cfg, prefix, cycle, nil); err != nil {
 			return // it does not come back: one turn of nothing
 		}
 		if _, unfair, err := UnfairCycle(x.cfg, prefix, cycle); err != nil || unfair {
@@ -158,7 +151,7 @@ func (x *Explorer) AtLasso(prefix, cycle []Trans) (*View, error) {
 }
 
 // at is At, with lasso, if set, completing how the end is judged.
-func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
+func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, error) {
 	var set *check.Set
 	if x.cfg.Checks != nil {
 		set = check.NewSet(x.cfg.Checks()...)
@@ -169,12 +162,11 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 			set.Observe(e)
 		}
 	}
-	rr, err := replay(x.cfg, x.in, path, observe)
+	rr, s, err := x.m.Replay(path, observe)
 	if err != nil {
 		return nil, err
 	}
-	s := rr.end
-	v := &View{Path: path, Terminal: x.m.terminal(s), Messages: rr.Messages, Key: x.key(s)}
+	v := &View{Path: path, Terminal: x.m.Terminal(s), Messages: rr.Messages, Key: x.m.Key(s)}
 	var at int
 	v.Keys, at = x.walk(path)
 	end := check.End{Terminated: v.Terminal, Messages: rr.Messages}
@@ -190,12 +182,11 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 	// broke it); with none, the first property the state's verdicts break
 	// where the path ends (a terminal state, a lasso).
 	if rr.Violation != nil {
-		v.Violation = inWords(set, rr.Violation)
-		v.ViolatedAt = at
+		v.Violation, v.ViolatedAt = inWords(set, rr.Violation), at
 	}
 	for _, p := range v.Properties {
 		if v.Violation == nil && p.Status == "violated" && (x.cfg.Only == "" || p.ID == x.cfg.Only) {
-			v.Violation, v.ViolatedAt = &Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
+			v.Violation, v.ViolatedAt = &statespace.Violation{Property: p.ID, Detail: p.Detail}, len(path)+1
 			for _, e := range set.Violations {
 				if check.ID(e.Property) == p.ID {
 					v.ViolatedAt = int(e.T)
@@ -207,14 +198,13 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
-	for _, t := range x.m.enabled(s, nil) {
-		x.m.out.Reset()
-		next, viol, err := x.m.step(s, t)
+	for _, t := range x.m.Enabled(s, nil) {
+		next, viol, err := x.m.Step(s, t)
 		if err != nil {
 			return nil, err
 		}
-		v.Steps = append(v.Steps, Step{Trans: t, Label: t.String(), Words: x.Words(s, t), Next: x.key(next),
-			Violation: viol, Messages: len(x.m.out.Sends)})
+		v.Steps = append(v.Steps, Step{Trans: t, Label: t.String(), Words: x.words(s, t), Next: x.m.Key(next),
+			Violation: viol, Messages: len(x.m.Sent())})
 	}
 	return v, nil
 }
@@ -222,18 +212,15 @@ func (x *Explorer) at(path []Trans, lasso func(*check.End)) (*View, error) {
 // walk steps path again from the initial state: the key of every state
 // along it, and the number of the first step (1-based) whose transition
 // reported a violation (0: none).
-func (x *Explorer) walk(path []Trans) (keys []uint64, violatedAt int) {
-	_, s, err := newMachine(x.cfg, nil, x.in)
-	if err != nil {
-		return nil, 0
-	}
-	keys = append(make([]uint64, 0, len(path)+1), x.key(s))
+func (x *Explorer) walk(path []statespace.Trans) (keys []uint64, violatedAt int) {
+	s := x.m.Initial()
+	keys = append(make([]uint64, 0, len(path)+1), x.m.Key(s))
 	for k, t := range path {
-		u, ok := x.m.find(s, t)
+		u, ok := x.m.Find(s, t)
 		if !ok {
 			return keys, violatedAt
 		}
-		next, v, err := x.m.step(s, u)
+		next, v, err := x.m.Step(s, u)
 		if err != nil {
 			return keys, violatedAt
 		}
@@ -241,7 +228,7 @@ func (x *Explorer) walk(path []Trans) (keys []uint64, violatedAt int) {
 			violatedAt = k + 1
 		}
 		s = next
-		keys = append(keys, x.key(s))
+		keys = append(keys, x.m.Key(s))
 	}
 	return keys, violatedAt
 }
@@ -251,7 +238,7 @@ func (x *Explorer) walk(path []Trans) (keys []uint64, violatedAt int) {
 // with. A caller that must bound its memory makes a new Explorer past a
 // bound (Keys then change).
 func (x *Explorer) Interned() int {
-	return len(x.in.nodeObj) + len(x.in.msgs) + len(x.in.cmds) + len(x.in.envObj)
+	return x.m.Interned()
 }
 
 // PathCut and LassoCut are why a path that stops before a terminal
@@ -287,30 +274,12 @@ func (x *Explorer) statuses(set *check.Set, end check.End) []PropertyStatus {
 	return out
 }
 
-// key is the fingerprint of the state the search keeps for s.
-func (x *Explorer) key(s *state) uint64 {
-	if x.reduce {
-		s = x.m.shift(s)
-	}
-	return maphash.Bytes(x.seed, s.appendKey(nil, x.in))
-}
-
 // nodes describes every node of s.
-func (x *Explorer) nodes(s *state) []NodeView {
-	vs := make([]NodeView, x.m.n)
-	for i := 1; i <= x.m.n; i++ {
-		nd := x.in.nodeObj[s.nodes[i-1]]
-		v := NodeView{Index: i, Name: x.names(i), Alive: s.alive(i), Done: s.done&(1<<(i-1)) != 0,
-			State: printState(nd)}
-		lo, hi := s.pendOf(i)
-		for _, p := range s.pend[lo:hi] {
-			if p.kind == pendCmd {
-				v.Pending = append(v.Pending, string(x.in.cmds[p.val].cmd))
-			} else {
-				v.Pending = append(v.Pending, fmt.Sprintf("timer %d", p.val))
-			}
-		}
-		vs[i-1] = v
+func (x *Explorer) nodes(s statespace.State) []NodeView {
+	ns := x.m.Nodes(s)
+	vs := make([]NodeView, len(ns))
+	for k, n := range ns {
+		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Pending: n.Pending}
 	}
 	return vs
 }
@@ -390,42 +359,51 @@ func writeValue(b *strings.Builder, v reflect.Value, depth int) {
 }
 
 // flights lists the messages in flight in s, link by link.
-func (x *Explorer) flights(s *state) []Flight {
+func (x *Explorer) flights(s statespace.State) []Flight {
 	var fs []Flight
-	for k, it := range s.net {
-		from, to := int(it.link)/x.m.n+1, int(it.link)%x.m.n+1
-		pos := 0
-		for j := k - 1; j >= 0 && s.net[j].link == it.link; j-- {
-			pos++
-		}
-		msg := x.in.msgs[it.id]
-		fs = append(fs, Flight{From: from, To: to, K: pos, Msg: msg, Text: trace.Short(trace.WrapMsg(msg))})
+	for _, m := range x.m.AppendFlights(nil, s) {
+		fs = append(fs, Flight{From: m.From, To: m.To, K: m.K, Msg: m.Msg, Text: trace.Short(trace.WrapMsg(m.Msg))})
 	}
 	return fs
 }
 
-// Words says what transition t does in state s, in the words of the
+// words says what transition t does in state s, in the words of the
 // system's names: "deliver REQUEST(T=3) from P2 to P1", "fire P1's timer
 // 1", "give P2 its command request", "crash P3", "restart P3", "drop the
 // REPLY from P2 to P1".
-func (x *Explorer) Words(s *state, t Trans) string {
+func (x *Explorer) words(s statespace.State, t statespace.Trans) string {
 	i := int(t.Node)
+	msg, cmd := x.m.Input(s, t)
 	switch t.Kind {
-	case Deliver, Drop:
-		text := trace.Short(trace.WrapMsg(x.in.msgs[t.Msg]))
-		if t.Kind == Drop {
+	case statespace.Deliver, statespace.Drop:
+		text := trace.Short(trace.WrapMsg(msg))
+		if t.Kind == statespace.Drop {
 			return fmt.Sprintf("drop the %s from %s to %s", text, x.names(int(t.From)), x.names(i))
 		}
 		return fmt.Sprintf("deliver %s from %s to %s", text, x.names(int(t.From)), x.names(i))
-	case Fire:
+	case statespace.Fire:
 		return fmt.Sprintf("fire %s's timer %d", x.names(i), t.Timer)
-	case Command:
-		lo, _ := s.pendOf(i)
-		return fmt.Sprintf("give %s its command %s", x.names(i), x.in.cmds[s.pend[lo].val].cmd)
-	case Crash:
+	case statespace.Command:
+		return fmt.Sprintf("give %s its command %s", x.names(i), cmd)
+	case statespace.Crash:
 		return "crash " + x.names(i)
-	case Restart:
+	case statespace.Restart:
 		return "restart " + x.names(i)
 	}
 	return t.String()
+}
+
+// inWords is viol in the words of set, the properties the path was
+// replayed through: the first violation of that property they report
+// (viol itself if none, or set is nil).
+func inWords(set *check.Set, viol *statespace.Violation) *statespace.Violation {
+	if set == nil {
+		return viol
+	}
+	for _, e := range set.Violations {
+		if check.ID(e.Property) == viol.Property {
+			return &statespace.Violation{Property: viol.Property, Detail: e.Detail}
+		}
+	}
+	return viol
 }

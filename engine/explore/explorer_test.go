@@ -1,4 +1,4 @@
-package statespace
+package explore
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ringlab/engine/check"
+	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
 )
 
@@ -54,7 +55,7 @@ func TestFatesOfAHandCountedSystem(t *testing.T) {
 	}
 	at := func(path string) *View {
 		t.Helper()
-		p, err := ParsePath(path, 3)
+		p, err := statespace.ParsePath(path, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func TestFatesOfAHandCountedSystem(t *testing.T) {
 	if fate(v.Key) != Unavoidable {
 		t.Errorf("the violation itself is %v", fate(v.Key))
 	}
-	if _, err := x.At([]Trans{{Kind: Deliver, From: 2, Node: 1}}); err == nil || !strings.Contains(err.Error(), "not enabled") {
+	if _, err := x.At([]statespace.Trans{{Kind: statespace.Deliver, From: 2, Node: 1}}); err == nil || !strings.Contains(err.Error(), "not enabled") {
 		t.Errorf("a step not enabled: %v", err)
 	}
 }
@@ -119,8 +120,8 @@ func TestExplorerViewsAState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p1, _ := ParsePath("c2,c3", 3)
-	p2, _ := ParsePath("c3,c2", 3)
+	p1, _ := statespace.ParsePath("c2,c3", 3)
+	p2, _ := statespace.ParsePath("c3,c2", 3)
 	v1, err := x.At(p1)
 	if err != nil {
 		t.Fatal(err)

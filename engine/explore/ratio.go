@@ -1,8 +1,10 @@
-package statespace
+package explore
 
 import (
 	"math/bits"
 	"slices"
+
+	"ringlab/engine/statespace"
 )
 
 // perEntryLimit bounds the graphs whose messages per entry over cycles
@@ -25,7 +27,7 @@ func (g *graph) entries(e edge) int64 { return int64(bits.OnesCount64(g.kept(e))
 // candidate; when no cycle is negative the candidate is the least. The
 // candidates strictly decrease over the finitely many simple cycles, so
 // the descent ends. The greatest is the same with the signs turned,
-// after a check that no cycle sends without an entry (Unbounded). nil
+// after a check that no cycle sends without an entry (statespace.Unbounded). nil
 // when no cycle keeps a promise or the graph is over perEntryLimit.
 func (g *graph) perEntry() *PerEntry {
 	n := len(g.succ)
@@ -64,7 +66,7 @@ func (g *graph) perEntry() *PerEntry {
 	for v, es := range g.succ {
 		for _, e := range es {
 			if g.entries(e) == 0 && e.sent > 0 && zc[e.to] == zc[v] {
-				pe.MostMsgs, pe.MostEntries = Unbounded, 0
+				pe.MostMsgs, pe.MostEntries = statespace.Unbounded, 0
 				return pe
 			}
 		}
@@ -106,7 +108,7 @@ func (g *graph) ratio(c []cycEdge) (msgs, ents int64) {
 
 // lassoOf is a shortest path to cycle c's state nearest the initial
 // state, and the cycle from there.
-func (g *graph) lassoOf(c []cycEdge) (prefix, cycle []Trans) {
+func (g *graph) lassoOf(c []cycEdge) (prefix, cycle []statespace.Trans) {
 	at := 0
 	for k, ce := range c {
 		if ce.from < c[at].from {
