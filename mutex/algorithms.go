@@ -70,7 +70,7 @@ func list() []algorithm {
 			"while inside. A crashed holder loses it; --regen-timeout lets a node that has waited that\n" +
 			"long create a new one (right if the holder is dead, two tokens if it was only slow).",
 		example:      "ringlab mutex token-ring --nodes 5 --seed 1 --format none",
-		checkExample: "ringlab mutex check token-ring --nodes 3 --regen-timeout 5   (a regenerated token: two in the CS)",
+		checkExample: "ringlab mutex check token-ring --nodes 3 --regen-timeout 5   (a regenerated token: two tokens at once)",
 		nodes:        5, minNodes: 2, nodesUsage: "nodes on the ring (2..1024)",
 		params: []engine.Param{ticksParam("regen-timeout", "ticks a waiting node goes without the token before creating one (0 = never)")},
 		plan: func(p engine.Params, n, requests int) (plan, error) {

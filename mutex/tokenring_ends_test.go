@@ -12,7 +12,7 @@ import (
 // tokens apart by how they print (origin and generation, not Finished),
 // so it merged a token that ends the run with one that does not: 112
 // states, none terminal, and the properties judged at a run's end never
-// judged.
+// judged. One token is judged at every state, no deadlock at the end.
 func TestTokenRingRunsEnd(t *testing.T) {
 	out, errb, code := runCLI(t, "check", "token-ring", "--nodes", "3", "--format", "json", "--extremes=false")
 	if code != 0 {
@@ -28,7 +28,7 @@ func TestTokenRingRunsEnd(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if !r.Exhausted || r.Distinct != 110 || r.Terminal != 1 || len(r.NotJudged) > 0 ||
-		!slices.Contains(r.JudgedAtEnds, "one token") || !slices.Contains(r.JudgedAtEnds, "no deadlock") {
-		t.Errorf("token-ring --nodes 3: %+v; want exhausted, 110 states, 1 terminal, one token and no deadlock judged\n%s", r, out)
+		slices.Contains(r.JudgedAtEnds, "one token") || !slices.Contains(r.JudgedAtEnds, "no deadlock") {
+		t.Errorf("token-ring --nodes 3: %+v; want exhausted, 110 states, 1 terminal, no deadlock judged at the end (one token at every state)\n%s", r, out)
 	}
 }

@@ -55,7 +55,7 @@ type View struct {
 	// Steps are the transitions enabled here, in the order the search
 	// takes them; none in a terminal state.
 	Steps []Step
-	// statespace.Violation is the first property the path violated, at a step or,
+	// Violation is the first property the path violated, at a step or,
 	// in a terminal state, at its end; nil: none.
 	Violation *statespace.Violation
 	// ViolatedAt is the number of the step (1-based) that violated it,
@@ -102,7 +102,7 @@ type Step struct {
 	Words string           // the same in words: "deliver REQUEST(T=3) from P2 to P1"
 	// Next is the Key of the state the step leads to.
 	Next uint64
-	// statespace.Violation is the property the step itself violates, if any.
+	// Violation is the property the step itself violates, if any.
 	Violation *statespace.Violation
 	// Messages is the number of messages the step sends.
 	Messages int

@@ -116,7 +116,7 @@ type Config struct {
 	// a shortest path (Result.Goal). The partial-order reduction is off
 	// for a goal, which may read any node's state.
 	Goal *engine.Goal
-	// NoShift turns off the clock shift (shift.go): by default a search
+	// NoShift turns off the clock shift (internal/reduction/shift.go): by default a search
 	// whose nodes declare their values (node.Valuer), under FIFO links and no Within
 	// constraint, keeps each state shifted down by its least clock.
 	NoShift bool

@@ -2,6 +2,7 @@ package statespace
 
 import (
 	"fmt"
+	"slices"
 
 	"ringlab/engine"
 	"ringlab/engine/check"
@@ -44,7 +45,7 @@ type envShape struct {
 	mwants trace.Kinds   // the kinds the goal's monitor is shown
 	n      int
 	// extra is the kinds beyond node events and faults that a property
-	// is shown (history.go): commands, sends, receipts.
+	// is shown (history.go): commands, sends, receipts, losses.
 	extra trace.Kinds
 	// ordered says a property is a check.OrderDependent one.
 	ordered bool
@@ -79,7 +80,7 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check
 		}
 		e.props, e.wants = append(e.props, p), append(e.wants, k)
 		e.hears |= k
-		e.extra |= k & trace.KindsOf(trace.KindCmd, trace.KindSend, trace.KindRecv)
+		e.extra |= k & trace.KindsOf(trace.KindCmd, trace.KindSend, trace.KindRecv, trace.KindDrop)
 		if _, ok := c.(check.OrderDependent); ok {
 			e.ordered = true
 		}
@@ -89,6 +90,7 @@ func newEnv(w engine.Workload, cs []check.Property, live bool, n int, only check
 			p := ev.Promise()
 			e.proms, e.pwants = append(e.proms, p), append(e.pwants, p.Wants())
 			e.hears |= p.Wants()
+			e.extra |= p.Wants() & trace.KindsOf(trace.KindSend, trace.KindRecv, trace.KindDrop)
 		}
 	}
 	if e.work == nil && len(e.props) == 0 && len(e.proms) == 0 {
@@ -143,10 +145,10 @@ func shown(evs []node.Event) trace.Kinds {
 	return k
 }
 
-// cloneFor is a copy of e in which only the properties shown events of
-// kind are cloned: the workload, the other properties, the promises and
-// the monitor are e's own, shared. Only the properties' Observe of events
-// of kind may change the copy (hearMsgs); any other change needs clone.
+// cloneFor is a copy of e in which only the properties and the promises
+// shown events of kind are cloned: the workload, the others and the
+// monitor are e's own, shared. Only their Observe of events of kind may
+// change the copy (hearMsgs); any other change needs clone.
 func (e *env) cloneFor(kind string) *env {
 	c := *e
 	if len(e.props) <= len(c.own) {
@@ -159,6 +161,14 @@ func (e *env) cloneFor(kind string) *env {
 			p = p.Clone()
 		}
 		c.props[k] = p
+	}
+	if slices.ContainsFunc(e.pwants, func(k trace.Kinds) bool { return k.Has(kind) }) {
+		c.proms = slices.Clone(e.proms)
+		for k, p := range c.proms {
+			if e.pwants[k].Has(kind) {
+				c.proms[k] = p.Clone()
+			}
+		}
 	}
 	return &c
 }

@@ -25,6 +25,9 @@ func (OK) Type() string { return "OK" }
 // polite is a broken mutual exclusion for two nodes: a node that wants the
 // critical section asks the other, which says OK unless it is inside, and
 // enters on the OK. Two nodes that ask at once both say OK.
+//
+// Its state is its struct: the search copies and compares it by value,
+// with no Clone or AppendKey to write.
 type polite struct {
 	i         int
 	wants, in bool
@@ -42,14 +45,6 @@ func (p *polite) Step(in node.Input, out *node.Output) {
 		out.EnterCS()
 	}
 	out.Done = true
-}
-
-// Clone and AppendKey make polite a node.Snapshot, which the search needs
-// to copy and compare states.
-func (p *polite) Clone() node.Node { c := *p; return &c }
-
-func (p *polite) AppendKey(b []byte) []byte {
-	return node.AppendBool(node.AppendBool(b, p.wants), p.in)
 }
 
 // Search tries every order in which the messages of a small system can

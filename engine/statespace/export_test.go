@@ -35,10 +35,7 @@ func shiftSpaces(cfg Config, depth, limit int, off string) (full, shifted map[st
 	}
 	parts := strings.Split(off, ",")
 	m.shifting = true
-	m.noForget, m.noStamps, m.noGaps = slices.Contains(parts, "forget"), slices.Contains(parts, "stamps"), slices.Contains(parts, "gaps")
-	if slices.Contains(parts, "narrow-1") {
-		m.gapSlack = -1
-	}
+	partsOff(m, parts)
 	bfs := func(shift bool) (map[string]string, error) {
 		canon := func(s *state) *state {
 			if shift {
@@ -99,4 +96,14 @@ func shiftSpaces(cfg Config, depth, limit int, off string) (full, shifted map[st
 	}
 	shifted, err = bfs(true)
 	return full, shifted, err
+}
+
+// partsOff turns off the parts of m's reduction named in parts (as
+// ShiftSpacesWithout names them).
+func partsOff(m *machine, parts []string) {
+	r := m.reducer()
+	r.NoForget, r.NoStamps, r.NoGaps = slices.Contains(parts, "forget"), slices.Contains(parts, "stamps"), slices.Contains(parts, "gaps")
+	if slices.Contains(parts, "narrow-1") {
+		r.GapSlack = -1
+	}
 }

@@ -55,7 +55,7 @@ func TestGapsNarrowedTooFarAreCaught(t *testing.T) {
 
 // With fault budgets the narrowing stays exact: a message lost on its way
 // to the node left behind lowers its bound, a crash takes its clock out
-// (node.Climber's contract and gaps.go say why).
+// (node.Climber's contract and internal/reduction/gaps.go say why).
 func TestGapsAreExactWithFaults(t *testing.T) {
 	for _, tc := range []struct {
 		spaceCase

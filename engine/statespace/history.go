@@ -19,11 +19,13 @@ import (
 // order of steps at different nodes, which the sleep sets would otherwise
 // take as equivalent.
 
-// hearMsgs shows the properties that want kind (trace.KindSend or
-// trace.KindRecv) the messages sends, sent by from (a receipt: the one
-// message at node at); it returns the first violation reported. The step
-// is visible if that changed the environment. The environment is copied
-// only once an event concerns a property (check.Filter).
+// hearMsgs shows the properties and the promises that want kind
+// (trace.KindSend, trace.KindRecv or trace.KindDrop) the messages sends,
+// sent by from (a receipt or a loss: the one message to node at); it
+// returns the first violation reported and adds the promises kept to
+// m.kept. The step is visible if that changed the environment. The
+// environment is copied only once an event concerns a property
+// (check.Filter) or a promise.
 func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Send) *Violation {
 	orig := m.envAt(c.env)
 	var w *env
@@ -42,6 +44,7 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 		if v := w.observe(te, m.cfg.Only); v != nil && viol == nil {
 			viol = v
 		}
+		m.kept |= w.keep(te)
 	}
 	if w == nil {
 		return nil
@@ -51,8 +54,12 @@ func (m *machine) hearMsgs(c *state, kind string, at, from int, sends []node.Sen
 }
 
 // concerns reports whether te concerns a property of e that wants its
-// kind: one that is not a check.Filter, or one whose Concerns says so.
+// kind (one that is not a check.Filter, or one whose Concerns says so),
+// or a promise that wants it.
 func (e *env) concerns(te *trace.Event) bool {
+	if slices.ContainsFunc(e.pwants, func(k trace.Kinds) bool { return k.Has(te.Kind) }) {
+		return true
+	}
 	for k, p := range e.props {
 		if !e.wants[k].Has(te.Kind) {
 			continue
@@ -84,25 +91,10 @@ func (m *machine) stampsOfEnv(env uint32, ts []int) []int {
 	return ts
 }
 
-// envStamped reports whether the check.Stamped properties of the
-// environment env hold any timestamp. It lists them in the shifter's
-// scratch, so that asking costs no allocation.
-func (m *machine) envStamped(env uint32) bool {
-	if env == 0 {
-		return false
-	}
-	sh := m.shifterOf()
-	sh.envTS = m.stampsOfEnv(env, sh.envTS[:0])
-	return len(sh.envTS) > 0
-}
-
-// renameEnvStamps returns the number of the environment env with the
-// timestamps of its check.Stamped properties renamed (the clock shift, the
-// low timestamps' renumbering): env itself if it holds none.
+// renameEnvStamps returns the number of the environment env, which holds
+// some, with the timestamps of its check.Stamped properties renamed (the
+// clock shift, the low timestamps' renumbering).
 func (m *machine) renameEnvStamps(env uint32, rename func(int) int) uint32 {
-	if !m.envStamped(env) {
-		return env
-	}
 	e := m.envAt(env).clone()
 	for k, p := range e.props {
 		if sp, ok := p.(check.Stamped); ok {
@@ -110,25 +102,6 @@ func (m *machine) renameEnvStamps(env uint32, rename func(int) int) uint32 {
 		}
 	}
 	return m.internEnv(e, nil)
-}
-
-// shiftEnv is the environment env with its properties' timestamps
-// lowered by d (the clock shift), computed once per (env, d).
-func (m *machine) shiftEnv(env uint32, d int) uint32 {
-	if env == 0 {
-		return env
-	}
-	sh := m.shifterOf()
-	key := [2]uint32{env, uint32(d)}
-	if id, ok := sh.envs[key]; ok {
-		return id
-	}
-	if sh.envs == nil {
-		sh.envs = map[[2]uint32]uint32{}
-	}
-	id := m.renameEnvStamps(env, func(t int) int { return t - d })
-	sh.envs[key] = id
-	return id
 }
 
 // worded is viol, found at the last step of path, in the words a replay of

@@ -20,7 +20,7 @@ import (
 // receipt, by its next request's stamp), so neither the shift nor the
 // renumbering moves it and the gap above it grows.
 //
-// Narrowing the gaps (node.Climber, gaps.go) closes both: P3 is the one
+// Narrowing the gaps (node.Climber, internal/reduction/gaps.go) closes both: P3 is the one
 // node whose clock is below the others', and it can climb at most
 // Climb(in) before a message from them lifts it (0 while WANTED with
 // nothing low in flight to it, 3 while RELEASED), so the gap above it is

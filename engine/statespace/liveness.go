@@ -181,7 +181,7 @@ const StutterNote = "⟳ stutters: nothing can happen here, so the run stays in 
 // the node of the prefix's last step). It fails when a label is not
 // enabled where it comes or when the cycle does not come back to the
 // state it began in: the same state, or, where the search shifts clocks
-// and renames identifiers (shift.go, rename.go), one with the same shift,
+// and renames identifiers (internal/reduction: shift.go, rename.go), one with the same shift,
 // which takes the same steps again (the next turn with every clock higher,
 // or new request numbers). The states are compared without their
 // check.OrderDependent properties, which a search for one other property

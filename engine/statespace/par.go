@@ -108,7 +108,7 @@ type workers struct {
 	ms []*machine
 	// sets is the search's sleep sets as the level began: every
 	// entry's sleep set number is in it.
-	sets sleepView
+	sets store.SeqsView[Trans]
 	// free holds the slots not in use (recycle.go).
 	free chan *slot
 }
@@ -166,7 +166,7 @@ func (s *searcher) expandLevelPar() error {
 	// queued. A revisit since may have woken it; the committer then steps
 	// it itself.
 	if s.cfg.POR {
-		s.par.sets = s.sleeps.view()
+		s.par.sets = s.sleeps.View()
 	}
 	var next atomic.Int64
 	// claim computes, with machine m and slot sl, the next batch no one
@@ -281,7 +281,7 @@ func (s *searcher) fill(m *machine, b *batch) {
 		}
 		var asleep []Trans
 		if s.cfg.POR {
-			asleep = s.par.sets.at(e.Sleep)
+			asleep = s.par.sets.At(e.Sleep)
 		}
 		start := len(all)
 		// take returns the successor by t, stepped now unless it was

@@ -2,7 +2,6 @@ package statespace
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"ringlab/engine/node"
@@ -33,7 +32,7 @@ func ReducedWithout(cfg Config, path []Trans, ends []int, off string) (keys []st
 	}
 	parts := strings.Split(off, ",")
 	m.shifting = true
-	m.noForget, m.noStamps, m.noGaps = slices.Contains(parts, "forget"), slices.Contains(parts, "stamps"), slices.Contains(parts, "gaps")
+	partsOff(m, parts)
 	s = m.shift(s)
 	want := map[int]bool{}
 	for _, e := range ends {

@@ -69,7 +69,7 @@ type searcher struct {
 	fp     *store.FPSet
 	full   map[string]int32
 	recs   store.Records[Trans]
-	sleeps *sleepSets
+	sleeps *store.Seqs[Trans]
 	key    []byte // scratch: the key of the state last looked up
 	// The BFS levels: the one being expanded and the next.
 	level, next *store.Queue
@@ -109,7 +109,7 @@ func search(ctx context.Context, cfg Config) (Result, error) {
 		cfg.POR = false // a goal may read any node's state: every interleaving counts
 	}
 	s := &searcher{ctx: ctx, cfg: cfg, start: time.Now(), seed: maphash.MakeSeed(),
-		full: map[string]int32{}, sleeps: newSleepSets(), recs: store.NewRecords[Trans](cfg.POR, cfg.SpillDir, cfg.linkMem)}
+		full: map[string]int32{}, sleeps: store.NewSeqs(hashTrans), recs: store.NewRecords[Trans](cfg.POR, cfg.SpillDir, cfg.linkMem)}
 	if !cfg.Exact {
 		s.fp = store.NewFPSet(cfg.POR || cfg.Liveness || cfg.Cycles)
 	}
@@ -254,7 +254,7 @@ func (s *searcher) release() {
 	s.level.Close()
 	s.next.Close()
 	s.recs.Free()
-	s.sleeps.free()
+	s.sleeps.Free()
 	if s.fp != nil {
 		s.fp.Free()
 	}
@@ -378,9 +378,9 @@ func (s *searcher) expandPre(e *store.Entry, p *pre) error {
 	var sleep []Trans
 	if cfg.POR {
 		sl, _ := s.recs.SleepOf(e.Rec)
-		sleep = s.sleeps.at(sl)
+		sleep = s.sleeps.At(sl)
 		if e.Only >= 0 {
-			only := s.sleeps.at(e.Only)
+			only := s.sleeps.At(e.Only)
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return !containsT(only, t) })
 		} else {
 			ts = slices.DeleteFunc(ts, func(t Trans) bool { return containsT(sleep, t) })
@@ -518,7 +518,7 @@ func (m *machine) asleepAfter(sl, sleep, done []Trans, t Trans) []Trans {
 func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 	sleep, expanded := s.recs.SleepOf(idx)
 	wake, keep := s.wakeb[:0], s.keepb[:0]
-	for _, u := range s.sleeps.at(sleep) {
+	for _, u := range s.sleeps.At(sleep) {
 		if containsT(sl, u) {
 			keep = append(keep, u)
 		} else {
@@ -526,10 +526,10 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 		}
 	}
 	if len(wake) > 0 {
-		sleep = s.sleeps.id(keep)
+		sleep = s.sleeps.ID(keep)
 		s.recs.SetSleep(idx, sleep, expanded)
 		if expanded {
-			s.push(k, store.Entry{Rec: idx, Depth: s.recs.DepthOf(idx), Only: s.sleeps.id(wake), Sleep: sleep})
+			s.push(k, store.Entry{Rec: idx, Depth: s.recs.DepthOf(idx), Only: s.sleeps.ID(wake), Sleep: sleep})
 		}
 	}
 	s.wakeb, s.keepb = wake, keep
@@ -541,7 +541,7 @@ func (s *searcher) revisit(idx int32, k []byte, sl []Trans) {
 // (unless beyond the constraint or cfg.MaxDepth).
 func (s *searcher) discover(e *store.Entry, t Trans, next *state, viol *Violation, k []byte, sl []Trans) error {
 	cfg := &s.cfg
-	sleep := s.sleeps.id(sl)
+	sleep := s.sleeps.ID(sl)
 	idx := s.insert(k, e.Rec, t, e.Depth+1, sleep)
 	s.lv.State(s.m.owed(next))
 	if cfg.CheckClones {

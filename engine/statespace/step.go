@@ -60,21 +60,10 @@ type machine struct {
 	room []item
 	// arena, when set, holds the states the machine builds (slotarena.go).
 	arena *arena
-	// shifting says whether a search's successors are shifted (shift.go);
-	// sh holds what the shifts computed.
+	// shifting says whether a search's successors are reduced (shift,
+	// reducing.go); red holds what the reductions computed.
 	shifting bool
-	// noForget turns node.Forgetter off in the shift (a test's baseline
-	// for what forgetting merges).
-	noForget bool
-	// noStamps turns the low timestamps' renumbering off in the shift (a
-	// test's baseline).
-	noStamps bool
-	// noGaps turns node.Climber off in the shift (a test's baseline);
-	// gapSlack is added to every narrowed gap's width (0; a test sets -1
-	// to break the narrowing on purpose).
-	noGaps   bool
-	gapSlack int
-	sh       *shifter
+	red      *reducing
 	// staged is the first violation on the path of Config.From, if any.
 	staged *Violation
 }
@@ -233,12 +222,10 @@ func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 		}
 		if t.Kind == Drop {
 			c.drops++
-			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "lost by the network")
-			return c, nil, nil
+			return c, m.dropped(c, i, int(t.From), it, "lost by the network"), nil
 		}
 		if !c.alive(i) {
-			m.emitMsg(trace.KindDrop, i, int(t.From), i, it, "the receiver has crashed")
-			return c, nil, nil
+			return c, m.dropped(c, i, int(t.From), it, "the receiver has crashed"), nil
 		}
 		if m.sink != nil {
 			m.lc[i] = max(m.lc[i], itLC) + 1
@@ -271,8 +258,10 @@ func (m *machine) stepTo(c *state, t Trans) (*state, *Violation, error) {
 		m.tick(i)
 		m.emit(trace.KindCrash, i)
 		viol = m.fault(c, i, trace.KindCrash)
-		if int(c.restarts) >= m.cfg.Restarts {
-			m.purge(c, i) // it never comes back: what is sent to it is lost
+		if int(c.restarts) >= m.cfg.Restarts { // it never comes back: what is sent to it is lost
+			if v := m.purge(c, i); viol == nil {
+				viol = v
+			}
 		}
 		return c, viol, nil
 	case Restart:
@@ -310,15 +299,19 @@ func (m *machine) fault(c *state, i int, kind string) *Violation {
 	return v
 }
 
-// purge empties the links into crashed node i.
-func (m *machine) purge(c *state, i int) {
+// purge empties the links into crashed node i; it returns the first
+// violation the losses made a property report.
+func (m *machine) purge(c *state, i int) (viol *Violation) {
 	into := func(it item) bool { return int(it.link)%m.n+1 == i }
 	if !slices.ContainsFunc(c.net, into) {
-		return
+		return nil
 	}
 	for _, it := range c.net {
-		if into(it) {
-			m.emitMsg(trace.KindDrop, i, int(it.link)/m.n+1, i, it, "the receiver has crashed")
+		if !into(it) {
+			continue
+		}
+		if v := m.dropped(c, i, int(it.link)/m.n+1, it, "the receiver has crashed"); viol == nil {
+			viol = v
 		}
 	}
 	if m.sink != nil {
@@ -331,6 +324,7 @@ func (m *machine) purge(c *state, i int) {
 		m.lcs = lcs
 	}
 	c.net = slices.DeleteFunc(slices.Clone(c.net), into)
+	return viol
 }
 
 func (m *machine) command(c *state, i int, cmd node.Cmd, arg int) (*state, *Violation, error) {
@@ -419,6 +413,13 @@ func (m *machine) carryOut(c *state, i int, viol *Violation) (*state, *Violation
 	if len(o.Sends) > 0 && c.env != 0 && m.envAt(c.env).extra.Has(trace.KindSend) {
 		if v := m.hearMsgs(c, trace.KindSend, i, i, o.Sends); viol == nil {
 			viol = v
+		}
+	}
+	for _, snd := range o.Sends { // lost: the receiver never comes back
+		if !c.alive(snd.To) && int(c.restarts) >= m.cfg.Restarts && c.env != 0 && m.envAt(c.env).extra.Has(trace.KindDrop) {
+			if v := m.hearMsgs(c, trace.KindDrop, snd.To, i, []node.Send{snd}); viol == nil {
+				viol = v
+			}
 		}
 	}
 	if o.Done {
@@ -565,6 +566,17 @@ func (m *machine) emitMsg(kind string, at, from, to int, it item, note string) {
 		m.ev.From, m.ev.To, m.ev.Msg, m.ev.Note = from, to, trace.WrapMsg(m.msgAt(it.id)), note
 		m.sink(&m.ev)
 	}
+}
+
+// dropped emits the loss of message it, sent by from to node at, and
+// shows it to the properties of c's environment that follow losses (a
+// token counted in flight is gone); it returns the violation one reports.
+func (m *machine) dropped(c *state, at, from int, it item, note string) *Violation {
+	m.emitMsg(trace.KindDrop, at, from, at, it, note)
+	if c.env == 0 || !m.envAt(c.env).extra.Has(trace.KindDrop) {
+		return nil
+	}
+	return m.hearMsgs(c, trace.KindDrop, at, from, []node.Send{{To: at, Msg: m.msgAt(it.id)}})
 }
 
 // nodeEvent is node i's event ev as the properties see it: the shape a

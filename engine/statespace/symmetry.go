@@ -13,54 +13,30 @@ import (
 	"ringlab/engine/check"
 	"ringlab/engine/reduce"
 	"ringlab/engine/sim"
+	"ringlab/engine/statespace/internal/reduction"
 )
 
 // symm canonicalises states under Config.Symmetry: the search stores and
-// dedups the canonical representative of each state's orbit, and rebuilds
-// a concrete path from the initial state when it reports one (concrete).
-//
-// Rotations: the representative is the rotation of least key (all n
-// tried), one per orbit exactly. Interchangeable nodes: they are sorted
-// by their local key (state, done, pending inputs, the messages on their
-// links), ties kept in index order, and the state renamed accordingly: n log n, not k! renamings,
-// but two states of one orbit whose tied nodes sit differently may keep
-// two representatives. The form is sound (a representative is a renaming
-// of the state, so no orbit is lost) but incomplete: the search may keep
-// a few more states than there are orbits, never fewer.
+// dedups the canonical representative of each state's orbit (the form
+// reduction.Group describes), and rebuilds a concrete path from the
+// initial state when it reports one (concrete).
 type symm struct {
-	m     *machine
-	n     int
-	sym   *engine.Symmetry
-	perms [][]int // rotations: perms[r] renames node i to (i-1+r) mod n + 1
-	inter []int   // interchangeable nodes, ascending
-	// Renamed interned numbers, by permutation (its bytes) then number:
-	// a state's nodes, messages and environment are renamed once each.
-	nodes, msgs, envs map[string]map[uint32]uint32
-	pb                []byte   // scratch: a permutation's bytes
-	kb, kc            []byte   // scratch: keys of the best and the candidate
-	locals            []string // scratch: the interchangeable nodes' local keys
-	order             []int    // scratch: the interchangeable nodes in sorted order
+	m   *machine
+	n   int
+	sym *engine.Symmetry
+	*reduction.Group
+	kb, kc []byte   // scratch: keys of the best and the candidate
+	locals []string // scratch: the interchangeable nodes' local keys
 }
 
 // newSymm validates sym for cfg and checks that the initial state's nodes,
 // workload and properties can be renamed.
 func newSymm(m *machine, s0 *state, sym *engine.Symmetry) (*symm, error) {
-	if err := sym.Validate(m.n); err != nil {
+	g, err := reduction.NewGroup(m.n, sym)
+	if err != nil {
 		return nil, err
 	}
-	y := &symm{m: m, n: m.n, sym: sym, nodes: map[string]map[uint32]uint32{},
-		msgs: map[string]map[uint32]uint32{}, envs: map[string]map[uint32]uint32{}}
-	if sym.Rotations {
-		for r := range m.n {
-			p := make([]int, m.n+1)
-			for i := 1; i <= m.n; i++ {
-				p[i] = (i-1+r)%m.n + 1
-			}
-			y.perms = append(y.perms, p)
-		}
-	} else {
-		y.inter = slices.Sorted(slices.Values(sym.Interchangeable))
-	}
+	y := &symm{m: m, n: m.n, sym: sym, Group: g}
 	for i, id := range s0.nodes {
 		if nd := m.nodeAt(id); s0.alive(i + 1) {
 			if m.nodeFacts(id) == nil {
@@ -104,16 +80,16 @@ func symmetryConfig(cfg *Config) error {
 // canon returns the canonical representative of s and the permutation
 // that renames s into it.
 func (y *symm) canon(s *state) (*state, []int, error) {
-	if y.perms != nil {
+	if y.Rotations != nil {
 		return y.canonRotations(s)
 	}
 	return y.canonSorted(s)
 }
 
 func (y *symm) canonRotations(s *state) (*state, []int, error) {
-	best, bestPerm := s, y.perms[0]
+	best, bestPerm := s, y.Rotations[0]
 	y.kb = s.appendKey(y.kb[:0], y.m.in)
-	for _, p := range y.perms[1:] {
+	for _, p := range y.Rotations[1:] {
 		c, err := y.rename(s, p)
 		if err != nil {
 			return nil, nil, err
@@ -131,23 +107,10 @@ func (y *symm) canonRotations(s *state) (*state, []int, error) {
 // local keys (ties in index order).
 func (y *symm) canonSorted(s *state) (*state, []int, error) {
 	y.locals = y.locals[:0]
-	for _, i := range y.inter {
+	for _, i := range y.Interchangeable {
 		y.locals = append(y.locals, y.local(s, i))
 	}
-	y.order = y.order[:0]
-	for k := range y.inter {
-		y.order = append(y.order, k)
-	}
-	slices.SortStableFunc(y.order, func(a, b int) int { return cmp.Compare(y.locals[a], y.locals[b]) })
-	p := make([]int, y.n+1)
-	for i := range p {
-		p[i] = i
-	}
-	same := true
-	for k, from := range y.order {
-		p[y.inter[from]] = y.inter[k]
-		same = same && from == k
-	}
+	p, same := y.Sort(y.locals)
 	if same {
 		return s, p, nil
 	}
@@ -191,7 +154,7 @@ func (y *symm) local(s *state, i int) string {
 		default:
 			continue
 		}
-		if _, moved := slices.BinarySearch(y.inter, other); moved {
+		if _, moved := slices.BinarySearch(y.Interchangeable, other); moved {
 			other = 0
 		}
 		b = binary.AppendUvarint(binary.AppendUvarint(append(b, dir), uint64(other)), uint64(it.id))
@@ -205,10 +168,7 @@ func (y *symm) local(s *state, i int) string {
 // the environment's state renamed.
 func (y *symm) rename(s *state, perm []int) (*state, error) {
 	m, n := y.m, y.n
-	y.pb = y.pb[:0]
-	for _, j := range perm {
-		y.pb = append(y.pb, byte(j))
-	}
+	y.Begin(perm)
 	c := &state{nodes: make([]uint32, n), crashes: s.crashes, drops: s.drops, restarts: s.restarts}
 	rename := reduce.Mapping{Index: func(i int) int { return perm[i] }}
 	for i := 1; i <= n; i++ {
@@ -220,7 +180,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		if s.done&(1<<(i-1)) != 0 {
 			c.done |= 1 << (j - 1)
 		}
-		id, err := y.renamed(y.nodes, s.nodes[i-1], func(id uint32) (uint32, error) {
+		id, err := y.Node(s.nodes[i-1], func(id uint32) (uint32, error) {
 			if m.nodeFacts(id) == nil {
 				return 0, fmt.Errorf("symmetry: node %d (%T) does not declare its node indices (node.Valuer)", i, m.nodeAt(id))
 			}
@@ -242,7 +202,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		c.net = slices.Clone(s.net)
 		for k, it := range c.net {
 			from, to := int(it.link)/n+1, int(it.link)%n+1
-			id, err := y.renamed(y.msgs, it.id, func(id uint32) (uint32, error) {
+			id, err := y.Msg(it.id, func(id uint32) (uint32, error) {
 				if m.msgFacts(id) == nil {
 					return 0, fmt.Errorf("symmetry: message %s (%T) does not declare its node indices (node.Valuer)", m.msgAt(id).Type(), m.msgAt(id))
 				}
@@ -262,7 +222,7 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		})
 	}
 	if s.env != 0 {
-		id, err := y.renamed(y.envs, s.env, func(id uint32) (uint32, error) {
+		id, err := y.Env(s.env, func(id uint32) (uint32, error) {
 			e := m.envAt(id).clone()
 			if e.work != nil {
 				e.work.(check.NodeRenamer).RenameNodes(perm)
@@ -285,25 +245,6 @@ func (y *symm) rename(s *state, perm []int) (*state, error) {
 		c.env = id
 	}
 	return c, nil
-}
-
-// renamed is the number id renames to under the permutation in y.pb, from
-// cache (by permutation) or by do.
-func (y *symm) renamed(cache map[string]map[uint32]uint32, id uint32, do func(uint32) (uint32, error)) (uint32, error) {
-	byID, ok := cache[string(y.pb)]
-	if !ok {
-		byID = map[uint32]uint32{}
-		cache[string(y.pb)] = byID
-	}
-	if r, ok := byID[id]; ok {
-		return r, nil
-	}
-	r, err := do(id)
-	if err != nil {
-		return 0, err
-	}
-	byID[id] = r
-	return r, nil
 }
 
 // concrete rebuilds the concrete path that the canonical path canon
@@ -381,7 +322,7 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 		return err
 	}
 	c := &symCheck{m: m, y: y}
-	gens := y.generators(m.n)
+	gens := y.Generators()
 	type seen struct {
 		parent string
 		t      Trans
@@ -428,26 +369,6 @@ func CheckSymmetry(ctx context.Context, cfg Config, maxStates int) error {
 		level, depth = next, depth+1
 	}
 	return nil
-}
-
-// generators are the permutations (of 1..n, index 0 unused) that
-// generate y's group: the rotation by one, and the exchange of each two
-// consecutive interchangeable nodes.
-func (y *symm) generators(n int) [][]int {
-	var gens [][]int
-	if y.perms != nil {
-		gens = append(gens, y.perms[1])
-	}
-	for k := 0; k+1 < len(y.inter); k++ {
-		p := make([]int, n+1)
-		for i := range p {
-			p[i] = i
-		}
-		a, b := y.inter[k], y.inter[k+1]
-		p[a], p[b] = b, a
-		gens = append(gens, p)
-	}
-	return gens
 }
 
 // symCheck is CheckSymmetry's machine and symmetry.

@@ -18,17 +18,17 @@ func Orbits(cfg Config) (reachable, orbits int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	group := y.perms
+	group := y.Rotations
 	if group == nil {
 		var permute func(k int, p []int)
 		permute = func(k int, p []int) {
-			if k == len(y.inter) {
+			if k == len(y.Interchangeable) {
 				g := make([]int, m.n+1)
 				for i := range g {
 					g[i] = i
 				}
-				for j, i := range y.inter {
-					g[i] = y.inter[p[j]]
+				for j, i := range y.Interchangeable {
+					g[i] = y.Interchangeable[p[j]]
 				}
 				group = append(group, g)
 				return
@@ -39,7 +39,7 @@ func Orbits(cfg Config) (reachable, orbits int, err error) {
 				p[k], p[j] = p[j], p[k]
 			}
 		}
-		p := make([]int, len(y.inter))
+		p := make([]int, len(y.Interchangeable))
 		for j := range p {
 			p[j] = j
 		}

@@ -165,3 +165,17 @@ func ParseLasso(s string, n int) (prefix, cycle []Trans, err error) {
 func FormatLasso(prefix, cycle []Trans) string {
 	return FormatPath(prefix) + "|" + FormatPath(cycle)
 }
+
+// hashTrans is a hash of the sleep set ts (in that order), for
+// store.Seqs.
+func hashTrans(ts []Trans) uint64 {
+	h := uint64(len(ts))
+	for _, t := range ts {
+		for _, v := range [...]uint64{uint64(t.Kind)<<48 | uint64(uint16(t.Node))<<32 | uint64(uint16(t.From))<<16 | uint64(uint16(t.K)), uint64(uint32(t.Timer))<<32 | uint64(t.Msg)} {
+			h ^= v
+			h *= 0x9e3779b97f4a7c15
+			h ^= h >> 29
+		}
+	}
+	return h
+}

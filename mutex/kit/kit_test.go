@@ -212,8 +212,10 @@ func (s *tokenServer) AppendKey(b []byte) []byte {
 // A Token algorithm of another package is judged by one token too: the
 // right token server keeps one token over every state; one that lends a
 // token it does not hold (it is out) makes a second, which "one token"
-// counts (it is judged at each event of a run, and by the checker where a
-// path ends: the explorer's first seed finds it).
+// counts at each event of a run (the explorer's first seed finds it) and
+// at every state the checker reaches, with requests for ever too: there
+// it is the first violation, three steps before two nodes are in the
+// critical section at once.
 func TestTheKitCountsTheTokens(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -223,11 +225,13 @@ func TestTheKitCountsTheTokens(t *testing.T) {
 		want string
 	}{
 		{"lent only when held", func(s *tokenServer) bool { return s.has && !s.in },
-			[]string{"check", "lock", "--requests", "2"}, cliutil.ExitOK, "proved: mutual exclusion, one token, grant order, no deadlock, no starvation, termination, over all 731 states"},
+			[]string{"check", "lock", "--requests", "2"}, cliutil.ExitOK, "proved: mutual exclusion, one token, grant order, no deadlock, no starvation, termination, over all 743 states"},
 		{"lent only when held, explored", func(s *tokenServer) bool { return s.has && !s.in },
 			[]string{"explore", "lock", "--requests", "2", "--seed", "1"}, cliutil.ExitOK, "no violation in 1000 schedules"},
 		{"lent when out", func(s *tokenServer) bool { return !s.in },
 			[]string{"explore", "lock", "--requests", "2", "--seed", "1"}, cliutil.ExitViolation, "✗ one token: up to 2 tokens at once"},
+		{"lent when out, checked without end", func(s *tokenServer) bool { return !s.in },
+			[]string{"check", "lock", "--requests", "0"}, cliutil.ExitViolation, "one token violated: 2 tokens exist at once: 1 and 1 (t=3) (replay: lock check lock --requests 0 --path c2,d2-1,c1)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			newNode := func(_, i int) node.Node { return &tokenServer{id: i, lend: c.lend} }

@@ -57,6 +57,60 @@ func TestOneToken(t *testing.T) {
 	}
 }
 
+// OneToken as the exhaustive checker carries it: its key says where the
+// copies are and whether a second was seen, not what they are named (the
+// checker renames the generations a ring makes up); a clone is
+// independent; the symmetry renames the holders; a node that passes on a
+// token under another name gives up the one it holds (a relabelled token
+// is not a second one).
+func TestOneTokenSnapshot(t *testing.T) {
+	at := func(notes ...string) *OneToken {
+		o := &OneToken{Type: "TOKEN"}
+		for _, n := range notes {
+			node, note, _ := strings.Cut(n, ":")
+			o.Observe(&trace.Event{Kind: trace.KindNote, Node: int(node[0] - '0'), Note: note})
+		}
+		return o
+	}
+	key := func(o *OneToken) string { return string(o.AppendKey(nil)) }
+	if a, b := at("2:token 2.7 created"), at("2:token 2.1 created"); key(a) != key(b) {
+		t.Error("the key names the token")
+	}
+	a := at("2:token 2.1 created")
+	if key(a) == key(at("3:token 3.1 created")) || key(a) == key(at()) {
+		t.Error("the key does not say who holds the token")
+	}
+	c := a.Clone().(*OneToken)
+	tok := trace.WrapMsg(tokenring.Msg{Origin: 2, Gen: 1})
+	c.Observe(&trace.Event{Kind: trace.KindSend, Node: 2, Msg: tok})
+	if key(a) != key(at("2:token 2.1 created")) || key(c) == key(a) {
+		t.Error("a clone's step changed its original, or the send changed nothing")
+	}
+	if !c.Concerns(&trace.Event{Kind: trace.KindRecv, Node: 3, Msg: tok}) ||
+		c.Concerns(&trace.Event{Kind: trace.KindRecv, Node: 3, Msg: trace.WrapMsg(lockMsgOf("ASK"))}) ||
+		a.Concerns(&trace.Event{Kind: trace.KindCrash, Node: 3}) || !a.Concerns(&trace.Event{Kind: trace.KindCrash, Node: 2}) {
+		t.Error("Concerns: a token's receipt, not another message's nor the crash of a node without a token")
+	}
+	r := a.Clone().(*OneToken)
+	r.RenameNodes([]int{0, 2, 3, 1})
+	if key(r) != key(at("3:token 2.1 created")) {
+		t.Error("RenameNodes: the holder 2 is not renamed 3")
+	}
+	relabel := at("2:token 2.1 created")
+	relabel.Observe(&trace.Event{Kind: trace.KindSend, Node: 2, Msg: trace.WrapMsg(tokenring.Msg{Origin: 2, Gen: 2})})
+	if len(relabel.tok.copies) != 1 || relabel.worst != 0 {
+		t.Errorf("a token passed on under another name: %+v", relabel.tok)
+	}
+	if key(at("2:token 2.1 created", "3:token 3.1 regenerated: x", "3:token 3.1 retired: x")) == key(at("2:token 2.1 created")) {
+		t.Error("a state with a second token seen and one without have the same key")
+	}
+}
+
+// lockMsgOf is a message of another type than the token's.
+type lockMsgOf string
+
+func (m lockMsgOf) Type() string { return string(m) }
+
 // A waiting node with nobody in the CS at the end is a deadlock
 // and a starvation; a crashed requester is neither.
 func TestLiveness(t *testing.T) {

@@ -1,10 +1,7 @@
 package kit
 
 import (
-	"encoding/binary"
 	"fmt"
-	"slices"
-	"strings"
 
 	"ringlab/engine/check"
 	"ringlab/engine/trace"
@@ -24,7 +21,7 @@ const IDOneTokenEventually check.ID = "eventually one token"
 // than one.
 type TokenEventually struct {
 	Type string // the token message's type
-	c    tokenCount
+	c    tokens
 }
 
 // ID names the property.
@@ -35,8 +32,9 @@ func (t *TokenEventually) Observe(e *trace.Event) string { t.c.observe(e, t.Type
 
 // Finish judges the end state.
 func (t *TokenEventually) Finish(check.End) trace.Verdict {
-	v := trace.Verdict{Property: string(t.ID()), OK: t.c.total() <= 1}
-	v.Detail = fmt.Sprintf("%d token(s) at the end", t.c.total())
+	n := len(t.c.copies)
+	v := trace.Verdict{Property: string(t.ID()), OK: n <= 1}
+	v.Detail = fmt.Sprintf("%d token(s) at the end", n)
 	return v
 }
 
@@ -45,102 +43,39 @@ func (t *TokenEventually) Promise() check.Promise { return &tokenPromise{typ: t.
 
 var _ check.Eventually = (*TokenEventually)(nil)
 
-// tokenCount is the tokens each node holds and those in flight.
-type tokenCount struct {
-	held   [][2]int // (node, tokens it holds), sorted by node, no zero count
-	flight int
-}
-
-func (c *tokenCount) total() int {
-	n := c.flight
-	for _, h := range c.held {
-		n += h[1]
-	}
-	return n
-}
-
-func (c *tokenCount) add(i, d int) {
-	k, ok := slices.BinarySearchFunc(c.held, i, func(h [2]int, i int) int { return h[0] - i })
-	switch {
-	case ok:
-		c.held[k][1] += d
-		if c.held[k][1] <= 0 {
-			c.held = slices.Delete(c.held, k, k+1)
-		}
-	case d > 0:
-		c.held = slices.Insert(c.held, k, [2]int{i, d})
-	}
-}
-
-func (c *tokenCount) observe(e *trace.Event, typ string) {
-	isTok := e.Msg != nil && e.Msg.Type() == typ
-	switch {
-	case e.Kind == trace.KindNote && strings.HasPrefix(e.Note, "token "):
-		f := strings.Fields(e.Note)
-		if len(f) < 3 {
-			break
-		}
-		switch strings.TrimSuffix(f[2], ":") {
-		case "created", "regenerated":
-			c.add(e.Node, 1)
-		case "retired":
-			c.add(e.Node, -1)
-		}
-	case e.Kind == trace.KindSend && isTok:
-		c.add(e.Node, -1)
-		c.flight++
-	case e.Kind == trace.KindRecv && isTok:
-		c.flight--
-		c.add(e.Node, 1)
-	case e.Kind == trace.KindDrop && isTok:
-		c.flight--
-	case e.Kind == trace.KindDup && isTok:
-		c.flight++
-	case e.Kind == trace.KindCrash:
-		c.add(e.Node, -1<<30)
-	}
-}
-
 // tokenPromise owes one promise (bit 0) while the count is not one.
 type tokenPromise struct {
 	typ string
-	c   tokenCount
+	c   tokens
 }
 
 func (p *tokenPromise) Observe(e *trace.Event) uint64 {
-	was := p.c.total() == 1
+	was := len(p.c.copies) == 1
 	p.c.observe(e, p.typ)
-	if !was && p.c.total() == 1 {
+	if !was && len(p.c.copies) == 1 {
 		return 1
 	}
 	return 0
 }
 
 func (p *tokenPromise) Owed() uint64 {
-	if p.c.total() != 1 {
+	if len(p.c.copies) != 1 {
 		return 1
 	}
 	return 0
 }
 
 func (p *tokenPromise) Wants() trace.Kinds {
-	return trace.KindsOf(trace.KindNote, trace.KindSend, trace.KindRecv, trace.KindDrop, trace.KindDup, trace.KindCrash)
+	return tokenKinds
 }
 
 func (p *tokenPromise) Clone() check.Promise {
 	c := *p
-	c.c.held = slices.Clone(p.c.held)
+	c.c = p.c.clone()
 	return &c
 }
 
-func (p *tokenPromise) AppendKey(b []byte) []byte {
-	b = binary.AppendVarint(b, int64(p.c.flight))
-	b = binary.AppendUvarint(b, uint64(len(p.c.held)))
-	for _, h := range p.c.held {
-		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(h[0])), uint64(h[1]))
-	}
-	return b
-}
+func (p *tokenPromise) AppendKey(b []byte) []byte { return p.c.appendKey(b) }
 
 var _ check.Whole = (*tokenPromise)(nil)
 

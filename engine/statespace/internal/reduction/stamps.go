@@ -1,4 +1,4 @@
-package statespace
+package reduction
 
 import (
 	"encoding/binary"
@@ -38,23 +38,23 @@ type stamps struct {
 // lowStamps returns s with its timestamps below the least clock
 // renumbered (s itself where nothing moves or the renumbering does not
 // apply). s is not changed.
-func (m *machine) lowStamps(s *state) *state {
-	if m.noStamps || int(s.restarts) < m.cfg.Restarts {
+func (r *Reducer) lowStamps(s *State) *State {
+	if r.NoStamps || s.Restarting {
 		return s
 	}
-	st := &m.shifterOf().st
-	ts := m.values(s, st.ts[:0], stampsOnly)
-	ts = m.stampsOfEnv(s.env, ts)
+	st := &r.sh.st
+	ts := r.values(s, st.ts[:0], stampsOnly)
+	ts = r.sp.EnvStamps(s.Env, ts)
 	st.ts = ts
 	if len(ts) == 0 {
 		return s
 	}
 	floor, has := 0, false
-	for k, id := range s.nodes {
+	for k, id := range s.Nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		f, ok := m.nodeFacts(id).Floor()
+		f, ok := r.NodeFacts(id).Floor()
 		if !ok {
 			return s // a node without a clock bounds no timestamp
 		}
@@ -88,7 +88,7 @@ func (m *machine) lowStamps(s *state) *state {
 		}
 		return t
 	}
-	c := st.apply(m, s, true, reduce.Mapping{Stamp: rename, Dead: true})
-	c.env = m.renameEnvStamps(c.env, rename)
+	c := st.apply(r, s, true, reduce.Mapping{Stamp: rename, Dead: true})
+	c.Env = r.renameEnv(c.Env, rename)
 	return c
 }

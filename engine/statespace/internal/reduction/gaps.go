@@ -1,4 +1,4 @@
-package statespace
+package reduction
 
 import (
 	"encoding/binary"
@@ -71,31 +71,31 @@ type gaps struct {
 // closeGaps returns s with its gaps below the second least clock narrowed
 // (s itself where nothing moves or the narrowing does not apply). s is not
 // changed.
-func (m *machine) closeGaps(s *state) *state {
-	if m.noGaps || int(s.restarts) < m.cfg.Restarts {
+func (r *Reducer) closeGaps(s *State) *State {
+	if r.NoGaps || s.Restarting {
 		return s
 	}
-	if m.envStamped(s.env) {
+	if r.envStamped(s.Env) {
 		// a property keeps timestamps (check.Stamped) whose gaps no
 		// node.Climber bounds: left as they are
 		return s
 	}
-	g := &m.shifterOf().gaps
+	g := &r.sh.gaps
 	clocks := g.clocks[:0]
-	for k, id := range s.nodes {
+	for k, id := range s.Nodes {
 		if !s.alive(k + 1) {
 			continue
 		}
-		if _, ok := m.nodeAt(id).(node.Climber); !ok {
+		if _, ok := r.sp.Node(id).(node.Climber); !ok {
 			return s
 		}
-		f, ok := m.nodeFacts(id).Floor()
+		f, ok := r.NodeFacts(id).Floor()
 		if !ok {
 			return s
 		}
 		clocks = append(clocks, f)
 	}
-	vs := m.values(s, g.vs[:0], clocksAndStamps)
+	vs := r.values(s, g.vs[:0], clocksAndStamps)
 	g.vs, g.clocks = vs, clocks
 	if len(clocks) == 0 || len(vs) < 2 {
 		return s
@@ -105,7 +105,7 @@ func (m *machine) closeGaps(s *state) *state {
 	// the least and second least clocks, and P, the node with the least
 	least, second, p, hasSecond := 0, 0, 0, false
 	k := 0
-	for i := range s.nodes {
+	for i := range s.Nodes {
 		if !s.alive(i + 1) {
 			continue
 		}
@@ -122,7 +122,7 @@ func (m *machine) closeGaps(s *state) *state {
 		}
 	}
 	// the new values: w_0 = v_0, w_{j+1} = w_j + min(v_{j+1}-v_j, U_j+1)
-	n := len(s.nodes)
+	n := len(s.Nodes)
 	moved := false
 	w := append(g.w[:0], make([]int, len(vs))...)
 	g.w = w
@@ -134,19 +134,19 @@ func (m *machine) closeGaps(s *state) *state {
 		case hasSecond && u >= second:
 			// two clocks in L: kept
 		case u < least:
-			nw = min(width, 1+m.gapSlack)
+			nw = min(width, 1+r.GapSlack)
 		default:
 			in := 0
-			for _, it := range s.net {
-				if int(it.link)%n+1 != p {
+			for _, it := range s.Net {
+				if int(it.Link)%n+1 != p {
 					continue
 				}
-				if t, has := m.msgFacts(it.id).Brings(); !has || t <= u {
+				if t, has := r.MsgFacts(it.ID).Brings(); !has || t <= u {
 					in++
 				}
 			}
-			if rise, ok := m.nodeAt(s.nodes[p-1]).(node.Climber).Climb(in); ok {
-				nw = min(width, rise+1+m.gapSlack)
+			if rise, ok := r.sp.Node(s.Nodes[p-1]).(node.Climber).Climb(in); ok {
+				nw = min(width, rise+1+r.GapSlack)
 			}
 		}
 		if nw != width {
@@ -169,5 +169,5 @@ func (m *machine) closeGaps(s *state) *state {
 		}
 		panic("statespace: a value the node did not declare")
 	}
-	return g.apply(m, s, true, reduce.Mapping{Clock: f, Stamp: f, Dead: true})
+	return g.apply(r, s, true, reduce.Mapping{Clock: f, Stamp: f, Dead: true})
 }

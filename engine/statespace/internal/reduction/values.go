@@ -1,4 +1,4 @@
-package statespace
+package reduction
 
 import (
 	"ringlab/engine/node"
@@ -10,22 +10,22 @@ import (
 // every live node and message in flight of a state (values), computes a
 // map, and applies it (remap.apply, or the shift's own cache).
 
-// nodeFacts is what node number id declares (nil: nothing), read once.
-func (m *machine) nodeFacts(id uint32) *reduce.Facts {
-	sh := m.shifterOf()
+// NodeFacts is what node number id declares (nil: nothing), read once.
+func (r *Reducer) NodeFacts(id uint32) *reduce.Facts {
+	sh := &r.sh
 	if int(id) < len(sh.nodeFacts) && sh.nodeFacts[id] != nil {
 		return known(sh.nodeFacts[id])
 	}
-	return remember(&sh.nodeFacts, id, m.nodeAt(id))
+	return remember(&sh.nodeFacts, id, r.sp.Node(id))
 }
 
-// msgFacts is what message number id declares (nil: nothing), read once.
-func (m *machine) msgFacts(id uint32) *reduce.Facts {
-	sh := m.shifterOf()
+// MsgFacts is what message number id declares (nil: nothing), read once.
+func (r *Reducer) MsgFacts(id uint32) *reduce.Facts {
+	sh := &r.sh
 	if int(id) < len(sh.msgFacts) && sh.msgFacts[id] != nil {
 		return known(sh.msgFacts[id])
 	}
-	return remember(&sh.msgFacts, id, m.msgAt(id))
+	return remember(&sh.msgFacts, id, r.sp.Msg(id))
 }
 
 // undeclared marks, in a cache of facts, a number that declares nothing.
@@ -55,19 +55,17 @@ func remember(cache *[]*reduce.Facts, id uint32, x any) *reduce.Facts {
 // declared reports whether s may be reduced: every live node and every
 // message in flight declares its values, every node exactly, and no
 // command with an Arg (which may be an absolute clock floor) is pending.
-func (m *machine) declared(s *state) bool {
-	for _, p := range s.pend {
-		if p.kind == pendCmd && m.cmdAt(p.val).arg != 0 {
+func (r *Reducer) declared(s *State) bool {
+	if s.ArgPending {
+		return false
+	}
+	for k, id := range s.Nodes {
+		if f := r.NodeFacts(id); s.alive(k+1) && (f == nil || !f.Exact) {
 			return false
 		}
 	}
-	for k, id := range s.nodes {
-		if f := m.nodeFacts(id); s.alive(k+1) && (f == nil || !f.Exact) {
-			return false
-		}
-	}
-	for _, it := range s.net {
-		if m.msgFacts(it.id) == nil {
+	for _, it := range s.Net {
+		if r.MsgFacts(it.ID) == nil {
 			return false
 		}
 	}
@@ -76,14 +74,14 @@ func (m *machine) declared(s *state) bool {
 
 // values appends to vs the values that class picks from what the live
 // nodes and the messages in flight of s declare (s declared).
-func (m *machine) values(s *state, vs []int, class func(f *reduce.Facts, vs []int) []int) []int {
-	for k, id := range s.nodes {
+func (r *Reducer) values(s *State, vs []int, class func(f *reduce.Facts, vs []int) []int) []int {
+	for k, id := range s.Nodes {
 		if s.alive(k + 1) {
-			vs = class(m.nodeFacts(id), vs)
+			vs = class(r.NodeFacts(id), vs)
 		}
 	}
-	for _, it := range s.net {
-		vs = class(m.msgFacts(it.id), vs)
+	for _, it := range s.Net {
+		vs = class(r.MsgFacts(it.ID), vs)
 	}
 	return vs
 }
@@ -92,12 +90,13 @@ func (m *machine) values(s *state, vs []int, class func(f *reduce.Facts, vs []in
 func clocksAndStamps(f *reduce.Facts, vs []int) []int { return f.Values(vs) }
 func stampsOnly(f *reduce.Facts, vs []int) []int      { return append(vs, f.Stamps...) }
 
-// mapNode is node nd rewritten by mp; mapMsg is message msg rewritten.
-func mapNode(nd node.Node, mp reduce.Mapping) node.Node {
+// MapNode is node nd rewritten by mp (what it declares, node.Valuer).
+func MapNode(nd node.Node, mp reduce.Mapping) node.Node {
 	return reduce.Map(nd, mp).(node.Node)
 }
 
-func mapMsg(msg node.Msg, mp reduce.Mapping) node.Msg { return reduce.Map(msg, mp).(node.Msg) }
+// MapMsg is message msg rewritten by mp (what it declares, node.Valuer).
+func MapMsg(msg node.Msg, mp reduce.Mapping) node.Msg { return reduce.Map(msg, mp).(node.Msg) }
 
 // minus is the map v -> v-d.
 func minus(d int) func(int) int { return func(v int) int { return v - d } }

@@ -1,4 +1,4 @@
-package statespace
+package reduction
 
 import (
 	"cmp"
@@ -55,53 +55,51 @@ func cmpID(a, b node.ID) int {
 
 // renameIDs returns s with its identifiers renamed canonically (s itself
 // where the renaming does not apply). s is not changed.
-func (m *machine) renameIDs(s *state) *state {
-	r := &m.shifterOf().ids
-	if !m.declared(s) {
+func (r *Reducer) renameIDs(s *State) *State {
+	rn := &r.sh.ids
+	if !r.declared(s) {
 		return s
 	}
-	ids := r.ids[:0]
-	for k, id := range s.nodes {
+	ids := rn.ids[:0]
+	for k, id := range s.Nodes {
 		if s.alive(k + 1) {
-			ids = append(ids, m.nodeFacts(id).IDs...)
+			ids = append(ids, r.NodeFacts(id).IDs...)
 		}
 	}
-	for _, it := range s.net {
-		ids = append(ids, m.msgFacts(it.id).IDs...)
+	for _, it := range s.Net {
+		ids = append(ids, r.MsgFacts(it.ID).IDs...)
 	}
 	slices.SortFunc(ids, cmpID)
 	ids = slices.Compact(ids)
-	r.ids = ids
+	rn.ids = ids
 	// the renaming, and the key that names it: the identifiers it moves
-	r.rank = r.rank[:0]
-	r.begin()
+	rn.rank = rn.rank[:0]
+	rn.begin()
 	moved := false
 	for k, id := range ids {
 		n := 1
 		if k > 0 && ids[k-1].Owner == id.Owner {
-			n = r.rank[k-1] + 1
+			n = rn.rank[k-1] + 1
 		}
-		r.rank = append(r.rank, n)
+		rn.rank = append(rn.rank, n)
 		if n != id.N {
 			moved = true
-			r.key = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(r.key, int64(id.Owner)), int64(id.N)), int64(n))
+			rn.key = binary.AppendVarint(binary.AppendVarint(binary.AppendVarint(rn.key, int64(id.Owner)), int64(id.N)), int64(n))
 		}
 	}
 	rename := func(id node.ID) int {
 		k, ok := slices.BinarySearchFunc(ids, id, cmpID)
 		if !ok {
 			// The state is wrong from here: the search stops at this step
-			// (takeBroken), not here, where no error can be returned.
-			if m.broken == "" {
-				m.broken = fmt.Sprintf("a node renamed the identifier %d of owner %d, which it did not declare (node.Values.ID)", id.N, id.Owner)
-			}
+			// (Space.Broken), not here, where no error can be returned.
+			r.sp.Broken(fmt.Sprintf("a node renamed the identifier %d of owner %d, which it did not declare (node.Values.ID)", id.N, id.Owner))
 			return id.N
 		}
-		return r.rank[k]
+		return rn.rank[k]
 	}
 	if !moved {
 		// the shift, under the same condition, cleared the unused values
 		return s
 	}
-	return r.apply(m, s, true, reduce.Mapping{ID: rename, Dead: true})
+	return rn.apply(r, s, true, reduce.Mapping{ID: rename, Dead: true})
 }

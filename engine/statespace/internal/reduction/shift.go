@@ -1,11 +1,8 @@
-package statespace
+package reduction
 
 import (
-	"slices"
-
 	"ringlab/engine/node"
 	"ringlab/engine/reduce"
-	"ringlab/engine/sim"
 )
 
 // The clock shift: a state whose nodes and messages all declare their
@@ -44,54 +41,36 @@ type shifter struct {
 	// number of the message with what its receiver will never read
 	// forgotten (node.Forgetter)
 	forgot map[[3]uint32]uint32
-	envs   map[[2]uint32]uint32 // (environment number, d) -> the shifted one's (history.go)
+	envs   map[[2]uint32]uint32 // (environment number, d) -> the shifted one's (shiftEnv)
 	ids    renamer              // the identifiers' renaming (rename.go)
 	st     stamps               // the low timestamps' renumbering (stamps.go)
 	gaps   gaps                 // the gaps' narrowing (gaps.go)
-	envTS  []int                // scratch: the environment's timestamps (envStamped, history.go)
+	envTS  []int                // scratch: the environment's timestamps (envStamped)
 	// nodeFacts, msgFacts: what each node and message number declares
 	// (node.Valuer; nil: nothing), read once (values.go)
 	nodeFacts, msgFacts []*reduce.Facts
 }
 
-// shifterOf is m's shifter, made on first use.
-func (m *machine) shifterOf() *shifter {
-	if m.sh == nil {
-		m.sh = &shifter{nodes: map[[2]uint32]uint32{}, msgs: map[[2]uint32]uint32{}, forgot: map[[3]uint32]uint32{}}
-	}
-	return m.sh
-}
-
-// shiftable reports whether cfg's searches shift clocks.
-func shiftable(cfg Config) bool {
-	return !cfg.NoShift && cfg.Within == nil && cfg.Policy == sim.PolicyFIFO
-}
-
-// shift returns s with its clocks shifted (shiftClocks) and its
-// identifiers renamed (renameIDs, rename.go): the state a reduced search
-// keeps for s. s is not changed.
-func (m *machine) shift(s *state) *state { return m.renameIDs(m.shiftClocks(s)) }
-
 // shiftClocks returns s shifted down by its least clock (s itself where
 // the shift does not apply). s is not changed.
-func (m *machine) shiftClocks(s *state) *state {
-	if !m.declared(s) {
+func (r *Reducer) shiftClocks(s *State) *State {
+	if !r.declared(s) {
 		return s
 	}
-	c := m.lowStamps(m.closeGaps(m.forget(s)))
+	c := r.lowStamps(r.closeGaps(r.forget(s)))
 	least, has := 0, false
 	note := func(f *reduce.Facts) {
 		if l, h := f.Least(); h && (!has || l < least) {
 			least, has = l, true
 		}
 	}
-	for k, id := range c.nodes {
+	for k, id := range c.Nodes {
 		if c.alive(k + 1) {
-			note(m.nodeFacts(id))
+			note(r.NodeFacts(id))
 		}
 	}
-	for _, it := range c.net {
-		note(m.msgFacts(it.id))
+	for _, it := range c.Net {
+		note(r.MsgFacts(it.ID))
 	}
 	d := 0
 	if has {
@@ -102,42 +81,42 @@ func (m *machine) shiftClocks(s *state) *state {
 	// most often nothing does
 	own := func() {
 		if c == s {
-			c = s.shallow()
+			c = r.shallow(s)
 		}
 	}
-	for k, id := range c.nodes {
+	for k, id := range c.Nodes {
 		if !c.alive(k + 1) {
 			continue
 		}
 		key := [2]uint32{id, uint32(d)}
-		nid, ok := m.sh.nodes[key]
+		nid, ok := r.sh.nodes[key]
 		if !ok {
-			nid = m.internNode(k+1, mapNode(m.nodeAt(id), shift))
-			m.sh.nodes[key] = nid
+			nid = r.sp.InternNode(k+1, MapNode(r.sp.Node(id), shift))
+			r.sh.nodes[key] = nid
 		}
 		if nid != id {
 			own()
-			c.nodes[k] = nid
+			c.Nodes[k] = nid
 		}
 	}
 	if d == 0 {
 		return c
 	}
 	own()
-	if len(c.net) > 0 {
-		net := make([]item, len(c.net))
-		for k, it := range c.net {
-			key := [2]uint32{it.id, uint32(d)}
-			mid, ok := m.sh.msgs[key]
+	if len(c.Net) > 0 {
+		net := c.ownNet()
+		for k, it := range net {
+			key := [2]uint32{it.ID, uint32(d)}
+			mid, ok := r.sh.msgs[key]
 			if !ok {
-				mid = m.derivedID(mapMsg(m.msgAt(it.id), shift), "the clock shift")
-				m.sh.msgs[key] = mid
+				mid = r.sp.InternMsg(MapMsg(r.sp.Msg(it.ID), shift), "the clock shift")
+				r.sh.msgs[key] = mid
 			}
-			net[k] = item{link: it.link, id: mid}
+			net[k] = Item{Link: it.Link, ID: mid}
 		}
-		c.net = net
+		c.Net = net
 	}
-	c.env = m.shiftEnv(c.env, d)
+	c.Env = r.shiftEnv(c.Env, d)
 	return c
 }
 
@@ -154,42 +133,79 @@ func (m *machine) shiftClocks(s *state) *state {
 // commutes with the shift: a clock at most the receiver's stays so when
 // both are lowered by d, and the canonical values are ones the shift
 // leaves alone.
-func (m *machine) forget(s *state) *state {
-	if m.noForget || int(s.restarts) < m.cfg.Restarts || len(s.net) == 0 {
+func (r *Reducer) forget(s *State) *State {
+	if r.NoForget || s.Restarting || len(s.Net) == 0 {
 		return s
 	}
-	n := len(s.nodes)
-	var net []item
-	for k, it := range s.net {
-		from, to := int(it.link)/n+1, int(it.link)%n+1
+	n := len(s.Nodes)
+	var c *State
+	for k, it := range s.Net {
+		from, to := int(it.Link)/n+1, int(it.Link)%n+1
 		if !s.alive(to) {
 			continue
 		}
-		nid := s.nodes[to-1]
-		f, ok := m.nodeAt(nid).(node.Forgetter)
+		nid := s.Nodes[to-1]
+		f, ok := r.sp.Node(nid).(node.Forgetter)
 		if !ok {
 			continue
 		}
-		key := [3]uint32{nid, uint32(from), it.id}
-		mid, ok := m.sh.forgot[key]
+		key := [3]uint32{nid, uint32(from), it.ID}
+		mid, ok := r.sh.forgot[key]
 		if !ok {
-			mid = it.id
-			if msg, changed := f.Forget(from, m.msgAt(it.id)); changed {
-				mid = m.derivedID(msg, "Forget")
+			mid = it.ID
+			if msg, changed := f.Forget(from, r.sp.Msg(it.ID)); changed {
+				mid = r.sp.InternMsg(msg, "Forget")
 			}
-			m.sh.forgot[key] = mid
+			r.sh.forgot[key] = mid
 		}
-		if mid != it.id {
-			if net == nil {
-				net = slices.Clone(s.net)
+		if mid != it.ID {
+			if c == nil {
+				c = r.shallow(s)
+				c.ownNet()
 			}
-			net[k].id = mid
+			c.Net[k].ID = mid
 		}
 	}
-	if net == nil {
+	if c == nil {
 		return s
 	}
-	c := s.shallow()
-	c.net = net
 	return c
+}
+
+// envStamped reports whether the check.Stamped properties of the
+// environment env hold any timestamp. It lists them in the shifter's
+// scratch, so that asking costs no allocation.
+func (r *Reducer) envStamped(env uint32) bool {
+	if env == 0 {
+		return false
+	}
+	r.sh.envTS = r.sp.EnvStamps(env, r.sh.envTS[:0])
+	return len(r.sh.envTS) > 0
+}
+
+// shiftEnv is the environment env with its properties' timestamps
+// lowered by d (the clock shift), computed once per (env, d).
+func (r *Reducer) shiftEnv(env uint32, d int) uint32 {
+	if env == 0 {
+		return env
+	}
+	key := [2]uint32{env, uint32(d)}
+	if id, ok := r.sh.envs[key]; ok {
+		return id
+	}
+	if r.sh.envs == nil {
+		r.sh.envs = map[[2]uint32]uint32{}
+	}
+	id := r.renameEnv(env, minus(d))
+	r.sh.envs[key] = id
+	return id
+}
+
+// renameEnv is the environment env with its properties' timestamps
+// renamed (env itself if it holds none).
+func (r *Reducer) renameEnv(env uint32, rename func(int) int) uint32 {
+	if !r.envStamped(env) {
+		return env
+	}
+	return r.sp.RenameEnvStamps(env, rename)
 }

@@ -1,4 +1,4 @@
-package statespace
+package reduction
 
 import (
 	"encoding/binary"
@@ -27,32 +27,33 @@ func (r *remap) begin() {
 // apply returns a copy of s with every live node and, if msgs, every
 // message in flight rewritten by mp (what they declare, node.Valuer), each computed once per (number,
 // renaming) and interned.
-func (r *remap) apply(m *machine, s *state, msgs bool, mp reduce.Mapping) *state {
-	c := s.shallow()
-	for k, id := range c.nodes {
+func (rm *remap) apply(r *Reducer, s *State, msgs bool, mp reduce.Mapping) *State {
+	sp := r.sp
+	c := r.shallow(s)
+	for k, id := range c.Nodes {
 		if !c.alive(k + 1) {
 			continue
 		}
-		binary.LittleEndian.PutUint32(r.key, id)
-		nid, ok := r.nodes[string(r.key)]
+		binary.LittleEndian.PutUint32(rm.key, id)
+		nid, ok := rm.nodes[string(rm.key)]
 		if !ok {
-			nid = m.internNode(k+1, mapNode(m.nodeAt(id), mp))
-			r.nodes[string(r.key)] = nid
+			nid = sp.InternNode(k+1, MapNode(sp.Node(id), mp))
+			rm.nodes[string(rm.key)] = nid
 		}
-		c.nodes[k] = nid
+		c.Nodes[k] = nid
 	}
-	if msgs && len(c.net) > 0 {
-		net := make([]item, len(c.net))
-		for k, it := range c.net {
-			binary.LittleEndian.PutUint32(r.key, it.id)
-			mid, ok := r.msgs[string(r.key)]
+	if msgs && len(c.Net) > 0 {
+		net := c.ownNet()
+		for k, it := range net {
+			binary.LittleEndian.PutUint32(rm.key, it.ID)
+			mid, ok := rm.msgs[string(rm.key)]
 			if !ok {
-				mid = m.derivedID(mapMsg(m.msgAt(it.id), mp), "a renaming of values")
-				r.msgs[string(r.key)] = mid
+				mid = sp.InternMsg(MapMsg(sp.Msg(it.ID), mp), "a renaming of values")
+				rm.msgs[string(rm.key)] = mid
 			}
-			net[k] = item{link: it.link, id: mid}
+			net[k] = Item{Link: it.Link, ID: mid}
 		}
-		c.net = net
+		c.Net = net
 	}
 	return c
 }
