@@ -17,7 +17,9 @@
 //
 // A node needs nothing but Step: its state is data, which the engine
 // copies and keys from the Go value (a field it cannot, a func or a chan,
-// is refused naming it, unless tagged `ringlab:"fixed"`). Snapshot is an
+// is refused naming it, unless tagged `ringlab:"fixed"`; a slice, map or
+// pointer that Step only replaces, never writes into, may be tagged
+// `ringlab:"shared"` for the copies to share it). Snapshot is an
 // optional fast path, checked by engine/vet against the derived copy and
 // key.
 package node

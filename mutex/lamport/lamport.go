@@ -175,7 +175,7 @@ type Node struct {
 	state string
 	reqT  int     // timestamp of the outstanding request
 	acks  int     // ACKs received for it
-	queue []Entry // sorted by (T, ID); never changed in place (see Clone)
+	queue []Entry `ringlab:"shared"` // sorted by (T, ID); never changed in place, replaced (see Clone)
 	later int     // remembered requests (see package doc)
 }
 

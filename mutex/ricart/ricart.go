@@ -93,15 +93,17 @@ func build(cfg *Config) *Node {
 // Its slices are never changed in place: a step that changes one builds a
 // new one, so a clone shares them (Clone).
 type Node struct {
-	cfg      *Config `ringlab:"fixed"` // every clone of the node shares it
-	id       int     `ringlab:"fixed"`
-	clock    int
-	state    string
-	reqT     int       // timestamp of the outstanding request
-	replied  []bool    // by index: a Reply to reqT arrived (or timed out)
+	cfg   *Config `ringlab:"fixed"` // every clone of the node shares it
+	id    int     `ringlab:"fixed"`
+	clock int
+	state string
+	reqT  int // timestamp of the outstanding request
+	// The slices are never changed in place, only replaced, so that a
+	// copy shares them (`ringlab:"shared"`, and Clone).
+	replied  []bool    `ringlab:"shared"` // by index: a Reply to reqT arrived (or timed out)
 	nReplies int       // how many
-	deferred []pending // requests to answer on exit, in arrival order
-	later    []int     // remembered requests' timestamp floors (see package doc)
+	deferred []pending `ringlab:"shared"` // requests to answer on exit, in arrival order
+	later    []int     `ringlab:"shared"` // remembered requests' timestamp floors (see package doc)
 }
 
 type pending struct{ from, t int }

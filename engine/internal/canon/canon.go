@@ -3,7 +3,9 @@
 // by field. It is how the engine tells messages (and, in engine/vet, node
 // states) apart: by what they hold, never by how they print.
 //
-// The encoding reads the value by reflection and calls none of its
+// The encoding reads the value by reflection (AppendState, the key of
+// every node state a search meets, by functions compiled once per type
+// from it: statekeys.go) and calls none of its
 // methods (String, Format, Error, MarshalJSON, ...): a lossy String
 // cannot make two different values one. It covers unexported fields,
 // follows pointers (a nil pointer is marked as such), writes maps in the
@@ -66,6 +68,15 @@ func AppendSpare(b []byte, v any) ([]byte, error) {
 // apart (a Step that does, by == nil, is told apart by vet's key
 // check): the encoding says which state the node is in and no more.
 func AppendState(b []byte, v any) ([]byte, error) {
+	if k, ok := appendStateFast(b, v); ok {
+		return k, nil
+	}
+	return appendStatePlain(b, v)
+}
+
+// appendStatePlain is AppendState by reflection alone: the definition
+// that statekeys.go compiles.
+func appendStatePlain(b []byte, v any) ([]byte, error) {
 	return encoder{b: b, state: true}.top(v)
 }
 

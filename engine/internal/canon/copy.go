@@ -9,8 +9,8 @@ import (
 
 // Copy returns a deep copy of v: every slice, map and pointer v reaches
 // is copied, so that changing the copy in place never changes v, and the
-// other way round. Unexported fields are copied too, but a Fixed field,
-// shared by v and its copy. Strings, which
+// other way round. Unexported fields are copied too, but a Fixed or
+// Shared field, shared by v and its copy. Strings, which
 // cannot change, are shared; a func, chan or unsafe pointer (Check
 // refuses them) is shared as it is. Two pointers to one value in v
 // become pointers to two values in the copy: Copy does not keep
@@ -212,7 +212,7 @@ func structFix(t reflect.Type, building map[reflect.Type]*plan) func(unsafe.Poin
 	var fs []field
 	for k := range t.NumField() {
 		f := t.Field(k)
-		if Fixed(f) {
+		if Fixed(f) || Shared(f) {
 			continue // shared by every copy
 		}
 		fp := build(f.Type, building)
@@ -240,6 +240,17 @@ func structFix(t reflect.Type, building map[reflect.Type]*plan) func(unsafe.Poin
 // field breaks that promise, which engine/vet checks.
 func Fixed(f reflect.StructField) bool {
 	return f.Tag.Get("ringlab") == "fixed"
+}
+
+// Shared reports whether a struct field is tagged `ringlab:"shared"`: a
+// slice, map or pointer that the node's Step never writes through, only
+// replaces (n.queue = slices.Insert(slices.Clone(n.queue), ...)), so that
+// a copy may share what it points to, as a hand-written Clone would.
+// Copy shares it; AppendState keys it as any other field. A Step that
+// writes into it in place (or appends into its spare capacity) breaks
+// the promise, and engine/vet's clone check says so, naming the field.
+func Shared(f reflect.StructField) bool {
+	return f.Tag.Get("ringlab") == "shared"
 }
 
 // Check reports the first place in values of type t that holds what the
