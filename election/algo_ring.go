@@ -8,6 +8,7 @@ import (
 	"ringlab/election/smallestid"
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/lang"
 	"ringlab/engine/sim"
 	"ringlab/engine/trace"
 )
@@ -35,7 +36,7 @@ func ringAlgo() entry {
 		checkExample:   "ringlab election check ring --nodes 4 --initiators all",
 		def:            defaults{ids: defaultRingIDs, initiators: "1", minNodes: 1},
 		params: []engine.Param{
-			{Name: "lang", Default: "en", Usage: "language of the text output: en or pt (the specification's own words)"},
+			{Name: "lang", Default: "en", Usage: "language of the text output (the specification's own words in pt) and of the verdict lines: en or pt (pt-BR)"},
 			{Name: "fix", Default: "none", Usage: "none (the rules as written) or extinction (drop candidates already beaten)"},
 		},
 		build:   buildRing,
@@ -44,9 +45,9 @@ func ringAlgo() entry {
 }
 
 func buildRing(p engine.Params, _ engine.Env, s setup) (engine.System, error) {
-	lang := p.String("lang")
-	if lang != "en" && lang != "pt" {
-		return engine.System{}, cliutil.Usagef("--lang: unknown language %q (want en or pt)", lang)
+	l, err := lang.Parse(p.String("lang"))
+	if err != nil {
+		return engine.System{}, cliutil.FlagUsagef("lang", "--lang: %v", err)
 	}
 	var fix bool
 	switch p.String("fix") {
@@ -72,7 +73,7 @@ func buildRing(p engine.Params, _ engine.Env, s setup) (engine.System, error) {
 			}
 		},
 		ObserveKinds: trace.KindsOf(trace.KindNote),
-		Text:         func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, lang) },
+		Text:         func(stdout, stderr io.Writer) trace.Renderer { return newSeedText(stdout, stderr, s.ids, l) },
 		// the specification fixes the broker names and a timestamp in
 		// every message, so that other programs written to it interoperate
 		RingNames: true, WireTimestamp: true,

@@ -24,7 +24,7 @@ func TestExpectedOutput(t *testing.T) {
 		if r.out != string(want) {
 			t.Errorf("%s: stdout is not the specification's expected output:\n--- got\n%s\n--- want\n%s", rt, r.out, want)
 		}
-		if !strings.Contains(r.errb, "messages: 13 (ELECTED 5, ELECTION 8)") || !strings.Contains(r.errb, "✓ agreement") {
+		if !strings.Contains(r.errb, "messages: 13 (ELECTED 5, ELECTION 8)") || !strings.Contains(r.errb, "✓ acordo") {
 			t.Errorf("%s: the figures are not on stderr:\n%s", rt, r.errb)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"ringlab/election/smallestid"
 	"ringlab/engine/check"
+	"ringlab/engine/lang"
 	"ringlab/engine/trace"
 )
 
@@ -20,8 +21,8 @@ type words struct {
 	ok, bad                                                   map[check.ID]string // verdict lines by property
 }
 
-var ringWords = map[string]words{
-	"pt": {
+var ringWords = map[lang.Lang]words{
+	lang.PT: {
 		start: "ID=%d iniciando eleição", sent: "Enviou ELECTION(%d) para Node %d",
 		received: "ID=%d recebeu ELECTION(%d)", ownID: " - próprio ID!",
 		leader: "SOU O LÍDER! Enviando ELECTED(%d)", recognise: "Reconheço líder ID=%d",
@@ -33,7 +34,7 @@ var ringWords = map[string]words{
 		bad: map[check.ID]string{check.IDTermination: "Terminação não alcançada", IDUniqueness: "Unicidade violada",
 			IDCorrectness: "Correção violada"},
 	},
-	"en": {
+	lang.EN: {
 		start: "ID=%d starting election", sent: "Sent ELECTION(%d) to Node %d",
 		received: "ID=%d received ELECTION(%d)", ownID: " - own ID!",
 		leader: "I AM THE LEADER! Sending ELECTED(%d)", recognise: "I recognise leader ID=%d",
@@ -55,11 +56,12 @@ type ringText struct {
 	w, errw *bufio.Writer
 	ids     []int
 	words   words
-	leader  int // node index of the last node that took itself as leader
+	lang    lang.Lang // the engine's summary's language
+	leader  int       // node index of the last node that took itself as leader
 }
 
-func newSeedText(stdout, stderr io.Writer, ids []int, lang string) *ringText {
-	return &ringText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: ringWords[lang]}
+func newSeedText(stdout, stderr io.Writer, ids []int, l lang.Lang) *ringText {
+	return &ringText{w: bufio.NewWriter(stdout), errw: bufio.NewWriter(stderr), ids: ids, words: ringWords[l], lang: l}
 }
 
 func (r *ringText) line(i int, format string, args ...any) error {
@@ -144,6 +146,7 @@ func (r *ringText) Summary(s *trace.Summary) error {
 		}
 	}
 	tr, _ := trace.NewRenderer("text", r.errw)
+	tr = trace.InLang(tr, r.lang)
 	if err := tr.Summary(s); err != nil {
 		return err
 	}

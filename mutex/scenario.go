@@ -51,7 +51,7 @@ func scenarioCommand() *cli.Command {
 		if s.flags != nil {
 			flags = append(flags, s.flags()...)
 		}
-		flags = append(flags, rcli.ServeFlags()...)
+		flags = rcli.WithLang(append(flags, rcli.ServeFlags()...))
 		subs = append(subs, &cli.Command{
 			Name: s.name, Usage: s.usage, Description: s.about,
 			UsageText: fmt.Sprintf("ringlab mutex scenario %s [flags]\n\nExample (exit code %d):\n   ringlab mutex scenario %s", s.name, s.want, s.name),
@@ -75,6 +75,9 @@ func (s scenario) action(c *cli.Context) error {
 	format := c.String("format")
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
+	}
+	if _, err := rcli.ParseLang(c); err != nil {
+		return err
 	}
 	if s.explore != nil {
 		return s.runExplore(c)
@@ -111,8 +114,9 @@ func (s scenario) prepare(c *cli.Context) (engine.System, rcli.Options, string, 
 		m["entry order"] = strings.Join(last.entryOrder(name), ", ")
 		return m
 	}
+	in, _ := rcli.ParseLang(c) // action has read it
 	opts := rcli.Options{
-		Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"), Out: c.String("out"), VectorClocks: c.Bool("vc"),
+		Lang: in, Runtime: "sim", Seed: 1, Format: format, Events: c.String("events"), Out: c.String("out"), VectorClocks: c.Bool("vc"),
 		Latency: sim.Delay{Min: 1, Max: 1}, Faults: sim.Faults{Slow: st.slow}, MaxSteps: 1_000_000,
 		Serving: rcli.ParseServe(c),
 	}

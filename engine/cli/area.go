@@ -106,7 +106,7 @@ func (a Area) runCommand(alg engine.Algorithm) *ucli.Command {
 	return &ucli.Command{
 		Name: alg.Name, Usage: alg.Usage, Description: alg.Description,
 		UsageText: usageText("ringlab "+a.Name+" "+alg.Name, alg.Example),
-		Flags:     append(ParamFlags(alg), Flags()...),
+		Flags:     WithLang(append(ParamFlags(alg), Flags()...)),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err
@@ -160,7 +160,7 @@ func (a Area) checkCommand(alg engine.Algorithm) *ucli.Command {
 		Name: alg.Name, Usage: "explore every reachable state of " + alg.Name + " (exhaustive state-space search)",
 		Description: cmp.Or(a.CheckDescription, alg.Description),
 		UsageText:   usageText("ringlab "+a.Name+" check "+alg.Name, alg.CheckExample),
-		Flags:       append(searchParamFlags(alg, "check"), CheckFlags()...),
+		Flags:       WithLang(append(searchParamFlags(alg, "check"), CheckFlags()...)),
 		Action: func(c *ucli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
 				return err

@@ -15,6 +15,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/lang"
 	"ringlab/engine/run"
 	"ringlab/engine/serve"
 	"ringlab/engine/sim"
@@ -115,6 +116,8 @@ type checkReport struct {
 	// Messages is, with --extremes, the fewest and most messages over
 	// every schedule.
 	Messages *extremesReport `json:"messages,omitempty"`
+
+	lang lang.Lang // --lang: the language of the text's verdict lines
 }
 
 // searchFlags reads the search's flags of CheckFlags into sc; its errors
@@ -200,6 +203,10 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	if _, err := trace.NewRenderer(format, nil); err != nil {
 		return cliutil.Usagef("--format: %v", err)
 	}
+	in, err := ParseLang(c)
+	if err != nil {
+		return err
+	}
 	base := checkReplayBase(c, sc)
 	if c.Bool("serve") {
 		if err := serveRefuses(c); err != nil {
@@ -217,7 +224,7 @@ func Check(ctx context.Context, c *ucli.Context, sys engine.System, sc statespac
 	}
 	rep := checkReport{
 		Algorithm: sys.Name, Nodes: sc.Nodes, Policy: sc.Policy.String(), Timers: sc.Timers.String(),
-		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops,
+		POR: sc.POR, Crashes: sc.Crashes, Restarts: sc.Restarts, Drops: sc.Drops, lang: in,
 	}
 	// The text report's first line says what is searched: it goes out
 	// before the search, so a search of minutes shows at once what it does.
@@ -299,11 +306,12 @@ func checkPath(ctx context.Context, c *ucli.Context, sys engine.System, sc state
 	if dryRun(c) {
 		return nil
 	}
+	in, _ := ParseLang(c) // Check has read it
 	if cycle != nil {
 		l := &statespace.Lasso{Prefix: path, Cycle: cycle}
-		return replayLasso(ctx, sys, sc, l, format, base+" --path '"+l.String()+"'", stdout, stderr)
+		return replayLasso(ctx, sys, sc, l, format, in, base+" --path '"+l.String()+"'", stdout, stderr)
 	}
-	return replayPath(ctx, sys, sc, path, format, base+" --path "+statespace.FormatPath(path), stdout, stderr)
+	return replayPath(ctx, sys, sc, path, format, in, base+" --path "+statespace.FormatPath(path), stdout, stderr)
 }
 
 // announceCheck writes, before the search, what is searched (to notes,
@@ -387,7 +395,7 @@ func judgeSearch(ctx context.Context, c *ucli.Context, sys engine.System, sc sta
 		rep.Live = newLiveReport(lsc, lres, base, sys.Names)
 	}
 	if res.Violation == nil && res.Lasso == nil {
-		rep.Verdict, rep.NotJudged = verdict(sys, sc, *res, rep.Live, cyc)
+		rep.Verdict, rep.NotJudged = verdict(rep.lang, sys, sc, *res, rep.Live, cyc)
 		rep.Proved = rep.NotJudged == nil
 	}
 	if limit := extremesWanted(c, *res); limit > 0 && sc.MaxFlight == 0 { // the extremes' pass knows no bound on links
@@ -430,7 +438,7 @@ func checkExit(ctx context.Context, sys engine.System, sc statespace.Config, res
 			if format == "text" {
 				fmt.Fprintln(stdout)
 			}
-			err := replayPath(ctx, sys, sc, res.Path, format, rep.Replay, stdout, stderr)
+			err := replayPath(ctx, sys, sc, res.Path, format, rep.lang, rep.Replay, stdout, stderr)
 			if cliutil.Code(err) != cliutil.ExitViolation && cliutil.Code(err) != cliutil.ExitNoTermination && err != nil {
 				return err
 			}
@@ -533,21 +541,21 @@ func writeCheck(w io.Writer, r checkReport) {
 		if r.Shortest > 0 {
 			fmt.Fprintf(w, "shortest path: searched again without the ample sets, to the depth found (%d distinct states)\n", r.Shortest)
 		}
-		fmt.Fprintf(w, "result: VIOLATION of %s after %d steps (a shortest path): %s\n", r.Property, r.Steps, r.Detail)
+		fmt.Fprintln(w, r.lang.T("check.violation", r.lang.Property(r.Property), r.Steps, r.lang.Detail(r.Detail)))
 		fmt.Fprintf(w, "path: %s\nreplay: %s\nin the browser: %s\n", r.Path, r.Replay, r.Open)
 	case r.Live != nil && r.Live.Property != "":
-		fmt.Fprintf(w, "result: LIVENESS VIOLATION of %s: %s\n", r.Live.Property, r.Live.Detail)
+		fmt.Fprintln(w, r.lang.T("check.liveViolation", r.lang.Property(r.Live.Property), r.lang.Detail(r.Live.Detail)))
 		fmt.Fprintf(w, "prefix: %s\ncycle: %s\npath: %s\nreplay: %s\n", r.Live.Prefix, r.Live.Cycle, r.Live.Path, r.Live.Replay)
 	case r.Exhausted:
 		within := ""
 		if r.Bound != "" {
-			within = " within " + r.Bound
+			within = r.lang.T("check.within", r.Bound)
 		}
-		fmt.Fprintf(w, "result: exhausted%s, no violation\n", within)
+		fmt.Fprintln(w, r.lang.T("check.exhausted", within))
 		writeAtEnds(w, r)
 	default:
-		fmt.Fprintf(w, "result: not exhausted, stopped by %s; no violation in the states explored\n", r.Stop)
-		fmt.Fprintf(w, "covered: every state within %d steps of the initial state was reached and checked\n", r.Covered)
+		fmt.Fprintln(w, r.lang.T("check.stopped", r.Stop))
+		fmt.Fprintln(w, r.lang.T("check.covered", r.Covered))
 		writeAtEnds(w, r)
 	}
 }
@@ -564,16 +572,16 @@ func writeAtEnds(w io.Writer, r checkReport) {
 	switch {
 	case len(ids) == 0:
 	case r.Terminal == 0:
-		fmt.Fprintf(w, "not judged (they are judged where a path ends, and no path reached one): %s\n", strings.Join(ids, ", "))
+		fmt.Fprintln(w, r.lang.T("check.atEndsNone", r.lang.Properties(ids)))
 	default:
-		fmt.Fprintf(w, "judged on one path per state (where a path ends, on the first path to it): %s\n", strings.Join(ids, ", "))
+		fmt.Fprintln(w, r.lang.T("check.atEnds", r.lang.Properties(ids)))
 	}
 }
 
 // replayPath runs one path through Execute: the same properties,
 // renderers and exit codes as a run.
-func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format, replay string, stdout, stderr io.Writer) error {
-	_, err := executePath(ctx, sys, run.Path{Config: sc, Steps: path}, format, replay, stdout, stderr)
+func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, path []statespace.Trans, format string, l lang.Lang, replay string, stdout, stderr io.Writer) error {
+	_, err := executePath(ctx, sys, run.Path{Config: sc, Steps: path}, format, l, replay, stdout, stderr)
 	// A check's verdict on a path is a violation (exit 3), as the search's
 	// is, even of a liveness property: the path ends in the state judged.
 	if v, ok := errors.AsType[*run.Violation](err); ok && v.Liveness {
@@ -586,8 +594,8 @@ func replayPath(ctx context.Context, sys engine.System, sc statespace.Config, pa
 
 // executePath runs a path or a lasso through Execute; a path it cannot
 // take is the --path flag's error (exit 2).
-func executePath(ctx context.Context, sys engine.System, p run.Path, format, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
-	o, err := Execute(ctx, sys, Options{Runtime: p.Name(), Format: format, Custom: p}, replay, stdout, stderr)
+func executePath(ctx context.Context, sys engine.System, p run.Path, format string, l lang.Lang, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
+	o, err := Execute(ctx, sys, Options{Runtime: p.Name(), Format: format, Custom: p, Lang: l}, replay, stdout, stderr)
 	if bad, ok := errors.AsType[*run.BadPath](err); ok {
 		return o, cliutil.Usagef("--path: %v", bad.Err)
 	}

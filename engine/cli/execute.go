@@ -114,6 +114,7 @@ func (o *outputs) summary(s *trace.Summary, opts Options, checking bool) {
 		w = o.stdout
 	}
 	tr, _ := trace.NewRenderer("text", w)
+	tr = trace.InLang(tr, opts.Lang)
 	if hr, ok := tr.(trace.HeaderRenderer); ok {
 		_ = hr.Header(&trace.Header{Runtime: opts.Runtime})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"ringlab/engine"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/lang"
 	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
@@ -44,6 +45,38 @@ func Flags() []ucli.Flag {
 	}, ServeFlags()...)
 }
 
+// LangFlag is --lang, the language of the verdict lines of a run or a
+// check and of the pages they serve (package lang).
+func LangFlag() ucli.Flag {
+	return &ucli.StringFlag{Name: "lang", Value: "en", Usage: "language of the verdict lines and of the browser page: " + lang.Names}
+}
+
+// WithLang is fs and LangFlag, unless fs has a flag named lang already
+// (an algorithm's own --lang, as the ring election's, which takes the
+// same languages and then sets both).
+func WithLang(fs []ucli.Flag) []ucli.Flag {
+	for _, f := range fs {
+		if slices.Contains(f.Names(), "lang") {
+			return fs
+		}
+	}
+	return append(fs, LangFlag())
+}
+
+// ParseLang reads --lang, English where the command has no such flag; an
+// unknown language is a usage error naming the flag and the languages.
+func ParseLang(c *ucli.Context) (lang.Lang, error) {
+	s := c.String("lang")
+	if s == "" && !c.IsSet("lang") {
+		return lang.EN, nil
+	}
+	l, err := lang.Parse(s)
+	if err != nil {
+		return l, cliutil.FlagUsagef("lang", "--lang: %v", err)
+	}
+	return l, nil
+}
+
 // Options are the parsed engine flags.
 type Options struct {
 	Runtime      string         // --runtime: "sim", "live" or "amqp"
@@ -67,6 +100,7 @@ type Options struct {
 	Intro        string         // printed on stdout before the run's first line, once its flags have all been accepted
 	Custom       engine.Runtime // runs the System instead of the runtime the flags name (a saved log, a checked path)
 	DryRun       bool           // build the run but run nothing (the app was marked by DryRun)
+	Lang         lang.Lang      // --lang: the language of the verdict lines and of the served page
 }
 
 // dryRunKey marks, in an app's Metadata, an app made by DryRun.
@@ -108,6 +142,10 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true
 	}
 	if err := parseRuntime(c, &o); err != nil {
+		return o, err
+	}
+	var err error
+	if o.Lang, err = ParseLang(c); err != nil {
 		return o, err
 	}
 	if _, err := trace.NewRenderer(o.Format, nil); err != nil {

@@ -96,7 +96,7 @@ func reportGoal(ctx context.Context, sys engine.System, sc statespace.Config, re
 	case res.Goal:
 		if format == "text" {
 			fmt.Fprintln(stdout)
-			err := replayPath(ctx, sys, sc, res.Path, format, g.Replay, stdout, stderr)
+			err := replayPath(ctx, sys, sc, res.Path, format, rep.lang, g.Replay, stdout, stderr)
 			if c := cliutil.Code(err); err != nil && c != cliutil.ExitNoTermination && c != cliutil.ExitViolation {
 				return err
 			}

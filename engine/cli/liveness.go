@@ -10,6 +10,7 @@ import (
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
 	"ringlab/engine/explore"
+	"ringlab/engine/lang"
 	"ringlab/engine/run"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -171,7 +172,7 @@ func writeLive(w io.Writer, r checkReport) {
 		fmt.Fprintln(w)
 	}
 	if l.Property == "" {
-		fmt.Fprintf(w, "liveness: ✓ %s: on every fair infinite schedule every promise is eventually kept\n", joinNames(l.Properties))
+		fmt.Fprintln(w, r.lang.T("check.liveKept", r.lang.Properties(l.Properties)))
 	}
 }
 
@@ -194,7 +195,7 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 		if format == "text" {
 			fmt.Fprintln(stdout)
 		}
-		err := replayLasso(ctx, sys, sc, l, format, rep.Live.Replay, stdout, stderr)
+		err := replayLasso(ctx, sys, sc, l, format, rep.lang, rep.Live.Replay, stdout, stderr)
 		if c := cliutil.Code(err); c != cliutil.ExitViolation && c != cliutil.ExitNoTermination && err != nil {
 			return err
 		}
@@ -210,7 +211,7 @@ func reportLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 // lasso's violation (exit 3), as the check's, and the only ✗ it adds.
 // The property is the lasso's, or for a lasso given as a --path the
 // first whose promise the cycle never keeps (explore.Unkept).
-func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format, replay string, stdout, stderr io.Writer) error {
+func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l *statespace.Lasso, format string, in lang.Lang, replay string, stdout, stderr io.Writer) error {
 	rt := run.Path{Config: sc, Steps: l.Prefix, Cycle: slices.Clone(l.Cycle)}
 	t, unfair, ferr := explore.UnfairCycle(sc, l.Prefix, l.Cycle)
 	unfair = unfair && ferr == nil
@@ -233,7 +234,7 @@ func replayLasso(ctx context.Context, sys engine.System, sc statespace.Config, l
 	default:
 		rt.RefutesOwed = true
 	}
-	o, err := executePath(ctx, sys, rt, format, replay, stdout, stderr)
+	o, err := executePath(ctx, sys, rt, format, in, replay, stdout, stderr)
 	if _, ok := err.(*run.NoTermination); ok {
 		switch {
 		case unfair:

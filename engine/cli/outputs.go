@@ -43,6 +43,7 @@ func openOutputs(sys *engine.System, opts Options, stdout, stderr io.Writer) (*o
 		o.files, o.stdout = append(o.files, f), f
 	}
 	r, _ := trace.NewRenderer(opts.Format, o.stdout)
+	r = trace.InLang(r, opts.Lang)
 	if opts.Format == "text" && sys.Text != nil {
 		r = sys.Text(o.stdout, stderr)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"ringlab/engine"
 	"ringlab/engine/check"
 	"ringlab/engine/cliutil"
+	"ringlab/engine/lang"
 	"ringlab/engine/statespace"
 )
 
@@ -133,17 +133,17 @@ func owedCycle(ctx context.Context, sys engine.System, sc statespace.Config, res
 // ..." when every property asked for was judged over every state the
 // parameters allow, else "not proved: ..." and the list of what was left
 // unjudged, each in words.
-func verdict(sys engine.System, sc statespace.Config, res statespace.Result, live *liveReport, cyc *statespace.Result) (string, []string) {
+func verdict(l lang.Lang, sys engine.System, sc statespace.Config, res statespace.Result, live *liveReport, cyc *statespace.Result) (string, []string) {
 	var not []string
 	switch res.Stop {
 	case "":
 	case "interrupted":
-		not = append(not, fmt.Sprintf("interrupted after %d distinct states (every state within %d steps judged, the rest not)", res.Distinct, res.Covered))
+		not = append(not, l.T("check.interrupted", res.Distinct, res.Covered))
 	default:
-		not = append(not, fmt.Sprintf("the search stopped at --%s after %d distinct states (every state within %d steps judged, the rest not)", res.Stop, res.Distinct, res.Covered))
+		not = append(not, l.T("check.stoppedAt", res.Stop, res.Distinct, res.Covered))
 	}
 	if res.Beyond > 0 {
-		not = append(not, fmt.Sprintf("%d states beyond the state constraint %s not expanded (no violation within it, none sought beyond)", res.Beyond, sc.Bound))
+		not = append(not, l.T("check.beyond", res.Beyond, sc.Bound))
 	}
 	overCycles := live != nil && live.Judged
 	ends := res.AtEnds
@@ -155,39 +155,39 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 		for k, id := range ids {
 			s[k] = string(id)
 		}
-		return strings.Join(s, ", ")
+		return l.Properties(s)
 	}
 	switch {
 	case sys.Endless != "" && len(ends) > 0:
 		hint := ""
 		if !sc.Liveness && slices.ContainsFunc(askedProperties(sc), isPromise) {
-			hint = "; --liveness judges the promises among them over every fair cycle"
+			hint = l.T("check.endlessHint")
 		}
-		not = append(not, fmt.Sprintf("%s, judged where a run ends, and %s%s", names(ends), sys.Endless, hint))
+		not = append(not, l.T("check.endless", names(ends), sys.Endless, hint))
 	case sys.Endless == "" && res.Exhausted && res.Terminal == 0 && (len(ends) > 0 || asksTermination(sc)):
-		why := "no run ends: no path reaches a state where the run is over, though the workload ends"
+		why := l.T("check.noRunEnds")
 		if res.Beyond > 0 {
-			why = "no path within the bound ends"
+			why = l.T("check.noneWithin")
 		}
 		if cyc != nil && slices.ContainsFunc(askedProperties(sc), isPromise) {
-			why += " (and on every fair cycle every promise is kept)"
+			why += l.T("check.promisesKept")
 		}
 		if len(ends) > 0 {
-			why += ", so " + names(ends) + " were not judged"
+			why += l.T("check.soNotJudged", names(ends))
 		}
 		not = append(not, why)
 	case sys.Endless == "" && res.Exhausted && cyclic(sc, res, cyc) > 0 && (len(ends) > 0 || asksTermination(sc)):
-		why := fmt.Sprintf("some runs never end: %d strongly connected components of states hold a fair cycle, where a run can stay for ever", cyclic(sc, res, cyc))
+		why := l.T("check.neverEnd", cyclic(sc, res, cyc))
 		if slices.ContainsFunc(askedProperties(sc), isPromise) {
-			why += ", every promise kept on them"
+			why += l.T("check.keptOnThem")
 		}
 		if len(ends) > 0 {
-			why += ", so " + names(ends) + " were not judged on the runs that stay there"
+			why += l.T("check.notJudgedThere", names(ends))
 		}
 		not = append(not, why)
 	}
 	if len(not) > 0 {
-		return "not proved: " + strings.Join(not, "; "), not
+		return l.T("check.notProved", strings.Join(not, "; ")), not
 	}
 	var ids []check.ID
 	for _, p := range askedProperties(sc) {
@@ -197,13 +197,13 @@ func verdict(sys engine.System, sc statespace.Config, res statespace.Result, liv
 	}
 	left := ""
 	if sys.Endless != "" && sc.Only == "" {
-		left = "; termination is not asked, as " + sys.Endless // withoutTermination
+		left = l.T("check.notAsked", sys.Endless) // withoutTermination
 	}
 	over := ""
 	if overCycles {
-		over = " and every fair cycle"
+		over = l.T("check.overCycles")
 	}
-	return fmt.Sprintf("proved: %s, over all %d states%s%s", names(ids), res.Distinct, over, left), nil
+	return l.T("check.proved", names(ids), res.Distinct, over, left), nil
 }
 
 // cyclic is how many strongly connected components of the state graph

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"ringlab/engine/lang"
 )
 
 // Formats a renderer can write.
@@ -83,6 +85,17 @@ type textRenderer struct {
 	w     *bufio.Writer
 	h     *Header
 	width int
+	lang  lang.Lang // the language of the verdict lines
+}
+
+// InLang makes r write its verdict lines in l (package lang) when it
+// writes text; it returns r. The other formats are data, and stay as they
+// are.
+func InLang(r Renderer, l lang.Lang) Renderer {
+	if t, ok := r.(*textRenderer); ok {
+		t.lang = l
+	}
+	return r
 }
 
 func (r *textRenderer) Header(h *Header) error {
@@ -98,7 +111,11 @@ func (r *textRenderer) Event(e *Event) error {
 	if e.VC != nil {
 		clocks = fmt.Sprintf("  lc=%d vc=%s", e.LC, vcText(e.VC))
 	}
-	_, err := fmt.Fprintf(r.w, "t=%-6s %-*s %s%s\n", r.h.FormatTime(e.T), max(r.width, 8), r.h.Name(e.Node), DescribeWith(e, r.h.Name), clocks)
+	what := DescribeWith(e, r.h.Name)
+	if e.Kind == KindViolation && r.lang.Tag() != lang.EN.Tag() {
+		what = r.lang.T("trace.violation", OneLine(r.lang.Property(e.Property)), OneLine(r.lang.Detail(e.Detail)))
+	}
+	_, err := fmt.Fprintf(r.w, "t=%-6s %-*s %s%s\n", r.h.FormatTime(e.T), max(r.width, 8), r.h.Name(e.Node), what, clocks)
 	return err
 }
 
@@ -200,7 +217,7 @@ func (r *textRenderer) Summary(s *Summary) error {
 		fmt.Fprintf(w, "not applied: %s\n", u)
 	}
 	for _, v := range s.Verdicts {
-		fmt.Fprintln(w, VerdictLine(v))
+		fmt.Fprintln(w, VerdictLineIn(r.lang, v))
 	}
 	_, err := fmt.Fprintf(w, "replay: %s%s\n", OneLine(s.Replay), ReplayNote(s.Runtime))
 	return err
@@ -218,13 +235,18 @@ func ReplayNote(runtime string) string {
 
 // VerdictLine is "✓ property" or "✗ property: detail", on one line; a
 // verdict not reached is "– property: not reached (detail)".
-func VerdictLine(v Verdict) string {
+func VerdictLine(v Verdict) string { return VerdictLineIn(lang.EN, v) }
+
+// VerdictLineIn is VerdictLine in l: the property's name and the fixed
+// words in l's, a detail in l's where its table knows it (lang.Detail).
+func VerdictLineIn(l lang.Lang, v Verdict) string {
+	name, detail := OneLine(l.Property(v.Property)), OneLine(l.Detail(v.Detail))
 	if v.NotReached {
 		d := ""
 		if v.Detail != "" {
-			d = " (" + OneLine(v.Detail) + ")"
+			d = " (" + detail + ")"
 		}
-		return "– " + OneLine(v.Property) + ": not reached" + d
+		return "– " + name + ": " + l.T("verdict.notReached") + d
 	}
 	mark := "✓"
 	if !v.OK {
@@ -232,9 +254,9 @@ func VerdictLine(v Verdict) string {
 	}
 	d := ""
 	if v.Detail != "" {
-		d = ": " + OneLine(v.Detail)
+		d = ": " + detail
 	}
-	return mark + " " + OneLine(v.Property) + d
+	return mark + " " + name + d
 }
 
 func (r *textRenderer) Flush() error { return r.w.Flush() }
