@@ -43,14 +43,15 @@ func serveExplorer(ctx context.Context, c *ucli.Context, sys engine.System, sc s
 	if d := c.Duration("explore-time"); d <= 0 {
 		return cliutil.FlagUsagef("explore-time", "--explore-time must be positive, got %v", d)
 	}
-	if dryRun(c) {
-		return nil
+	in, err := ParseLang(c)
+	if err != nil || dryRun(c) {
+		return err
 	}
 	ln, err := serve.Listen(c.String("addr"), "--addr")
 	if err != nil {
 		return err
 	}
-	spec := serve.ExploreSpec{Title: sys.Name, Topology: sys.Topology, Edges: sys.Edges, Command: base, Config: sc, Theory: theory(sys)}
+	spec := serve.ExploreSpec{Title: sys.Name, Topology: sys.Topology, Edges: sys.Edges, Command: base, Config: sc, Theory: theory(sys), Lang: in}
 	for i := 1; i <= sys.Nodes; i++ {
 		name := "node " + strconv.Itoa(i)
 		if sys.Names != nil {

@@ -77,8 +77,8 @@ func executeServed(ctx context.Context, sys engine.System, opts Options, replay 
 	if ctx.Err() != nil || cliutil.Code(err) == cliutil.ExitInternal || cliutil.Code(err) == cliutil.ExitUsage {
 		return out, err
 	}
-	var s serve.Server
-	if _, aerr := s.AddLog(sys.Name+" (this run)", log.Bytes()); aerr != nil {
+	s := serve.Server{Lang: opts.Lang}
+	if _, aerr := s.AddLog(opts.Lang.T("rp.thisRun", sys.Name), log.Bytes()); aerr != nil {
 		return out, fmt.Errorf("serving the run: %w", aerr)
 	}
 	served = true

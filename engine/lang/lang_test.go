@@ -101,7 +101,7 @@ func TestKeysUsedExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ext := range []string{".go"} {
+	for _, ext := range []string{".go", ".js", ".html"} {
 		if found[ext] == 0 {
 			t.Errorf("no lookup found in any %s file: the scan is broken", ext)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ringlab/engine/explore"
+	"ringlab/engine/lang"
 	"ringlab/engine/statespace"
 )
 
@@ -55,6 +56,7 @@ type Explore struct {
 	fates *explore.Fates
 	epoch int // counts the Explorers made: Keys change with each
 	cache *viewCache
+	lang  lang.Lang // the page's language, and of the words the server computes
 }
 
 // ExploreSpec describes the system an Explore serves.
@@ -72,6 +74,8 @@ type ExploreSpec struct {
 	// Theory, if set, says what the theory predicts for the messages of a
 	// whole run, shown next to the fewest and most still to come.
 	Theory string
+	// Lang is the page's language (English when zero).
+	Lang lang.Lang
 }
 
 // exploreInfo is what the page is told once.
@@ -107,7 +111,7 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 	if err != nil {
 		return nil, err
 	}
-	e := &Explore{cfg: spec.Config, names: names, x: x, turn: make(chan struct{}, 1), cache: newViewCache(MaxCacheEntries, MaxCacheBytes)}
+	e := &Explore{cfg: spec.Config, names: names, x: x, turn: make(chan struct{}, 1), cache: newViewCache(MaxCacheEntries, MaxCacheBytes), lang: spec.Lang}
 	e.info = exploreInfo{Title: spec.Title, Names: spec.Names, Topology: spec.Topology, Edges: spec.Edges, Command: spec.Command,
 		Theory: spec.Theory, Crashes: spec.Config.Crashes, Restarts: spec.Config.Restarts, Drops: spec.Config.Drops,
 		Policy: spec.Config.Policy.String()}
@@ -119,13 +123,13 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 	case err == nil:
 		e.fates = f
 		e.info.Fates = true
-		e.info.FatesNote = fmt.Sprintf("the whole space: %d states, %d transitions, analysed in %.2fs", f.States, f.Edges, time.Since(start).Seconds())
+		e.info.FatesNote = e.lang.T("ex.analysed", f.States, f.Edges, fmt.Sprintf("%.2f", time.Since(start).Seconds()))
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
-		e.info.FatesNote = fmt.Sprintf("not analysed: the space takes longer than %v to explore (--explore-time)", budget)
+		e.info.FatesNote = e.lang.T("ex.tooLong", budget)
 	default:
-		e.info.FatesNote = "not analysed: " + strings.TrimPrefix(err.Error(), "statespace: ") + " (--explore-states)"
+		e.info.FatesNote = e.lang.T("ex.tooBig", strings.TrimPrefix(err.Error(), "statespace: "))
 	}
 	if e.fates == nil {
 		// the analysis's interned states are of no use now
@@ -174,14 +178,7 @@ func (e *Explore) Handler(loopback bool) http.Handler {
 }
 
 func (e *Explore) page(w http.ResponseWriter, _ *http.Request) {
-	b, err := assets.ReadFile("assets/explore.html")
-	if err != nil {
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(b)
+	render(w, explorePage, wordsData{L: e.lang, Words: e.lang.Table()})
 }
 
 func (e *Explore) infoJSON(w http.ResponseWriter, _ *http.Request) {
@@ -428,7 +425,7 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 		sj := stepJSON{Label: s.Label, Kind: kindNames[s.Trans.Kind], Node: int(s.Trans.Node), From: int(s.Trans.From), K: int(s.Trans.K),
 			Words: s.Words, Next: hexKey(s.Next), Messages: s.Messages, OnPath: -1}
 		if s.Violation != nil {
-			sj.Violates = string(s.Violation.Property)
+			sj.Violates = e.lang.Property(string(s.Violation.Property))
 		}
 		if i, ok := onPath[s.Next]; ok {
 			sj.OnPath = i
@@ -441,10 +438,10 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 		d.Steps = append(d.Steps, sj)
 	}
 	for _, ps := range v.Properties {
-		d.Props = append(d.Props, propJSON{ID: string(ps.ID), Liveness: ps.Liveness, Status: ps.Status, Detail: ps.Detail})
+		d.Props = append(d.Props, propJSON{ID: e.lang.Property(string(ps.ID)), Liveness: ps.Liveness, Status: ps.Status, Detail: e.lang.Detail(ps.Detail)})
 	}
 	if v.Violation != nil {
-		d.Violation = &violationJSON{Property: string(v.Violation.Property), Detail: v.Violation.Detail, At: v.ViolatedAt}
+		d.Violation = &violationJSON{Property: e.lang.Property(string(v.Violation.Property)), Detail: e.lang.Detail(v.Violation.Detail), At: v.ViolatedAt}
 	}
 	if e.fates != nil {
 		if f, ok := e.fates.Fate(v.Key); ok {
@@ -492,13 +489,13 @@ func (e *Explore) shortest(w http.ResponseWriter, r *http.Request) {
 	steps, found, err := e.x.Shortest(ctx, path, ShortestStates)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-		ans.Note = "the search for the nearest violation ran out of time"
+		ans.Note = e.lang.T("ex.outOfTime")
 	case err != nil:
 		ans.Note = err.Error()
 	case found:
 		ans.Found, ans.Steps, ans.Path = true, statespace.FormatPath(steps), statespace.FormatPath(append(append([]statespace.Trans(nil), path...), steps...))
 	default:
-		ans.Note = "no violation is reachable from here"
+		ans.Note = e.lang.T("ex.fate.safe")
 	}
 	b, _ := json.Marshal(ans)
 	writeJSON(w, b)

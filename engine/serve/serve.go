@@ -34,13 +34,27 @@ import (
 	"sync"
 	"time"
 
+	"ringlab/engine/lang"
 	"ringlab/engine/trace"
 )
 
 //go:embed assets
 var assets embed.FS
 
-var page = template.Must(template.ParseFS(assets, "assets/page.html"))
+// The pages, templates that take their words from the table of their
+// language (wordsData).
+var (
+	page        = template.Must(template.ParseFS(assets, "assets/page.html"))
+	explorePage = template.Must(template.ParseFS(assets, "assets/explore.html"))
+)
+
+// wordsData is what every page needs for its words: its language, whose
+// T the HTML calls ({{.L.T "key"}}), and the language's whole table, which
+// the page's scripts read (assets/text.js).
+type wordsData struct {
+	L     lang.Lang
+	Words map[string]string
+}
 
 // contentTypes of the embedded assets, by extension; other files are not served.
 var contentTypes = map[string]string{
@@ -52,6 +66,8 @@ var contentTypes = map[string]string{
 // handler only reads them.
 type Server struct {
 	runs []*entry
+	// Lang is the pages' language (English when zero).
+	Lang lang.Lang
 }
 
 type entry struct {
@@ -179,17 +195,18 @@ func loopbackHost(hostport string) bool {
 
 // pageData fills assets/page.html.
 type pageData struct {
+	wordsData
 	Runs []*entry
 	Run  *entry // the run the viewer opens; nil on the list page and /view
 	List bool
 }
 
 func (s *Server) list(w http.ResponseWriter, _ *http.Request) {
-	render(w, pageData{Runs: s.runs, List: true})
+	render(w, page, pageData{wordsData: s.words(), Runs: s.runs, List: true})
 }
 
 func (s *Server) view(w http.ResponseWriter, r *http.Request) {
-	d := pageData{Runs: s.runs}
+	d := pageData{wordsData: s.words(), Runs: s.runs}
 	if r.PathValue("id") != "" {
 		e := s.find(r.PathValue("id"))
 		if e == nil {
@@ -198,12 +215,15 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Run = e
 	}
-	render(w, d)
+	render(w, page, d)
 }
 
-func render(w http.ResponseWriter, d pageData) {
+func (s *Server) words() wordsData { return wordsData{L: s.Lang, Words: s.Lang.Table()} }
+
+// render writes the page t makes of d.
+func render(w http.ResponseWriter, t *template.Template, d any) {
 	var b bytes.Buffer
-	if err := page.Execute(&b, d); err != nil {
+	if err := t.Execute(&b, d); err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}

@@ -20,12 +20,8 @@ const STATE_COLORS = {
   ELECTED: "#facc15", DEFEATED: "#cbd5e1", PASSIVE: "#cbd5e1", ACTIVE: "#60a5fa",
 };
 const CRASHED = "#334155";
-const CAPTIONS = {
-  ring: "ring: each node sends to the next one, clockwise (arrows)",
-  star: "star: node 1 in the centre talks to every other node",
-  complete: "complete graph: every node can send to every other",
-  graph: "graph: lines are the links between neighbours",
-};
+// caption is what a topology's drawing means.
+const caption = (topology) => T("rp.topo." + topology);
 const KIND_COLORS = {
   send: "#2563eb", recv: "#16a34a", drop: "#dc2626", dup: "#9333ea", crash: "#111827", recover: "#0891b2",
   cmd: "#0f766e", state: "#7c3aed", enter_cs: "#15803d", exit_cs: "#65a30d", leader: "#ca8a04",
@@ -203,11 +199,11 @@ function el(tag, text, cls) {
 
 function nm(i) {
   const v = view.v;
-  if (!v || !v.names[i]) return "node " + i;
+  if (!v || !v.names[i]) return T("rp.nodeN", i);
   const s = v.names[i];
-  return s === "node " + i ? s : s + " (node " + i + ")";
+  return s === "node " + i ? T("rp.nodeN", i) : s + " (" + T("rp.nodeN", i) + ")";
 }
-function short(i) { return view.v && view.v.names[i] ? view.v.names[i] : "node " + i; }
+function short(i) { return view.v && view.v.names[i] && view.v.names[i] !== "node " + i ? view.v.names[i] : T("rp.nodeN", i); }
 
 function fields(msg) {
   if (!msg || typeof msg !== "object") return "";
@@ -216,7 +212,7 @@ function fields(msg) {
   return parts.join(" ");
 }
 function msgText(msg) {
-  if (!msg) return "a message";
+  if (!msg) return T("rp.aMessage");
   const f = fields(msg);
   return String(msg.type || "?") + (f ? " {" + f + "}" : "");
 }
@@ -224,19 +220,19 @@ function msgText(msg) {
 function describe(e) {
   const who = nm(e.node | 0);
   switch (e.kind) {
-    case "send": return short(e.from) + " sends " + msgText(e.msg) + " to " + short(e.to);
-    case "recv": return short(e.to) + " receives " + msgText(e.msg) + " from " + short(e.from);
-    case "drop": return "the network loses " + msgText(e.msg) + " from " + short(e.from) + " to " + short(e.to);
-    case "dup": return "the network duplicates " + msgText(e.msg) + " from " + short(e.from) + " to " + short(e.to);
-    case "crash": return who + " crashes";
-    case "recover": return who + " restarts with its state lost";
-    case "cmd": return who + " is told: " + e.cmd + (e.arg ? "@" + e.arg : "");
-    case "state": return who + " is now " + e.state;
-    case "enter_cs": return who + " enters the critical section";
-    case "exit_cs": return who + " leaves the critical section";
-    case "leader": return who + " takes id " + (e.leader | 0) + " as its leader";
+    case "send": return T("rp.e.send", short(e.from), msgText(e.msg), short(e.to));
+    case "recv": return T("rp.e.recv", short(e.to), msgText(e.msg), short(e.from));
+    case "drop": return T("rp.e.drop", msgText(e.msg), short(e.from), short(e.to));
+    case "dup": return T("rp.e.dup", msgText(e.msg), short(e.from), short(e.to));
+    case "crash": return T("rp.e.crash", who);
+    case "recover": return T("rp.e.recover", who);
+    case "cmd": return T("rp.e.cmd", who, e.cmd + (e.arg ? "@" + e.arg : ""));
+    case "state": return T("rp.e.state", who, e.state);
+    case "enter_cs": return T("rp.e.enter", who);
+    case "exit_cs": return T("rp.e.exit", who);
+    case "leader": return T("rp.e.leader", who, e.leader | 0);
     case "note": return who + ": " + e.note;
-    case "violation": return "⚠ " + e.property + " violated: " + (e.detail || "");
+    case "violation": return "⚠ " + T("rp.violated", propertyName(e.property), detailText(e.detail || ""));
   }
   return who + ": " + e.kind;
 }
@@ -245,24 +241,23 @@ function load(text, name) {
   name = oneLine(String(name));
   const t0 = performance.now();
   let run;
-  try { run = parseLog(text); } catch (err) { showNotice("Cannot read " + name + ": " + err.message); return false; }
+  try { run = parseLog(text); } catch (err) { showNotice(T("rp.cannotRead", name, err.message)); return false; }
   view.v = build(run);
   view.pinned = false; view.sel = 0; view.playing = false;
-  $("title").textContent = name + " · " + (view.v.alg || "run") + " · " + view.v.n + " nodes · " + run.total + " events";
+  $("title").textContent = name + " · " + (view.v.alg || T("rp.run")) + " · " + T("rp.nNodes", view.v.n) + " · " + T("rp.nEvents", run.total);
   document.title = (view.v.alg || name) + " · ringlab";
   $("list") && ($("list").hidden = true);
   $("viewer").hidden = false;
   const notes = [];
-  if (run.truncated) notes.push("This log has " + run.total.toLocaleString("en") + " events; the page shows the first " + MAX_EVENTS.toLocaleString("en") +
-    ". Narrow the run to watch all of it: fewer --nodes, fewer --requests, or a fault window (--crash, --partition) that ends sooner.");
-  if (!run.summary) notes.push("The log has no summary line (was the run interrupted?): no verdicts to show.");
-  if (!run.header) notes.push("The log has no header line: nodes are named by index and the layout is guessed from the algorithm (" + view.v.topology + ").");
+  if (run.truncated) notes.push(T("rp.truncated", run.total.toLocaleString(document.documentElement.lang), MAX_EVENTS.toLocaleString(document.documentElement.lang)));
+  if (!run.summary) notes.push(T("rp.noSummaryLine"));
+  if (!run.header) notes.push(T("rp.noHeader", view.v.topology));
   showNotice(notes.join(" "));
   $("slider").max = run.events.length;
   $("viol").hidden = view.v.violations.length === 0;
   const marks = $("marks"); marks.textContent = ""; // the violations, marked under the slider
   for (const i of view.v.violations.slice(0, 200)) {
-    const m = el("i"); m.style.left = (100 * (i + 1) / Math.max(1, run.events.length)) + "%"; m.title = "violation at step " + (i + 1);
+    const m = el("i"); m.style.left = (100 * (i + 1) / Math.max(1, run.events.length)) + "%"; m.title = T("rp.violationAt", i + 1);
     marks.appendChild(m);
   }
   fillStatic();
@@ -279,11 +274,11 @@ function fillStatic() {
   const v = view.v, s = v.run.summary || {}, h = v.run.header || {};
   const ul = $("verdicts"); ul.textContent = "";
   for (const vd of s.verdicts || []) {
-    const li = el("li", vd.property + (vd.detail ? ": " + vd.detail : ""), vd.ok ? "ok" : "fail");
+    const li = el("li", propertyName(vd.property) + (vd.detail ? ": " + detailText(vd.detail) : ""), vd.ok ? "ok" : "fail");
     ul.appendChild(li);
   }
-  if (!(s.verdicts || []).length) ul.appendChild(el("li", "no verdicts in the log"));
-  $("replay").textContent = s.replay || h.replay || "(the log does not say)";
+  if (!(s.verdicts || []).length) ul.appendChild(el("li", T("rp.noVerdicts")));
+  $("replay").textContent = s.replay || h.replay || T("rp.notSaid");
   // legend: the states this run uses
   const states = new Set();
   for (const e of v.run.events) if (e.kind === "state" && e.state) states.add(String(e.state));
@@ -293,11 +288,11 @@ function fillStatic() {
     if (ring) { i.style.background = "#fff"; i.style.border = "3px solid " + ring; }
     sp.appendChild(i); sp.appendChild(document.createTextNode(label)); lg.appendChild(sp);
   };
-  add("#fff", "no state yet");
+  add("#fff", T("rp.noState"));
   for (const x of states) add(stateColor(x), x);
-  if (v.run.events.some((e) => e.kind === "crash")) add(CRASHED, "crashed");
-  if (v.run.events.some((e) => e.kind === "enter_cs")) add("#fff", "in the critical section", "#16a34a");
-  add("#fff", "this step's node", "#111827");
+  if (v.run.events.some((e) => e.kind === "crash")) add(CRASHED, T("ex.crashed"));
+  if (v.run.events.some((e) => e.kind === "enter_cs")) add("#fff", T("rp.inCS"), "#16a34a");
+  add("#fff", T("rp.thisNode"), "#111827");
 }
 
 function stateColor(s) {
@@ -343,10 +338,10 @@ function updatePanel() {
   const v = view.v, st = view.st, c = view.c, e = cur(), ev = v.run.events;
   $("slider").value = c;
   const t = e ? e.t : 0;
-  $("pos").textContent = "step " + c + " / " + ev.length + " · t=" + t;
-  $("stepTitle").textContent = c === 0 ? "Before the first step" : "Step " + c + " (t=" + t + ")";
+  $("pos").textContent = T("ex.step", c) + " / " + ev.length + " · t=" + t;
+  $("stepTitle").textContent = c === 0 ? T("rp.beforeFirst") : T("rp.stepAt", c, t);
   const what = $("what");
-  what.textContent = e ? describe(e) : "Nothing has happened yet. Press ▶ play or → to step.";
+  what.textContent = e ? describe(e) : T("rp.nothingYet");
   what.className = "what" + (e && e.kind === "violation" ? " violation" : "");
   $("raw").textContent = e ? JSON.stringify(e) : "";
   // banner: the latest violation at or before this step
@@ -355,13 +350,13 @@ function updatePanel() {
     const ve = ev[st.lastViolation];
     const off = offenders(st);
     let why = ve.detail || "";
-    if (off.inCS.length >= 2) why = "In the critical section at once: " + off.inCS.map(nm).join(" and ") + ".";
-    else if (off.leaders.length >= 2) why += ". Leaders now: " + off.leaders.map(nm).join(" and ") + ".";
-    b.textContent = "⚠ " + ve.property + " violated at step " + (st.lastViolation + 1) + " (t=" + ve.t + "). " + why;
+    if (off.inCS.length >= 2) why = T("rp.inCSAtOnce", off.inCS.map(nm).join(T("rp.and")));
+    else if (off.leaders.length >= 2) why += T("rp.leadersNow", off.leaders.map(nm).join(T("rp.and")));
+    b.textContent = "⚠ " + T("rp.violatedAt", propertyName(ve.property), st.lastViolation + 1, ve.t) + " " + detailText(why);
     b.className = "banner" + (st.lastViolation + 1 === c || off.inCS.length >= 2 ? "" : " past");
     b.hidden = false;
   } else if (v.violations.length) {
-    b.textContent = "This run breaks a property at step " + (v.violations[0] + 1) + ": press V or ⚠ first violation to jump there.";
+    b.textContent = T("rp.breaksAt", v.violations[0] + 1);
     b.className = "banner past"; b.hidden = false;
   } else b.hidden = true;
   // nodes table
@@ -378,8 +373,8 @@ function updatePanel() {
   const curNode = e ? e.node | 0 : 0;
   for (let i = 1; i <= v.n; i++) {
     const x = st.nodes[i], tr = tb.rows[i - 1];
-    const label = x.crashed ? "crashed" : (x.state || "—");
-    const more = (x.cs ? " in CS" : "") + (x.leader ? " leader id " + x.leader : "");
+    const label = x.crashed ? T("ex.crashed") : (x.state || "—");
+    const more = (x.cs ? " " + T("rp.inCSRow") : "") + (x.leader ? " " + T("rp.leaderRow", x.leader) : "");
     const key = label + "|" + more + "|" + x.lc + "|" + (i === view.sel) + "|" + (i === curNode);
     if (tr._key === key) continue; // only rows that changed touch the page
     tr._key = key;
@@ -388,7 +383,7 @@ function updatePanel() {
     if (x.crashed) sp.style.color = "#fff";
     chip.appendChild(sp);
     if (more) chip.appendChild(document.createTextNode(more));
-    tr.cells[2].textContent = "lc " + x.lc;
+    tr.cells[2].textContent = T("rp.lc", x.lc);
     tr.classList.toggle("sel", i === view.sel);
     tr.classList.toggle("cur", i === curNode);
   }
@@ -397,9 +392,9 @@ function updatePanel() {
   const ni = $("nodeInfo"); ni.textContent = "";
   if (x) {
     ni.appendChild(el("b", nm(view.sel) + ": "));
-    ni.appendChild(document.createTextNode((x.crashed ? "crashed" : (x.state || "no state yet")) + (x.cs ? ", in the critical section" : "") +
-      (x.leader ? ", takes id " + x.leader + " as its leader" : "") + "; Lamport clock " + x.lc + (x.vc ? "; vector clock [" + x.vc.join(",") + "]" : "") +
-      (x.last >= 0 ? "; its last event: step " + (x.last + 1) : "")));
+    ni.appendChild(document.createTextNode((x.crashed ? T("ex.crashed") : (x.state || T("rp.noState"))) + (x.cs ? ", " + T("rp.inCS") : "") +
+      (x.leader ? T("rp.takesLeader", x.leader) : "") + T("rp.lamportClock", x.lc) + (x.vc ? T("rp.vectorClock", x.vc.join(",")) : "") +
+      (x.last >= 0 ? T("rp.lastEvent", x.last + 1) : "")));
   }
   // the steps just before this one, for context (click to go there)
   const rc = $("recent"); rc.textContent = "";
@@ -409,23 +404,23 @@ function updatePanel() {
     li.addEventListener("click", () => { stop(); goto(i + 1); });
     rc.appendChild(li);
   }
-  if (!c) rc.appendChild(el("li", "nothing yet"));
+  if (!c) rc.appendChild(el("li", T("rp.nothing")));
   // messages in flight
   const fl = $("flight"); fl.textContent = "";
   let k = 0;
   for (const i of st.flight) {
-    if (k++ >= 12) { fl.appendChild(el("li", "… and " + (st.flight.size - 12) + " more")); break; }
+    if (k++ >= 12) { fl.appendChild(el("li", T("rp.andMore", st.flight.size - 12))); break; }
     const m = ev[i];
-    fl.appendChild(el("li", short(m.from) + " → " + short(m.to) + ": " + msgText(m.msg) + (m.kind === "dup" ? " (duplicate)" : "")));
+    fl.appendChild(el("li", short(m.from) + " → " + short(m.to) + ": " + msgText(m.msg) + (m.kind === "dup" ? " " + T("rp.duplicate") : "")));
   }
-  if (!st.flight.size) fl.appendChild(el("li", "none"));
+  if (!st.flight.size) fl.appendChild(el("li", T("ex.none")));
   // counts against the whole run and the theory
   const s = v.run.summary || {}, cn = $("counts"); cn.textContent = "";
   const types = new Set([...Object.keys(s.by_type || {}), ...Object.keys(st.byType)]);
   const parts = [...types].sort().map((ty) => ty + " " + (st.byType[ty] || 0) + "/" + ((s.by_type || {})[ty] ?? "?"));
-  cn.appendChild(el("div", "all " + st.sent + "/" + (s.messages ?? "?") + (parts.length ? " · " + parts.join(" · ") : "") + (st.dropped ? " · lost so far " + st.dropped : "")));
+  cn.appendChild(el("div", T("rp.all", st.sent + "/" + (s.messages ?? "?")) + (parts.length ? " · " + parts.join(" · ") : "") + (st.dropped ? " · " + T("rp.lostSoFar", st.dropped) : "")));
   const extra = s.extra || {};
-  if (extra.theory) cn.appendChild(el("div", "theory: " + extra.theory)).style.fontWeight = "600";
+  if (extra.theory) cn.appendChild(el("div", T("rp.theory", extra.theory))).style.fontWeight = "600";
   for (const key of Object.keys(extra)) if (key !== "theory") cn.appendChild(el("div", key + ": " + (typeof extra[key] === "object" ? JSON.stringify(extra[key]) : extra[key])));
 }
 
@@ -473,7 +468,7 @@ function arrow(ctx, x1, y1, x2, y2, r, head) {
 }
 
 // progress is how far along its link a message is at the shown time.
-function progress(i, T) {
+function progress(i, now) {
   const v = view.v, ev = v.run.events, e = ev[i], j = v.pair[i];
   if (j < 0) return 0.5;
   const t0 = e.t, t1 = ev[j].t;
@@ -481,7 +476,7 @@ function progress(i, T) {
     const span = j - i;
     return Math.max(0.3, Math.min(0.7, (view.c + view.phase - 1 - i) / Math.max(span, 1)));
   }
-  return Math.max(0.3, Math.min(0.7, (T - t0) / (t1 - t0)));
+  return Math.max(0.3, Math.min(0.7, (now - t0) / (t1 - t0)));
 }
 
 function draw() {
@@ -500,7 +495,7 @@ function drawGraph() {
   else if (v.topology === "graph") for (const [a, b] of v.edges) arrow(ctx, ...P[a], ...P[b], 0);
   else if (n <= 24) { ctx.lineWidth = 0.7; for (let a = 1; a <= n; a++) for (let b = a + 1; b <= n; b++) arrow(ctx, ...P[a], ...P[b], 0); }
   ctx.fillStyle = "#64748b"; ctx.font = "12px system-ui, sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "top";
-  ctx.fillText(CAPTIONS[v.topology] || "", 8, 6);
+  ctx.fillText(caption(v.topology), 8, 6);
   const e = cur();
   const off = st.lastViolation >= 0 ? offenders(st) : { inCS: [], leaders: [] };
   const bad = new Set(off.inCS.length >= 2 ? off.inCS : off.leaders.length >= 2 ? off.leaders : []);
@@ -529,20 +524,20 @@ function drawGraph() {
       const lines = [];
       if (!(big && name.length <= 6)) lines.push(name);
       if (big) {
-        lines.push(nd.crashed ? "crashed" : nd.state || "");
-        if (nd.cs) lines.push("in the CS");
-        if (nd.leader) lines.push("leader: id " + nd.leader);
+        lines.push(nd.crashed ? T("ex.crashed") : nd.state || "");
+        if (nd.cs) lines.push(T("rp.inCSShort"));
+        if (nd.leader) lines.push(T("rp.leaderID", nd.leader));
       }
       ctx.fillStyle = "#111827"; ctx.font = "12px system-ui, sans-serif";
       lines.filter(Boolean).forEach((s, k) => ctx.fillText(s, x, y + r + (bad.has(i) ? 22 : 14) + 14 * k));
     }
   }
   // messages in flight
-  const T = e ? e.t + (view.playing && view.c < ev.length ? view.phase * (ev[view.c].t - e.t) : 0) : 0;
+  const now = e ? e.t + (view.playing && view.c < ev.length ? view.phase * (ev[view.c].t - e.t) : 0) : 0;
   const label = st.flight.size <= 12 || r >= 14;
   for (const i of st.flight) {
     const m = ev[i]; if (!P[m.from] || !P[m.to]) continue;
-    const p = progress(i, T), [x1, y1] = P[m.from], [x2, y2] = P[m.to];
+    const p = progress(i, now), [x1, y1] = P[m.from], [x2, y2] = P[m.to];
     const x = x1 + (x2 - x1) * p, y = y1 + (y2 - y1) * p;
     const col = typeColor(m.msg && m.msg.type);
     if (label) { // the trail from the sender (left out when there are too many to read)
@@ -670,7 +665,7 @@ function pickNode(ev) {
 function readFile(file) {
   if (!file) return;
   if (file.size > MAX_BYTES) { showNotice(file.name + " is " + Math.round(file.size / 1048576) + " MB; the page reads logs up to 256 MB: narrow the run (fewer --nodes, fewer --requests)."); return; }
-  file.text().then((t) => { if (load(t, file.name)) history.replaceState(null, "", "/view"); }, (err) => showNotice("Cannot read " + file.name + ": " + err));
+  file.text().then((t) => { if (load(t, file.name)) history.replaceState(null, "", "/view"); }, (err) => showNotice(T("rp.cannotRead", file.name, err)));
 }
 
 function init() {
@@ -715,12 +710,12 @@ function init() {
   if (id) {
     const t0 = performance.now();
     fetch("/log/" + encodeURIComponent(id)).then((r) => {
-      if (!r.ok) throw new Error("the server answered " + r.status);
+      if (!r.ok) throw new Error(T("rp.serverAnswered", r.status));
       return r.text();
     }).then((t) => { load(t, body.dataset.name || "run " + id); view.loadMs = performance.now() - t0; view.ready = true; },
-      (err) => { showNotice("Cannot load the run: " + err.message); view.ready = true; });
+      (err) => { showNotice(T("rp.cannotLoad", err.message)); view.ready = true; });
   } else {
-    if (body.dataset.mode === "view") showNotice("Drop an NDJSON run log anywhere on this page, or use “open a log file…” (the file stays in your browser).");
+    if (body.dataset.mode === "view") showNotice(T("rp.dropHint"));
     view.ready = true;
   }
 }

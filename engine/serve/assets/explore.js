@@ -27,8 +27,8 @@ async function getJSON(url) {
 async function init() {
   ex.info = await getJSON("/api/info");
   $("title").textContent = ex.info.title;
-  document.title = ex.info.title + " · ringlab explorer";
-  $("fatesNote").textContent = "Fates: " + ex.info.fates_note + ".";
+  document.title = ex.info.title + " · " + T("ex.brand");
+  $("fatesNote").textContent = T("ex.fatesNote", ex.info.fates_note);
   const p = new URLSearchParams(location.search).get("path") || "";
   window.addEventListener("popstate", () => go(new URLSearchParams(location.search).get("path") || "", false));
   document.addEventListener("keydown", (e) => {
@@ -53,7 +53,7 @@ async function go(path, push, replace) {
     st = await getJSON("/api/state?path=" + encodeURIComponent(path));
   } catch (err) {
     $("error").hidden = false;
-    $("error").textContent = "cannot show " + (path || "the initial state") + ": " + err.message;
+    $("error").textContent = T("ex.cannotShow", path || T("ex.theInitial"), err.message);
     ex.ready = true;
     return;
   }
@@ -95,11 +95,11 @@ function forward() {
 function step(label) { go(ex.path ? ex.path + "," + label : label, true); }
 
 async function shortest() {
-  $("shortNote").textContent = "searching…";
+  $("shortNote").textContent = T("ex.searching");
   try {
     const a = await getJSON("/api/shortest?path=" + encodeURIComponent(ex.path));
     if (a.found) {
-      $("shortNote").textContent = a.steps ? "took the " + labelsOf(a.steps).length + " step(s) " + a.steps : "this path has already violated";
+      $("shortNote").textContent = a.steps ? T("ex.took", labelsOf(a.steps).length, a.steps) : T("ex.alreadyViolated");
       if (a.steps) await go(a.path, true);
     } else $("shortNote").textContent = a.note;
   } catch (err) { $("shortNote").textContent = err.message; }
@@ -118,48 +118,44 @@ function badge(cls, text, title) {
   return b;
 }
 
-const FATE_WORDS = {
-  unavoidable: "a violation is now unavoidable",
-  reachable: "a violation is reachable",
-  safe: "no violation is reachable from here",
-  undecided: "no violation is reachable within the state constraint, but a state beyond it is, and what lies beyond is not explored",
-};
+// fateWords is what a fate means, fateName its name on a badge.
+const fateWords = (f) => T("ex.fate." + f);
+const fateName = (f) => T("ex.fateName." + f);
 
 // stepMarks appends a step's marks to e: its fate, a violation, a state it
 // leads back to.
 function stepMarks(e, s) {
-  if (s.violates) e.append(badge("b-violates", "violates " + s.violates));
+  if (s.violates) e.append(badge("b-violates", T("ex.violates", s.violates)));
   // after a violation the fates of what follows no longer decide anything
-  if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
-  if (s.on_path >= 0) e.append(badge("b-onpath", "↺ back to state " + s.on_path + " of the path"));
-  else if (ex.seen.has(s.next)) e.append(badge("b-seen", "↺ a state already seen"));
+  if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, fateName(s.fate), fateWords(s.fate)));
+  if (s.on_path >= 0) e.append(badge("b-onpath", T("ex.onPath", s.on_path)));
+  else if (ex.seen.has(s.next)) e.append(badge("b-seen", T("ex.seen")));
 }
 
 function render() {
   const st = ex.st, n = ex.info.names.length, ls = st.labels;
-  $("where").textContent = ls.length === 0 ? "initial state" : "after " + ls.length + " step(s)" + (st.terminal ? " — the run has ended" : "");
+  $("where").textContent = ls.length === 0 ? T("ex.initial") : T("ex.after", ls.length) + (st.terminal ? T("ex.endedSuffix") : "");
   // banners
   const b = $("banner");
   if (st.violation) {
     b.hidden = false;
-    const at = st.violation.at > ls.length ? "where the run ends" : "at step " + st.violation.at;
-    b.textContent = "⚠ VIOLATION of " + st.violation.property + " " + at + ": " + st.violation.detail;
+    const at = st.violation.at > ls.length ? T("ex.whereEnds") : T("ex.atStep", st.violation.at);
+    b.textContent = T("ex.violation", st.violation.property, at, st.violation.detail);
   } else b.hidden = true;
   const d = $("doom");
   if (!st.violation && st.fate === "unavoidable") {
     d.hidden = false;
-    d.textContent = "A violation is now unavoidable: every continuation breaks a property (point of no return: " +
-      (st.no_return === 0 ? "the initial state" : "step " + st.no_return) + ").";
+    d.textContent = T("ex.doom", st.no_return === 0 ? T("ex.theInitial") : T("ex.step", st.no_return));
   } else d.hidden = true;
   $("fate").innerHTML = "";
   if (st.fate) {
-    $("fate").append("From here: ", badge("f-" + st.fate, st.fate), " " + FATE_WORDS[st.fate] + ".");
-    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : "step " + st.no_return + " (" + ls[st.no_return - 1] + ")."));
+    $("fate").append(T("ex.fromHere") + " ", badge("f-" + st.fate, fateName(st.fate)), " " + fateWords(st.fate) + ".");
+    if (st.no_return >= 0) $("fate").append(" " + T("ex.noReturn", st.no_return === 0 ? T("ex.theInitial") : T("ex.step", st.no_return) + " (" + ls[st.no_return - 1] + ")") + ".");
   }
   // enabled steps
   const ul = $("steps"); ul.innerHTML = "";
-  $("stepsNote").textContent = st.steps.length ? "(click one)" : "";
-  if (!st.steps.length) ul.append(el("li", "", st.terminal ? "none: the run has ended" : "none"));
+  $("stepsNote").textContent = st.steps.length ? T("ex.clickOne") : "";
+  if (!st.steps.length) ul.append(el("li", "", st.terminal ? T("ex.noneEnded") : T("ex.none")));
   for (const s of st.steps) {
     const li = el("li", "step");
     li.dataset.label = s.label;
@@ -171,17 +167,16 @@ function render() {
   // messages left
   const left = $("left");
   if (st.fewest !== undefined && st.fewest !== null) {
-    const most = st.unbounded ? "unbounded (a cycle that sends)" : st.most;
-    left.textContent = "sent so far " + st.messages + "; still to come: fewest " + st.fewest + ", most " + most +
-      " (a whole run: " + (st.messages + st.fewest) + ".." + (st.unbounded ? "∞" : st.messages + st.most) + ")";
-    if (ex.info.theory) left.textContent += "; theory: " + ex.info.theory;
-  } else if (st.violation) left.textContent = "sent so far " + st.messages + "; what is still to come is counted up to a violation, and this path has one";
-  else if (st.fate === "undecided") left.textContent = "sent so far " + st.messages + "; the rest is unknown (a run may go on beyond the state constraint)";
-  else left.textContent = "sent so far " + st.messages + (ex.info.fates ? "; no run ends from here" : "; the rest is unknown (the space was not analysed)");
+    const most = st.unbounded ? T("ex.unbounded") : st.most;
+    left.textContent = T("ex.sent", st.messages) + T("ex.toCome", st.fewest, most, st.messages + st.fewest, st.unbounded ? "∞" : st.messages + st.most);
+    if (ex.info.theory) left.textContent += T("ex.theory", ex.info.theory);
+  } else if (st.violation) left.textContent = T("ex.sent", st.messages) + T("ex.upToViolation");
+  else if (st.fate === "undecided") left.textContent = T("ex.sent", st.messages) + T("ex.beyondBound");
+  else left.textContent = T("ex.sent", st.messages) + (ex.info.fates ? T("ex.noRunEnds") : T("ex.notAnalysed"));
   // properties
   const props = $("props"); props.innerHTML = "";
   for (const p of st.properties || []) {
-    const li = el("li", p.status.replace(" ", "-"), p.id + ": " + p.status + (p.detail ? " — " + p.detail : ""));
+    const li = el("li", p.status.replace(" ", "-"), p.id + ": " + T("ex.status." + p.status) + (p.detail ? " — " + p.detail : ""));
     props.append(li);
   }
   // nodes
@@ -189,29 +184,28 @@ function render() {
   for (const nd of st.nodes) {
     const div = el("div", "nd");
     div.dataset.node = nd.index;
-    div.append(el("b", "name", nd.name + (nd.alive ? "" : " (crashed)") + (nd.done ? " ✓" : "") + " "));
+    div.append(el("b", "name", nd.name + (nd.alive ? "" : " " + T("ex.crashedParen")) + (nd.done ? " ✓" : "") + " "));
     const ch = new Set(nd.changed || []);
     nd.fields.forEach((f, i) => {
       if (i) div.append(" ");
       div.append(el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
     });
     if (nd.was) { div.append(el("br")); div.append(el("span", "was", nd.was)); }
-    if (nd.pending && nd.pending.length) div.append(el("br"), "pending: " + nd.pending.join(", "));
+    if (nd.pending && nd.pending.length) div.append(el("br"), T("ex.pending", nd.pending.join(", ")));
     nodes.append(div);
   }
   // flight
   const fl = $("flight"); fl.innerHTML = "";
-  if (!st.flight || !st.flight.length) fl.append(el("li", "", "none"));
-  for (const f of st.flight || []) fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (f.k ? " (#" + (f.k + 1) + " on the link)" : "")));
+  if (!st.flight || !st.flight.length) fl.append(el("li", "", T("ex.none")));
+  for (const f of st.flight || []) fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (f.k ? " " + T("ex.onLink", f.k + 1) : "")));
   // path
   const pl = $("path"); pl.innerHTML = "";
-  const li0 = el("li", ls.length === 0 ? "cur" : "", "initial state");
+  const li0 = el("li", ls.length === 0 ? "cur" : "", T("ex.initial"));
   li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
   if (st.no_return === 0) li0.classList.add("noreturn");
   pl.append(li0);
   const cyc = st.cycle_start;
-  if (cyc >= 0) $("cycleNote").textContent = "a lasso: " + cyc + " step(s), then a cycle of " + (ls.length - cyc) +
-    " (highlighted)" + (st.cycle_back ? " whose last step comes back to state " + cyc + ": it repeats for ever" : " that does not come back to its start");
+  if (cyc >= 0) $("cycleNote").textContent = T("ex.lasso", cyc, ls.length - cyc) + (st.cycle_back ? T("ex.lassoBack", cyc) : T("ex.lassoOpen"));
   $("cycleNote").hidden = cyc < 0;
   ls.forEach((l, i) => {
     const li = el("li", "", l);
@@ -225,7 +219,7 @@ function render() {
     pl.append(li);
   });
   if (cyc >= 0 && st.cycle_back) {
-    const li = el("li", "cycleback", "↩ back to the start: state " + cyc + ", the cycle repeats for ever");
+    const li = el("li", "cycleback", T("ex.cycleBack", cyc));
     li.onclick = () => go(ls.slice(0, cyc).join(","), true);
     pl.append(li);
   }
@@ -251,7 +245,7 @@ function renderTree() {
     }
     return ul;
   };
-  const root = el("a", ex.path === "" ? "cur" : "", "initial state");
+  const root = el("a", ex.path === "" ? "cur" : "", T("ex.initial"));
   root.dataset.path = "";
   root.onclick = () => go("", true);
   box.append(root, walk(ex.tree, ""));
@@ -312,8 +306,8 @@ function drawGraph(n) {
     const gn = svg("g", { class: cls, "data-node": nd.index }, g);
     svg("circle", { cx: x, cy: y, r: 30, fill: nd.alive ? colour(stateOf(nd)) : "#9ca3af" }, gn);
     const t = svg("text", { x: x, y: y - 6 }, gn); t.textContent = nd.name;
-    const s = svg("text", { x: x, y: y + 10, class: "sub" }, gn); s.textContent = nd.alive ? stateOf(nd).slice(0, 12) : "crashed";
-    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (crashed)") + "\n" + nd.fields.join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
+    const s = svg("text", { x: x, y: y + 10, class: "sub" }, gn); s.textContent = nd.alive ? stateOf(nd).slice(0, 12) : T("ex.crashed");
+    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " " + T("ex.crashedParen")) + "\n" + nd.fields.join("\n") + (nd.pending && nd.pending.length ? "\n" + T("ex.pending", nd.pending.join(", ")) : ""), x, y));
     gn.addEventListener("mouseleave", () => { $("tip").hidden = true; });
     gn.addEventListener("click", (e) => { e.stopPropagation(); nodeMenu(nd, x, y); });
   }
@@ -371,10 +365,10 @@ function nodeMenu(nd, x, y) {
     if (s.node !== nd.index) continue;
     if (s.kind === "command" || s.kind === "fire" || s.kind === "crash" || s.kind === "restart") items.push({ text: s.words, step: s });
   }
-  if (!items.length) items.push({ text: st.terminal ? "the run has ended" : "nothing to do at " + nd.name + " now" });
-  if (ex.info.crashes === 0 && nd.alive) items.push({ text: "crash: none allowed (check --crashes N)" });
-  else if (nd.alive && !st.steps.some((s) => s.kind === "crash" && s.node === nd.index)) items.push({ text: "crash: the budget of " + ex.info.crashes + " is spent" });
-  if (!nd.alive && ex.info.restarts === 0) items.push({ text: "restart: none allowed (check --restarts N)" });
+  if (!items.length) items.push({ text: st.terminal ? T("ex.ended") : T("ex.nothingAt", nd.name) });
+  if (ex.info.crashes === 0 && nd.alive) items.push({ text: T("ex.noCrash") });
+  else if (nd.alive && !st.steps.some((s) => s.kind === "crash" && s.node === nd.index)) items.push({ text: T("ex.crashSpent", ex.info.crashes) });
+  if (!nd.alive && ex.info.restarts === 0) items.push({ text: T("ex.noRestart") });
   showMenu(nd.name, items, x, y);
 }
 
@@ -383,8 +377,8 @@ function msgMenu(f, x, y) {
   for (const s of st.steps) {
     if ((s.kind === "deliver" || s.kind === "drop") && s.from === f.from && s.node === f.to && s.k === f.k) items.push({ text: s.words, step: s });
   }
-  if (!items.some((i) => i.step.kind === "deliver")) items.unshift({ text: "not deliverable yet: under policy " + ex.info.policy + " the link's head comes first" });
-  if (ex.info.drops === 0) items.push({ text: "drop: none allowed (check --drops N)" });
+  if (!items.some((i) => i.step.kind === "deliver")) items.unshift({ text: T("ex.notYet", ex.info.policy) });
+  if (ex.info.drops === 0) items.push({ text: T("ex.noDrop") });
   showMenu(f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1], items, x, y);
 }
 
