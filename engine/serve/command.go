@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ringlab/engine/cliutil"
+	"ringlab/engine/lang"
 )
 
 // DefaultAddr is where the server listens unless told otherwise.
@@ -32,6 +33,7 @@ func Command() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: DefaultAddr, Usage: "`HOST:PORT` to listen on (port 0 picks a free one; a non-loopback host exposes the logs to the network)"},
 			&cli.StringSliceFlag{Name: "from", Usage: "an NDJSON run log to serve: `FILE` (repeatable; - reads standard input; only these logs are served)"},
+			&cli.StringFlag{Name: "lang", Value: "en", Usage: "language of the page: " + lang.Names},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cliutil.NoArgs(c); err != nil {
@@ -41,11 +43,15 @@ func Command() *cli.Command {
 			if i := slices.Index(from, "-"); i >= 0 && slices.Contains(from[i+1:], "-") {
 				return cliutil.Usagef("--from -: standard input can be read once; name it once")
 			}
+			l, err := lang.Parse(c.String("lang"))
+			if err != nil {
+				return cliutil.FlagUsagef("lang", "--lang: %v", err)
+			}
 			ln, err := Listen(c.String("addr"), "--addr")
 			if err != nil {
 				return err
 			}
-			var s Server
+			s := Server{Lang: l}
 			for _, p := range from {
 				if err := add(c, &s, p); err != nil {
 					ln.Close()

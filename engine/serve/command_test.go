@@ -76,6 +76,7 @@ func TestCommandBadInput(t *testing.T) {
 		{[]string{"--from", "-", "--from", "-"}, "standard input can be read once"},
 		{[]string{"stray"}, "unexpected argument"},
 		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--lang", "fr"}, `--lang: unknown language "fr" (want en or pt (pt-BR))`},
 	} {
 		err := runServe(t.Context(), &syncBuffer{seen: make(chan struct{}, 1)}, c.args...)
 		if cliutil.Code(err) != cliutil.ExitUsage || !strings.Contains(err.Error(), c.want) {
