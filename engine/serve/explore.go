@@ -94,6 +94,8 @@ type exploreInfo struct {
 	// or the size of the space when it is.
 	Fates     bool   `json:"fates"`
 	FatesNote string `json:"fates_note"`
+	// MaxSteps is the longest path the server takes (MaxPathSteps).
+	MaxSteps int `json:"max_steps"`
 }
 
 // NewExplore makes the page's server for spec and analyses the whole
@@ -114,7 +116,7 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 	e := &Explore{cfg: spec.Config, names: names, x: x, turn: make(chan struct{}, 1), cache: newViewCache(MaxCacheEntries, MaxCacheBytes)}
 	e.info = exploreInfo{Title: spec.Title, Names: spec.Names, Topology: spec.Topology, Edges: spec.Edges, Command: spec.Command,
 		Theory: spec.Theory, Crashes: spec.Config.Crashes, Restarts: spec.Config.Restarts, Drops: spec.Config.Drops,
-		Policy: spec.Config.Policy.String()}
+		Policy: spec.Config.Policy.String(), MaxSteps: MaxPathSteps}
 	actx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	start := time.Now()
@@ -263,9 +265,9 @@ func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, b)
 		return
 	}
-	// A step not enabled where it comes: the state its valid prefix
-	// reaches, with the error, as a 422 (the request was understood, but
-	// names a step the system cannot take).
+	// A step not enabled where it comes: still a 400, as any path the
+	// system cannot follow, but in JSON, with the state its valid prefix
+	// reaches for the page to show.
 	n := e.x.Enabled(path)
 	if n == len(path) {
 		http.Error(w, Cut(err.Error()), http.StatusBadRequest)
@@ -279,12 +281,12 @@ func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
 	ans, _ := json.Marshal(invalidJSON{Error: Cut(err.Error()), Valid: n, Prefix: pb})
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusUnprocessableEntity)
+	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(ans)
 }
 
-// invalidJSON answers a path whose step Valid+1 is not enabled: the
-// error, and the state of the prefix before it.
+// invalidJSON answers (400) a path whose step Valid+1 is not enabled:
+// the error, and the state of the prefix before it.
 type invalidJSON struct {
 	Error  string          `json:"error"`
 	Valid  int             `json:"valid"` // the steps that could be taken
@@ -332,7 +334,7 @@ func (e *Explore) strip(w http.ResponseWriter, r *http.Request) {
 	}
 	var evs []trace.Event
 	if _, err := statespace.Replay(e.cfg, path, func(ev *trace.Event) { evs = append(evs, *ev) }); err != nil {
-		http.Error(w, Cut(err.Error()), http.StatusUnprocessableEntity)
+		http.Error(w, Cut(err.Error()), http.StatusBadRequest)
 		return
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
@@ -463,6 +465,9 @@ type stepJSON struct {
 	Violates string `json:"violates,omitempty"`
 	Messages int    `json:"messages"`
 	OnPath   int    `json:"on_path"` // the state on the path it leads back to (its index), -1: none
+	// Nearest says the step is on a shortest way from here to a
+	// violation (known when the whole space was analysed).
+	Nearest bool `json:"nearest,omitempty"`
 }
 
 type propJSON struct {
@@ -535,6 +540,9 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 			if f, ok := e.fates.Fate(s.Next); ok {
 				sj.Fate = f.String()
 			}
+			here, ok1 := e.fates.ToViolation(v.Key)
+			next, ok2 := e.fates.ToViolation(s.Next)
+			sj.Nearest = ok1 && ok2 && v.Violation == nil && next == here-1
 		}
 		d.Steps = append(d.Steps, sj)
 	}

@@ -3,6 +3,30 @@
 // history tree and the states seen live in this page only.
 "use strict";
 
+// TEXT is every English string of the page's path, history, strip and
+// errors, by key, for a translation to replace; T reads one, filling
+// {0}, {1}… with its arguments.
+const TEXT = {
+  initial: "initial state",
+  cannotShow: "Cannot show {0}: {1}",
+  prefixKept: "Step {0} ({1}) cannot be taken: {2}. Showing the {3} step(s) before it.",
+  notParsed: "The path does not parse: {0}. Showing the {1} step(s) before what does not parse.",
+  tooLong: "The path has {0} steps, more than {1}. Showing its first {1}.",
+  fork: "other branch",
+  nearest: "⚡ shortest way to a violation",
+  nearestTip: "this step is on a shortest way from here to a violation",
+  strip: "space-time diagram of the path so far: one line per node, time running right, an arrow per message",
+};
+
+function T(key, ...args) {
+  return (TEXT[key] || key).replace(/\{(\d+)\}/g, (_, i) => String(args[+i]));
+}
+
+// CUT is the most characters of a path or an error the page echoes.
+const CUT = 160;
+
+function cut(s, n) { s = String(s); return s.length > (n || CUT) ? s.slice(0, (n || CUT) - 1) + "…" : s; }
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e9d5ff", "#fecaca"];
@@ -10,18 +34,55 @@ const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa
 const ex = {
   ready: false, info: null, st: null, path: null,
   seen: new Set(), epoch: -1,
-  tree: { label: "", children: new Map(), last: null }, // the branches taken
+  tree: { label: "", words: "", children: new Map(), last: null }, // the branches taken
   pos: [],
 };
 window.explorer = ex;
 
 function labelsOf(path) { return path === "" ? [] : path.split(","); }
 
+// HTTPError is an answer that is not 200: its status and its text.
+class HTTPError extends Error {
+  constructor(status, text, json) { super(text); this.status = status; this.json = json; }
+}
+
 async function getJSON(url) {
   const r = await fetch(url);
   const text = await r.text();
-  if (!r.ok) throw new Error(text.trim() || r.statusText);
+  if (!r.ok) {
+    const json = (r.headers.get("Content-Type") || "").startsWith("application/json");
+    throw new HTTPError(r.status, text.trim() || r.statusText, json ? JSON.parse(text) : null);
+  }
   return JSON.parse(text);
+}
+
+// LABEL is the shape of one step's label in a path (statespace.ParseLasso).
+const LABEL = /^([dl]\d+-\d+(\.\d+)?|t\d+:\d+|[cxr]\d+)$/;
+
+// fetchState asks for the state path reaches. A path the server refuses
+// falls back to its valid prefix: the steps that parse (and, at most, the
+// most the server takes), then the steps that can be taken (a 400 in
+// JSON brings that prefix's state). It returns the state and a note
+// saying what was refused ("" when nothing was).
+async function fetchState(path) {
+  try {
+    return [await getJSON("/api/state?path=" + encodeURIComponent(path)), ""];
+  } catch (err) {
+    if (!(err instanceof HTTPError) || err.status !== 400) throw err;
+    if (err.json) {
+      const a = err.json;
+      const ls = labelsOf(path.replace("|", ","));
+      return [a.prefix, T("prefixKept", a.valid + 1, cut(ls[a.valid] || "", 40), cut(a.error), a.valid)];
+    }
+    const ls = labelsOf(path.replace("|", ","));
+    let n = 0;
+    while (n < ls.length && LABEL.test(ls[n])) n++;
+    let note = T("notParsed", cut(err.message), n);
+    if (n === ls.length && n > ex.info.max_steps) { n = ex.info.max_steps; note = T("tooLong", ls.length, n); }
+    if (n === ls.length) throw err; // nothing shorter to show
+    const [st, more] = await fetchState(ls.slice(0, n).join(","));
+    return [st, more ? note + " " + more : note];
+  }
 }
 
 async function init() {
@@ -48,22 +109,24 @@ async function init() {
 async function go(path, push, replace) {
   ex.ready = false;
   hideMenu();
-  let st;
+  let st, note;
   try {
-    st = await getJSON("/api/state?path=" + encodeURIComponent(path));
+    [st, note] = await fetchState(path);
   } catch (err) {
     $("error").hidden = false;
-    $("error").textContent = "cannot show " + (path || "the initial state") + ": " + err.message;
+    $("error").textContent = T("cannotShow", cut(path || T("initial")), cut(err.message));
     ex.ready = true;
     return;
   }
-  $("error").hidden = true;
+  $("error").hidden = !note;
+  $("error").textContent = note;
+  if (note) replace = true, push = false; // the URL says the prefix shown
   if (st.epoch !== ex.epoch) { ex.seen = new Set(); ex.epoch = st.epoch; }
   for (const k of st.keys) ex.seen.add(k);
   // a lasso's page keeps PREFIX|CYCLE in its URL; every step taken from
   // it goes on from the plain path
   ex.st = st; ex.path = st.labels.join(",");
-  remember(st.labels);
+  remember(st.labels, st.words);
   const url = "/explore" + (st.path ? "?path=" + st.path.replace("|", "%7C") : "");
   if (push) history.pushState(null, "", url);
   else if (replace) history.replaceState(null, "", url);
@@ -71,11 +134,12 @@ async function go(path, push, replace) {
   ex.ready = true;
 }
 
-// remember adds the path to the history tree, as the last branch taken at each fork.
-function remember(labels) {
+// remember adds the path (its labels and their words) to the history
+// tree, as the last branch taken at each fork.
+function remember(labels, words) {
   let t = ex.tree;
-  for (const l of labels) {
-    if (!t.children.has(l)) t.children.set(l, { label: l, children: new Map(), last: null });
+  for (const [i, l] of labels.entries()) {
+    if (!t.children.has(l)) t.children.set(l, { label: l, words: words[i] || "", children: new Map(), last: null });
     t.last = l;
     t = t.children.get(l);
   }
@@ -131,6 +195,7 @@ function stepMarks(e, s) {
   if (s.violates) e.append(badge("b-violates", "violates " + s.violates));
   // after a violation the fates of what follows no longer decide anything
   if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
+  if (s.nearest && !ex.st.violation) e.append(badge("b-nearest", T("nearest"), T("nearestTip")));
   if (s.on_path >= 0) e.append(badge("b-onpath", "↺ back to state " + s.on_path + " of the path"));
   else if (ex.seen.has(s.next)) e.append(badge("b-seen", "↺ a state already seen"));
 }
@@ -203,9 +268,25 @@ function render() {
   const fl = $("flight"); fl.innerHTML = "";
   if (!st.flight || !st.flight.length) fl.append(el("li", "", "none"));
   for (const f of st.flight || []) fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (f.k ? " (#" + (f.k + 1) + " on the link)" : "")));
-  // path
+  renderPath(st, ls);
+  $("replay").textContent = st.replay;
+  $("open").textContent = st.open;
+  renderTree();
+  drawGraph(n);
+}
+
+// stepText writes one step into e: its words, and its label as small
+// secondary text (the label alone when the words are not known).
+function stepText(e, label, words) {
+  if (words) e.append(el("span", "words", words), " ");
+  e.append(el("code", "lbl", label));
+}
+
+// renderPath lists the path so far, every step in words, and points the
+// space-time strip at it.
+function renderPath(st, ls) {
   const pl = $("path"); pl.innerHTML = "";
-  const li0 = el("li", ls.length === 0 ? "cur" : "", "initial state");
+  const li0 = el("li", ls.length === 0 ? "cur" : "", T("initial"));
   li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
   if (st.no_return === 0) li0.classList.add("noreturn");
   pl.append(li0);
@@ -214,8 +295,9 @@ function render() {
     " (highlighted)" + (st.cycle_back ? " whose last step comes back to state " + cyc + ": it repeats for ever" : " that does not come back to its start");
   $("cycleNote").hidden = cyc < 0;
   ls.forEach((l, i) => {
-    const li = el("li", "", l);
-    li.value = i + 1; li.dataset.index = i + 1;
+    const li = el("li");
+    stepText(li, l, st.words[i]);
+    li.value = i + 1; li.dataset.index = i + 1; li.dataset.label = l;
     if (cyc >= 0 && i >= cyc) li.classList.add("cycle");
     if (cyc >= 0 && i === cyc) li.classList.add("cyclestart");
     if (i + 1 === ls.length) li.classList.add("cur");
@@ -229,32 +311,55 @@ function render() {
     li.onclick = () => go(ls.slice(0, cyc).join(","), true);
     pl.append(li);
   }
-  $("replay").textContent = st.replay;
-  $("open").textContent = st.open;
-  renderTree();
-  drawGraph(n);
+  const strip = $("strip");
+  const src = "/api/strip?path=" + encodeURIComponent(st.path);
+  if (strip.dataset.path !== st.path) {
+    strip.dataset.path = st.path;
+    strip.onload = () => { $("stripBox").scrollLeft = $("stripBox").scrollWidth; };
+    strip.src = src;
+  }
 }
 
+// renderTree draws the history: a run of steps without a fork stays at
+// one indentation; at a fork the branch taken last goes on at the same
+// indentation and each other branch is indented once below it.
 function renderTree() {
   const box = $("tree"); box.innerHTML = "";
-  const walk = (t, prefix) => {
-    const ul = el("ul");
-    for (const [l, c] of t.children) {
-      const p = prefix ? prefix + "," + l : l;
-      const li = el("li");
-      const a = el("a", p === ex.path ? "cur" : "", l);
-      a.dataset.path = p;
-      a.onclick = () => go(p, true);
-      li.append(a);
-      if (c.children.size) li.append(walk(c, p));
-      ul.append(li);
-    }
-    return ul;
+  const item = (ul, c, p) => {
+    const li = el("li");
+    const a = el("a", p === ex.path ? "cur" : "");
+    stepText(a, c.label, c.words);
+    a.dataset.path = p;
+    a.onclick = () => go(p, true);
+    li.append(a);
+    ul.append(li);
+    return li;
   };
-  const root = el("a", ex.path === "" ? "cur" : "", "initial state");
+  const chain = (t, prefix, ul) => {
+    for (;;) {
+      if (!t.children.size) return;
+      const main = t.children.has(t.last) ? t.last : t.children.keys().next().value;
+      for (const [l, c] of t.children) {
+        if (l === main) continue;
+        const p = prefix ? prefix + "," + l : l;
+        const fork = el("ul", "fork");
+        fork.title = T("fork");
+        item(fork, c, p);
+        chain(c, p, fork);
+        ul.append(el("li", "forkbox"));
+        ul.lastChild.append(fork);
+      }
+      prefix = prefix ? prefix + "," + main : main;
+      t = t.children.get(main);
+      item(ul, t, prefix);
+    }
+  };
+  const root = el("a", ex.path === "" ? "cur" : "", T("initial"));
   root.dataset.path = "";
   root.onclick = () => go("", true);
-  box.append(root, walk(ex.tree, ""));
+  const ul = el("ul");
+  chain(ex.tree, "", ul);
+  box.append(root, ul);
 }
 
 function layout(n) {
