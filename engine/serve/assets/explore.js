@@ -13,6 +13,8 @@ const TEXT = {
   notParsed: "The path does not parse: {0}. Showing the {1} step(s) before what does not parse.",
   tooLong: "The path has {0} steps, more than {1}. Showing its first {1}.",
   fork: "other branch",
+  stripLong: "The space-time strip draws paths of up to {0} steps.",
+  folded: "⋯ {0} more step(s): click to show them ⋯",
   nearest: "⚡ shortest way to a violation",
   nearestTip: "this step is on a shortest way from here to a violation",
   strip: "space-time diagram of the path so far: one line per node, time running right, an arrow per message",
@@ -282,22 +284,35 @@ function stepText(e, label, words) {
   e.append(el("code", "lbl", label));
 }
 
-// renderPath lists the path so far, every step in words, and points the
+// renderPath lists the path so far, every step in words (the middle of a
+// path longer than TREE_RUN folded, as the history's), and points the
 // space-time strip at it.
 function renderPath(st, ls) {
   const pl = $("path"); pl.innerHTML = "";
+  pl.start = 0; // numbered from the initial state
   const li0 = el("li", ls.length === 0 ? "cur" : "", T("initial"));
-  li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
+  li0.dataset.index = 0; li0.onclick = () => go("", true);
   if (st.no_return === 0) li0.classList.add("noreturn");
   pl.append(li0);
   const cyc = st.cycle_start;
   if (cyc >= 0) $("cycleNote").textContent = "a lasso: " + cyc + " step(s), then a cycle of " + (ls.length - cyc) +
     " (highlighted)" + (st.cycle_back ? " whose last step comes back to state " + cyc + ": it repeats for ever" : " that does not come back to its start");
   $("cycleNote").hidden = cyc < 0;
+  const long = ls.length > TREE_RUN && ex.pathOpen !== st.path;
+  let folded = 0;
   ls.forEach((l, i) => {
+    if (long && i >= TREE_HEAD && i < ls.length - TREE_TAIL && i !== cyc && st.no_return !== i + 1 &&
+      !(st.violation && st.violation.at === i + 1)) { folded++; return; }
+    if (folded) {
+      const f = el("li", "folded", T("folded", folded));
+      f.onclick = () => { ex.pathOpen = st.path; renderPath(st, ls); };
+      pl.append(f);
+      folded = 0;
+    }
     const li = el("li");
+    if (long) li.value = i + 1;
     stepText(li, l, st.words[i]);
-    li.value = i + 1; li.dataset.index = i + 1; li.dataset.label = l;
+    li.dataset.index = i + 1; li.dataset.label = l;
     if (cyc >= 0 && i >= cyc) li.classList.add("cycle");
     if (cyc >= 0 && i === cyc) li.classList.add("cyclestart");
     if (i + 1 === ls.length) li.classList.add("cur");
@@ -311,21 +326,30 @@ function renderPath(st, ls) {
     li.onclick = () => go(ls.slice(0, cyc).join(","), true);
     pl.append(li);
   }
-  const strip = $("strip");
-  const src = "/api/strip?path=" + encodeURIComponent(st.path);
-  if (strip.dataset.path !== st.path) {
+  const strip = $("strip"), tooLong = ls.length > STRIP_STEPS;
+  $("stripBox").hidden = tooLong;
+  $("stripNote").hidden = !tooLong;
+  $("stripNote").textContent = T("stripLong", STRIP_STEPS);
+  if (!tooLong && strip.dataset.path !== st.path) {
     strip.dataset.path = st.path;
     strip.onload = () => { $("stripBox").scrollLeft = $("stripBox").scrollWidth; };
-    strip.src = src;
+    strip.src = "/api/strip?path=" + encodeURIComponent(st.path);
   }
 }
 
+// STRIP_STEPS is the longest path drawn as a space-time strip: past it
+// the picture is too long to read in a strip, and costly to draw.
+const STRIP_STEPS = 300;
+
 // renderTree draws the history: a run of steps without a fork stays at
 // one indentation; at a fork the branch taken last goes on at the same
-// indentation and each other branch is indented once below it.
+// indentation and each other branch is indented once below it. The middle
+// of a run longer than TREE_RUN is folded into one entry that unfolds it.
 function renderTree() {
   const box = $("tree"); box.innerHTML = "";
-  const item = (ul, c, p) => {
+  const depth = labelsOf(ex.path).length;
+  const item = (ul, c, labels) => {
+    const p = labels.join(",");
     const li = el("li");
     const a = el("a", p === ex.path ? "cur" : "");
     stepText(a, c.label, c.words);
@@ -333,34 +357,52 @@ function renderTree() {
     a.onclick = () => go(p, true);
     li.append(a);
     ul.append(li);
-    return li;
   };
-  const chain = (t, prefix, ul) => {
+  // chain draws into ul the run of steps from t on, labels leading to t
+  const chain = (t, labels, ul) => {
+    const run = [], all = labels.slice();
     for (;;) {
-      if (!t.children.size) return;
+      if (!t.children.size) break;
       const main = t.children.has(t.last) ? t.last : t.children.keys().next().value;
-      for (const [l, c] of t.children) {
-        if (l === main) continue;
-        const p = prefix ? prefix + "," + l : l;
+      run.push({ at: t, main: main, n: all.length + 1 });
+      all.push(main);
+      t = t.children.get(main);
+    }
+    const long = run.length > TREE_RUN && !ex.treeOpen;
+    let folded = 0;
+    run.forEach((r, i) => {
+      const forks = r.at.children.size > 1;
+      if (long && i >= TREE_HEAD && i < run.length - TREE_TAIL && !forks && r.n !== depth) { folded++; return; }
+      if (folded) { fold(ul, folded); folded = 0; }
+      for (const [l, c] of r.at.children) {
+        if (l === r.main) continue;
+        const ls = all.slice(0, r.n - 1).concat(l);
         const fork = el("ul", "fork");
         fork.title = T("fork");
-        item(fork, c, p);
-        chain(c, p, fork);
+        item(fork, c, ls);
+        chain(c, ls, fork);
         ul.append(el("li", "forkbox"));
         ul.lastChild.append(fork);
       }
-      prefix = prefix ? prefix + "," + main : main;
-      t = t.children.get(main);
-      item(ul, t, prefix);
-    }
+      item(ul, r.at.children.get(r.main), all.slice(0, r.n));
+    });
+  };
+  const fold = (ul, n) => {
+    const li = el("li", "folded", T("folded", n));
+    li.onclick = () => { ex.treeOpen = true; renderTree(); };
+    ul.append(li);
   };
   const root = el("a", ex.path === "" ? "cur" : "", T("initial"));
   root.dataset.path = "";
   root.onclick = () => go("", true);
   const ul = el("ul");
-  chain(ex.tree, "", ul);
+  chain(ex.tree, [], ul);
   box.append(root, ul);
 }
+
+// TREE_RUN is the longest run of steps the history shows whole; a longer
+// one shows its first TREE_HEAD and last TREE_TAIL steps.
+const TREE_RUN = 60, TREE_HEAD = 10, TREE_TAIL = 30;
 
 function layout(n) {
   const W = 600, H = 460, cx = W / 2, cy = H / 2 + 8, R = Math.min(W, H) / 2 - 70;
