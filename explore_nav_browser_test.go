@@ -79,6 +79,9 @@ func TestBrowserExplorerNavigation(t *testing.T) {
 		if s.Path[4] == s.Path[5] {
 			t.Errorf("two messages on the link P2 -> P3 read alike: %q", s.Path[4])
 		}
+		if f := eval[string](t, ctx, `document.getElementById("fate").textContent`); !strings.Contains(f, "Point of no return: step 2: give P2 its command") {
+			t.Errorf("the point of no return in words: %q", f)
+		}
 	})
 	t.Run("ricart-agrawala", func(t *testing.T) {
 		base := explorerServer(t, "mutex", "check", "ricart-agrawala", "--nodes", "3")

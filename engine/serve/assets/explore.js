@@ -13,6 +13,8 @@ const TEXT = {
   notParsed: "The path does not parse: {0}. Showing the {1} step(s) before what does not parse.",
   tooLong: "The path has {0} steps, more than {1}. Showing its first {1}.",
   fork: "other branch",
+  stepWords: "step {0}: {1} ({2})",
+  took: "took the {0} step(s) at the end of the path",
   stripLong: "The space-time strip draws paths of up to {0} steps.",
   folded: "⋯ {0} more step(s): click to show them ⋯",
   nearest: "⚡ shortest way to a violation",
@@ -165,7 +167,7 @@ async function shortest() {
   try {
     const a = await getJSON("/api/shortest?path=" + encodeURIComponent(ex.path));
     if (a.found) {
-      $("shortNote").textContent = a.steps ? "took the " + labelsOf(a.steps).length + " step(s) " + a.steps : "this path has already violated";
+      $("shortNote").textContent = a.steps ? T("took", labelsOf(a.steps).length) : "this path has already violated";
       if (a.steps) await go(a.path, true);
     } else $("shortNote").textContent = a.note;
   } catch (err) { $("shortNote").textContent = err.message; }
@@ -221,7 +223,7 @@ function render() {
   $("fate").innerHTML = "";
   if (st.fate) {
     $("fate").append("From here: ", badge("f-" + st.fate, st.fate), " " + FATE_WORDS[st.fate] + ".");
-    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : "step " + st.no_return + " (" + ls[st.no_return - 1] + ")."));
+    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : T("stepWords", st.no_return, st.words[st.no_return - 1], ls[st.no_return - 1]) + "."));
   }
   // enabled steps
   const ul = $("steps"); ul.innerHTML = "";
