@@ -90,9 +90,9 @@ var en = map[string]string{
 	"ex.analysed":             "the whole space: %d states, %d transitions, analysed in %ss",
 	"ex.tooLong":              "not analysed: the space takes longer than %v to explore (--explore-time)",
 	"ex.tooBig":               "not analysed: %s (--explore-states)",
-	"ex.cannotShow":           "cannot show %s: %s",
+	"ex.cannotShow":           "Cannot show %s: %s",
 	"ex.searching":            "searching…",
-	"ex.took":                 "took the %d step(s) %s",
+	"ex.took":                 "took the %d step(s) at the end of the path",
 	"ex.alreadyViolated":      "this path has already violated",
 	"ex.outOfTime":            "the search for the nearest violation ran out of time",
 	"ex.fate.unavoidable":     "a violation is now unavoidable",
@@ -144,6 +144,18 @@ var en = map[string]string{
 	"ex.noRestart":            "restart: none allowed (check --restarts N)",
 	"ex.notYet":               "not deliverable yet: under policy %s the link's head comes first",
 	"ex.noDrop":               "drop: none allowed (check --drops N)",
+
+	// the explorer's path, history, strip and errors (from the nav part)
+	"ex.prefixKept":  "Step %d (%s) cannot be taken: %s. Showing the %d step(s) before it.",
+	"ex.notParsed":   "The path does not parse: %s. Showing the %d step(s) before what does not parse.",
+	"ex.pathTooLong": "The path has %[1]d steps, more than %[2]d. Showing its first %[2]d.",
+	"ex.fork":        "other branch",
+	"ex.stepWords":   "step %d: %s (%s)",
+	"ex.stripLong":   "The space-time strip draws paths of up to %d steps.",
+	"ex.folded":      "⋯ %d more step(s): click to show them ⋯",
+	"ex.nearest":     "⚡ shortest way to a violation",
+	"ex.nearestTip":  "this step is on a shortest way from here to a violation",
+	"ex.strip":       "space-time diagram of the path so far: one line per node, time running right, an arrow per message",
 
 	// the replay page (--serve, ringlab serve): assets/page.html and app.js
 	"rp.runsServed":     "runs served",

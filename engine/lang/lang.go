@@ -115,7 +115,7 @@ func (l Lang) Detail(detail string) string {
 }
 
 // verbRE matches a fmt verb.
-var verbRE = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z]`)
+var verbRE = regexp.MustCompile(`%[-+# 0-9.]*(\[[0-9]+\])?[a-zA-Z]`)
 
 // pattern is a detail key with verbs, and the expression that matches a
 // detail it formats, one group per verb.

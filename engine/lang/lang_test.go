@@ -34,7 +34,7 @@ func TestTablesAgree(t *testing.T) {
 	}
 }
 
-var verbsRE = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z%]`)
+var verbsRE = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?(\[[0-9]+\])?[a-zA-Z%]`)
 
 // verbs are the fmt verbs of s, in order.
 func verbs(s string) []string { return verbsRE.FindAllString(s, -1) }

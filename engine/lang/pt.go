@@ -86,9 +86,9 @@ var pt = map[string]string{
 	"ex.analysed":             "o espaço inteiro: %d estados, %d transições, analisado em %ss",
 	"ex.tooLong":              "não analisado: explorar o espaço leva mais de %v (--explore-time)",
 	"ex.tooBig":               "não analisado: %s (--explore-states)",
-	"ex.cannotShow":           "não é possível mostrar %s: %s",
+	"ex.cannotShow":           "Não é possível mostrar %s: %s",
 	"ex.searching":            "procurando…",
-	"ex.took":                 "seguidos os %d passo(s) %s",
+	"ex.took":                 "seguidos os %d passo(s) até o fim do caminho",
 	"ex.alreadyViolated":      "este caminho já violou uma propriedade",
 	"ex.outOfTime":            "a busca pela violação mais próxima esgotou o tempo",
 	"ex.fate.unavoidable":     "uma violação é agora inevitável",
@@ -140,6 +140,18 @@ var pt = map[string]string{
 	"ex.noRestart":            "reinício: nenhum permitido (check --restarts N)",
 	"ex.notYet":               "ainda não entregável: sob a política %s a cabeça do enlace vem primeiro",
 	"ex.noDrop":               "perda: nenhuma permitida (check --drops N)",
+
+	// o caminho, o histórico, o diagrama e os erros do explorador
+	"ex.prefixKept":  "O passo %d (%s) não pode ser dado: %s. Mostrando o(s) %d passo(s) antes dele.",
+	"ex.notParsed":   "O caminho não pôde ser lido: %s. Mostrando o(s) %d passo(s) antes do que não pôde ser lido.",
+	"ex.pathTooLong": "O caminho tem %[1]d passos, mais de %[2]d. Mostrando os primeiros %[2]d.",
+	"ex.fork":        "outro ramo",
+	"ex.stepWords":   "passo %d: %s (%s)",
+	"ex.stripLong":   "O diagrama espaço-tempo desenha caminhos de até %d passos.",
+	"ex.folded":      "⋯ mais %d passo(s): clique para mostrá-los ⋯",
+	"ex.nearest":     "⚡ caminho mais curto até uma violação",
+	"ex.nearestTip":  "este passo está em um caminho mais curto daqui até uma violação",
+	"ex.strip":       "diagrama espaço-tempo do caminho até aqui: uma linha por nó, o tempo correndo para a direita, uma seta por mensagem",
 
 	// a página de reprodução (--serve, ringlab serve)
 	"rp.runsServed":     "execuções servidas",

@@ -202,7 +202,7 @@ type pageData struct {
 }
 
 func (s *Server) list(w http.ResponseWriter, _ *http.Request) {
-	render(w, page, pageData{wordsData: s.words(), Runs: s.runs, List: true})
+	render(w, http.StatusOK, page, pageData{wordsData: s.words(), Runs: s.runs, List: true})
 }
 
 func (s *Server) view(w http.ResponseWriter, r *http.Request) {
@@ -215,13 +215,13 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Run = e
 	}
-	render(w, page, d)
+	render(w, http.StatusOK, page, d)
 }
 
 func (s *Server) words() wordsData { return wordsData{L: s.Lang, Words: s.Lang.Table()} }
 
-// render writes the page t makes of d.
-func render(w http.ResponseWriter, t *template.Template, d any) {
+// render writes the page t makes of d, with status.
+func render(w http.ResponseWriter, status int, t *template.Template, d any) {
 	var b bytes.Buffer
 	if err := t.Execute(&b, d); err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -229,6 +229,7 @@ func render(w http.ResponseWriter, t *template.Template, d any) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 	_, _ = w.Write(b.Bytes())
 }
 

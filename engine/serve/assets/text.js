@@ -1,7 +1,7 @@
 // The page's words, in the language the server was asked for (--lang):
 // the server writes its table (package lang) into the page as JSON, and
-// T(key, args...) looks one up and fills its %s, %d and %v in order, as
-// Go's fmt does. A key the table lacks shows as «key».
+// T(key, args...) looks one up and fills its %s, %d and %v in order (or
+// %[n]d, the nth), as Go's fmt does. A key the table lacks shows as «key».
 "use strict";
 
 const WORDS = JSON.parse(document.getElementById("words").textContent);
@@ -10,7 +10,11 @@ function T(key, ...args) {
   const s = WORDS[key];
   if (s === undefined) return "«" + key + "»";
   let i = 0;
-  return s.replace(/%[sdv%]/g, (m) => (m === "%%" ? "%" : String(args[i++])));
+  return s.replace(/%(?:\[(\d+)\])?[sdv%]/g, (m, n) => {
+    if (m === "%%") return "%";
+    if (n) i = +n - 1; // %[2]d: the second argument, and the next after it
+    return String(args[i++]);
+  });
 }
 
 // propertyName is the name of the property id in the page's language, as
