@@ -83,6 +83,8 @@ type NodeView struct {
 	Done bool
 	// State is the node's variables, printed with %+v.
 	State string
+	// Shown is the node's state as a person reads it (Show).
+	Shown node.Shown
 	// Pending lists its pending commands and timers ("request", "timer 1").
 	Pending []string
 }
@@ -279,7 +281,7 @@ func (x *Explorer) nodes(s statespace.State) []NodeView {
 	ns := x.m.Nodes(s)
 	vs := make([]NodeView, len(ns))
 	for k, n := range ns {
-		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Pending: n.Pending}
+		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Shown: Show(n.Node, len(ns), x.names), Pending: n.Pending}
 	}
 	return vs
 }

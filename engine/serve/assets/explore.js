@@ -191,11 +191,9 @@ function render() {
     div.dataset.node = nd.index;
     div.append(el("b", "name", nd.name + (nd.alive ? "" : " (crashed)") + (nd.done ? " ✓" : "") + " "));
     const ch = new Set(nd.changed || []);
-    nd.fields.forEach((f, i) => {
-      if (i) div.append(" ");
-      div.append(el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
-    });
-    if (nd.was) { div.append(el("br")); div.append(el("span", "was", nd.was)); }
+    if (nd.was) div.append(el("span", "was", nd.was), " → ");
+    div.append(el("span", "st" + (ch.has("state") ? " ch" : ""), nd.state));
+    for (const f of nd.fields) div.append(" · ", el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
     if (nd.pending && nd.pending.length) div.append(el("br"), "pending: " + nd.pending.join(", "));
     nodes.append(div);
   }
@@ -275,11 +273,9 @@ function svg(tag, attrs, parent) {
   return e;
 }
 
-// stateOf is what colours a node: its field named state, else its first.
-function stateOf(nd) {
-  const f = nd.fields.find((f) => /^(state|status|phase|role):/i.test(f)) || nd.fields[0] || "";
-  return f.includes(":") ? f.slice(f.indexOf(":") + 1) : f;
-}
+// stateOf is what labels and colours a node: its state's name, as the
+// algorithm says it.
+function stateOf(nd) { return nd.state || ""; }
 
 function colour(s) {
   let h = 0;
@@ -313,7 +309,7 @@ function drawGraph(n) {
     svg("circle", { cx: x, cy: y, r: 30, fill: nd.alive ? colour(stateOf(nd)) : "#9ca3af" }, gn);
     const t = svg("text", { x: x, y: y - 6 }, gn); t.textContent = nd.name;
     const s = svg("text", { x: x, y: y + 10, class: "sub" }, gn); s.textContent = nd.alive ? stateOf(nd).slice(0, 12) : "crashed";
-    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (crashed)") + "\n" + nd.fields.join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
+    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (crashed)") + "\n" + [nd.state, ...nd.fields].join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
     gn.addEventListener("mouseleave", () => { $("tip").hidden = true; });
     gn.addEventListener("click", (e) => { e.stopPropagation(); nodeMenu(nd, x, y); });
   }
