@@ -355,6 +355,7 @@ type flightJSON struct {
 	To   int    `json:"to"`
 	K    int    `json:"k"`
 	Text string `json:"text"`
+	Sent int64  `json:"sent"` // the messages of a link in the order sent are in the order of sent (0: not known)
 }
 
 type stepJSON struct {
@@ -428,7 +429,7 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 		d.Nodes = append(d.Nodes, nj)
 	}
 	for _, f := range v.InFlight {
-		d.Flight = append(d.Flight, flightJSON{From: f.From, To: f.To, K: f.K, Text: f.Text})
+		d.Flight = append(d.Flight, flightJSON{From: f.From, To: f.To, K: f.K, Text: f.Text, Sent: f.Sent})
 	}
 	for _, s := range v.Steps {
 		sj := stepJSON{Label: s.Label, Kind: kindNames[s.Trans.Kind], Node: int(s.Trans.Node), From: int(s.Trans.From), K: int(s.Trans.K),
