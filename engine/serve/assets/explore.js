@@ -17,7 +17,7 @@ const TEXT = {
   markLeader: "leader",
   markHalo: "a node of the violation",
   markMoved: "moved by the last step",
-  markMsg: "a message in flight, towards its receiver (1st: sent first on its link)",
+  markMsg: "a message in flight, towards its receiver (#1: sent first on its link)",
   markBlocked: "not deliverable yet",
   labelsHidden: "{n} message label(s) left out for room: hover a message, or see Messages in flight",
   sentNth: "sent #{k}",
