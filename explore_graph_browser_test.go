@@ -43,7 +43,7 @@ const readGraph = `(() => {
 	}));
 	const spill = [];
 	for (const g of q("#graph .node")) {
-		const c = g.querySelector(".body").getBoundingClientRect(), r = c.width / 2, cx = c.left + r, cy = c.top + r;
+		const c = (g.querySelector(".body") || g.querySelector("circle")).getBoundingClientRect(), r = c.width / 2, cx = c.left + r, cy = c.top + r;
 		for (const t of g.querySelectorAll("text")) {
 			const b = t.getBoundingClientRect();
 			for (const [x, y] of [[b.left, b.top], [b.right, b.top], [b.left, b.bottom], [b.right, b.bottom]])
@@ -51,7 +51,7 @@ const readGraph = `(() => {
 		}
 	}
 	return {
-		panel: document.getElementById("nodes").textContent, states, legend: document.getElementById("legend").textContent,
+		panel: document.getElementById("nodes").textContent, states, legend: (document.getElementById("legend") || {}).textContent || "",
 		halo: nodes(".halo"), ring: nodes(".ring"), star: nodes(".star"),
 		labels: shown.length, hidden: q("#graph .msg text").length - shown.length, overlaps, spill,
 		arrows: q("#graph .mlink[marker-end]").length, msgs: q("#graph .msg").length, dirs: q("#graph .msg .dir").length,
@@ -113,7 +113,7 @@ func graphCentral(t *testing.T, ctx context.Context) {
 			t.Errorf("the legend lacks %q: %q", entry, g.Legend)
 		}
 	}
-	click(t, ctx, `#graph .node[data-node="1"] .body`, "\x00")
+	click(t, ctx, `#graph .node[data-node="1"] circle`, "\x00")
 	// the pointer leaves the node and comes back, as a hand does
 	overlap := eval[string](t, ctx, `(() => {
 		const n = document.querySelector('#graph .node[data-node="1"]');
@@ -139,7 +139,7 @@ func graphLamport(t *testing.T, ctx context.Context) {
 	readable(t, g)
 	order := eval[string](t, ctx, `(() => {
 		const m = [...document.querySelectorAll('#graph .msg[data-from="1"][data-to="2"]')];
-		const p2 = document.querySelector('#graph .node[data-node="2"] .body').getBoundingClientRect();
+		const p2 = document.querySelector('#graph .node[data-node="2"] circle').getBoundingClientRect();
 		const dist = (e) => { const c = e.querySelector("circle").getBoundingClientRect(); return Math.hypot(c.x - p2.x, c.y - p2.y); };
 		return m.sort((a, b) => dist(a) - dist(b)).map(e => e.dataset.order + ":" + e.textContent.slice(0, 3)).join(" ");
 	})()`)
