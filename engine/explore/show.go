@@ -13,6 +13,12 @@ import (
 // tried in order (case does not matter).
 var stateFieldNames = []string{"state", "status", "phase", "role"}
 
+// showWords are the words Show writes itself, in one table to translate.
+var showWords = map[string]string{
+	"none": "none", // an empty list, a nil pointer, no state
+	"cut":  "…",    // what is nested too deep to show, or only an address
+}
+
 // markOfState marks a node by its state's name (lower-cased) when the
 // node does not say its mark itself: the chapters' names for a node in
 // its critical section and for a leader.
@@ -55,7 +61,7 @@ func Show(nd any, n int, name func(i int) string) node.Shown {
 		switch {
 		case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface:
 			if v.IsNil() {
-				return node.Shown{State: "none"}
+				return node.Shown{State: showWords["none"]}
 			}
 			v = v.Elem()
 		case v.Kind() == reflect.Struct && v.NumField() == 1 &&
@@ -113,7 +119,7 @@ func hidden(f reflect.Value, sf reflect.StructField) bool {
 // valueText writes one value in words; n is the run's number of nodes.
 func valueText(v reflect.Value, n, depth int) string {
 	if depth > 6 {
-		return "…"
+		return showWords["cut"]
 	}
 	if s, ok := stringer(v); ok {
 		return s
@@ -121,7 +127,7 @@ func valueText(v reflect.Value, n, depth int) string {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
-			return "none"
+			return showWords["none"]
 		}
 		return valueText(v.Elem(), n, depth+1)
 	case reflect.Slice, reflect.Array:
@@ -130,7 +136,7 @@ func valueText(v reflect.Value, n, depth int) string {
 			start = 1 // indexed by node: slot 0 is unused
 		}
 		if v.Len() <= start {
-			return "none"
+			return showWords["none"]
 		}
 		parts := make([]string, 0, v.Len()-start)
 		for i := start; i < v.Len(); i++ {
@@ -139,7 +145,7 @@ func valueText(v reflect.Value, n, depth int) string {
 		return strings.Join(parts, ", ")
 	case reflect.Map:
 		if v.Len() == 0 {
-			return "none"
+			return showWords["none"]
 		}
 		var parts []string
 		for it := v.MapRange(); it.Next(); {
@@ -156,7 +162,7 @@ func valueText(v reflect.Value, n, depth int) string {
 		}
 		return "(" + strings.Join(parts, " ") + ")"
 	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		return "…"
+		return showWords["cut"]
 	case reflect.Bool:
 		return fmt.Sprint(v.Bool())
 	case reflect.String:

@@ -11,6 +11,7 @@ const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa
 // value}) for the {name}s in them: one place to translate.
 const TEXT = {
   crashed: "crashed",
+  pending: "pending",
   legendStates: "States met so far",
   legendMarks: "Marks",
   markCS: "in the critical section",
@@ -394,7 +395,7 @@ function drawNodes(g, r) {
     if (nd.mark === "leader") { svg("path", { class: "star", d: starPath(x + r * 0.75, y - r * 0.75, 11) }, gn); ex.marks.add("leader"); }
     fitText(svg("text", { class: "nname", x: x, y: y - 7 }, gn), nd.name, 2 * r - 8);
     fitText(svg("text", { class: "sub", x: x, y: y + 9 }, gn), nd.alive ? stateOf(nd) : T("crashed"), 2 * r - 10);
-    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (" + T("crashed") + ")") + "\n" + [stateOf(nd), ...nd.fields].join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
+    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (" + T("crashed") + ")") + "\n" + [stateOf(nd), ...nd.fields].join("\n") + (nd.pending && nd.pending.length ? "\n" + T("pending") + ": " + nd.pending.join(", ") : ""), x, y));
     gn.addEventListener("mouseleave", () => { $("tip").hidden = true; });
     gn.addEventListener("click", (e) => { e.stopPropagation(); nodeMenu(nd, x, y); });
   }
