@@ -149,8 +149,39 @@ func describe(err error) string {
 // logs its trace.
 func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 	t.Helper()
+	ExhaustWith(t, alg, p, Options{})
+}
+
+// Options are the choices of ExhaustWith's search that Exhaust leaves at
+// the command line's defaults; the zero value is Exhaust's search.
+type Options struct {
+	// AnyOrder delivers any message in flight next, not only a link's
+	// oldest (`check --policy random`): links that are not FIFO.
+	AnyOrder bool
+	// QuietTimers lets a pending timer fire only when no message is in
+	// flight (`check --timers quiet`): timeouts longer than any delay.
+	QuietTimers bool
+	// Crashes, Drops and Restarts are fault budgets, as check's flags:
+	// any node may crash, any message in flight be lost, any crashed node
+	// restart with its state lost, at any point, up to this many times on
+	// a path.
+	Crashes, Drops, Restarts int
+	// Want, when set, is the property the search must find violated: a
+	// test that a known counterexample exists (a protocol that needs FIFO
+	// links breaks on links that are not). The test passes, logging the
+	// shortest path, its trace and its replay command, when the search
+	// finds it; it fails when the search exhausts the space without it or
+	// finds another property violated first.
+	Want check.ID
+}
+
+// ExhaustWith is Exhaust with the delivery order, timer model and fault
+// budgets of o, or, with o.Want set, the test that a violation of o.Want
+// is reachable. RINGLAB_PATH replays a path under the same options.
+func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options) {
+	t.Helper()
 	alg = alg.ForCheck()
-	env := engine.Env{Runtime: "sim", MaxDelay: 1}
+	env := engine.Env{Runtime: "sim", MaxDelay: 1, AnyOrder: o.AnyOrder}
 	sys, err := alg.Build(p, env)
 	if err != nil {
 		t.Errorf("%s: Build: %v", alg.Name, err)
@@ -171,8 +202,14 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		}
 		return cs
 	}
-	sc := statespace.Config{System: sys,
-		Checks: fresh, POR: true, MaxStates: MaxStates}
+	sc := statespace.Config{System: sys, Checks: fresh, POR: true, MaxStates: MaxStates,
+		Crashes: o.Crashes, Drops: o.Drops, Restarts: o.Restarts}
+	if o.AnyOrder {
+		sc.Policy = sim.PolicyRandom
+	}
+	if o.QuietTimers {
+		sc.Timers = statespace.TimersQuiet
+	}
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
 		path, err := statespace.ParsePath(s, sys.Nodes)
@@ -182,7 +219,7 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		}
 		words, err := replayPath(t.Context(), sys, sc, path, "")
 		t.Logf("%s, path %s:\n%s", alg.Name, statespace.FormatPath(path), words)
-		if err != nil {
+		if err != nil && o.Want == "" {
 			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
 		}
 		return
@@ -193,21 +230,42 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
 		return
 	}
+	report(t, alg.Name, sys, sc, res, o.Want)
+}
+
+// report says what a search found: a violation with its shortest path, its
+// replay and its trace (an error, or the log of a test that wants it), a
+// search cut short, or the space exhausted.
+func report(t testing.TB, name string, sys engine.System, sc statespace.Config, res statespace.Result, want check.ID) {
+	t.Helper()
 	if v := res.Violation; v != nil {
 		labels := statespace.FormatPath(res.Path)
 		replay := fmt.Sprintf("%s=%s %s", PathEnv, labels, goTest(t))
 		words, _ := replayPath(t.Context(), sys, sc, res.Path, replay) // the search found it: the replay shows it
-		t.Errorf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
-			alg.Name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		msg := fmt.Sprintf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
+			name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		switch {
+		case want == "":
+			t.Errorf("%s", msg)
+		case v.Property == want:
+			t.Logf("as it should be: %s", msg)
+		default:
+			t.Errorf("%s, not %s as it should be\n%s", v.Property, want, msg)
+		}
 		return
 	}
 	if !res.Exhausted {
 		t.Errorf("%s: not exhausted: stopped by %s after %d distinct states; no violation in the states explored",
-			alg.Name, res.Stop, res.Distinct)
+			name, res.Stop, res.Distinct)
 		return
 	}
-	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", alg.Name, res.Distinct, res.Terminal, res.Depth)
-	handWritten(t, alg.Name, sys)
+	if want != "" {
+		t.Errorf("%s: exhausted, and %s holds in every state: %d distinct states, %d terminal, depth %d; it should be violated",
+			name, want, res.Distinct, res.Terminal, res.Depth)
+		return
+	}
+	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", name, res.Distinct, res.Terminal, res.Depth)
+	handWritten(t, name, sys)
 }
 
 // handWritten reports, for nodes with their own Clone and AppendKey
