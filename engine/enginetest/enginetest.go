@@ -173,6 +173,12 @@ type Options struct {
 	// finds it; it fails when the search exhausts the space without it or
 	// finds another property violated first.
 	Want check.ID
+	// Only, when set, is the one property the search looks for
+	// violations of (`check --property`): the others are not judged, and
+	// the report says so. A test of what a protocol keeps when it is
+	// known to give up another (progress after a crash, by a timeout that
+	// also breaks mutual exclusion) names the one it keeps.
+	Only check.ID
 }
 
 // ExhaustWith is Exhaust with the delivery order, timer model and fault
@@ -210,6 +216,7 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 	if o.QuietTimers {
 		sc.Timers = statespace.TimersQuiet
 	}
+	sc.Only = o.Only
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
 		path, err := statespace.ParsePath(s, sys.Nodes)
@@ -230,7 +237,16 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
 		return
 	}
-	report(t, alg.Name, sys, sc, res, o.Want)
+	report(t, searched(alg.Name, o.Only), sys, sc, res, o.Want)
+}
+
+// searched names what a search looked at: the algorithm, and the one
+// property it judged if only one.
+func searched(name string, only check.ID) string {
+	if only == "" {
+		return name
+	}
+	return fmt.Sprintf("%s (%s only)", name, only)
 }
 
 // report says what a search found: a violation with its shortest path, its
