@@ -30,7 +30,7 @@ func TestTheSolutionScoresEverything(t *testing.T) {
 		t.Fatalf("the solution scores %v of 10:\n%s", res.Score, b)
 	}
 	labtest.Check(t, res, b, passed("TestVet"), passed("TestSweepOneRequest"), passed("TestSweepFourNodes"),
-		passed("TestHiddenOneToken"), passed("TestHiddenLostToken"), passed("TestHiddenLostTokenTwoRequests"))
+		passed("TestHiddenOneToken"), passed("TestHiddenLostToken"), passed("TestHiddenLostTokenTwoRequests"), passed("TestHiddenLiveness"))
 }
 
 // TestTheSkeletonFailsAsExpected: the skeleton compiles, and nobody ever
@@ -60,16 +60,31 @@ func TestTheTimeoutSubmissionMakesTwoTokens(t *testing.T) {
 	}
 }
 
-// TestTheNoRegenSubmissionStarves: a keeper that never probes passes every
+// TestTheNoProbeSubmissionStarves: a keeper that never probes passes every
 // test without a loss, and the searches with one lost message find every
 // node waiting for ever after the token is dropped.
-func TestTheNoRegenSubmissionStarves(t *testing.T) {
-	res, b := labtest.Grade(t, lab, filepath.Join("testdata", "buggy-noregen", "tokenring.go"))
+func TestTheNoProbeSubmissionStarves(t *testing.T) {
+	res, b := labtest.Grade(t, lab, filepath.Join("testdata", "buggy-noprobe", "tokenring.go"))
 	stuck := "no deadlock violated after 6 steps (a shortest path): node 1, node 2 and node 3 still waiting for the critical section"
 	labtest.Check(t, res, b, passed("TestVet"), passed("TestSweepOneRequest"), passed("TestSweepFourNodes"), passed("TestHiddenOneToken"),
 		failed("TestHiddenLostToken", "hidden", stuck, "DROP  TOKEN node 1->node 2 (lost by the network)", "RINGLAB_PATH=c1,c1,t1:1,c2,c3,l1-2"+replay("TestHiddenLostToken")),
-		failed("TestHiddenLostTokenTwoRequests", "hidden", stuck))
-	if res.Score != 7 {
-		t.Errorf("the no-regen submission scores %v, want 7:\n%s", res.Score, b)
+		failed("TestHiddenLostTokenTwoRequests", "hidden", stuck), failed("TestHiddenLiveness", "hidden"))
+	if res.Score != 5 {
+		t.Errorf("the no-probe submission scores %v, want 5:\n%s", res.Score, b)
+	}
+}
+
+// TestTheNoRegenSubmissionStarvesOnACycle: a keeper that probes for ever
+// and never regenerates has no run that ends with a node waiting, so only
+// the liveness search sees it: a lasso where the probe goes round and
+// round while every node waits.
+func TestTheNoRegenSubmissionStarvesOnACycle(t *testing.T) {
+	res, b := labtest.Grade(t, lab, filepath.Join("testdata", "buggy-noregen", "tokenring.go"))
+	lasso := "c1,c1,t1:1,c2,c3,l1-2|d1-2,d2-3,d3-1,t1:1"
+	labtest.Check(t, res, b, passed("TestHiddenOneToken"), passed("TestHiddenLostToken"), passed("TestHiddenLostTokenTwoRequests"),
+		failed("TestHiddenLiveness", "hidden", "token-ring-lab: no progress: no deadlock never kept (a lasso: the prefix, then a cycle that repeats for ever): a fair cycle of 4 steps, reached after 6",
+			"lasso: "+lasso, "RINGLAB_PATH='"+lasso+"'"+replay("TestHiddenLiveness"), "send  PROBE"))
+	if res.Score != 8 {
+		t.Errorf("the no-regen submission scores %v, want 8:\n%s", res.Score, b)
 	}
 }

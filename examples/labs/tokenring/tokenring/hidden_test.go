@@ -32,3 +32,11 @@ func TestHiddenLostToken(t *testing.T) {
 func TestHiddenLostTokenTwoRequests(t *testing.T) {
 	enginetest.ExhaustWith(t, tokenring.Algorithm(), params(t, 3, 2), enginetest.Options{Drops: 1})
 }
+
+// TestHiddenLiveness: nodes ask for ever, any one message may be lost;
+// over every fair run without end, every request is served and
+// eventually one token is left: a lost token that is never regenerated
+// shows as a cycle where a node waits for ever (a lasso).
+func TestHiddenLiveness(t *testing.T) {
+	enginetest.ExhaustWith(t, tokenring.Algorithm(), params(t, 3, 0), enginetest.Options{Drops: 1, Liveness: true})
+}

@@ -104,7 +104,7 @@ func Algorithm() engine.Algorithm {
 		Name:  "token-ring-lab",
 		Usage: "a token ring whose keeper regenerates a lost token",
 		Plan: func(_ engine.Params, n, requests int) (kit.Plan, error) {
-			return kit.Plan{Kind: kit.Token, Nodes: n, Messages: MessageTypes(),
+			return kit.Plan{Kind: kit.Token, Nodes: n, Messages: MessageTypes(), Regen: true,
 				Start: []node.Action{{Node: 1, Cmd: node.CmdStart}},
 				Factory: func(i int) (node.Node, error) {
 					if i < 1 || i > n {

@@ -1,7 +1,8 @@
 // Package tokenring is mutual exclusion by a token on a logical ring
 // 1 -> 2 -> ... -> N -> 1 whose token may be lost on a link, and is
 // regenerated: a submission with a student's classic mistake, for the
-// grading test: the keeper never probes, so a lost token stays lost.
+// grading test: the keeper probes, and never acts on a probe that
+// comes back without the token.
 //
 // Node 1 creates the token when it is started. A node that receives the
 // TOKEN while it wants the critical section (CS) enters and passes the
@@ -105,7 +106,7 @@ func Algorithm() engine.Algorithm {
 		Name:  "token-ring-lab",
 		Usage: "a token ring whose keeper regenerates a lost token",
 		Plan: func(_ engine.Params, n, requests int) (kit.Plan, error) {
-			return kit.Plan{Kind: kit.Token, Nodes: n, Messages: MessageTypes(),
+			return kit.Plan{Kind: kit.Token, Nodes: n, Messages: MessageTypes(), Regen: true,
 				Start: []node.Action{{Node: 1, Cmd: node.CmdStart}},
 				Factory: func(i int) (node.Node, error) {
 					if i < 1 || i > n {
@@ -206,12 +207,15 @@ func (nd *Node) pass(m Msg, out *node.Output) {
 	out.Send(nd.next(), m)
 }
 
-// probe is the keeper's timeout: while it holds the token it looks
-// again later.
+// probe is the keeper's timeout: unless it holds the token, it sends a
+// probe after it.
 func (nd *Node) probe(out *node.Output) {
-	if nd.holding { // the bug: not holding it, the keeper sends no probe and arms no timer
+	if nd.holding {
 		out.SetTimer(probeTimer, ProbeEvery)
+		return
 	}
+	nd.probing, nd.seen = true, false
+	out.Send(nd.next(), Msg{Kind: MsgProbe, Busy: !nd.finished()})
 }
 
 // onProbe marks a passing probe with what this node knows and forwards
@@ -230,13 +234,7 @@ func (nd *Node) onProbe(m Msg, out *node.Output) {
 	if m.Busy {
 		out.SetTimer(probeTimer, ProbeEvery)
 	}
-	if m.Found || nd.seen || !m.Busy {
-		return
-	}
-	nd.gen++
-	t := Msg{Kind: MsgToken, Gen: nd.gen}
-	out.Note("token %s regenerated: the probe came back without it", t.TokenID())
-	nd.onToken(t, out)
+	// the bug: a probe home empty-handed is not acted on
 }
 
 // finished reports whether this node has been served all its requests.
