@@ -239,6 +239,9 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 		if err != nil && o.Want == "" {
 			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
 		}
+		if addr, ok := os.LookupEnv(ServeEnv); ok {
+			explore(t, alg.Name, sys, sc, s, addr)
+		}
 		return
 	}
 
@@ -272,8 +275,8 @@ func report(t testing.TB, name string, sys engine.System, sc statespace.Config, 
 		labels := statespace.FormatPath(res.Path)
 		replay := fmt.Sprintf("%s=%s %s", PathEnv, labels, goTest(t))
 		words, _ := replayPath(t.Context(), sys, sc, res.Path, replay) // the search found it: the replay shows it
-		msg := fmt.Sprintf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
-			name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		msg := fmt.Sprintf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nin the browser: %s\nthe path in words:\n%s",
+			name, v.Property, len(res.Path), v.Detail, labels, replay, browse(replay), indent(words))
 		switch {
 		case want == "":
 			t.Errorf("%s", msg)

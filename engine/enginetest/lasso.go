@@ -18,6 +18,6 @@ func reportLasso(t testing.TB, name string, sys engine.System, sc statespace.Con
 	replay := fmt.Sprintf("%s='%s' %s", PathEnv, labels, goTest(t))
 	sc.Liveness = false // the replay walks the steps; it judges no cycle
 	words, _ := replayPath(t.Context(), sys, sc, slices.Concat(l.Prefix, l.Cycle), replay)
-	t.Errorf("%s: no progress: %s never kept (a lasso: the prefix, then a cycle that repeats for ever): %s\nlasso: %s\nreplay (prints the run): %s\nthe lasso in words (the prefix, then one turn of the cycle):\n%s",
-		name, l.Property, l.Detail, labels, replay, indent(words))
+	t.Errorf("%s: no progress: %s never kept (a lasso: the prefix, then a cycle that repeats for ever): %s\nlasso: %s\nreplay (prints the run): %s\nin the browser: %s\nthe lasso in words (the prefix, then one turn of the cycle):\n%s",
+		name, l.Property, l.Detail, labels, replay, browse(replay), indent(words))
 }

@@ -53,7 +53,8 @@ func TestTheTimeoutSubmissionMakesTwoTokens(t *testing.T) {
 	res, b := labtest.Grade(t, lab, filepath.Join("testdata", "buggy-timeout", "tokenring.go"))
 	two := "one token violated after 2 steps (a shortest path): 2 tokens exist at once: 1.0 and 1.1"
 	labtest.Check(t, res, b, passed("TestVet"),
-		failed("TestHiddenOneToken", "hidden", two, "path: c1,t1:1", "RINGLAB_PATH=c1,t1:1"+replay("TestHiddenOneToken"), "token 1.1 regenerated"),
+		failed("TestHiddenOneToken", "hidden", two, "path: c1,t1:1", "RINGLAB_PATH=c1,t1:1"+replay("TestHiddenOneToken"), "token 1.1 regenerated",
+			"in the browser: RINGLAB_SERVE=127.0.0.1:8080 RINGLAB_PATH=c1,t1:1 go test -v -timeout 0 -run '^TestHiddenOneToken$' ./tokenring"),
 		failed("TestHiddenLostToken", "hidden", two))
 	if res.Score != 1 {
 		t.Errorf("the timeout submission scores %v, want 1:\n%s", res.Score, b)
