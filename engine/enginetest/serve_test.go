@@ -76,7 +76,8 @@ func TestExhaustServesThePathInTheBrowser(t *testing.T) {
 // get returns the body of url's page, failing t unless it is served.
 func get(t *testing.T, url string) string {
 	t.Helper()
-	res, err := http.Get(url)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}} // no idle connection left behind
+	res, err := client.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
