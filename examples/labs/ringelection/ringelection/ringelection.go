@@ -79,7 +79,9 @@ func (nd *Node) become(s string, out *node.Output) {
 	}
 }
 
-// start is rule 1: only an ASLEEP node starts.
+// start is rule 1: an ASLEEP node becomes CANDIDATE, notes
+// ringspec.NoteStarted ("iniciando eleição") and sends ELECTION(my_id)
+// to its successor, nd.next.
 func (nd *Node) start(out *node.Output) {
 	if nd.state != Asleep {
 		return
@@ -89,7 +91,9 @@ func (nd *Node) start(out *node.Output) {
 	out.Send(nd.next, ringspec.Election{CandidateID: nd.id})
 }
 
-// onElection is rules 2, 3 and 4.
+// onElection is rules 2, 3 and 4. The lines "recebeu ELECTION(x)" and
+// "Enviou ELECTION(x) para Node j" are printed from the messages; rule
+// 4's "SOU O LÍDER!" from out.Leader(my_id).
 func (nd *Node) onElection(id int, out *node.Output) {
 	if id == nd.id { // rule 4
 		nd.become(Leader, out)
@@ -101,7 +105,9 @@ func (nd *Node) onElection(id int, out *node.Output) {
 	out.Send(nd.next, ringspec.Election{CandidateID: min(id, nd.id)}) // rule 2 forwards id < my_id, rule 3 sends my_id
 }
 
-// onElected is rules 5 and 6.
+// onElected is rules 5 and 6: a follower's "Reconheço líder ID=x" is
+// printed from out.Leader(x), the leader's "Eleição completa!" from the
+// note ringspec.NoteComplete.
 func (nd *Node) onElected(id int, out *node.Output) {
 	if id == nd.id { // rule 6
 		nd.complete = true
