@@ -1,7 +1,9 @@
 package ringelection_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"example.com/ringlab-examples/internal/labtest"
@@ -26,6 +28,21 @@ func replay(test, ring string) string {
 	return " go test -run '^" + test + "$/^" + ring + "$' ./ringelection"
 }
 
+// quoted checks that README.md quotes each of lines, the output a
+// submission was just seen to give: the README shows real output.
+func quoted(t *testing.T, lines ...string) {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if !strings.Contains(string(b), l) {
+			t.Errorf("README.md does not quote %q", l)
+		}
+	}
+}
+
 // TestTheSolutionScoresEverything: the reference solution passes every
 // visible and hidden test, for full marks.
 func TestTheSolutionScoresEverything(t *testing.T) {
@@ -47,9 +64,8 @@ func TestTheSolutionScoresEverything(t *testing.T) {
 func TestTheSkeletonFailsAsExpected(t *testing.T) {
 	res, b := submission(t, "testdata", "skeleton", "ringelection.go")
 	labtest.Check(t, res, b,
-		labtest.Want{Test: "TestFourCases", Status: "failed", Visibility: "visible", Output: []string{
-			"ring-election, seed 1 of 1..20: ", "RINGLAB_SEED=1 go test -run '^TestFourCases$/^ids_5_3_7$' ./ringelection"}},
-		labtest.Want{Test: "TestAllStart", Status: "failed", Output: []string{"RINGLAB_SEED=1 go test -run '^TestAllStart$/^ids_5_3_7$'"}},
+		labtest.Want{Test: "TestFourCases", Status: "failed", Visibility: "visible", Output: skeletonFourCases},
+		labtest.Want{Test: "TestAllStart", Status: "failed", Output: skeletonAllStart},
 		labtest.Want{Test: "TestHiddenTranscript", Status: "failed", Visibility: "hidden", Output: []string{
 			`transcript violated after 1 steps (a shortest path): node 1 (id 5): line 1: printed nothing, the specification prints "[Node 1] ID=5 iniciando eleição"`,
 			"RINGLAB_PATH=c1" + replay("TestHiddenTranscript", "ids_5_3_7")}},
@@ -61,6 +77,31 @@ func TestTheSkeletonFailsAsExpected(t *testing.T) {
 	if res.Score > 1 { // at most TestVet's point: the lint may pass a node that does nothing
 		t.Errorf("the skeleton scores %v:\n%s", res.Score, b)
 	}
+	quoted(t, append(skeletonFourCases, skeletonAllStart...)...)
+}
+
+// What the skeleton's visible tests print, quoted in README.md.
+var (
+	skeletonFourCases = []string{
+		`ringelection_test.go:47: ring-election, seed 1 of 1..20: transcript violated: node 1 (id 5): line 1: printed nothing, the specification prints "[Node 1] ID=5 iniciando eleição"`,
+		"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestFourCases$/^ids_5_3_7$' ./ringelection"}
+	skeletonAllStart = []string{
+		"ringelection_test.go:47: ring-election, seed 1 of 1..50: correctness violated: no live node took a leader",
+		"replay (prints the run): RINGLAB_SEED=1 go test -run '^TestAllStart$/^ids_5_3_7$' ./ringelection"}
+)
+
+// mistake grades the buggy submission in testdata/dir: it must score
+// less than the solution and show wants, whose output README.md quotes.
+func mistake(t *testing.T, dir string, wants ...labtest.Want) {
+	t.Helper()
+	res, b := submission(t, "testdata", dir, "ringelection.go")
+	labtest.Check(t, res, b, wants...)
+	if res.Score >= 10 {
+		t.Errorf("%s scores %v of 10:\n%s", dir, res.Score, b)
+	}
+	for _, w := range wants {
+		quoted(t, w.Output...)
+	}
 }
 
 // TestLargerCandidateLosesTheSmallest: a submission that sends on the
@@ -70,21 +111,18 @@ func TestTheSkeletonFailsAsExpected(t *testing.T) {
 // still learns that (wrong) leader, and the counts stay within the
 // rules'.
 func TestLargerCandidateLosesTheSmallest(t *testing.T) {
-	res, b := submission(t, "testdata", "buggy-larger", "ringelection.go")
-	labtest.Check(t, res, b,
+	mistake(t, "buggy-larger",
 		labtest.Want{Test: "TestFourCases", Status: "failed"},
 		labtest.Want{Test: "TestHiddenTranscript", Status: "failed", Output: []string{
 			`transcript violated after 9 steps (a shortest path): node 1 (id 5): line 3: printed "[Node 1] ID=5 recebeu ELECTION(7)", the specification prints "[Node 1] ID=5 recebeu ELECTION(3)"`,
-			"path: c1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3", "RINGLAB_PATH=c1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3" + replay("TestHiddenTranscript", "ids_5_3_7")}},
+			"path: c1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3\n", "RINGLAB_PATH=c1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3" + replay("TestHiddenTranscript", "ids_5_3_7")}},
 		labtest.Want{Test: "TestHiddenOneLeader", Status: "failed", Output: []string{
 			"correctness violated after 9 steps (a shortest path): node 1 takes id 7, the smallest id is 3",
-			"RINGLAB_PATH=c3,d3-1,c1,d1-2,c2,d2-3,d3-1,d1-2,d2-3" + replay("TestHiddenOneLeader", "ids_5_3_7")}},
+			"RINGLAB_PATH=c3,d3-1,c1,d1-2,c2,d2-3,d3-1,d1-2,d2-3" + replay("TestHiddenOneLeader", "ids_5_3_7"),
+			"t=6      node 3   leader is id 7", "✗ correctness: node 1 takes id 7, the smallest id is 3"}},
 		labtest.Want{Test: "TestHiddenEveryoneLearns", Status: "passed"},
 		labtest.Want{Test: "TestHiddenTermination", Status: "passed"},
 	)
-	if res.Score >= 10 {
-		t.Errorf("scores %v:\n%s", res.Score, b)
-	}
 }
 
 // TestAnnouncementGoesRoundForEver: a submission whose leader passes its
@@ -93,19 +131,16 @@ func TestLargerCandidateLosesTheSmallest(t *testing.T) {
 // sweeps stop at their million-step budget, and the hidden search finds
 // the first ELECTED beyond the rules' k*n, with its path.
 func TestAnnouncementGoesRoundForEver(t *testing.T) {
-	res, b := submission(t, "testdata", "buggy-forever", "ringelection.go")
-	labtest.Check(t, res, b,
+	mistake(t, "buggy-forever",
 		labtest.Want{Test: "TestFourCases", Status: "failed", Output: []string{"announcement violated: 4 ELECTION (at most 4), 999996 ELECTED (at most 3)"}},
 		labtest.Want{Test: "TestHiddenTranscript", Status: "passed"},
 		labtest.Want{Test: "TestHiddenOneLeader", Status: "passed"},
 		labtest.Want{Test: "TestHiddenEveryoneLearns", Status: "passed"},
 		labtest.Want{Test: "TestHiddenTermination", Status: "failed", Output: []string{
 			"announcement violated after 13 steps (a shortest path): node 2 sent ELECTED number 10: the rules send at most k*n = 9 (k = 3 initiator(s), n = 3), rule 6 stopping each at the leader",
-			"RINGLAB_PATH=c2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2" + replay("TestHiddenTermination", "ids_5_3_7")}},
+			"RINGLAB_PATH=c2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2,d2-3,d3-1,d1-2" + replay("TestHiddenTermination", "ids_5_3_7"),
+			"t=7      node 2   note  election complete", "t=7      node 2   send  ELECTED(candidate_id=3) to node 3"}},
 	)
-	if res.Score >= 10 {
-		t.Errorf("scores %v:\n%s", res.Score, b)
-	}
 }
 
 // TestSilentFollowerLeavesOthersOut: a submission whose follower takes
@@ -113,8 +148,7 @@ func TestAnnouncementGoesRoundForEver(t *testing.T) {
 // the right one, and every run ends, but the nodes after the first
 // follower never learn it.
 func TestSilentFollowerLeavesOthersOut(t *testing.T) {
-	res, b := submission(t, "testdata", "buggy-silent", "ringelection.go")
-	labtest.Check(t, res, b,
+	mistake(t, "buggy-silent",
 		labtest.Want{Test: "TestFourCases", Status: "failed"},
 		labtest.Want{Test: "TestHiddenTranscript", Status: "failed", Output: []string{
 			`transcript violated after 6 steps (a shortest path): node 1 (id 5): line 5: printed nothing, the specification prints "[Node 1] Reconheço líder ID=3"`}},
@@ -124,7 +158,4 @@ func TestSilentFollowerLeavesOthersOut(t *testing.T) {
 			"RINGLAB_PATH=c2,d2-3,c3,d3-1,c1,d1-2,d2-3" + replay("TestHiddenEveryoneLearns", "ids_5_3_7")}},
 		labtest.Want{Test: "TestHiddenTermination", Status: "passed"},
 	)
-	if res.Score >= 10 {
-		t.Errorf("scores %v:\n%s", res.Score, b)
-	}
 }
