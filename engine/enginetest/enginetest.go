@@ -173,6 +173,18 @@ type Options struct {
 	// finds it; it fails when the search exhausts the space without it or
 	// finds another property violated first.
 	Want check.ID
+	// Only, when set, is the one property the search looks for
+	// violations of (`check --property`): the others are not judged, and
+	// the report says so. A test of what a protocol keeps when it is
+	// known to give up another (progress after a crash, by a timeout that
+	// also breaks mutual exclusion) names the one it keeps.
+	Only check.ID
+	// Liveness also judges the promises (check.Eventually: no deadlock,
+	// no starvation) over every fair cycle, as `check --liveness` does: a
+	// run without end (a workload that asks for ever) where a promise
+	// stays owed is reported as a lasso, the prefix then the cycle. The
+	// search keeps the whole graph, without the partial-order reduction.
+	Liveness bool
 }
 
 // ExhaustWith is Exhaust with the delivery order, timer model and fault
@@ -210,14 +222,19 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 	if o.QuietTimers {
 		sc.Timers = statespace.TimersQuiet
 	}
+	sc.Only, sc.Liveness = o.Only, o.Liveness
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
-		path, err := statespace.ParsePath(s, sys.Nodes)
+		prefix, cycle, err := statespace.ParseLasso(s, sys.Nodes) // a path, or a lasso's prefix|cycle
 		if err != nil {
 			t.Errorf("%s=%q: %v", PathEnv, s, err)
 			return
 		}
+		path := append(prefix, cycle...)
 		words, err := replayPath(t.Context(), sys, sc, path, "")
+		if _, cut := errors.AsType[*run.NoTermination](err); cut && cycle != nil {
+			err = nil // a lasso stops after one turn of a cycle that never ends
+		}
 		t.Logf("%s, path %s:\n%s", alg.Name, statespace.FormatPath(path), words)
 		if err != nil && o.Want == "" {
 			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
@@ -230,7 +247,20 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
 		return
 	}
-	report(t, alg.Name, sys, sc, res, o.Want)
+	if res.Violation == nil && res.Lasso != nil {
+		reportLasso(t, searched(alg.Name, o.Only), sys, sc, res.Lasso)
+		return
+	}
+	report(t, searched(alg.Name, o.Only), sys, sc, res, o.Want)
+}
+
+// searched names what a search looked at: the algorithm, and the one
+// property it judged if only one.
+func searched(name string, only check.ID) string {
+	if only == "" {
+		return name
+	}
+	return fmt.Sprintf("%s (%s only)", name, only)
 }
 
 // report says what a search found: a violation with its shortest path, its
