@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"example.com/ringlab-examples/internal/labtest"
+	"example.com/ringlab-examples/labs/bully/bully"
+	"ringlab/engine"
+	"ringlab/engine/cliutil"
 	"ringlab/engine/grade"
 )
 
@@ -78,5 +81,30 @@ func score(t *testing.T, res grade.Results, want float64, b []byte) {
 	t.Helper()
 	if res.Score != want {
 		t.Errorf("scores %v of 10, want %v:\n%s", res.Score, want, b)
+	}
+}
+
+// TestAlgorithmRefusesBadInput: each bad parameter of the lab's system is
+// a usage error naming its flag.
+func TestAlgorithmRefusesBadInput(t *testing.T) {
+	for _, c := range []struct {
+		give map[string]any
+		want string
+	}{
+		{map[string]any{"nodes": 1}, "--nodes must be between 2 and 8, got 1"},
+		{map[string]any{"nodes": 3, "down": 4}, "--down must be a node 1..3, or 0, got 4"},
+		{map[string]any{"starters": "1,x"}, `--starters: want all or nodes 1..4 like 1,2, got "1,x"`},
+		{map[string]any{"starters": "5"}, `--starters: want all or nodes 1..4 like 1,2, got "5"`},
+	} {
+		p := bully.Algorithm().Defaults()
+		for k, v := range c.give {
+			if err := p.Give(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := bully.Algorithm().Build(p, engine.Env{Runtime: "sim", MaxDelay: 1})
+		if err == nil || err.Error() != c.want || cliutil.Code(err) != cliutil.ExitUsage {
+			t.Errorf("%v: got %v (exit %d), want %q (exit %d)", c.give, err, cliutil.Code(err), c.want, cliutil.ExitUsage)
+		}
 	}
 }
