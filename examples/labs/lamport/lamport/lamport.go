@@ -15,10 +15,12 @@
 package lamport
 
 import (
+	"fmt"
 	"slices"
 
 	"ringlab/engine"
 	"ringlab/engine/node"
+	"ringlab/engine/trace"
 	"ringlab/mutex/kit"
 )
 
@@ -77,9 +79,37 @@ func New(n, i int) node.Node { return &Node{n: n, id: i, state: StateReleased} }
 
 // Algorithm is the lab's algorithm value, for every tool: the
 // mutual-exclusion kit gives it the workload (--requests) and the
-// properties.
+// properties, the grant order among them: Lamport's algorithm promises to
+// grant requests in (timestamp, id) order, the stamp each ACQUIRE carries.
 func Algorithm() engine.Algorithm {
-	return kit.Algorithm("lamport", kit.Permission, New, MessageTypes()...)
+	return kit.Spec{
+		Name: "lamport", Usage: "Lamport's mutual exclusion: a request queue in (timestamp, id) order, ACK, RELEASE",
+		NodesUsage: "nodes, all asking for the critical section",
+		Plan: func(_ engine.Params, n, _ int) (kit.Plan, error) {
+			return kit.Plan{Kind: kit.Permission, Nodes: n, Messages: MessageTypes(),
+				Factory: func(i int) (node.Node, error) {
+					if i < 1 || i > n {
+						return nil, fmt.Errorf("lamport: node index must be 1..%d, got %d", n, i)
+					}
+					return New(n, i), nil
+				},
+				Order:  kit.Order{Kinds: trace.KindsOf(trace.KindSend), Key: acquireStamp},
+				Strict: true, Promise: "(timestamp, id) order"}, nil
+		},
+	}.Algorithm()
+}
+
+// acquireStamp reads a request's (timestamp, id) from the first ACQUIRE
+// its node sends for it.
+func acquireStamp(e *trace.Event) (int, kit.Key, bool) {
+	if e.Kind != trace.KindSend || e.Msg == nil {
+		return 0, kit.Key{}, false
+	}
+	m, ok := e.Msg.Value.(Msg)
+	if !ok || m.Kind != MsgAcquire {
+		return 0, kit.Key{}, false
+	}
+	return e.Node, kit.Key{int64(m.T), int64(m.ID)}, true
 }
 
 // Step handles one input.
