@@ -149,8 +149,51 @@ func describe(err error) string {
 // logs its trace.
 func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 	t.Helper()
+	ExhaustWith(t, alg, p, Options{})
+}
+
+// Options are the choices of ExhaustWith's search that Exhaust leaves at
+// the command line's defaults; the zero value is Exhaust's search.
+type Options struct {
+	// AnyOrder delivers any message in flight next, not only a link's
+	// oldest (`check --policy random`): links that are not FIFO.
+	AnyOrder bool
+	// QuietTimers lets a pending timer fire only when no message is in
+	// flight (`check --timers quiet`): timeouts longer than any delay.
+	QuietTimers bool
+	// Crashes, Drops and Restarts are fault budgets, as check's flags:
+	// any node may crash, any message in flight be lost, any crashed node
+	// restart with its state lost, at any point, up to this many times on
+	// a path.
+	Crashes, Drops, Restarts int
+	// Want, when set, is the property the search must find violated: a
+	// test that a known counterexample exists (a protocol that needs FIFO
+	// links breaks on links that are not). The test passes, logging the
+	// shortest path, its trace and its replay command, when the search
+	// finds it; it fails when the search exhausts the space without it or
+	// finds another property violated first.
+	Want check.ID
+	// Only, when set, is the one property the search looks for
+	// violations of (`check --property`): the others are not judged, and
+	// the report says so. A test of what a protocol keeps when it is
+	// known to give up another (progress after a crash, by a timeout that
+	// also breaks mutual exclusion) names the one it keeps.
+	Only check.ID
+	// Liveness also judges the promises (check.Eventually: no deadlock,
+	// no starvation) over every fair cycle, as `check --liveness` does: a
+	// run without end (a workload that asks for ever) where a promise
+	// stays owed is reported as a lasso, the prefix then the cycle. The
+	// search keeps the whole graph, without the partial-order reduction.
+	Liveness bool
+}
+
+// ExhaustWith is Exhaust with the delivery order, timer model and fault
+// budgets of o, or, with o.Want set, the test that a violation of o.Want
+// is reachable. RINGLAB_PATH replays a path under the same options.
+func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options) {
+	t.Helper()
 	alg = alg.ForCheck()
-	env := engine.Env{Runtime: "sim", MaxDelay: 1}
+	env := engine.Env{Runtime: "sim", MaxDelay: 1, AnyOrder: o.AnyOrder}
 	sys, err := alg.Build(p, env)
 	if err != nil {
 		t.Errorf("%s: Build: %v", alg.Name, err)
@@ -171,19 +214,33 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		}
 		return cs
 	}
-	sc := statespace.Config{System: sys,
-		Checks: fresh, POR: true, MaxStates: MaxStates}
+	sc := statespace.Config{System: sys, Checks: fresh, POR: true, MaxStates: MaxStates,
+		Crashes: o.Crashes, Drops: o.Drops, Restarts: o.Restarts}
+	if o.AnyOrder {
+		sc.Policy = sim.PolicyRandom
+	}
+	if o.QuietTimers {
+		sc.Timers = statespace.TimersQuiet
+	}
+	sc.Only, sc.Liveness = o.Only, o.Liveness
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
-		path, err := statespace.ParsePath(s, sys.Nodes)
+		prefix, cycle, err := statespace.ParseLasso(s, sys.Nodes) // a path, or a lasso's prefix|cycle
 		if err != nil {
 			t.Errorf("%s=%q: %v", PathEnv, s, err)
 			return
 		}
+		path := append(prefix, cycle...)
 		words, err := replayPath(t.Context(), sys, sc, path, "")
+		if _, cut := errors.AsType[*run.NoTermination](err); cut && cycle != nil {
+			err = nil // a lasso stops after one turn of a cycle that never ends
+		}
 		t.Logf("%s, path %s:\n%s", alg.Name, statespace.FormatPath(path), words)
-		if err != nil {
+		if err != nil && o.Want == "" {
 			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
+		}
+		if addr, ok := os.LookupEnv(ServeEnv); ok {
+			explore(t, alg.Name, sys, sc, s, addr)
 		}
 		return
 	}
@@ -193,21 +250,55 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
 		return
 	}
+	if res.Violation == nil && res.Lasso != nil {
+		reportLasso(t, searched(alg.Name, o.Only), sys, sc, res.Lasso)
+		return
+	}
+	report(t, searched(alg.Name, o.Only), sys, sc, res, o.Want)
+}
+
+// searched names what a search looked at: the algorithm, and the one
+// property it judged if only one.
+func searched(name string, only check.ID) string {
+	if only == "" {
+		return name
+	}
+	return fmt.Sprintf("%s (%s only)", name, only)
+}
+
+// report says what a search found: a violation with its shortest path, its
+// replay and its trace (an error, or the log of a test that wants it), a
+// search cut short, or the space exhausted.
+func report(t testing.TB, name string, sys engine.System, sc statespace.Config, res statespace.Result, want check.ID) {
+	t.Helper()
 	if v := res.Violation; v != nil {
 		labels := statespace.FormatPath(res.Path)
 		replay := fmt.Sprintf("%s=%s %s", PathEnv, labels, goTest(t))
 		words, _ := replayPath(t.Context(), sys, sc, res.Path, replay) // the search found it: the replay shows it
-		t.Errorf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
-			alg.Name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		msg := fmt.Sprintf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nin the browser: %s\nthe path in words:\n%s",
+			name, v.Property, len(res.Path), v.Detail, labels, replay, browse(replay), indent(words))
+		switch {
+		case want == "":
+			t.Errorf("%s", msg)
+		case v.Property == want:
+			t.Logf("as it should be: %s", msg)
+		default:
+			t.Errorf("%s, not %s as it should be\n%s", v.Property, want, msg)
+		}
 		return
 	}
 	if !res.Exhausted {
 		t.Errorf("%s: not exhausted: stopped by %s after %d distinct states; no violation in the states explored",
-			alg.Name, res.Stop, res.Distinct)
+			name, res.Stop, res.Distinct)
 		return
 	}
-	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", alg.Name, res.Distinct, res.Terminal, res.Depth)
-	handWritten(t, alg.Name, sys)
+	if want != "" {
+		t.Errorf("%s: exhausted, and %s holds in every state: %d distinct states, %d terminal, depth %d; it should be violated",
+			name, want, res.Distinct, res.Terminal, res.Depth)
+		return
+	}
+	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", name, res.Distinct, res.Terminal, res.Depth)
+	handWritten(t, name, sys)
 }
 
 // handWritten reports, for nodes with their own Clone and AppendKey

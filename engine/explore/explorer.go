@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ringlab/engine/check"
+	"ringlab/engine/lang"
 	"ringlab/engine/node"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -31,6 +32,10 @@ type Explorer struct {
 	cfg   statespace.Config
 	m     *statespace.Machine
 	names func(int) string
+
+	// Lang is the language of the words of a step (English when zero);
+	// set it before the first call.
+	Lang lang.Lang
 }
 
 // NewExplorer checks cfg as statespace.Search does and returns an Explorer over its
@@ -86,6 +91,8 @@ type NodeView struct {
 	Done bool
 	// State is the node's variables, printed with %+v.
 	State string
+	// Shown is the node's state as a person reads it (Show).
+	Shown node.Shown
 	// Pending lists its pending commands and timers ("request", "timer 1").
 	Pending []string
 }
@@ -96,6 +103,10 @@ type Flight struct {
 	From, To, K int      // the link and the position on it (0: the head)
 	Msg         node.Msg // the message itself
 	Text        string   // the message in short form: REQUEST(T=3)
+	// Sent is the position in the replayed run (trace.Event.Seq) of the
+	// event that sent it: the messages of a link in the order sent are
+	// those in the order of Sent (0: not known).
+	Sent int64
 }
 
 // Step is one enabled transition and what it leads to.
@@ -160,7 +171,9 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 		set = check.NewSet(x.cfg.Checks()...)
 		set.SetNames(x.names)
 	}
+	var sent sends
 	observe := func(e *trace.Event) {
+		sent.observe(e)
 		if set != nil {
 			set.Observe(e)
 		}
@@ -201,6 +214,7 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
+	sent.number(v.InFlight)
 	for _, t := range x.m.Enabled(s, nil) {
 		next, viol, err := x.m.Step(s, t)
 		if err != nil {
@@ -291,7 +305,7 @@ func (x *Explorer) nodes(s statespace.State) []NodeView {
 	ns := x.m.Nodes(s)
 	vs := make([]NodeView, len(ns))
 	for k, n := range ns {
-		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Pending: n.Pending}
+		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Shown: Show(n.Node, len(ns), x.names), Pending: n.Pending}
 	}
 	return vs
 }
@@ -390,20 +404,20 @@ func (x *Explorer) words(s statespace.State, t statespace.Trans) string {
 	case statespace.Deliver, statespace.Drop:
 		text := trace.Short(trace.WrapMsg(msg))
 		if t.Kind == statespace.Drop {
-			return fmt.Sprintf("drop the %s from %s to %s", text, x.names(int(t.From)), x.names(i))
+			return x.Lang.T("step.drop", text, x.names(int(t.From)), x.names(i))
 		}
-		return fmt.Sprintf("deliver %s from %s to %s", text, x.names(int(t.From)), x.names(i))
+		return x.Lang.T("step.deliver", text, x.names(int(t.From)), x.names(i))
 	case statespace.Fire:
 		if name := x.timerName(s, i, int(t.Timer)); name != "" {
-			return fmt.Sprintf("fire %s's timer %d, the %s", x.names(i), t.Timer, name)
+			return x.Lang.T("step.fireNamed", x.names(i), t.Timer, name)
 		}
-		return fmt.Sprintf("fire %s's timer %d", x.names(i), t.Timer)
+		return x.Lang.T("step.fire", x.names(i), t.Timer)
 	case statespace.Command:
-		return fmt.Sprintf("give %s its command %s", x.names(i), cmd)
+		return x.Lang.T("step.command", x.names(i), cmd)
 	case statespace.Crash:
-		return "crash " + x.names(i)
+		return x.Lang.T("step.crash", x.names(i))
 	case statespace.Restart:
-		return "restart " + x.names(i)
+		return x.Lang.T("step.restart", x.names(i))
 	}
 	return t.String()
 }

@@ -62,6 +62,15 @@ var en = map[string]string{
 	"check.keptOnThem":     ", every promise kept on them",
 	"check.notJudgedThere": ", so %s were not judged on the runs that stay there",
 
+	// the words of a step, in the explorer's steps, path and history
+	"step.deliver":   "deliver %s from %s to %s",
+	"step.drop":      "drop the %s from %s to %s",
+	"step.fireNamed": "fire %s's timer %d, the %s",
+	"step.fire":      "fire %s's timer %d",
+	"step.command":   "give %s its command %s",
+	"step.crash":     "crash %s",
+	"step.restart":   "restart %s",
+
 	// the explorer (check --serve): assets/explore.html, explore.js, and what the server computes for it
 	"page.graphLabel":         "the nodes in their topology and the messages in flight",
 	"page.flight":             "Messages in flight",
@@ -156,6 +165,19 @@ var en = map[string]string{
 	"ex.nearest":     "⚡ shortest way to a violation",
 	"ex.nearestTip":  "this step is on a shortest way from here to a violation",
 	"ex.strip":       "space-time diagram of the path so far: one line per node, time running right, an arrow per message",
+
+	// the explorer's legend, marks and messages (from the graph part)
+	"ex.legendStates": "States met so far",
+	"ex.legendMarks":  "Marks",
+	"ex.markCS":       "in the critical section",
+	"ex.markLeader":   "leader",
+	"ex.markHalo":     "a node of the violation",
+	"ex.markMoved":    "moved by the last step",
+	"ex.markMsg":      "a message in flight, towards its receiver (#1: sent first on its link)",
+	"ex.markBlocked":  "not deliverable yet",
+	"ex.labelsHidden": "%d message label(s) left out for room: hover a message, or see Messages in flight",
+	"ex.sentNth":      "sent #%d",
+	"ex.sentOrder":    "sent #%d of %d on its link",
 
 	// the replay page (--serve, ringlab serve): assets/page.html and app.js
 	"rp.runsServed":     "runs served",

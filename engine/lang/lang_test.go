@@ -2,10 +2,12 @@ package lang
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,7 +22,7 @@ func TestTablesAgree(t *testing.T) {
 			switch {
 			case !ok:
 				t.Errorf("%s lacks key %q", l, k)
-			case !slices.Equal(verbs(v), verbs(w)):
+			case !maps.Equal(args(v), args(w)):
 				t.Errorf("%s %q: verbs %q, English has %q", l, k, verbs(w), verbs(v))
 			case strings.TrimSpace(w) == "":
 				t.Errorf("%s %q is empty", l, k)
@@ -39,9 +41,35 @@ var verbsRE = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?(\[[0-9]+\])?[a-zA-Z
 // verbs are the fmt verbs of s, in order.
 func verbs(s string) []string { return verbsRE.FindAllString(s, -1) }
 
+// args is what each argument of s is formatted as, by its index from 1
+// ("%s %[1]q" formats the first as both s and q): a translation may
+// reorder them with explicit indexes (%[2]d), but must format the same
+// arguments the same way.
+func args(s string) map[int]string {
+	out := map[int]string{}
+	next := 1
+	for _, v := range verbs(s) {
+		if v == "%%" {
+			continue
+		}
+		if i := strings.Index(v, "["); i >= 0 {
+			next, _ = strconv.Atoi(v[i+1 : strings.Index(v, "]")])
+		}
+		out[next] += v[len(v)-1:]
+		next++
+	}
+	return out
+}
+
 func TestVerbs(t *testing.T) {
 	if got := verbs("a %s b %d%% %.1f"); !slices.Equal(got, []string{"%s", "%d", "%%", "%.1f"}) {
 		t.Errorf("verbs: %q", got)
+	}
+	if a, b := args("fire %s's timer %d"), args("o temporizador %[2]d de %[1]s"); !maps.Equal(a, b) || len(a) != 2 {
+		t.Errorf("reordered with indexes: %v and %v", a, b)
+	}
+	if a, b := args("%s then %d"), args("%d then %s"); maps.Equal(a, b) {
+		t.Errorf("reordered without indexes passes: %v and %v", a, b)
 	}
 }
 

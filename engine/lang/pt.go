@@ -58,6 +58,15 @@ var pt = map[string]string{
 	"check.keptOnThem":     ", toda promessa cumprida neles",
 	"check.notJudgedThere": ", então %s não foram julgadas nas execuções que ficam lá",
 
+	// as palavras de um passo, na lista de passos, no caminho e no histórico do explorador
+	"step.deliver":   "entregar %s de %s para %s",
+	"step.drop":      "perder %s de %s para %s",
+	"step.fireNamed": "disparar o temporizador %[2]d de %[1]s, o %[3]s",
+	"step.fire":      "disparar o temporizador %[2]d de %[1]s",
+	"step.command":   "dar a %s o comando %s",
+	"step.crash":     "derrubar %s",
+	"step.restart":   "reiniciar %s",
+
 	// o explorador (check --serve)
 	"page.graphLabel":         "os nós na sua topologia e as mensagens em trânsito",
 	"page.flight":             "Mensagens em trânsito",
@@ -152,6 +161,19 @@ var pt = map[string]string{
 	"ex.nearest":     "⚡ caminho mais curto até uma violação",
 	"ex.nearestTip":  "este passo está em um caminho mais curto daqui até uma violação",
 	"ex.strip":       "diagrama espaço-tempo do caminho até aqui: uma linha por nó, o tempo correndo para a direita, uma seta por mensagem",
+
+	// a legenda, as marcas e as mensagens do explorador
+	"ex.legendStates": "Estados vistos até aqui",
+	"ex.legendMarks":  "Marcas",
+	"ex.markCS":       "na seção crítica",
+	"ex.markLeader":   "líder",
+	"ex.markHalo":     "um nó da violação",
+	"ex.markMoved":    "movido pelo último passo",
+	"ex.markMsg":      "uma mensagem em trânsito, rumo ao seu destinatário (nº 1: a primeira enviada no seu enlace)",
+	"ex.markBlocked":  "ainda não entregável",
+	"ex.labelsHidden": "%d rótulo(s) de mensagem omitido(s) por falta de espaço: passe o mouse sobre uma mensagem, ou veja Mensagens em trânsito",
+	"ex.sentNth":      "enviada nº %d",
+	"ex.sentOrder":    "enviada nº %d de %d no seu enlace",
 
 	// a página de reprodução (--serve, ringlab serve)
 	"rp.runsServed":     "execuções servidas",
