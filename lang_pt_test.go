@@ -6,12 +6,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"ringlab/engine/lang"
@@ -110,28 +112,34 @@ func englishLeft(t *testing.T, ctx context.Context, what string) {
 
 // The explorer in Portuguese on the issue's four cases, each walked to its
 // violation with the page's own "shortest way" button (the banner, the
-// path, the fates and the point of no return all shown), then the replay
+// path, the fates and the point of no return all shown; Ricart-Agrawala,
+// correct, says none is reachable), then the replay
 // page of the chapter's slow holder (mutex scenario central-slow), which
-// opens at its violation. One Chromium.
+// opens at its violation. One Chromium. The screenshots of
+// engine/serve/README.md's Portuguese section are these pages
+// (RINGLAB_UPDATE=1 writes them).
 func TestPortuguesePages(t *testing.T) {
 	ctx := browser(t)
 	for _, c := range []struct {
-		name string
-		args []string
+		name, at string // at: where the page opens
+		args     []string
 	}{
-		{"lamport", []string{"mutex", "check", "lamport", "--nodes", "2", "--policy", "random", "--property", "mutual-exclusion"}},
-		{"central", []string{"mutex", "check", "central", "--nodes", "3", "--grant-timeout", "10"}},
-		{"anonymous", []string{"election", "check", "anonymous", "--nodes", "3", "--initiators", "all"}},
-		{"ricart-agrawala", []string{"mutex", "check", "ricart-agrawala", "--nodes", "2", "--policy", "random"}},
+		{"lamport", "", []string{"mutex", "check", "lamport", "--nodes", "2", "--policy", "random", "--property", "mutual-exclusion"}},
+		{"central", "", []string{"mutex", "check", "central", "--nodes", "3", "--grant-timeout", "10"}},
+		{"anonymous", "", []string{"election", "check", "anonymous", "--nodes", "3", "--initiators", "all"}},
+		// correct: the shortest way finds none; opened with three requests on their way
+		{"ricart-agrawala", "c1,c2,c3", []string{"mutex", "check", "ricart-agrawala", "--nodes", "3", "--policy", "random"}},
 	} {
 		base := explorerServer(t, append(c.args, "--lang", "pt")...)
-		openAt(t, ctx, base, "")
-		englishLeft(t, ctx, c.name+" at the initial state")
+		openAt(t, ctx, base, c.at)
+		englishLeft(t, ctx, c.name+" at "+cmp.Or(c.at, "the initial state"))
 		do(t, ctx, chromedp.Click(chromedp.CSS("#shortest")))
 		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.explorer.ready && document.getElementById("shortNote").textContent !== "procurando…"`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
 			t.Fatal(err)
 		}
 		englishLeft(t, ctx, c.name+" after the shortest way")
+		do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1390, 990))
+		screenshot(t, ctx, "explore-"+c.name+"-pt.png")
 	}
 	ctx2, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -151,6 +159,7 @@ func TestPortuguesePages(t *testing.T) {
 		t.Error("the replay page shows no violation")
 	}
 	englishLeft(t, ctx, "the replay page")
+	screenshot(t, ctx, "central-slow-pt.png")
 	cancel()
 	<-done
 }

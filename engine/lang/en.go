@@ -31,6 +31,8 @@ var en = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "leader should be id %d (the smallest id)",
 	"detail.leader should be id %d (the highest live id)": "leader should be id %d (the highest live id)",
 
+	"list.and": " and ", // joins the last two names of a list in a detail
+
 	// a run's text: a violation's event, the verdict lines
 	"trace.violation":    "VIOLATION of %s: %s",
 	"verdict.notReached": "not reached",

@@ -105,8 +105,8 @@ func (l Lang) Detail(detail string) string {
 	for _, p := range patterns() {
 		if m := p.re.FindStringSubmatch(detail); m != nil {
 			args := make([]any, len(m)-1)
-			for i, a := range m[1:] {
-				args[i] = a
+			for i, a := range m[1:] { // "P1 and P2": a list of names, joined in l
+				args[i] = strings.ReplaceAll(a, en["list.and"], t["list.and"])
 			}
 			return fmt.Sprintf(verbRE.ReplaceAllString(t[p.key], "%s"), args...)
 		}

@@ -154,7 +154,7 @@ func TestLookup(t *testing.T) {
 	}
 	for detail, want := range map[string]string{
 		"the path ends before the run does":                     "o caminho termina antes da execução",
-		"P1 and P2 are in the critical section at once (t=6)":   "P1 and P2 estão na seção crítica ao mesmo tempo (t=6)",
+		"P1 and P2 are in the critical section at once (t=6)":   "P1 e P2 estão na seção crítica ao mesmo tempo (t=6)",
 		"every request granted (9 entries); longest wait 6, P2": "todo pedido atendido (9 entradas); maior espera 6, P2",
 		"every request granted (9 entries)":                     "todo pedido atendido (9 entradas)",
 		"a detail no table knows":                               "a detail no table knows",

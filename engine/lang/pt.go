@@ -29,6 +29,8 @@ var pt = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "o líder deve ser o id %d (o menor id)",
 	"detail.leader should be id %d (the highest live id)": "o líder deve ser o id %d (o maior id vivo)",
 
+	"list.and": " e ",
+
 	"trace.violation":    "VIOLAÇÃO de %s: %s",
 	"verdict.notReached": "veredito não alcançado",
 

@@ -27,6 +27,10 @@ const DETAILS = Object.keys(WORDS).filter((k) => k.startsWith("detail.") && /%[s
   .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
   .map((k) => [k, new RegExp("^" + k.slice(7).split(/%[sdv]/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("(.+?)") + "$")]);
 
+// LOG_AND joins the last two names of a list in a detail as a run's log
+// writes it: logs are in English, whatever the page's language.
+const LOG_AND = " and ";
+
 // detailText is a verdict's detail in the page's language, as Go's
 // lang.Lang.Detail gives it: fixed words, or a pattern whose verbs stand
 // for the figures and names the detail carries; else the detail as it is.
@@ -34,7 +38,7 @@ function detailText(d) {
   if (WORDS["detail." + d] !== undefined) return WORDS["detail." + d];
   for (const [k, re] of DETAILS) {
     const m = re.exec(d);
-    if (m) return T(k, ...m.slice(1));
+    if (m) return T(k, ...m.slice(1).map((a) => a.split(LOG_AND).join(T("list.and"))));
   }
   return d;
 }
