@@ -31,11 +31,27 @@ var en = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "leader should be id %d (the smallest id)",
 	"detail.leader should be id %d (the highest live id)": "leader should be id %d (the highest live id)",
 
-	"list.and": " and ", // joins the last two names of a list in a detail
+	"detail.%s end as leaders": "%s end as leaders",
+	"list.and":                 " and ", // joins the last two names of a list in a detail
 
 	// a run's text: a violation's event, the verdict lines
 	"trace.violation":    "VIOLATION of %s: %s",
 	"verdict.notReached": "not reached",
+
+	// a space-time picture (--format svg, the explorer's strip)
+	"svg.title":     "%s — %d nodes, %s",
+	"svg.seed":      ", seed %d",
+	"svg.ticks":     "time → in simulator ticks (ticks where nothing happens are left out; every event of a tick sits on its line)",
+	"svg.live":      "time → (a live run: events in the order they were logged)",
+	"svg.steps":     "time → (steps as the log counts them)",
+	"svg.legend":    "Legend",
+	"svg.cs":        "critical section",
+	"svg.lost":      "lost message",
+	"svg.crash":     "crash",
+	"svg.recovery":  "recovery",
+	"svg.leader":    "leader decided",
+	"svg.violation": "violation",
+	"svg.cut":       "✂ cut: the diagram shows the first %d of %d events; narrow the run (fewer nodes, requests or initiators) to see it all.",
 
 	// a check's report
 	"check.violation":      "result: VIOLATION of %s after %d steps (a shortest path): %s",

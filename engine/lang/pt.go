@@ -29,10 +29,26 @@ var pt = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "o líder deve ser o id %d (o menor id)",
 	"detail.leader should be id %d (the highest live id)": "o líder deve ser o id %d (o maior id vivo)",
 
-	"list.and": " e ",
+	"detail.%s end as leaders": "%s terminam como líderes",
+	"list.and":                 " e ",
 
 	"trace.violation":    "VIOLAÇÃO de %s: %s",
 	"verdict.notReached": "veredito não alcançado",
+
+	// um diagrama espaço-tempo (--format svg, o diagrama do explorador)
+	"svg.title":     "%s — %d nós, %s",
+	"svg.seed":      ", semente %d",
+	"svg.ticks":     "tempo → em ticks do simulador (ticks em que nada acontece são omitidos; todo evento de um tick fica na sua linha)",
+	"svg.live":      "tempo → (uma execução real: eventos na ordem em que foram registrados)",
+	"svg.steps":     "tempo → (passos como o log os conta)",
+	"svg.legend":    "Legenda",
+	"svg.cs":        "seção crítica",
+	"svg.lost":      "mensagem perdida",
+	"svg.crash":     "falha",
+	"svg.recovery":  "recuperação",
+	"svg.leader":    "líder decidido",
+	"svg.violation": "violação",
+	"svg.cut":       "✂ corte: o diagrama mostra os primeiros %d de %d eventos; reduza a execução (menos nós, pedidos ou iniciadores) para vê-la inteira.",
 
 	"check.violation":      "resultado: VIOLAÇÃO de %s após %d passos (um caminho mais curto): %s",
 	"check.liveViolation":  "resultado: VIOLAÇÃO DE VIVACIDADE de %s: %s",

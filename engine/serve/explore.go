@@ -335,6 +335,7 @@ func (e *Explore) strip(w http.ResponseWriter, r *http.Request) {
 		key = statespace.FormatLasso(path[:cycle], path[cycle:])
 	}
 	rd, _ := trace.NewRenderer("svg", w)
+	rd = trace.InLang(rd, e.lang)
 	if hr, ok := rd.(trace.HeaderRenderer); ok {
 		_ = hr.Header(&trace.Header{V: trace.Version, Kind: trace.KindHeader, Algorithm: e.info.Title, Runtime: "sim",
 			Nodes: len(e.info.Names), Names: e.info.Names, Topology: e.info.Topology, Edges: e.info.Edges,

@@ -88,11 +88,14 @@ type textRenderer struct {
 	lang  lang.Lang // the language of the verdict lines
 }
 
-// InLang makes r write its verdict lines in l (package lang) when it
-// writes text; it returns r. The other formats are data, and stay as they
-// are.
+// InLang makes r write its words in l (package lang) when it writes
+// text (the verdict lines) or an svg picture; it returns r. The other
+// formats are data, or drawn by other tools, and stay as they are.
 func InLang(r Renderer, l lang.Lang) Renderer {
-	if t, ok := r.(*textRenderer); ok {
+	switch t := r.(type) {
+	case *textRenderer:
+		t.lang = l
+	case *svgRenderer:
 		t.lang = l
 	}
 	return r

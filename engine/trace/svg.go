@@ -3,6 +3,8 @@ package trace
 import (
 	"fmt"
 	"strings"
+
+	"ringlab/engine/lang"
 )
 
 // svgRenderer draws a space-time diagram (Lamport's picture of a run) as a
@@ -11,7 +13,10 @@ import (
 // ending in a cross; critical sections as bars on the line; crashes,
 // leader decisions and violations marked; a legend; and the command that
 // replays the run in the footer. No script, no external resource.
-type svgRenderer struct{ collector }
+type svgRenderer struct {
+	collector
+	lang lang.Lang // the language of the picture's words
+}
 
 func (r *svgRenderer) Flush() error { return r.flush(r.draw) }
 
@@ -74,6 +79,7 @@ func xmlText(s string) string {
 // left out; a gap between two instants is wide enough for the labels of
 // the messages that cross it.
 type svgDiagram struct {
+	lang    lang.Lang
 	b       strings.Builder
 	h       *Header
 	n       int
@@ -124,7 +130,7 @@ func (r *svgRenderer) draw() error {
 	var extra []float64
 	var d *svgDiagram
 	for range svgPasses {
-		d = &svgDiagram{h: r.header(), ev: r.ev, sum: r.sum, skipped: r.skipped, ms: ms, byEvent: byEvent, extra: extra}
+		d = &svgDiagram{lang: r.lang, h: r.header(), ev: r.ev, sum: r.sum, skipped: r.skipped, ms: ms, byEvent: byEvent, extra: extra}
 		d.draw()
 		if d.dropped == 0 || !d.labels {
 			break
@@ -286,17 +292,17 @@ func (d *svgDiagram) frame(width, height float64) {
 	}
 	d.p("</defs>\n")
 	d.p(`<rect x="0" y="0" width="%.0f" height="%.0f" fill="white"/>`+"\n", width, height)
-	title := fmt.Sprintf("%s — %d nodes, %s", h.Algorithm, d.n, h.Runtime)
+	title := d.lang.T("svg.title", h.Algorithm, d.n, h.Runtime)
 	if h.Runtime == "sim" {
-		title += fmt.Sprintf(", seed %d", h.Seed)
+		title += d.lang.T("svg.seed", h.Seed)
 	}
 	d.p(`<text x="24" y="28" font-size="17" font-weight="bold">%s</text>`+"\n", xmlText(title))
-	unit := "time → in simulator ticks (ticks where nothing happens are left out; every event of a tick sits on its line)"
+	unit := d.lang.T("svg.ticks")
 	switch {
 	case h.Live():
-		unit = "time → (a live run: events in the order they were logged)"
+		unit = d.lang.T("svg.live")
 	case h.Runtime != "sim":
-		unit = "time → (steps as the log counts them)"
+		unit = d.lang.T("svg.steps")
 	}
 	d.p(`<text x="24" y="48" font-size="12" fill="#555">%s</text>`+"\n", xmlText(unit))
 	d.pl.bounds = box{d.left - 6, svgTop - 40, width - 8, d.bottom() - 20}

@@ -220,7 +220,7 @@ func (d *svgDiagram) messageLabels() {
 // legend explains the marks used and the colour of each message type.
 func (d *svgDiagram) legend() {
 	ly := d.bottom() + 10
-	d.p(`<text x="24" y="%.1f" font-size="12" font-weight="bold">Legend</text>`+"\n", ly)
+	d.p(`<text x="24" y="%.1f" font-size="12" font-weight="bold">%s</text>`+"\n", ly, xmlText(d.lang.T("svg.legend")))
 	lx := 90.0
 	item := func(draw, text string) {
 		d.p(draw+"\n", lx, ly-4)
@@ -232,22 +232,22 @@ func (d *svgDiagram) legend() {
 		has[d.ev[i].Kind] = true
 	}
 	if has[KindEnterCS] {
-		item(`<g transform="translate(%.1f %.1f)"><rect x="0" y="-6" width="24" height="12" rx="3" fill="#5dade2" fill-opacity="0.55" stroke="#2e86c1"/></g>`, "critical section")
+		item(`<g transform="translate(%.1f %.1f)"><rect x="0" y="-6" width="24" height="12" rx="3" fill="#5dade2" fill-opacity="0.55" stroke="#2e86c1"/></g>`, d.lang.T("svg.cs"))
 	}
 	if has[KindDrop] {
-		item(`<g transform="translate(%.1f %.1f)"><path d="M0,0 l18,0" stroke="#555" stroke-dasharray="5 3"/><path d="M16,-4 l8,8 m0,-8 l-8,8" stroke="#c0392b" stroke-width="2.2"/></g>`, "lost message")
+		item(`<g transform="translate(%.1f %.1f)"><path d="M0,0 l18,0" stroke="#555" stroke-dasharray="5 3"/><path d="M16,-4 l8,8 m0,-8 l-8,8" stroke="#c0392b" stroke-width="2.2"/></g>`, d.lang.T("svg.lost"))
 	}
 	if has[KindCrash] {
-		item(`<g transform="translate(%.1f %.1f)"><path d="M4,-7 l14,14 m0,-14 l-14,14" stroke="#c0392b" stroke-width="3"/></g>`, "crash")
+		item(`<g transform="translate(%.1f %.1f)"><path d="M4,-7 l14,14 m0,-14 l-14,14" stroke="#c0392b" stroke-width="3"/></g>`, d.lang.T("svg.crash"))
 	}
 	if has[KindRecover] {
-		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="6" fill="none" stroke="#27ae60" stroke-width="2.5"/></g>`, "recovery")
+		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="6" fill="none" stroke="#27ae60" stroke-width="2.5"/></g>`, d.lang.T("svg.recovery"))
 	}
 	if has[KindLeader] {
-		item(`<g transform="translate(%.1f %.1f)"><text x="11" y="0" font-size="18" fill="#d4ac0d" text-anchor="middle" dominant-baseline="middle">★</text></g>`, "leader decided")
+		item(`<g transform="translate(%.1f %.1f)"><text x="11" y="0" font-size="18" fill="#d4ac0d" text-anchor="middle" dominant-baseline="middle">★</text></g>`, d.lang.T("svg.leader"))
 	}
 	if has[KindViolation] {
-		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="8" fill="none" stroke="#e74c3c" stroke-width="3"/></g>`, "violation")
+		item(`<g transform="translate(%.1f %.1f)"><circle cx="11" cy="0" r="8" fill="none" stroke="#e74c3c" stroke-width="3"/></g>`, d.lang.T("svg.violation"))
 	}
 	for k, t := range d.types {
 		if k%svgLegend == 0 && k > 0 {
@@ -270,12 +270,11 @@ func (d *svgDiagram) footer(fy float64) {
 		case !v.OK:
 			fill = "#c0392b"
 		}
-		d.p(`<text x="24" y="%.1f" font-size="12" fill="%s">%s</text>`+"\n", fy, fill, xmlText(Cut(VerdictLine(v), 160)))
+		d.p(`<text x="24" y="%.1f" font-size="12" fill="%s">%s</text>`+"\n", fy, fill, xmlText(Cut(VerdictLineIn(d.lang, v), 160)))
 		fy += 18
 	}
 	if d.shown < len(d.ev) || d.skipped > 0 {
-		d.p(`<text x="24" y="%.1f" font-size="12" fill="#c0392b">%s</text>`+"\n", fy, xmlText(fmt.Sprintf(
-			"✂ cut: the diagram shows the first %d of %d events; narrow the run (fewer nodes, requests or initiators) to see it all.", d.shown, len(d.ev)+d.skipped)))
+		d.p(`<text x="24" y="%.1f" font-size="12" fill="#c0392b">%s</text>`+"\n", fy, xmlText(d.lang.T("svg.cut", d.shown, len(d.ev)+d.skipped)))
 		fy += 18
 	}
 	d.p(`<text x="24" y="%.1f" font-size="12" fill="#333">replay: <tspan font-family="DejaVu Sans Mono, monospace">%s</tspan></text>`+"\n", fy, xmlText(d.h.Replay+ReplayNote(d.h.Runtime)))
