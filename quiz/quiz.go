@@ -77,6 +77,10 @@ func kinds() []kind {
 		{"ring-messages", "election", ringMessages},
 		{"bully-leader", "election", bullyLeader},
 		{"lamport-clock", "clocks", lamportClock},
+		{"mutex-path", "mutex", mutexPath},
+		{"messages-per-entry", "mutex", perEntry},
+		{"quorum-probability", "mutex", quorumProbability},
+		{"two-locks", "concurrency", twoLocks},
 	}
 }
 
