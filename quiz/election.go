@@ -126,30 +126,18 @@ func bullyLeader(ctx context.Context, r *rand.Rand) (item, error) {
 		crashed = append(crashed, n-i) // among the three highest ids
 	}
 	slices.Sort(crashed)
-	line := fmt.Sprintf("election bully --nodes %d", n)
-	var when []string
-	for _, c := range crashed {
-		line += fmt.Sprintf(" --crash %d@%d", c, tick)
-		when = append(when, fmt.Sprintf("%d", c))
-	}
-	line += " --seed 1"
-	evs, err := runLog(ctx, line)
+	leader, line, err := bullyRun(ctx, n, crashed, tick)
 	if err != nil {
 		return item{}, err
 	}
-	leader := 0
-	for _, e := range evs {
-		if e.Kind == "leader" {
-			leader = e.Leader
-		}
-	}
+	when := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(crashed)), ","), "[]")
 	ans := strconv.Itoa(leader)
 	return item{
 		text: both{
 			fmt.Sprintf("Bully runs on %d nodes with ids 1..%d; node 1 starts an election at tick 0, and these ids crash at tick %[4]d: %[3]s. Which id is the leader at the end?",
-				n, n, strings.Join(when, ","), tick),
+				n, n, when, tick),
 			fmt.Sprintf("O Bully roda com %d nós de ids 1..%d; o nó 1 inicia uma eleição no tick 0, e estes ids falham no tick %[4]d: %[3]s. Qual id é o líder no final?",
-				n, n, strings.Join(when, ","), tick),
+				n, n, when, tick),
 		},
 		answer: ans, form: formInt,
 		explanation: both{
@@ -158,6 +146,28 @@ func bullyLeader(ctx context.Context, r *rand.Rand) (item, error) {
 		},
 		replay: line, evidence: fmt.Sprintf(`✓ correctness: leader should be id %s\b`, ans),
 	}, nil
+}
+
+// bullyRun runs Bully on n nodes with ids 1..n, node 1 starting, the ids
+// crashed crashing at tick, and returns the last leader announced and the
+// run's command line.
+func bullyRun(ctx context.Context, n int, crashed []int, tick int) (int, string, error) {
+	line := fmt.Sprintf("election bully --nodes %d", n)
+	for _, c := range crashed {
+		line += fmt.Sprintf(" --crash %d@%d", c, tick)
+	}
+	line += " --seed 1"
+	evs, err := runLog(ctx, line)
+	if err != nil {
+		return 0, "", err
+	}
+	leader := 0
+	for _, e := range evs {
+		if e.Kind == "leader" {
+			leader = e.Leader
+		}
+	}
+	return leader, line, nil
 }
 
 // lamportClock asks the Lamport clock of a node's "leader" event in a

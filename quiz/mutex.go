@@ -45,16 +45,9 @@ func mutexPath(ctx context.Context, r *rand.Rand) (item, error) {
 	case 2:
 		config = strings.Replace(config, "random", "fifo", 1) // Lamport's links made FIFO; central's stay as they are
 	}
-	line := fmt.Sprintf("mutex check %s --property mutual-exclusion --path %s", config, path)
-	code, out, errs := lab(ctx, line)
-	ans, mark := "", ""
-	switch {
-	case code == cliutil.ExitViolation:
-		ans, mark = "yes", "✗"
-	case (code == cliutil.ExitOK || code == cliutil.ExitNoTermination) && strings.Contains(out+errs, "✓ mutual exclusion"):
-		ans, mark = "no", "✓"
-	default:
-		return item{}, fmt.Errorf("ringlab %s: exit %d: %s", line, code, strings.TrimSpace(errs))
+	ans, mark, code, line, err := replayPath(ctx, config, path)
+	if err != nil {
+		return item{}, err
 	}
 	legend := both{
 		"cI: node I asks to enter; dI-J: the link from I to J delivers a message; tI:K: node I's timer fires",
@@ -76,27 +69,29 @@ func mutexPath(ctx context.Context, r *rand.Rand) (item, error) {
 	}, nil
 }
 
+// replayPath replays path in `mutex check CONFIG` and says whether it
+// breaks mutual exclusion ("yes" or "no"), with the verdict's mark in the
+// replay's output, the replay's exit code and its command line.
+func replayPath(ctx context.Context, config, path string) (ans, mark string, code int, line string, err error) {
+	line = fmt.Sprintf("mutex check %s --property mutual-exclusion --path %s", config, path)
+	code, out, errs := lab(ctx, line)
+	switch {
+	case code == cliutil.ExitViolation:
+		return "yes", "✗", code, line, nil
+	case (code == cliutil.ExitOK || code == cliutil.ExitNoTermination) && strings.Contains(out+errs, "✓ mutual exclusion"):
+		return "no", "✓", code, line, nil
+	}
+	return "", "", code, line, fmt.Errorf("ringlab %s: exit %d: %s", line, code, strings.TrimSpace(errs))
+}
+
 // perEntry asks how many messages an algorithm sends per critical-section
 // entry at N nodes on one seeded run: the simulator measures it.
 func perEntry(ctx context.Context, r *rand.Rand) (item, error) {
 	algo := []string{"ricart-agrawala", "maekawa", "lamport", "central", "token-ring"}[r.IntN(5)]
 	n, seed := 3+r.IntN(3), 1+r.IntN(20)
-	line := fmt.Sprintf("mutex %s --nodes %d --seed %d", algo, n, seed)
-	code, out, errs := lab(ctx, line+" --format json")
-	if code != cliutil.ExitOK {
-		return item{}, fmt.Errorf("ringlab %s: exit %d: %s", line, code, strings.TrimSpace(errs))
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var sum struct {
-		Extra map[string]any `json:"extra"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+	ans, theory, line, err := perEntryOf(ctx, algo, n, seed)
+	if err != nil {
 		return item{}, err
-	}
-	figure, _ := sum.Extra["messages per entry"].(string) // "7.75 (theory ...)"
-	ans, theory, ok := strings.Cut(figure, " ")
-	if _, err := strconv.ParseFloat(ans, 64); err != nil || !ok {
-		return item{}, fmt.Errorf("ringlab %s: no messages per entry in %q", line, figure)
 	}
 	return item{
 		text: both{
@@ -112,13 +107,37 @@ func perEntry(ctx context.Context, r *rand.Rand) (item, error) {
 	}, nil
 }
 
+// perEntryOf runs `mutex ALGO --nodes N --seed S` on the simulator and
+// returns its messages per entry as the run's summary states them, the
+// chapter's bound, and the run's command line.
+func perEntryOf(ctx context.Context, algo string, n, seed int) (ans, theory, line string, err error) {
+	line = fmt.Sprintf("mutex %s --nodes %d --seed %d", algo, n, seed)
+	code, out, errs := lab(ctx, line+" --format json")
+	if code != cliutil.ExitOK {
+		return "", "", line, fmt.Errorf("ringlab %s: exit %d: %s", line, code, strings.TrimSpace(errs))
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var sum struct {
+		Extra map[string]any `json:"extra"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		return "", "", line, err
+	}
+	figure, _ := sum.Extra["messages per entry"].(string) // "7.75 (theory ...)"
+	ans, theory, ok := strings.Cut(figure, " ")
+	if _, err := strconv.ParseFloat(ans, 64); err != nil || !ok {
+		return "", "", line, fmt.Errorf("ringlab %s: no messages per entry in %q", line, figure)
+	}
+	return ans, theory, line, nil
+}
+
 // quorumProbability asks the chance that amnesia breaks a quorum: the
 // lab's formula (mutex/quorum) computes it.
 func quorumProbability(_ context.Context, r *rand.Rand) (item, error) {
 	n := 3 + r.IntN(7)
 	m := n/2 + 1 + r.IntN(n-n/2)
 	p := []float64{0.01, 0.05, 0.1, 0.2, 0.3}[r.IntN(5)]
-	ans := fmt.Sprintf("%.3g", quorum.ViolationProbability(n, m, p))
+	ans := quorumAnswer(n, m, p)
 	return item{
 		text: both{
 			fmt.Sprintf("A participant enters the critical section once it holds m = %d votes out of n = %d coordinators. Each coordinator crashes and recovers, forgetting its vote, with probability P = %g within the window. What is the probability that a second participant also collects m votes (mutual exclusion broken)? Three significant digits.", m, n, p),
@@ -132,4 +151,11 @@ func quorumProbability(_ context.Context, r *rand.Rand) (item, error) {
 		replay:   fmt.Sprintf("mutex quorum-probability --n %d --m %d --p %g", n, m, p),
 		evidence: `(?m)^P_v = .* = ` + regexp.QuoteMeta(ans) + `$`,
 	}, nil
+}
+
+// quorumAnswer is the probability that amnesia breaks a quorum of m out of
+// n, P being one coordinator's chance, to three significant digits as
+// `mutex quorum-probability` prints it.
+func quorumAnswer(n, m int, p float64) string {
+	return fmt.Sprintf("%.3g", quorum.ViolationProbability(n, m, p))
 }
