@@ -32,7 +32,7 @@ func Command() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of the question; question i of a --count sheet is that of seed S+i-1", DefaultText: "drawn and printed on stderr"},
 			&cli.StringFlag{Name: "lang", Value: "en", Usage: "language: en or pt (Brazilian Portuguese)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json (one object per question: question, answer, explanation, replay, kind, topic, seed) or md (a sheet, then its answer key)"},
-			&cli.StringFlag{Name: "answer", Usage: "check this reply to the question: exit 0 right, 3 wrong, with the explanation either way"},
+			&cli.StringFlag{Name: "answer", Usage: "check this reply to the question: exit 0 right, 3 wrong, with the explanation either way", DefaultText: "none"},
 			&cli.IntFlag{Name: "count", Value: 1, Usage: fmt.Sprintf("questions, of seeds S, S+1, ... (1..%d)", MaxCount)},
 		},
 		Action: action,
@@ -51,6 +51,9 @@ type options struct {
 func parse(c *cli.Context) (options, error) {
 	o := options{topic: c.String("topic"), lang: c.String("lang"), format: c.String("format"),
 		answer: c.String("answer"), seed: c.Uint64("seed"), count: c.Int("count"), answering: c.IsSet("answer")}
+	if o.topic == "any" {
+		o.topic = ""
+	}
 	switch {
 	case o.topic != "" && !slices.Contains(Topics(), o.topic) && !slices.Contains(Kinds(), o.topic):
 		return o, cliutil.FlagUsagef("topic", "--topic %q: want one of %s, or a kind: %s", o.topic, strings.Join(Topics(), ", "), strings.Join(Kinds(), ", "))
@@ -91,7 +94,7 @@ func action(c *cli.Context) error {
 	w := c.App.Writer
 	switch {
 	case o.answering:
-		return check(w, qs[0], o)
+		return qs[0].Check(w, o.answer, o.format)
 	case o.format == "json":
 		return writeJSON(w, qs, nil)
 	case o.format == "md":
@@ -102,18 +105,20 @@ func action(c *cli.Context) error {
 	return nil
 }
 
-// check judges o.answer to q and prints the verdict and the explanation.
-func check(w io.Writer, q Question, o options) error {
-	right := q.Right(o.answer)
-	if o.format == "json" {
+// Check judges reply to q, prints the verdict and the explanation (as one
+// JSON object if format is "json"), and returns an error of exit code 3
+// (cliutil.ExitViolation) if the reply is wrong: what `--answer` does.
+func (q Question) Check(w io.Writer, reply, format string) error {
+	right := q.Right(reply)
+	if format == "json" {
 		if err := writeJSON(w, []Question{q}, &right); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(w, "%s\n\n%s %s\n%s\n%s %s\n", q.Text, word(o.lang, right), q.Answer, q.Explanation, word(o.lang, "replay"), q.Replay)
+		fmt.Fprintf(w, "%s\n\n%s %s\n%s\n%s %s\n", q.Text, word(q.Lang, right), q.Answer, q.Explanation, word(q.Lang, "replay"), q.Replay)
 	}
 	if !right {
-		return &cliutil.ExitError{Code: cliutil.ExitViolation, Err: fmt.Errorf("wrong answer %q to quiz --seed %d (%s): the answer is %s", o.answer, q.Seed, q.Kind, q.Answer)}
+		return &cliutil.ExitError{Code: cliutil.ExitViolation, Err: fmt.Errorf("wrong answer %q to quiz --seed %d (%s): the answer is %s", reply, q.Seed, q.Kind, q.Answer)}
 	}
 	return nil
 }

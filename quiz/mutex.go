@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ringlab/engine/cliutil"
 	"ringlab/mutex/quorum"
@@ -16,6 +17,9 @@ import (
 // violating returns the shortest schedule that breaks mutual exclusion in
 // `mutex check CONFIG`, as the exhaustive checker prints it.
 func violating(ctx context.Context, config string) (string, error) {
+	if p, ok := shortest.Load(config); ok {
+		return p.(string), nil
+	}
 	line := "mutex check " + config + " --property mutual-exclusion --format json"
 	code, out, errs := lab(ctx, line)
 	var res struct {
@@ -24,8 +28,13 @@ func violating(ctx context.Context, config string) (string, error) {
 	if code != cliutil.ExitViolation || json.Unmarshal([]byte(out), &res) != nil || res.Path == "" {
 		return "", fmt.Errorf("ringlab %s: exit %d, no violating path: %s", line, code, strings.TrimSpace(errs))
 	}
+	shortest.Store(config, res.Path)
 	return res.Path, nil
 }
+
+// shortest memoizes violating: the checker's shortest path is a function
+// of the configuration, and a sheet asks about few configurations.
+var shortest sync.Map
 
 // mutexPath asks whether a schedule breaks mutual exclusion: the shortest
 // violating one the checker finds, one step shorter, or (for Lamport's
@@ -100,8 +109,8 @@ func perEntry(ctx context.Context, r *rand.Rand) (item, error) {
 		},
 		answer: ans, form: formFloat,
 		explanation: both{
-			fmt.Sprintf("%s messages per entry: the run's messages divided by its entries; the chapter's bound is %s.", ans, theory),
-			fmt.Sprintf("%s mensagens por entrada: as mensagens da execução divididas pelas entradas; o limite do capítulo é %s.", ans, theory),
+			fmt.Sprintf("%s messages per entry: the run's messages divided by its entries; the chapter's figure is %s.", ans, theory),
+			fmt.Sprintf("%s mensagens por entrada: as mensagens da execução divididas pelas entradas; a conta do capítulo dá %s.", ans, theory),
 		},
 		replay: line + " --format none", evidence: "messages per entry: " + regexp.QuoteMeta(ans) + " ",
 	}, nil
@@ -128,6 +137,7 @@ func perEntryOf(ctx context.Context, algo string, n, seed int) (ans, theory, lin
 	if _, err := strconv.ParseFloat(ans, 64); err != nil || !ok {
 		return "", "", line, fmt.Errorf("ringlab %s: no messages per entry in %q", line, figure)
 	}
+	theory = strings.TrimSuffix(strings.TrimPrefix(theory, "(theory "), ")")
 	return ans, theory, line, nil
 }
 
