@@ -56,9 +56,9 @@ func TestQuizAnswersAndReplays(t *testing.T) {
 // number.
 func wrong(answer string) string {
 	switch answer {
-	case "yes":
+	case "yes", "sim":
 		return "no"
-	case "no":
+	case "no", "não":
 		return "yes"
 	}
 	v, _ := strconv.ParseFloat(answer, 64)

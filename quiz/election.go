@@ -80,7 +80,7 @@ func ringCount(ctx context.Context, algo string, d ringDraw) (int64, string, str
 func changRobertsMessages(ctx context.Context, r *rand.Rand) (item, error) {
 	d := drawRing(r)
 	return ringMessagesOf(ctx, "chang-roberts", d,
-		both{"Chang-Roberts", "Chang-Roberts"},
+		both{"Chang-Roberts", "O algoritmo de Chang-Roberts"},
 		both{"the largest id wins; a node swallows a smaller id than its own and forwards a larger one",
 			"o maior id vence; um nó descarta um id menor que o seu e repassa um maior"})
 }
@@ -104,7 +104,7 @@ func ringMessagesOf(ctx context.Context, algo string, d ringDraw, name, rule bot
 		text: both{
 			fmt.Sprintf("%s runs on the ring with ids %s (in ring order, each node sends to the next), started by the nodes at positions %s, on the simulator with FIFO links. How many messages does it send in all?",
 				name.en, joinInts(d.ids), joinInts(d.initiators)),
-			fmt.Sprintf("%s roda no anel com ids %s (na ordem do anel, cada nó envia ao seguinte), iniciada pelos nós nas posições %s, no simulador com canais FIFO. Quantas mensagens são enviadas ao todo?",
+			fmt.Sprintf("%s roda no anel com ids %s (na ordem do anel, cada nó envia ao seguinte), com início nos nós das posições %s, no simulador com canais FIFO. Quantas mensagens são enviadas ao todo?",
 				name.pt, joinInts(d.ids), joinInts(d.initiators)),
 		},
 		answer: strconv.FormatInt(total, 10), form: formInt,
@@ -197,7 +197,7 @@ func lamportClock(ctx context.Context, r *rand.Rand) (item, error) {
 		text: both{
 			fmt.Sprintf("Chang-Roberts runs on the ring with ids %s, started by the nodes at positions %s, on the simulator (seed 1). Every event (a command, a state change, a send, a receive, learning the leader) ticks its node's Lamport clock. What is the Lamport clock of the event where %s learns that the leader is id %d?",
 				joinInts(d.ids), joinInts(d.initiators), name, e.Leader),
-			fmt.Sprintf("Chang-Roberts roda no anel com ids %s, iniciado pelos nós nas posições %s, no simulador (semente 1). Todo evento (um comando, uma mudança de estado, um envio, uma recepção, saber o líder) avança o relógio de Lamport do seu nó. Qual é o relógio de Lamport do evento em que %s fica sabendo que o líder é o id %d?",
+			fmt.Sprintf("O algoritmo de Chang-Roberts roda no anel com ids %s, com início nos nós das posições %s, no simulador (semente 1). Todo evento (um comando, uma mudança de estado, um envio, uma recepção, saber o líder) avança o relógio de Lamport do seu nó. Qual é o relógio de Lamport do evento em que %s fica sabendo que o líder é o id %d?",
 				joinInts(d.ids), joinInts(d.initiators), name, e.Leader),
 		},
 		answer: ans, form: formInt,

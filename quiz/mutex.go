@@ -104,8 +104,8 @@ func perEntry(ctx context.Context, r *rand.Rand) (item, error) {
 	}
 	return item{
 		text: both{
-			fmt.Sprintf("On the simulator, `ringlab mutex %s --nodes %d --seed %d` runs %s with %d nodes, each entering the critical section a few times. How many messages does it send per entry, on average over that run?", algo, n, seed, algo, n),
-			fmt.Sprintf("No simulador, `ringlab mutex %s --nodes %d --seed %d` executa %s com %d nós, cada um entrando na seção crítica algumas vezes. Quantas mensagens ele envia por entrada, em média nessa execução?", algo, n, seed, algo, n),
+			fmt.Sprintf("On the simulator, `ringlab mutex %s --nodes %d --seed %d` runs the %s algorithm with %d nodes, each entering the critical section a few times. How many messages does it send per entry, on average over that run?", algo, n, seed, algo, n),
+			fmt.Sprintf("No simulador, `ringlab mutex %s --nodes %d --seed %d` executa o algoritmo %s com %d nós, cada um entrando na seção crítica algumas vezes. Quantas mensagens ele envia por entrada, em média nessa execução?", algo, n, seed, algo, n),
 		},
 		answer: ans, form: formFloat,
 		explanation: both{

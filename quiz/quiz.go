@@ -122,6 +122,9 @@ func Make(ctx context.Context, topic string, seed uint64, lang string) (Question
 	if err != nil {
 		return Question{}, fmt.Errorf("%s, seed %d: %w", k.name, seed, err)
 	}
+	if it.form == formYesNo && lang == "pt" {
+		it.answer = map[string]string{"yes": "sim", "no": "não"}[it.answer]
+	}
 	return Question{
 		Kind: k.name, Topic: k.topic, Seed: seed, Lang: lang,
 		Text: it.text.in(lang), Answer: it.answer, Explanation: it.explanation.in(lang),
