@@ -25,9 +25,14 @@ func lockProgram(first, second int, nested bool) []lockStep {
 
 // deadlocks reports whether some interleaving of the two programs reaches
 // a state where neither can move and not both are done: every schedule is
-// explored (a few dozen states), with the locks' holders as the state.
+// explored (a few dozen states), a state being where each goroutine is in
+// its program and which goroutine (1 or 2, 0 for none) holds each lock.
 func deadlocks(a, b []lockStep) bool {
-	type state struct{ pa, pb, holder1, holder2 int }
+	type state struct {
+		pc     [2]int
+		holder [3]int // holder[l]: who holds lock l
+	}
+	progs := [2][]lockStep{a, b}
 	seen := map[state]bool{}
 	var stuck func(s state) bool
 	stuck = func(s state) bool {
@@ -36,35 +41,26 @@ func deadlocks(a, b []lockStep) bool {
 		}
 		seen[s] = true
 		moved := false
-		for g, prog := range [][]lockStep{a, b} {
-			pc := []int{s.pa, s.pb}[g]
-			if pc == len(prog) {
+		for g, prog := range progs {
+			if s.pc[g] == len(prog) {
 				continue
 			}
-			st, holder := prog[pc], &s.holder1
-			if prog[pc].lock == 2 {
-				holder = &s.holder2
-			}
-			if st.take && *holder != 0 {
-				continue // blocked on a lock the other holds
+			st := prog[s.pc[g]]
+			if st.take && s.holder[st.lock] != 0 {
+				continue // waits for a lock the other holds
 			}
 			next := s
-			h := &next.holder1
-			if st.lock == 2 {
-				h = &next.holder2
-			}
-			*h = map[bool]int{true: g + 1, false: 0}[st.take]
-			if g == 0 {
-				next.pa++
-			} else {
-				next.pb++
+			next.pc[g]++
+			next.holder[st.lock] = 0
+			if st.take {
+				next.holder[st.lock] = g + 1
 			}
 			moved = true
 			if stuck(next) {
 				return true
 			}
 		}
-		return !moved && (s.pa < len(a) || s.pb < len(b))
+		return !moved && (s.pc[0] < len(a) || s.pc[1] < len(b))
 	}
 	return stuck(state{})
 }
