@@ -118,7 +118,7 @@ func (q Question) Check(w io.Writer, reply, format string) error {
 		fmt.Fprintf(w, "%s\n\n%s %s\n%s\n%s %s\n", q.Text, word(q.Lang, right), q.Answer, q.Explanation, word(q.Lang, "replay"), q.Replay)
 	}
 	if !right {
-		return &cliutil.ExitError{Code: cliutil.ExitViolation, Err: fmt.Errorf("wrong answer %q to quiz --seed %d (%s): the answer is %s", reply, q.Seed, q.Kind, q.Answer)}
+		return &cliutil.ExitError{Code: cliutil.ExitViolation, Err: fmt.Errorf("wrong answer %q to %s (%s): the answer is %s", reply, q.Command(), q.Kind, q.Answer)}
 	}
 	return nil
 }
@@ -163,16 +163,8 @@ func writeText(w io.Writer, qs []Question, o options) {
 		if len(qs) > 1 {
 			fmt.Fprintf(w, "%d. ", i+1)
 		}
-		fmt.Fprintf(w, "%s\n%s ringlab quiz --seed %d%s --answer '...'\n", q.Text, word(o.lang, "reply"), q.Seed, langFlag(o.lang))
+		fmt.Fprintf(w, "%s\n%s %s --answer '...'\n", q.Text, word(o.lang, "reply"), q.Command())
 	}
-}
-
-// langFlag is " --lang pt" for Portuguese, "" for the default.
-func langFlag(lang string) string {
-	if lang == "en" {
-		return ""
-	}
-	return " --lang " + lang
 }
 
 // writeSheet prints a sheet for a class: the numbered questions, then the

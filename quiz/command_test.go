@@ -96,3 +96,21 @@ func TestAnswerExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// The command a question prints to answer it draws the same question: with
+// --topic and --lang, and whatever the seed.
+func TestReplyCommandRepeatsTheQuestion(t *testing.T) {
+	code, out, _ := runQuiz(t, "--topic", "clocks", "--seed", "4", "--lang", "pt")
+	q, err := Make(t.Context(), "clocks", 4, "pt")
+	if err != nil || code != 0 {
+		t.Fatal(code, err)
+	}
+	_, line, ok := strings.Cut(out, "Responda com: ringlab quiz ")
+	args := strings.Fields(strings.TrimSuffix(strings.TrimSpace(line), " --answer '...'"))
+	if !ok || strings.Join(args, " ") != "--seed 4 --topic clocks --lang pt" {
+		t.Fatalf("reply line: %q", line)
+	}
+	if code, _, err := runQuiz(t, append(args, "--answer", q.Answer)...); code != 0 {
+		t.Errorf("%v --answer %s: exit %d (%v)", args, q.Answer, code, err)
+	}
+}

@@ -38,7 +38,20 @@ type Question struct {
 	// mutual exclusion, 4 for a deadlock the watchdog caught).
 	ReplayExit int `json:"-"`
 
-	form form // how a reply is compared with Answer
+	form   form   // how a reply is compared with Answer
+	filter string // the --topic it was drawn under ("" for any)
+}
+
+// Command is the `ringlab quiz` command line that asks q again.
+func (q Question) Command() string {
+	line := fmt.Sprintf("ringlab quiz --seed %d", q.Seed)
+	if q.filter != "" {
+		line += " --topic " + q.filter
+	}
+	if q.Lang != "en" {
+		line += " --lang " + q.Lang
+	}
+	return line
 }
 
 // both is a text in English and in Brazilian Portuguese.
@@ -129,7 +142,7 @@ func Make(ctx context.Context, topic string, seed uint64, lang string) (Question
 		Kind: k.name, Topic: k.topic, Seed: seed, Lang: lang,
 		Text: it.text.in(lang), Answer: it.answer, Explanation: it.explanation.in(lang),
 		Replay: "ringlab " + it.replay, Evidence: it.evidence, ReplayExit: it.replayExit,
-		form: it.form,
+		form: it.form, filter: topic,
 	}, nil
 }
 
