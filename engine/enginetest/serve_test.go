@@ -70,7 +70,7 @@ func TestExhaustServesThePathInTheBrowser(t *testing.T) {
 		t.Fatalf("serving: want the replay's violation alone, got %v", c.errs)
 	}
 	contains(t, "the replay", c.errs[0], "relay, path c1,c3,d1-2: mutual exclusion violated")
-	contains(t, "the state at c1,c3,d1-2", state, `"path":"c1,c3,d1-2"`, `"name":"node 3"`, "inCS:true", `"id":"mutual exclusion"`)
+	contains(t, "the state at c1,c3,d1-2", state, `"path":"c1,c3,d1-2"`, `"name":"node 3"`, `"inCS: true"`, `"id":"mutual exclusion"`)
 }
 
 // get returns the body of url's page, failing t unless it is served.
