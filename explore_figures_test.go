@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -99,17 +100,9 @@ func explorerSpace(t *testing.T, cmd string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(explorerServer(t, args...) + "/api/info")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var info struct {
+	info := getJSON[struct {
 		FatesNote string `json:"fates_note"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
-		t.Fatal(err)
-	}
+	}](t, explorerServer(t, args...)+"/api/info")
 	m := wholeSpace.FindStringSubmatch(info.FatesNote)
 	if m == nil {
 		t.Fatalf("%s: the explorer analysed no whole space: %q", cmd, info.FatesNote)
@@ -123,4 +116,49 @@ func thousands(s string) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// explorerState is what the explorer says of the state path reaches: the
+// messages sent so far and the fewest and most still to come.
+type explorerState struct {
+	Messages, Fewest, Most int
+}
+
+func getJSON[T any](t *testing.T, url string) T {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v T
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return v
+}
+
+// TestExplorerAnonymousTheory: the theory the explorer shows beside "a
+// whole run: 6..9" for the anonymous ring says when it holds. Once every
+// candidate has started, before any vote arrives, every run sends exactly
+// the theory's count; from the initial state a later start sends more,
+// so the theory names that condition.
+func TestExplorerAnonymousTheory(t *testing.T) {
+	base := explorerServer(t, "election", "check", "anonymous", "--nodes", "3", "--initiators", "all")
+	info := getJSON[struct{ Theory string }](t, base+"/api/info")
+	var votes, leaders int
+	if _, err := fmt.Sscanf(info.Theory, "%d VoteForMe + %d WeHaveALeader", &votes, &leaders); err != nil {
+		t.Fatalf("theory %q: %v", info.Theory, err)
+	}
+	all := getJSON[explorerState](t, base+"/api/state?path=c1,c2,c3")
+	if lo, hi := all.Messages+all.Fewest, all.Messages+all.Most; lo != votes+leaders || hi != votes+leaders {
+		t.Errorf("every candidate started first: a whole run %d..%d, the theory says %d + %d", lo, hi, votes, leaders)
+	}
+	start := getJSON[explorerState](t, base+"/api/state?path=")
+	if start.Most <= votes+leaders {
+		t.Fatalf("from the initial state at most %d messages: the theory's %d needs no condition", start.Most, votes+leaders)
+	}
+	if !strings.Contains(info.Theory, "when every candidate starts before a vote reaches it") {
+		t.Errorf("a run can send %d messages, the theory %q does not say when its %d holds", start.Most, info.Theory, votes+leaders)
+	}
 }
