@@ -27,7 +27,9 @@ import (
 // A line <!-- output not compared: REASON --> right before a ```sh block
 // leaves its output out, for the REASON given (a live run, timings, the
 // race detector's addresses); the test lists every block it left out and
-// why. In an output block a line "…" stands for lines left out: the lines
+// why. A line <!-- output compared without -race: REASON --> marks a block
+// whose search is too long for CI's race-detector binary: a plain go test
+// compares it, a -race one lists it as left out. In an output block a line "…" stands for lines left out: the lines
 // between two "…" follow each other in the output, and a block that does
 // not start (end) with "…" starts (ends) as the output does.
 //
@@ -40,6 +42,7 @@ import (
 var (
 	outputOf    = regexp.MustCompile(`^<!-- output of: (.+) -->$`)
 	notCompared = regexp.MustCompile(`^<!-- output not compared: (.+) -->$`)
+	notRaced    = regexp.MustCompile(`^<!-- output compared without -race: (.+) -->$`)
 	exitComment = regexp.MustCompile(`\s+# exit (\d+)$`)
 	// volatileLine matches lines that hold wall-clock figures that differ on every run;
 	// they are compared up to the figures.
@@ -126,6 +129,9 @@ func outputBlocks(file string, lines []string) []outputBlock {
 		b := outputBlock{file: file, line: i + 2, cmds: cmds, out: lines[k+1 : oend], start: k + 1, end: oend}
 		if m := notCompared.FindStringSubmatch(prevNonBlank(i)); m != nil {
 			b.skip = m[1]
+		}
+		if m := notRaced.FindStringSubmatch(prevNonBlank(i)); m != nil && racebuild.Enabled {
+			b.skip = "under -race: " + m[1]
 		}
 		blocks = append(blocks, b)
 		i = oend
