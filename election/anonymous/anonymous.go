@@ -27,6 +27,7 @@ package anonymous
 
 import (
 	"fmt"
+	"strconv"
 
 	"ringlab/engine/node"
 )
@@ -172,3 +173,14 @@ func (n *Node) State() State { return n.state }
 // is delivered (FIFO links): n VoteForMe and n WeHaveALeader, whatever the
 // number of candidates, and every candidate ends Installed.
 func Messages(n int) (votes, leaders int) { return n, n }
+
+// Show implements node.Shower: the process by its C, marked a leader
+// once Elected (and still when Installed), and whether it has relayed
+// WeHaveALeader.
+func (n *Node) Show(func(int) string) node.Shown {
+	sh := node.Shown{State: n.state.String(), Fields: []node.Field{{Name: "relayed", Value: strconv.FormatBool(n.relayed)}}}
+	if n.state == StateElected || n.state == StateInstalled {
+		sh.Mark = node.MarkLeader
+	}
+	return sh
+}

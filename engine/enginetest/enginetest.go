@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,8 +150,62 @@ func describe(err error) string {
 // logs its trace.
 func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 	t.Helper()
+	ExhaustWith(t, alg, p, Options{})
+}
+
+// Options are the choices of ExhaustWith's search that Exhaust leaves at
+// the command line's defaults; the zero value is Exhaust's search.
+type Options struct {
+	// AnyOrder delivers any message in flight next, not only a link's
+	// oldest (`check --policy random`): links that are not FIFO.
+	AnyOrder bool
+	// QuietTimers lets a pending timer fire only when no message is in
+	// flight (`check --timers quiet`): timeouts longer than any delay.
+	QuietTimers bool
+	// Crashes, Drops and Restarts are fault budgets, as check's flags:
+	// any node may crash, any message in flight be lost, any crashed node
+	// restart with its state lost, at any point, up to this many times on
+	// a path.
+	Crashes, Drops, Restarts int
+	// Want, when set, is the property the search must find violated: a
+	// test that a known counterexample exists (a protocol that needs FIFO
+	// links breaks on links that are not). The test passes, logging the
+	// shortest path, its trace and its replay command, when the search
+	// finds it; it fails when the search exhausts the space without it or
+	// finds another property violated first.
+	Want check.ID
+	// Only, when set, is the one property the search looks for
+	// violations of (`check --property`): the others are not judged, and
+	// the report says so. A test of what a protocol keeps when it is
+	// known to give up another (progress after a crash, by a timeout that
+	// also breaks mutual exclusion) names the one it keeps.
+	Only check.ID
+	// Liveness also judges the promises (check.Eventually: no deadlock,
+	// no starvation) over every fair cycle, as `check --liveness` does: a
+	// run without end (a workload that asks for ever) where a promise
+	// stays owed is reported as a lasso, the prefix then the cycle. The
+	// search keeps the whole graph, without the partial-order reduction.
+	Liveness bool
+	// EndedRunsOnly accepts runs that never end. Exhaust fails a test
+	// whose workload ends when some of its runs do not (a fair cycle, or
+	// no path that ends): the properties judged where a run ends
+	// (termination, agreement) were not judged on them. A test whose
+	// timer model is looser than its real timeouts (QuietTimers lets any
+	// pending timer fire first, where a shorter timeout would) may have
+	// such runs that the real system has not: with EndedRunsOnly it judges
+	// those properties on the runs that end only, and logs what it left
+	// unjudged: how many fair cycles, and the first lasso on which a
+	// promise stays owed (with Liveness, such a lasso still fails).
+	EndedRunsOnly bool
+}
+
+// ExhaustWith is Exhaust with the delivery order, timer model and fault
+// budgets of o, or, with o.Want set, the test that a violation of o.Want
+// is reachable. RINGLAB_PATH replays a path under the same options.
+func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options) {
+	t.Helper()
 	alg = alg.ForCheck()
-	env := engine.Env{Runtime: "sim", MaxDelay: 1}
+	env := engine.Env{Runtime: "sim", MaxDelay: 1, AnyOrder: o.AnyOrder}
 	sys, err := alg.Build(p, env)
 	if err != nil {
 		t.Errorf("%s: Build: %v", alg.Name, err)
@@ -171,43 +226,163 @@ func Exhaust(t testing.TB, alg engine.Algorithm, p engine.Params) {
 		}
 		return cs
 	}
-	sc := statespace.Config{System: sys,
-		Checks: fresh, POR: true, MaxStates: MaxStates}
+	sc := statespace.Config{System: sys, Checks: fresh, POR: true, MaxStates: MaxStates,
+		Crashes: o.Crashes, Drops: o.Drops, Restarts: o.Restarts}
+	if o.AnyOrder {
+		sc.Policy = sim.PolicyRandom
+	}
+	if o.QuietTimers {
+		sc.Timers = statespace.TimersQuiet
+	}
+	sc.Only, sc.Liveness = o.Only, o.Liveness
 
 	if s, ok := os.LookupEnv(PathEnv); ok {
-		path, err := statespace.ParsePath(s, sys.Nodes)
+		prefix, cycle, err := statespace.ParseLasso(s, sys.Nodes) // a path, or a lasso's prefix|cycle
 		if err != nil {
 			t.Errorf("%s=%q: %v", PathEnv, s, err)
 			return
 		}
+		path := append(prefix, cycle...)
 		words, err := replayPath(t.Context(), sys, sc, path, "")
+		if _, cut := errors.AsType[*run.NoTermination](err); cut && cycle != nil {
+			err = nil // a lasso stops after one turn of a cycle that never ends
+		}
 		t.Logf("%s, path %s:\n%s", alg.Name, statespace.FormatPath(path), words)
-		if err != nil {
+		if err != nil && o.Want == "" {
 			t.Errorf("%s, path %s: %s", alg.Name, statespace.FormatPath(path), describe(err))
+		}
+		if addr, ok := os.LookupEnv(ServeEnv); ok {
+			explore(t, alg.Name, sys, sc, s, addr)
 		}
 		return
 	}
 
+	sc.Cycles = !o.Liveness && sys.Endless == "" // a workload that ends: look for runs that do not
 	res, err := statespace.Search(t.Context(), sc)
 	if err != nil {
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
 		return
 	}
+	if res.Violation == nil && res.Lasso != nil {
+		reportLasso(t, searched(alg.Name, o.Only), sys, sc, res.Lasso)
+		return
+	}
+	if res.Violation == nil && res.Exhausted && o.Want == "" && !neverEnds(t, searched(alg.Name, o.Only), sys, sc, res, o.EndedRunsOnly) {
+		return
+	}
+	report(t, searched(alg.Name, o.Only), sys, sc, res, o.Want)
+}
+
+// neverEnds judges what a search exhausted without a violation could not:
+// the properties judged only where a run ends (termination among them),
+// when some runs of a workload that ends never end. A state graph where
+// no path ends, or with a cycle (res.Cyclic, sc.Cycles), is searched
+// again, whole, for its fair cycles (`check` does the same): one on which
+// a promise stays owed is reported as a lasso; one that keeps every
+// promise still leaves those properties unjudged on the runs that stay on
+// it, and the test fails saying so, unless accept (Options.EndedRunsOnly)
+// makes it a note in the log. It reports whether the test may go on to say
+// the space was exhausted.
+func neverEnds(t testing.TB, name string, sys engine.System, sc statespace.Config, res statespace.Result, accept bool) bool {
+	t.Helper()
+	judged := res.AtEnds
+	if asksTermination(sc) && !slices.Contains(judged, check.IDTermination) {
+		judged = append(slices.Clone(judged), check.IDTermination)
+	}
+	if !sc.Cycles || len(judged) == 0 || res.Terminal > 0 && res.Cyclic == 0 {
+		return true
+	}
+	lsc := sc
+	lsc.Liveness, lsc.POR, lsc.Cycles = true, false, false
+	lres, err := statespace.Search(t.Context(), lsc)
+	switch {
+	case err != nil:
+		t.Errorf("%s: the search for runs that never end could not be carried out: %v", name, err)
+		return false
+	case lres.Lasso != nil && accept:
+		t.Logf("%s: not judged: a run that never ends, on which %s stays owed (lasso %s), and maybe more: judged on the runs that end only (Options.EndedRunsOnly)", name, lres.Lasso.Property, lres.Lasso)
+		return true
+	case lres.Lasso != nil:
+		reportLasso(t, name, sys, sc, lres.Lasso)
+		return false
+	case !lres.Exhausted:
+		t.Errorf("%s: not proved: the search for runs that never end stopped by %s after %d distinct states", name, lres.Stop, lres.Distinct)
+		return false
+	}
+	var ids []string
+	for _, id := range judged {
+		ids = append(ids, string(id))
+	}
+	names := strings.Join(ids, ", ")
+	fail := t.Errorf
+	if accept {
+		fail = t.Logf
+	}
+	switch {
+	case res.Terminal == 0:
+		fail("%s: not proved: no run ends (no path of the %d states reaches one where the run is over, though the workload ends), so %s were not judged", name, res.Distinct, names)
+	case lres.Live.Fair > 0:
+		fail("%s: not proved: some runs never end: %d strongly connected components of the %d states hold a fair cycle, where a run can stay for ever, so %s were not judged on the runs that stay there", name, lres.Live.Fair, res.Distinct, names)
+	default:
+		return true // every cycle is unfair: every fair run ends
+	}
+	if accept {
+		t.Logf("%s: judged on the runs that end only (Options.EndedRunsOnly)", name)
+	}
+	return accept
+}
+
+// asksTermination reports whether the search of sc judges termination:
+// among its properties, and not left out by sc.Only.
+func asksTermination(sc statespace.Config) bool {
+	if sc.Only != "" && sc.Only != check.IDTermination {
+		return false
+	}
+	return slices.ContainsFunc(sc.Checks(), func(p check.Property) bool { return p.ID() == check.IDTermination })
+}
+
+// searched names what a search looked at: the algorithm, and the one
+// property it judged if only one.
+func searched(name string, only check.ID) string {
+	if only == "" {
+		return name
+	}
+	return fmt.Sprintf("%s (%s only)", name, only)
+}
+
+// report says what a search found: a violation with its shortest path, its
+// replay and its trace (an error, or the log of a test that wants it), a
+// search cut short, or the space exhausted.
+func report(t testing.TB, name string, sys engine.System, sc statespace.Config, res statespace.Result, want check.ID) {
+	t.Helper()
 	if v := res.Violation; v != nil {
 		labels := statespace.FormatPath(res.Path)
 		replay := fmt.Sprintf("%s=%s %s", PathEnv, labels, goTest(t))
 		words, _ := replayPath(t.Context(), sys, sc, res.Path, replay) // the search found it: the replay shows it
-		t.Errorf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nthe path in words:\n%s",
-			alg.Name, v.Property, len(res.Path), v.Detail, labels, replay, indent(words))
+		msg := fmt.Sprintf("%s: %s violated after %d steps (a shortest path): %s\npath: %s\nreplay (prints the run): %s\nin the browser: %s\nthe path in words:\n%s",
+			name, v.Property, len(res.Path), v.Detail, labels, replay, browse(replay), indent(words))
+		switch {
+		case want == "":
+			t.Errorf("%s", msg)
+		case v.Property == want:
+			t.Logf("as it should be: %s", msg)
+		default:
+			t.Errorf("%s, not %s as it should be\n%s", v.Property, want, msg)
+		}
 		return
 	}
 	if !res.Exhausted {
 		t.Errorf("%s: not exhausted: stopped by %s after %d distinct states; no violation in the states explored",
-			alg.Name, res.Stop, res.Distinct)
+			name, res.Stop, res.Distinct)
 		return
 	}
-	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", alg.Name, res.Distinct, res.Terminal, res.Depth)
-	handWritten(t, alg.Name, sys)
+	if want != "" {
+		t.Errorf("%s: exhausted, and %s holds in every state: %d distinct states, %d terminal, depth %d; it should be violated",
+			name, want, res.Distinct, res.Terminal, res.Depth)
+		return
+	}
+	t.Logf("%s: exhausted, no violation: %d distinct states, %d terminal, depth %d", name, res.Distinct, res.Terminal, res.Depth)
+	handWritten(t, name, sys)
 }
 
 // handWritten reports, for nodes with their own Clone and AppendKey

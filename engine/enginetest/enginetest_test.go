@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ringlab/engine/check"
 	"ringlab/engine/enginetest"
 )
 
@@ -156,4 +157,76 @@ func TestSweepReportsARunThatDoesNotEnd(t *testing.T) {
 	if len(r.errs) != 1 || !strings.Contains(r.errs[0], "relay, seed 1 of 1..3: no termination: still running after the step budget of 1000000 steps") {
 		t.Fatalf("got %v", r.errs)
 	}
+}
+
+// TestExhaustWithWantsAViolation: with Want, a search that finds that
+// property violated passes and logs the path and its replay; one that
+// exhausts the space without it, or finds another property violated,
+// fails.
+func TestExhaustWithWantsAViolation(t *testing.T) {
+	want := enginetest.Options{Want: check.IDMutualExclusion}
+	r := record(t)
+	enginetest.ExhaustWith(r, relayAlgorithm(), params(map[string]any{"greedy": true}), want)
+	if len(r.errs) != 0 || len(r.logs) != 1 {
+		t.Fatalf("want no report and one log, got %v and %v", r.errs, r.logs)
+	}
+	contains(t, "the log", r.logs[0], "as it should be: relay: mutual exclusion violated after 3 steps (a shortest path): ",
+		"replay (prints the run): RINGLAB_PATH=c1,c3,d1-2 go test -run '^TestExhaustWithWantsAViolation$' ./engine/enginetest")
+
+	r = record(t)
+	enginetest.ExhaustWith(r, relayAlgorithm(), params(nil), want)
+	if len(r.errs) != 1 {
+		t.Fatalf("a correct relay: want one report, got %v", r.errs)
+	}
+	contains(t, "the report", r.errs[0], "relay: exhausted, and mutual exclusion holds in every state: ", "it should be violated")
+
+	r = record(t)
+	enginetest.ExhaustWith(r, relayAlgorithm(), params(map[string]any{"greedy": true}), enginetest.Options{Want: check.IDTermination})
+	if len(r.errs) != 1 {
+		t.Fatalf("another violation: want one report, got %v", r.errs)
+	}
+	contains(t, "the report", r.errs[0], "mutual exclusion, not termination as it should be")
+}
+
+// TestExhaustWithFaults: the fault budgets reach the search: a dropped
+// token or a crashed node adds states to the relay's six (9 with a drop,
+// 21 with a crash), and the search still passes it.
+func TestExhaustWithFaults(t *testing.T) {
+	for _, c := range []struct {
+		o    enginetest.Options
+		want string
+	}{
+		{enginetest.Options{}, "exhausted, no violation: 6 distinct states"},
+		{enginetest.Options{Drops: 1}, "exhausted, no violation: 9 distinct states"},
+		{enginetest.Options{Crashes: 1}, "exhausted, no violation: 21 distinct states"},
+	} {
+		r := record(t)
+		enginetest.ExhaustWith(r, relayAlgorithm(), params(nil), c.o)
+		if len(r.errs) != 0 || len(r.logs) != 1 {
+			t.Fatalf("%+v: got %v and %v", c.o, r.errs, r.logs)
+		}
+		contains(t, fmt.Sprintf("%+v", c.o), r.logs[0], c.want)
+	}
+}
+
+// TestExhaustFailsARunThatNeverEnds: a relay whose token goes round for
+// ever has no state where its run ends, so termination, judged where a run
+// ends, was judged nowhere: Exhaust fails with the lasso on which it stays
+// owed (it said "exhausted, no violation" before it looked for cycles).
+// EndedRunsOnly makes that a note in the log.
+func TestExhaustFailsARunThatNeverEnds(t *testing.T) {
+	forever := params(map[string]any{"forever": true})
+	r := record(t)
+	enginetest.Exhaust(r, relayAlgorithm(), forever)
+	if len(r.errs) != 1 {
+		t.Fatalf("want one report, got %v and logs %v", r.errs, r.logs)
+	}
+	contains(t, "the report", r.errs[0], "relay: no progress: termination never kept (a lasso", "lasso: c1,d1-2,d2-3|d3-1,d1-2,d2-3")
+
+	r = record(t)
+	enginetest.ExhaustWith(r, relayAlgorithm(), forever, enginetest.Options{EndedRunsOnly: true})
+	if len(r.errs) != 0 || len(r.logs) != 2 {
+		t.Fatalf("EndedRunsOnly: want no report and two logs, got %v and %v", r.errs, r.logs)
+	}
+	contains(t, "the log", r.logs[0], "relay: not judged: a run that never ends, on which termination stays owed (lasso c1,d1-2,d2-3|d3-1,d1-2,d2-3)")
 }

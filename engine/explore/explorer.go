@@ -83,6 +83,8 @@ type NodeView struct {
 	Done bool
 	// State is the node's variables, printed with %+v.
 	State string
+	// Shown is the node's state as a person reads it (Show).
+	Shown node.Shown
 	// Pending lists its pending commands and timers ("request", "timer 1").
 	Pending []string
 }
@@ -93,6 +95,10 @@ type Flight struct {
 	From, To, K int      // the link and the position on it (0: the head)
 	Msg         node.Msg // the message itself
 	Text        string   // the message in short form: REQUEST(T=3)
+	// Sent is the position in the replayed run (trace.Event.Seq) of the
+	// event that sent it: the messages of a link in the order sent are
+	// those in the order of Sent (0: not known).
+	Sent int64
 }
 
 // Step is one enabled transition and what it leads to.
@@ -157,7 +163,9 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 		set = check.NewSet(x.cfg.Checks()...)
 		set.SetNames(x.names)
 	}
+	var sent sends
 	observe := func(e *trace.Event) {
+		sent.observe(e)
 		if set != nil {
 			set.Observe(e)
 		}
@@ -198,6 +206,7 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 	}
 	v.Nodes = x.nodes(s)
 	v.InFlight = x.flights(s)
+	sent.number(v.InFlight)
 	for _, t := range x.m.Enabled(s, nil) {
 		next, viol, err := x.m.Step(s, t)
 		if err != nil {
@@ -279,7 +288,7 @@ func (x *Explorer) nodes(s statespace.State) []NodeView {
 	ns := x.m.Nodes(s)
 	vs := make([]NodeView, len(ns))
 	for k, n := range ns {
-		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Pending: n.Pending}
+		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Shown: Show(n.Node, len(ns), x.names), Pending: n.Pending}
 	}
 	return vs
 }

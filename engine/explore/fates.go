@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"ringlab/engine/check"
+	"ringlab/engine/internal/scc"
 	"ringlab/engine/node"
 	"ringlab/engine/statespace"
 	"ringlab/engine/trace"
@@ -509,76 +510,22 @@ type component struct {
 	members []int32
 }
 
-// components finds the strongly connected components (Tarjan's
-// algorithm, without recursion): comp maps a state to its component, and
-// order lists the components sinks first (Tarjan emits them so). use, if
-// set, restricts the graph to the edges it accepts.
+// components finds the strongly connected components (scc.Components): comp
+// maps a state to its component, and order lists the components sinks
+// first. use, if set, restricts the graph to the edges it accepts.
 func (g *graph) components(use func(from int32, e edge) bool) (comp []int32, order []component) {
-	n := len(g.succ)
-	index := make([]int32, n)
-	low := make([]int32, n)
-	on := make([]bool, n)
-	comp = make([]int32, n)
-	for i := range index {
-		index[i] = -1
+	comp = make([]int32, len(g.succ))
+	out := func(v int32) int32 { return int32(len(g.succ[v])) }
+	head := func(v, k int32) (int32, bool) {
+		e := g.succ[v][k]
+		return e.to, use == nil || use(v, e)
 	}
-	var stack []int32
-	next := int32(0)
-	type frame struct {
-		v  int32
-		ei int
-	}
-	for root := range n {
-		if index[root] >= 0 {
-			continue
+	scc.Components(len(g.succ), nil, out, head, func(members []int32) {
+		c := component{id: int32(len(order)), members: slices.Clone(members)}
+		for _, w := range members {
+			comp[w] = c.id
 		}
-		calls := []frame{{v: int32(root)}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, int32(root))
-		on[root] = true
-		for len(calls) > 0 {
-			f := &calls[len(calls)-1]
-			v := f.v
-			if f.ei < len(g.succ[v]) {
-				e := g.succ[v][f.ei]
-				w := e.to
-				f.ei++
-				if use != nil && !use(v, e) {
-					continue
-				}
-				switch {
-				case index[w] < 0:
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					on[w] = true
-					calls = append(calls, frame{v: w})
-				case on[w]:
-					low[v] = min(low[v], index[w])
-				}
-				continue
-			}
-			if low[v] == index[v] {
-				c := component{id: int32(len(order))}
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					on[w] = false
-					comp[w] = c.id
-					c.members = append(c.members, w)
-					if w == v {
-						break
-					}
-				}
-				order = append(order, c)
-			}
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				u := calls[len(calls)-1].v
-				low[u] = min(low[u], low[v])
-			}
-		}
-	}
+		order = append(order, c)
+	})
 	return comp, order
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"ringlab/engine"
+	"ringlab/engine/explore"
+	"ringlab/engine/sim"
 	"ringlab/engine/statespace"
 	"ringlab/mutex"
 )
@@ -27,4 +29,33 @@ func mutexConfig(t *testing.T, name string, params map[string]any) statespace.Co
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// Under the random policy a link keeps a set, its head not the message
+// sent first: after P1's ACQUIRE and then its ACK to P2, the ACK is at
+// the head (K 0), and Sent still says the ACQUIRE went first.
+func TestFlightsInTheOrderSent(t *testing.T) {
+	cfg := mutexConfig(t, "lamport", map[string]any{"nodes": 2})
+	cfg.Policy = sim.PolicyRandom
+	x, err := explore.NewExplorer(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := statespace.ParsePath("c1,c2,d2-1", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := x.At(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := map[string]int64{}
+	for _, f := range v.InFlight {
+		if f.From == 1 && f.To == 2 {
+			sent[f.Text[:3]] = f.Sent
+		}
+	}
+	if len(sent) != 2 || sent["ACQ"] == 0 || sent["ACQ"] >= sent["ACK"] {
+		t.Errorf("on the link P1 -> P2: %+v; want the ACQUIRE sent before the ACK", v.InFlight)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ringlab/engine/explore"
+	"ringlab/engine/node"
 	"ringlab/engine/statespace"
 )
 
@@ -336,14 +337,16 @@ type stateJSON struct {
 }
 
 type nodeJSON struct {
-	Index   int      `json:"index"`
-	Name    string   `json:"name"`
-	Alive   bool     `json:"alive"`
-	Done    bool     `json:"done"`
-	State   string   `json:"state"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Alive bool   `json:"alive"`
+	Done  bool   `json:"done"`
+	State string `json:"state"`          // the state's name, as the algorithm says it (node.Shown)
+	Mark  string `json:"mark,omitempty"` // "cs": in its critical section; "leader"
+	// Fields are the node's other variables, "name: value".
 	Fields  []string `json:"fields"`
-	Changed []string `json:"changed,omitempty"` // the fields that differ from the previous state's
-	Was     string   `json:"was,omitempty"`     // the node's state before the last step, when it changed
+	Changed []string `json:"changed,omitempty"` // the names of the fields the last step changed ("state" for the state)
+	Was     string   `json:"was,omitempty"`     // the node's state's name before the last step, when it changed
 	Pending []string `json:"pending,omitempty"`
 }
 
@@ -352,6 +355,7 @@ type flightJSON struct {
 	To   int    `json:"to"`
 	K    int    `json:"k"`
 	Text string `json:"text"`
+	Sent int64  `json:"sent"` // the messages of a link in the order sent are in the order of sent (0: not known)
 }
 
 type stepJSON struct {
@@ -379,6 +383,7 @@ type violationJSON struct {
 	Property string `json:"property"`
 	Detail   string `json:"detail"`
 	At       int    `json:"at"`
+	Nodes    []int  `json:"nodes"` // the nodes its detail names
 }
 
 var kindNames = map[statespace.Kind]string{
@@ -411,18 +416,20 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 		d.Labels = append(d.Labels, t.String())
 	}
 	for i, n := range v.Nodes {
-		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.State, Fields: append([]string{}, Fields(n.State)...), Pending: n.Pending}
+		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.Shown.State, Mark: n.Shown.Mark.String(),
+			Fields: fieldTexts(n.Shown.Fields), Pending: n.Pending}
 		if prev != nil {
-			was := prev.Nodes[i]
-			if was.State != n.State {
+			was := prev.Nodes[i].Shown
+			if was.State != n.Shown.State {
 				nj.Was = was.State
-				nj.Changed = changed(Fields(was.State), nj.Fields)
+				nj.Changed = append(nj.Changed, "state")
 			}
+			nj.Changed = append(nj.Changed, changed(was.Fields, n.Shown.Fields)...)
 		}
 		d.Nodes = append(d.Nodes, nj)
 	}
 	for _, f := range v.InFlight {
-		d.Flight = append(d.Flight, flightJSON{From: f.From, To: f.To, K: f.K, Text: f.Text})
+		d.Flight = append(d.Flight, flightJSON{From: f.From, To: f.To, K: f.K, Text: f.Text, Sent: f.Sent})
 	}
 	for _, s := range v.Steps {
 		sj := stepJSON{Label: s.Label, Kind: kindNames[s.Trans.Kind], Node: int(s.Trans.Node), From: int(s.Trans.From), K: int(s.Trans.K),
@@ -444,7 +451,8 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 		d.Props = append(d.Props, propJSON{ID: string(ps.ID), Liveness: ps.Liveness, Status: ps.Status, Detail: ps.Detail})
 	}
 	if v.Violation != nil {
-		d.Violation = &violationJSON{Property: string(v.Violation.Property), Detail: v.Violation.Detail, At: v.ViolatedAt}
+		d.Violation = &violationJSON{Property: string(v.Violation.Property), Detail: v.Violation.Detail, At: v.ViolatedAt,
+			Nodes: named(v.Violation.Detail, e.info.Names)}
 	}
 	if e.fates != nil {
 		if f, ok := e.fates.Fate(v.Key); ok {
@@ -504,56 +512,54 @@ func (e *Explore) shortest(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, b)
 }
 
-// Fields splits a node's state as %+v prints it ("{state:HELD clock:3
-// queue:[1 2]}") into its top-level fields ("state:HELD", "clock:3",
-// "queue:[1 2]"); a value that is not a struct is one field.
-func Fields(s string) []string {
-	if s == "" {
-		return nil
-	}
-	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
-		return []string{s}
-	}
-	s = s[1 : len(s)-1]
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{', '[', '(':
-			depth++
-		case '}', ']', ')':
-			depth--
-		case ' ':
-			if depth == 0 {
-				if i > start {
-					out = append(out, s[start:i])
-				}
-				start = i + 1
-			}
-		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
+// fieldTexts writes each field as "name: value".
+func fieldTexts(fs []node.Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name + ": " + f.Value
 	}
 	return out
 }
 
-// changed names the fields of now that differ from was's, by the name
-// before the colon.
-func changed(was, now []string) []string {
+// changed names the fields of now whose values differ from was's.
+func changed(was, now []node.Field) []string {
 	old := map[string]string{}
 	for _, f := range was {
-		name, _, _ := strings.Cut(f, ":")
-		old[name] = f
+		old[f.Name] = f.Value
 	}
 	var out []string
 	for _, f := range now {
-		name, _, _ := strings.Cut(f, ":")
-		if old[name] != f {
-			out = append(out, name)
+		if v, ok := old[f.Name]; !ok || v != f.Value {
+			out = append(out, f.Name)
 		}
 	}
 	return out
+}
+
+// named lists the nodes (1-based) whose names text mentions as a word:
+// the nodes of a violation, from its detail ("P2 entered … while P1
+// waited"). Never null in JSON.
+func named(text string, names []string) []int {
+	out := []int{}
+	for i, name := range names {
+		for rest := text; name != ""; {
+			k := strings.Index(rest, name)
+			if k < 0 {
+				break
+			}
+			end := k + len(name)
+			if (k == 0 || !wordByte(rest[k-1])) && (end == len(rest) || !wordByte(rest[end])) {
+				out = append(out, i+1)
+				break
+			}
+			rest = rest[end:]
+		}
+	}
+	return out
+}
+
+func wordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // viewCache keeps the JSON of recent views by path, least recently used

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ringlab/engine/node"
 )
 
 // The view cache keeps at most its entries and bytes, dropping the least
@@ -42,34 +44,30 @@ func TestViewCacheStaysWithinItsBounds(t *testing.T) {
 	}
 }
 
-// Fields splits a node's printed state at its top level, and changed
-// names the fields a step changed.
-func TestFieldsAndChanges(t *testing.T) {
-	was := Fields("{state:WANTED clock:1 queue:[{T:1 ID:2} {T:3 ID:1}] f:map[a:1 b:2]}")
-	want := []string{"state:WANTED", "clock:1", "queue:[{T:1 ID:2} {T:3 ID:1}]", "f:map[a:1 b:2]"}
-	if !slices.Equal(was, want) {
-		t.Fatalf("Fields: %q, want %q", was, want)
-	}
-	now := Fields("{state:HELD clock:1 queue:[{T:1 ID:2}] f:map[a:1 b:2]}")
-	if got := changed(was, now); !slices.Equal(got, []string{"state", "queue"}) {
-		t.Errorf("changed: %q", got)
-	}
-	if got := Fields("42"); !slices.Equal(got, []string{"42"}) {
-		t.Errorf("a value that is no struct: %q", got)
-	}
-	if got := Fields("{}"); len(got) != 0 {
-		t.Errorf("an empty struct: %q", got)
+// changed names the fields a step changed, by name.
+func TestChanges(t *testing.T) {
+	was := []node.Field{{Name: "clock", Value: "1"}, {Name: "queue", Value: "(T=1 ID=2), (T=3 ID=1)"}}
+	now := []node.Field{{Name: "clock", Value: "1"}, {Name: "queue", Value: "(T=1 ID=2)"}, {Name: "acks", Value: "0"}}
+	if got := changed(was, now); !slices.Equal(got, []string{"queue", "acks"}) {
+		t.Errorf("changed: %q, want [queue acks]", got)
 	}
 }
 
-func FuzzFields(f *testing.F) {
-	f.Add("{state:WANTED clock:1 queue:[{T:1 ID:2} {T:3 ID:1}]}")
-	f.Add("{a:{b:} c:]")
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, fd := range Fields(s) {
-			if fd == "" || !strings.Contains(s, fd) {
-				t.Errorf("Fields(%q) gave %q", s, fd)
-			}
+// A violation's nodes are those its detail names as whole words: P1 is
+// not found inside P12, nor "coordinator" inside "coordinators".
+func TestNamedNodes(t *testing.T) {
+	names := []string{"coordinator", "P1", "P2", "P12"}
+	for _, c := range []struct {
+		text string
+		want []int
+	}{
+		{"P2 entered with request (1, 2) while P1 waited", []int{2, 3}},
+		{"P12 and the coordinator", []int{1, 4}},
+		{"P12's coordinators", []int{4}},
+		{"nobody", []int{}},
+	} {
+		if got := named(c.text, names); !slices.Equal(got, c.want) {
+			t.Errorf("named(%q) = %v, want %v", c.text, got, c.want)
 		}
-	})
+	}
 }

@@ -92,6 +92,7 @@ func newMachine(cfg Config, sink func(*trace.Event), in *interner) (*machine, *s
 				return nil, nil, fmt.Errorf("statespace: a scripted crash must be at tick 0 (use the crash budget for the others)")
 			}
 			s.crashed |= 1 << (a.Node - 1)
+			m.emit(trace.KindCrash, a.Node) // a replay's properties see it too
 			if w != nil {
 				w.fault(a.Node, trace.KindCrash, 0, cfg.Only)
 			}

@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"ringlab/engine/node"
 )
@@ -300,4 +301,29 @@ func (n *Node) Status() Status {
 		return s
 	}
 	return Status{State: n.state, Pending: n.pending}
+}
+
+// Show implements node.Shower: the coordinator by FREE or BUSY, the node
+// it granted and its queue by name; a participant by its state, the
+// requests it still has to make and whether its release is on its way.
+func (n *Node) Show(name func(i int) string) node.Shown {
+	s := n.Status()
+	if !n.IsCoordinator() {
+		return node.Shown{State: s.State, Fields: []node.Field{
+			{Name: "pending", Value: strconv.Itoa(s.Pending)},
+			{Name: "freeing", Value: strconv.FormatBool(n.freeing)},
+		}}
+	}
+	holder, queue := "none", "none"
+	if s.Holder != 0 {
+		holder = name(s.Holder)
+	}
+	if len(s.Queue) > 0 {
+		names := make([]string, len(s.Queue))
+		for k, i := range s.Queue {
+			names[k] = name(i)
+		}
+		queue = strings.Join(names, ", ")
+	}
+	return node.Shown{State: s.State, Fields: []node.Field{{Name: "holder", Value: holder}, {Name: "queue", Value: queue}}}
 }

@@ -204,3 +204,21 @@ func TestDuplicateRequestAccess(t *testing.T) {
 		t.Errorf("sends %v, status %+v", out.Sends, c.Status())
 	}
 }
+
+// The coordinator shows as the trace names it: BUSY while it holds a
+// grant (its participant's state field stays RELEASED), the holder by
+// name.
+func TestShowCoordinator(t *testing.T) {
+	c, _ := New(Config{N: 3, Index: 1})
+	var out node.Output
+	c.Step(node.Input{Kind: node.InMsg, From: 3, Msg: Msg{Kind: MsgRequestAccess}}, &out)
+	name := func(i int) string { return []string{"", "coordinator", "P1", "P2"}[i] }
+	sh := c.Show(name)
+	if sh.State != StateBusy || len(sh.Fields) != 2 || sh.Fields[0] != (node.Field{Name: "holder", Value: "P2"}) {
+		t.Errorf("the coordinator after a request: %+v", sh)
+	}
+	p, _ := New(Config{N: 3, Index: 2})
+	if sh := p.Show(name); sh.State != StateReleased {
+		t.Errorf("a participant: %+v", sh)
+	}
+}

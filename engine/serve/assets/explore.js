@@ -7,11 +7,35 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e9d5ff", "#fecaca"];
 
+// TEXT holds the English words of the page, read with T(key, {name:
+// value}) for the {name}s in them: one place to translate.
+const TEXT = {
+  crashed: "crashed",
+  pending: "pending",
+  legendStates: "States met so far",
+  legendMarks: "Marks",
+  markCS: "in the critical section",
+  markLeader: "leader",
+  markHalo: "a node of the violation",
+  markMoved: "moved by the last step",
+  markMsg: "a message in flight, towards its receiver (#1: sent first on its link)",
+  markBlocked: "not deliverable yet",
+  labelsHidden: "{n} message label(s) left out for room: hover a message, or see Messages in flight",
+  sentNth: "sent #{k}",
+  sentOrder: "sent #{k} of {n} on its link",
+};
+function T(key, args) {
+  let s = TEXT[key] === undefined ? key : TEXT[key];
+  for (const k in args || {}) s = s.split("{" + k + "}").join(String(args[k]));
+  return s;
+}
+
 const ex = {
   ready: false, info: null, st: null, path: null,
   seen: new Set(), epoch: -1,
   tree: { label: "", children: new Map(), last: null }, // the branches taken
-  pos: [],
+  pos: [], view: { W: 600, H: 460, r: 30 },
+  states: new Set(), colours: new Map(), marks: new Set(), hiddenLabels: 0, // what the legend explains
 };
 window.explorer = ex;
 
@@ -191,18 +215,18 @@ function render() {
     div.dataset.node = nd.index;
     div.append(el("b", "name", nd.name + (nd.alive ? "" : " (crashed)") + (nd.done ? " ✓" : "") + " "));
     const ch = new Set(nd.changed || []);
-    nd.fields.forEach((f, i) => {
-      if (i) div.append(" ");
-      div.append(el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
-    });
-    if (nd.was) { div.append(el("br")); div.append(el("span", "was", nd.was)); }
+    if (nd.was) div.append(el("span", "was", nd.was), " → ");
+    div.append(el("span", "st" + (ch.has("state") ? " ch" : ""), nd.state));
+    for (const f of nd.fields) div.append(" · ", el("span", ch.has(f.split(":")[0]) ? "ch" : "", f));
     if (nd.pending && nd.pending.length) div.append(el("br"), "pending: " + nd.pending.join(", "));
     nodes.append(div);
   }
   // flight
   const fl = $("flight"); fl.innerHTML = "";
   if (!st.flight || !st.flight.length) fl.append(el("li", "", "none"));
-  for (const f of st.flight || []) fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (f.k ? " (#" + (f.k + 1) + " on the link)" : "")));
+  for (const fs of linkOrder(st.flight).values()) {
+    fs.forEach((f, i) => fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (fs.length > 1 ? " (" + T("sentOrder", { k: i + 1, n: fs.length }) + ")" : ""))));
+  }
   // path
   const pl = $("path"); pl.innerHTML = "";
   const li0 = el("li", ls.length === 0 ? "cur" : "", "initial state");
@@ -257,9 +281,15 @@ function renderTree() {
   box.append(root, walk(ex.tree, ""));
 }
 
-function layout(n) {
-  const W = 600, H = 460, cx = W / 2, cy = H / 2 + 8, R = Math.min(W, H) / 2 - 70;
+// layout places n nodes of radius r: on a circle wide enough for them
+// side by side (the centre of a star first), in a picture that grows
+// with the circle (the page scales it to fit).
+function layout(n, r) {
+  const R = Math.max(160, n * (2 * r + 16) / (2 * Math.PI));
+  const W = Math.max(600, 2 * (R + r) + 160), H = Math.max(460, 2 * (R + r) + 70);
+  const cx = W / 2, cy = H / 2 + 8;
   const star = ex.info.topology === "star", m = star ? n - 1 : n;
+  ex.view = { W, H, r };
   ex.pos = [null];
   for (let i = 1; i <= n; i++) {
     if (star && i === 1) { ex.pos.push([cx, cy]); continue; }
@@ -275,60 +305,212 @@ function svg(tag, attrs, parent) {
   return e;
 }
 
-// stateOf is what colours a node: its field named state, else its first.
-function stateOf(nd) {
-  const f = nd.fields.find((f) => /^(state|status|phase|role):/i.test(f)) || nd.fields[0] || "";
-  return f.includes(":") ? f.slice(f.indexOf(":") + 1) : f;
+// stateOf is what labels and colours a node: its state's name, as the
+// algorithm says it.
+function stateOf(nd) { return nd.state || ""; }
+
+// colour gives each state met its own colour, the same for the whole
+// visit: from the name's hash, the next free one if that is taken.
+function colour(s) {
+  if (!ex.colours.has(s)) {
+    let h = 0;
+    for (const c of s) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    const used = new Set(ex.colours.values());
+    let k = h % PALETTE.length;
+    for (let i = 0; i < PALETTE.length && used.has(PALETTE[k]); i++) k = (k + 1) % PALETTE.length;
+    ex.colours.set(s, PALETTE[k]);
+  }
+  return ex.colours.get(s);
 }
 
-function colour(s) {
-  let h = 0;
-  for (const c of s) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return PALETTE[h % PALETTE.length];
+// textWidth is the width of s drawn in g with class cls.
+function textWidth(g, s, cls) {
+  const t = svg("text", { class: cls, x: 0, y: -999 }, g);
+  t.textContent = s;
+  const w = t.getComputedTextLength();
+  t.remove();
+  return w;
+}
+
+// fitText writes s in t, cut with an ellipsis to at most w wide; a cut
+// text keeps the whole in its tooltip.
+function fitText(t, s, w) {
+  t.textContent = s;
+  if (t.getComputedTextLength() <= w) return;
+  let k = s.length;
+  while (k > 1 && (t.textContent = s.slice(0, k - 1) + "…", t.getComputedTextLength() > w)) k--;
+  svg("title", {}, t).textContent = s;
 }
 
 function drawGraph(n) {
-  const g = $("graph"), st = ex.st, P = (layout(n), ex.pos), topo = ex.info.topology;
+  const g = $("graph"), st = ex.st;
   g.innerHTML = "";
-  const links = svg("g", {}, g);
+  // the nodes' radius: the longest name or state fits inside, within bounds
+  let widest = 0;
+  for (const nd of st.nodes) widest = Math.max(widest, textWidth(g, nd.name, "nname"), textWidth(g, nd.alive ? stateOf(nd) : T("crashed"), "sub"));
+  const r = Math.max(26, Math.min(44, widest / 2 + 8));
+  layout(n, r);
+  g.setAttribute("viewBox", "0 0 " + ex.view.W + " " + ex.view.H);
+  const defs = svg("defs", {}, g);
+  for (const [id, fill] of [["head", "#94a3b8"], ["mhead", "#2563eb"]]) {
+    const mk = svg("marker", { id: id, viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: fill }, mk);
+  }
+  drawLinks(g, n, r);
+  for (const nd of st.nodes) ex.states.add(stateOf(nd));
+  drawNodes(g, r);
+  drawMessages(g, r);
+  drawLegend();
+}
+
+// drawLinks draws the topology's links: a ring's clockwise, with arrows.
+function drawLinks(g, n, r) {
+  const P = ex.pos, topo = ex.info.topology, links = svg("g", {}, g);
   const line = (a, b) => svg("line", { class: "link", x1: P[a][0], y1: P[a][1], x2: P[b][0], y2: P[b][1] }, links);
   if (topo === "ring") {
-    // clockwise arrows: a message goes from i to i+1
-    const defs = svg("defs", {}, g), mk = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto" }, defs);
-    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#94a3b8" }, mk);
     for (let i = 1; i <= n; i++) {
       const [x1, y1] = P[i], [x2, y2] = P[i % n + 1], len = Math.hypot(x2 - x1, y2 - y1) || 1;
       const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-      svg("line", { class: "link", x1: x1 + ux * 32, y1: y1 + uy * 32, x2: x2 - ux * 32, y2: y2 - uy * 32, "marker-end": "url(#head)" }, links);
+      svg("line", { class: "link", x1: x1 + ux * (r + 2), y1: y1 + uy * (r + 2), x2: x2 - ux * (r + 2), y2: y2 - uy * (r + 2), "marker-end": "url(#head)" }, links);
     }
-  }
-  else if (topo === "star") for (let i = 2; i <= n; i++) line(1, i);
+  } else if (topo === "star") for (let i = 2; i <= n; i++) line(1, i);
   else if (topo === "graph") for (const [a, b] of ex.info.edges || []) line(a, b);
   else for (let a = 1; a <= n; a++) for (let b = a + 1; b <= n; b++) line(a, b);
+}
+
+// drawNodes draws every node: its name and state inside, its colour its
+// state's, and its marks: a halo on the nodes of the violation, a ring
+// in the critical section, a star on a leader.
+function drawNodes(g, r) {
+  const st = ex.st, P = ex.pos;
   const last = st.labels.length ? lastNode(st.labels[st.labels.length - 1]) : 0;
+  const bad = new Set(st.violation ? st.violation.nodes || [] : []);
   for (const nd of st.nodes) {
     const [x, y] = P[nd.index];
-    const cls = "node" + (nd.alive ? "" : " dead") + (nd.index === last ? " moved" : "");
-    const gn = svg("g", { class: cls, "data-node": nd.index }, g);
-    svg("circle", { cx: x, cy: y, r: 30, fill: nd.alive ? colour(stateOf(nd)) : "#9ca3af" }, gn);
-    const t = svg("text", { x: x, y: y - 6 }, gn); t.textContent = nd.name;
-    const s = svg("text", { x: x, y: y + 10, class: "sub" }, gn); s.textContent = nd.alive ? stateOf(nd).slice(0, 12) : "crashed";
-    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (crashed)") + "\n" + nd.fields.join("\n") + (nd.pending && nd.pending.length ? "\npending: " + nd.pending.join(", ") : ""), x, y));
+    const cls = "node" + (nd.alive ? "" : " dead") + (nd.index === last ? " moved" : "") + (bad.has(nd.index) ? " bad" : "") + (nd.mark ? " m-" + nd.mark : "");
+    const gn = svg("g", { class: cls, "data-node": nd.index, "data-state": stateOf(nd) }, g);
+    if (bad.has(nd.index)) { svg("circle", { class: "halo", cx: x, cy: y, r: r + 12 }, gn); ex.marks.add("halo"); }
+    if (nd.mark === "cs") { svg("circle", { class: "ring", cx: x, cy: y, r: r + 5 }, gn); ex.marks.add("cs"); }
+    svg("circle", { class: "body", cx: x, cy: y, r: r, fill: nd.alive ? colour(stateOf(nd)) : "#9ca3af" }, gn);
+    if (nd.mark === "leader") { svg("path", { class: "star", d: starPath(x + r * 0.75, y - r * 0.75, 11) }, gn); ex.marks.add("leader"); }
+    fitText(svg("text", { class: "nname", x: x, y: y - 7 }, gn), nd.name, 2 * r - 8);
+    fitText(svg("text", { class: "sub", x: x, y: y + 9 }, gn), nd.alive ? stateOf(nd) : T("crashed"), 2 * r - 10);
+    gn.addEventListener("mouseenter", () => tip(nd.name + (nd.alive ? "" : " (" + T("crashed") + ")") + "\n" + [stateOf(nd), ...nd.fields].join("\n") + (nd.pending && nd.pending.length ? "\n" + T("pending") + ": " + nd.pending.join(", ") : ""), x, y));
     gn.addEventListener("mouseleave", () => { $("tip").hidden = true; });
     gn.addEventListener("click", (e) => { e.stopPropagation(); nodeMenu(nd, x, y); });
   }
-  // messages in flight on their links: a -> b and b -> a on either side
-  for (const f of st.flight || []) {
-    const [x1, y1] = P[f.from], [x2, y2] = P[f.to];
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const t = Math.min(0.75, 0.62 - 0.1 * f.k), off = 9;
-    const x = x1 + (x2 - x1) * t - uy * off, y = y1 + (y2 - y1) * t + ux * off;
-    const deliverable = st.steps.some((s) => s.kind === "deliver" && s.from === f.from && s.node === f.to && s.k === f.k);
-    const gm = svg("g", { class: "msg" + (deliverable ? "" : " blocked"), "data-from": f.from, "data-to": f.to, "data-k": f.k }, g);
-    svg("circle", { cx: x, cy: y, r: 8 }, gm);
-    const tx = svg("text", { x: x + 11, y: y + 4 }, gm); tx.textContent = f.text.length > 22 ? f.text.slice(0, 21) + "…" : f.text;
-    gm.addEventListener("click", (e) => { e.stopPropagation(); msgMenu(f, x, y); });
+}
+
+// starPath is a five-pointed star of radius s centred at x, y.
+function starPath(x, y, s) {
+  let d = "";
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + k * Math.PI / 5, q = k % 2 ? s * 0.45 : s;
+    d += (k ? "L" : "M") + (x + q * Math.cos(a)).toFixed(1) + "," + (y + q * Math.sin(a)).toFixed(1);
   }
+  return d + "z";
+}
+
+// linkOrder lists the messages in flight by link, each link's in the
+// order sent (the first sent first).
+function linkOrder(flight) {
+  const byLink = new Map();
+  for (const f of flight || []) {
+    const key = f.from + "-" + f.to;
+    if (!byLink.has(key)) byLink.set(key, []);
+    byLink.get(key).push(f);
+  }
+  for (const fs of byLink.values()) fs.sort((a, b) => (a.sent || Infinity) - (b.sent || Infinity) || a.k - b.k);
+  return byLink;
+}
+
+// drawMessages draws each link with messages in flight as its own arrow,
+// beside the reverse one, the messages on it in the order sent (the
+// first sent nearest its receiver), then their labels where they do not
+// overlap.
+function drawMessages(g, r) {
+  const st = ex.st, P = ex.pos, labels = [];
+  for (const fs of linkOrder(st.flight).values()) {
+    const a = fs[0].from, b = fs[0].to, [x1, y1] = P[a], [x2, y2] = P[b];
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const off = 7, nx = -uy * off, ny = ux * off; // to the right of the way it goes
+    const from = r + 4, to = len - r - 6;
+    svg("line", { class: "mlink", x1: x1 + ux * from + nx, y1: y1 + uy * from + ny, x2: x1 + ux * to + nx, y2: y1 + uy * to + ny, "marker-end": "url(#mhead)" }, g);
+    const step = Math.min(24, (to - from - 24) / Math.max(fs.length, 1));
+    fs.forEach((f, i) => {
+      const d = to - 16 - i * step, x = x1 + ux * d + nx, y = y1 + uy * d + ny;
+      const deliverable = st.steps.some((s) => s.kind === "deliver" && s.from === f.from && s.node === f.to && s.k === f.k);
+      const gm = svg("g", { class: "msg" + (deliverable ? "" : " blocked"), "data-from": f.from, "data-to": f.to, "data-k": f.k, "data-order": i + 1 }, g);
+      svg("circle", { cx: x, cy: y, r: 7 }, gm);
+      svg("path", { class: "dir", d: "M" + (x + ux * 5) + "," + (y + uy * 5) + " L" + (x - ux * 3 - uy * 4) + "," + (y - uy * 3 + ux * 4) + " L" + (x - ux * 3 + uy * 4) + "," + (y - uy * 3 - ux * 4) + "z" }, gm);
+      const text = (f.text.length > 22 ? f.text.slice(0, 21) + "…" : f.text) + (fs.length > 1 ? " · " + T("sentNth", { k: i + 1 }) : "");
+      const tx = svg("text", { x: x, y: y }, gm);
+      tx.textContent = text;
+      svg("title", {}, tx).textContent = f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + ": " + T("sentOrder", { k: i + 1, n: fs.length });
+      labels.push({ t: tx, x: x, y: y, g: gm });
+      gm.addEventListener("click", (e) => { e.stopPropagation(); msgMenu(f, x, y); });
+    });
+  }
+  placeLabels(labels, r);
+}
+
+// placeLabels puts each label at the first spot around its message that
+// overlaps no node and no label placed before, trying rings of spots
+// further and further out; a label with no room is left out (its
+// message's tooltip and the list beside say it all) and counted.
+function placeLabels(labels, r) {
+  const taken = ex.pos.slice(1).map(([x, y]) => ({ x: x - r - 2, y: y - r - 2, w: 2 * r + 4, h: 2 * r + 4 }));
+  const hit = (b) => taken.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
+  let hidden = 0;
+  for (const l of labels) {
+    const bb = l.t.getBBox(), w = bb.width + 2, h = bb.height;
+    let spot = null;
+    for (let ring = 0; ring < 6 && !spot; ring++) {
+      const d = 10 + ring * h;
+      for (const [dx, dy] of [[d, -h / 2], [-d - w, -h / 2], [-w / 2, -d - h], [-w / 2, d], [d, -d - h], [-d - w, -d - h], [d, d], [-d - w, d]]) {
+        const b = { x: l.x + dx, y: l.y + dy, w: w, h: h };
+        if (b.x >= 0 && b.y >= 0 && b.x + w <= ex.view.W && b.y + h <= ex.view.H && !hit(b)) { spot = b; break; }
+      }
+    }
+    if (!spot) { l.t.setAttribute("display", "none"); hidden++; continue; }
+    taken.push(spot);
+    l.t.setAttribute("x", spot.x + 1);
+    l.t.setAttribute("y", spot.y + h / 2);
+    if (Math.hypot(spot.x + w / 2 - l.x, spot.y + h / 2 - l.y) > w / 2 + h) {
+      const near = [Math.max(spot.x, Math.min(l.x, spot.x + w)), Math.max(spot.y, Math.min(l.y, spot.y + h))];
+      l.g.insertBefore(svg("line", { class: "leader", x1: l.x, y1: l.y, x2: near[0], y2: near[1] }), l.t);
+    }
+  }
+  ex.hiddenLabels = hidden;
+}
+
+// drawLegend says what the colours and marks of the graph mean: the
+// states met so far, the marks met so far, and the messages' arrows.
+function drawLegend() {
+  let lg = $("legend");
+  if (!lg) {
+    lg = el("div", "legend");
+    lg.id = "legend";
+    $("graph").after(lg);
+  }
+  lg.innerHTML = "";
+  const item = (cls, sw, text) => {
+    const s = el("span", "lg " + cls);
+    s.append(el("i", "sw " + sw), text);
+    lg.append(s, " ");
+    return s;
+  };
+  lg.append(el("b", "", T("legendStates") + ": "));
+  for (const s of ex.states) if (s) item("lg-state", "", s).firstChild.style.background = colour(s);
+  lg.append(el("br"), el("b", "", T("legendMarks") + ": "));
+  if (ex.marks.has("cs")) item("lg-cs", "sw-ring", T("markCS"));
+  if (ex.marks.has("leader")) item("lg-leader", "sw-star", T("markLeader"));
+  if (ex.marks.has("halo")) item("lg-halo", "sw-halo", T("markHalo"));
+  item("lg-moved", "sw-moved", T("markMoved"));
+  if (ex.info.crashes > 0) item("lg-dead", "sw-dead", T("crashed"));
+  item("lg-msg", "sw-msg", T("markMsg"));
+  item("lg-blocked", "sw-blocked", T("markBlocked"));
+  if (ex.hiddenLabels) lg.append(el("span", "lg lg-hidden", T("labelsHidden", { n: ex.hiddenLabels })));
 }
 
 // lastNode is the node a label's step happened at.
@@ -337,11 +519,20 @@ function lastNode(l) {
   return m ? +(m[1] || m[2]) : 0;
 }
 
+// tip shows text beside x, y; never over an open menu.
 function tip(text, x, y) {
-  const t = $("tip");
+  if (!$("menu").hidden) return;
+  const t = $("tip"), [bx, by, bw] = inBox(x, y);
   t.textContent = text; t.hidden = false;
-  const box = $("graph").getBoundingClientRect(), sx = box.width / 600, sy = box.height / 460;
-  t.style.left = Math.min(box.width - 200, x * sx + 36) + "px"; t.style.top = (y * sy - 10) + "px";
+  t.style.left = Math.min(bw - 200, bx + 36) + "px"; t.style.top = (by - 10) + "px";
+}
+
+// inBox is where the graph's point x, y is in the box around it (the
+// picture is scaled to fit), and the box's width.
+function inBox(x, y) {
+  const g = $("graph"), box = g.getBoundingClientRect(), m = g.getScreenCTM();
+  const p = new DOMPoint(x, y).matrixTransform(m);
+  return [p.x - box.left, p.y - box.top, box.width];
 }
 
 function showMenu(head, items, x, y) {
@@ -358,8 +549,8 @@ function showMenu(head, items, x, y) {
       m.append(d);
     } else m.append(el("div", "off", it.text));
   }
-  const box = $("graph").getBoundingClientRect(), sx = box.width / 600, sy = box.height / 460;
-  m.style.left = Math.min(box.width - 240, x * sx + 20) + "px"; m.style.top = (y * sy + 10) + "px";
+  const [bx, by, bw] = inBox(x, y);
+  m.style.left = Math.min(bw - 240, bx + 20) + "px"; m.style.top = (by + 10) + "px";
   m.hidden = false; $("tip").hidden = true;
 }
 
