@@ -103,6 +103,10 @@ func lamportWords(t *testing.T, ctx context.Context) {
 	if s.Labels[3] != s.Labels[4] || s.Path[3] == s.Path[4] {
 		t.Errorf("steps 4 and 5: %q %q, %q %q; want one label, two readings", s.Labels[3], s.Labels[4], s.Path[3], s.Path[4])
 	}
+	// the enabled steps too read words first, their labels small after
+	if got := eval[string](t, ctx, `[...document.querySelectorAll("#steps li")].map(li => li.firstElementChild.className + ":" + li.firstElementChild.textContent).join("|")`); !strings.HasPrefix(got, "words:") || strings.Contains(got, "|:") {
+		t.Errorf("the enabled steps: %q, want their words first", got)
+	}
 }
 
 // The coordinator with a too-short grant timeout: its timer is named, the

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"ringlab/engine/lang"
@@ -115,9 +114,7 @@ func englishLeft(t *testing.T, ctx context.Context, what string) {
 // path, the fates and the point of no return all shown; Ricart-Agrawala,
 // correct, says none is reachable), then the replay
 // page of the chapter's slow holder (mutex scenario central-slow), which
-// opens at its violation. One Chromium. The screenshots of
-// engine/serve/README.md's Portuguese section are these pages
-// (RINGLAB_UPDATE=1 writes them).
+// opens at its violation. One Chromium.
 func TestPortuguesePages(t *testing.T) {
 	ctx := browser(t)
 	for _, c := range []struct {
@@ -138,8 +135,6 @@ func TestPortuguesePages(t *testing.T) {
 			t.Fatal(err)
 		}
 		englishLeft(t, ctx, c.name+" after the shortest way")
-		do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1390, 990))
-		screenshot(t, ctx, "explore-"+c.name+"-pt.png")
 	}
 	ctx2, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -159,7 +154,6 @@ func TestPortuguesePages(t *testing.T) {
 		t.Error("the replay page shows no violation")
 	}
 	englishLeft(t, ctx, "the replay page")
-	screenshot(t, ctx, "central-slow-pt.png")
 	cancel()
 	<-done
 }

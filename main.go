@@ -24,6 +24,7 @@ import (
 	"ringlab/engine/trace"
 	"ringlab/exercises"
 	"ringlab/mutex"
+	"ringlab/quiz"
 	"ringlab/ring"
 )
 
@@ -58,6 +59,7 @@ func newApp(stdout, stderr io.Writer, areas ...rcli.Area) *cli.App {
 	}
 	cmds = append(cmds,
 		exercises.Command(),
+		quiz.Command(),
 		rcli.AMQPCommand(rcli.NodeAreas(areas)), rcli.NodeCommand(rcli.NodeAreas(areas)),
 		rcli.RenderCommand(ring.LogDialect()),
 		rcli.CheckCommand(stdout, stderr, areas, []trace.Dialect{ring.LogDialect()}),

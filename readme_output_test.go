@@ -27,7 +27,9 @@ import (
 // A line <!-- output not compared: REASON --> right before a ```sh block
 // leaves its output out, for the REASON given (a live run, timings, the
 // race detector's addresses); the test lists every block it left out and
-// why. In an output block a line "…" stands for lines left out: the lines
+// why. A line <!-- output compared without -race: REASON --> marks a block
+// whose search is too long for CI's race-detector binary: a plain go test
+// compares it, a -race one lists it as left out. In an output block a line "…" stands for lines left out: the lines
 // between two "…" follow each other in the output, and a block that does
 // not start (end) with "…" starts (ends) as the output does.
 //
@@ -40,10 +42,14 @@ import (
 var (
 	outputOf    = regexp.MustCompile(`^<!-- output of: (.+) -->$`)
 	notCompared = regexp.MustCompile(`^<!-- output not compared: (.+) -->$`)
+	notRaced    = regexp.MustCompile(`^<!-- output compared without -race: (.+) -->$`)
 	exitComment = regexp.MustCompile(`\s+# exit (\d+)$`)
-	// volatileLine matches lines that hold wall-clock figures that differ on every run;
-	// they are compared up to the figures.
-	volatileLine = regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s(?:, [0-9]+ workers)?, memory [0-9.]+ MiB$`)
+	// volatileLines match lines that hold wall-clock figures that differ on every run;
+	// they are compared up to the figures (what the first group holds is compared).
+	volatileLines = []*regexp.Regexp{
+		regexp.MustCompile(`^(time: )[0-9.]+s, [0-9]+ distinct states/s(?:, [0-9]+ workers)?, memory [0-9.]+ MiB$`),
+		regexp.MustCompile(`^(states: [0-9]+ distinct, [0-9]+ transitions; depth [0-9]+; time )[0-9.]+s$`), // a goal's search
+	}
 )
 
 // outputBlock is one README block of output and the commands that print it.
@@ -127,6 +133,9 @@ func outputBlocks(file string, lines []string) []outputBlock {
 		if m := notCompared.FindStringSubmatch(prevNonBlank(i)); m != nil {
 			b.skip = m[1]
 		}
+		if m := notRaced.FindStringSubmatch(prevNonBlank(i)); m != nil && racebuild.Enabled {
+			b.skip = "under -race: " + m[1]
+		}
 		blocks = append(blocks, b)
 		i = oend
 	}
@@ -204,8 +213,12 @@ func sameLine(want, got string) bool {
 	if want == got {
 		return true
 	}
-	mw, mg := volatileLine.FindStringSubmatch(want), volatileLine.FindStringSubmatch(got)
-	return mw != nil && mg != nil && mw[1] == mg[1]
+	for _, v := range volatileLines {
+		if mw, mg := v.FindStringSubmatch(want), v.FindStringSubmatch(got); mw != nil && mg != nil && mw[1] == mg[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // segments splits a block at its "…" lines.

@@ -46,7 +46,7 @@ func anonymousAlgo() entry {
 				Properties: []check.Property{NewTermination(s.n(), nil), NewUniqueness(nil), &anonAgreement{n: s.n()}, correct},
 				Symmetry:   sym,
 				Figures: func(*trace.Summary) map[string]any {
-					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader whatever the number of candidates", votes, leaders)}
+					return map[string]any{"theory": fmt.Sprintf("%d VoteForMe + %d WeHaveALeader when every candidate starts before a vote reaches it, whatever their number (a later start sends more)", votes, leaders)}
 				},
 			}, nil
 		},

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,6 +186,17 @@ type Options struct {
 	// stays owed is reported as a lasso, the prefix then the cycle. The
 	// search keeps the whole graph, without the partial-order reduction.
 	Liveness bool
+	// EndedRunsOnly accepts runs that never end. Exhaust fails a test
+	// whose workload ends when some of its runs do not (a fair cycle, or
+	// no path that ends): the properties judged where a run ends
+	// (termination, agreement) were not judged on them. A test whose
+	// timer model is looser than its real timeouts (QuietTimers lets any
+	// pending timer fire first, where a shorter timeout would) may have
+	// such runs that the real system has not: with EndedRunsOnly it judges
+	// those properties on the runs that end only, and logs what it left
+	// unjudged: how many fair cycles, and the first lasso on which a
+	// promise stays owed (with Liveness, such a lasso still fails).
+	EndedRunsOnly bool
 }
 
 // ExhaustWith is Exhaust with the delivery order, timer model and fault
@@ -245,6 +257,7 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 		return
 	}
 
+	sc.Cycles = !o.Liveness && sys.Endless == "" // a workload that ends: look for runs that do not
 	res, err := statespace.Search(t.Context(), sc)
 	if err != nil {
 		t.Errorf("%s: the search could not be carried out: %v", alg.Name, err)
@@ -254,7 +267,78 @@ func ExhaustWith(t testing.TB, alg engine.Algorithm, p engine.Params, o Options)
 		reportLasso(t, searched(alg.Name, o.Only), sys, sc, res.Lasso)
 		return
 	}
+	if res.Violation == nil && res.Exhausted && o.Want == "" && !neverEnds(t, searched(alg.Name, o.Only), sys, sc, res, o.EndedRunsOnly) {
+		return
+	}
 	report(t, searched(alg.Name, o.Only), sys, sc, res, o.Want)
+}
+
+// neverEnds judges what a search exhausted without a violation could not:
+// the properties judged only where a run ends (termination among them),
+// when some runs of a workload that ends never end. A state graph where
+// no path ends, or with a cycle (res.Cyclic, sc.Cycles), is searched
+// again, whole, for its fair cycles (`check` does the same): one on which
+// a promise stays owed is reported as a lasso; one that keeps every
+// promise still leaves those properties unjudged on the runs that stay on
+// it, and the test fails saying so, unless accept (Options.EndedRunsOnly)
+// makes it a note in the log. It reports whether the test may go on to say
+// the space was exhausted.
+func neverEnds(t testing.TB, name string, sys engine.System, sc statespace.Config, res statespace.Result, accept bool) bool {
+	t.Helper()
+	judged := res.AtEnds
+	if asksTermination(sc) && !slices.Contains(judged, check.IDTermination) {
+		judged = append(slices.Clone(judged), check.IDTermination)
+	}
+	if !sc.Cycles || len(judged) == 0 || res.Terminal > 0 && res.Cyclic == 0 {
+		return true
+	}
+	lsc := sc
+	lsc.Liveness, lsc.POR, lsc.Cycles = true, false, false
+	lres, err := statespace.Search(t.Context(), lsc)
+	switch {
+	case err != nil:
+		t.Errorf("%s: the search for runs that never end could not be carried out: %v", name, err)
+		return false
+	case lres.Lasso != nil && accept:
+		t.Logf("%s: not judged: a run that never ends, on which %s stays owed (lasso %s), and maybe more: judged on the runs that end only (Options.EndedRunsOnly)", name, lres.Lasso.Property, lres.Lasso)
+		return true
+	case lres.Lasso != nil:
+		reportLasso(t, name, sys, sc, lres.Lasso)
+		return false
+	case !lres.Exhausted:
+		t.Errorf("%s: not proved: the search for runs that never end stopped by %s after %d distinct states", name, lres.Stop, lres.Distinct)
+		return false
+	}
+	var ids []string
+	for _, id := range judged {
+		ids = append(ids, string(id))
+	}
+	names := strings.Join(ids, ", ")
+	fail := t.Errorf
+	if accept {
+		fail = t.Logf
+	}
+	switch {
+	case res.Terminal == 0:
+		fail("%s: not proved: no run ends (no path of the %d states reaches one where the run is over, though the workload ends), so %s were not judged", name, res.Distinct, names)
+	case lres.Live.Fair > 0:
+		fail("%s: not proved: some runs never end: %d strongly connected components of the %d states hold a fair cycle, where a run can stay for ever, so %s were not judged on the runs that stay there", name, lres.Live.Fair, res.Distinct, names)
+	default:
+		return true // every cycle is unfair: every fair run ends
+	}
+	if accept {
+		t.Logf("%s: judged on the runs that end only (Options.EndedRunsOnly)", name)
+	}
+	return accept
+}
+
+// asksTermination reports whether the search of sc judges termination:
+// among its properties, and not left out by sc.Only.
+func asksTermination(sc statespace.Config) bool {
+	if sc.Only != "" && sc.Only != check.IDTermination {
+		return false
+	}
+	return slices.ContainsFunc(sc.Checks(), func(p check.Property) bool { return p.ID() == check.IDTermination })
 }
 
 // searched names what a search looked at: the algorithm, and the one

@@ -208,3 +208,25 @@ func TestExhaustWithFaults(t *testing.T) {
 		contains(t, fmt.Sprintf("%+v", c.o), r.logs[0], c.want)
 	}
 }
+
+// TestExhaustFailsARunThatNeverEnds: a relay whose token goes round for
+// ever has no state where its run ends, so termination, judged where a run
+// ends, was judged nowhere: Exhaust fails with the lasso on which it stays
+// owed (it said "exhausted, no violation" before it looked for cycles).
+// EndedRunsOnly makes that a note in the log.
+func TestExhaustFailsARunThatNeverEnds(t *testing.T) {
+	forever := params(map[string]any{"forever": true})
+	r := record(t)
+	enginetest.Exhaust(r, relayAlgorithm(), forever)
+	if len(r.errs) != 1 {
+		t.Fatalf("want one report, got %v and logs %v", r.errs, r.logs)
+	}
+	contains(t, "the report", r.errs[0], "relay: no progress: termination never kept (a lasso", "lasso: c1,d1-2,d2-3|d3-1,d1-2,d2-3")
+
+	r = record(t)
+	enginetest.ExhaustWith(r, relayAlgorithm(), forever, enginetest.Options{EndedRunsOnly: true})
+	if len(r.errs) != 0 || len(r.logs) != 2 {
+		t.Fatalf("EndedRunsOnly: want no report and two logs, got %v and %v", r.errs, r.logs)
+	}
+	contains(t, "the log", r.logs[0], "relay: not judged: a run that never ends, on which termination stays owed (lasso c1,d1-2,d2-3|d3-1,d1-2,d2-3)")
+}

@@ -19,6 +19,7 @@ type relay struct {
 	greedy     bool
 	inCS       bool
 	forgetful  bool // Clone forgets left: the clone is another node
+	forever    bool // pass the token on without counting the hop: it never stops
 }
 
 // Token is relay's one message: the hops it has left.
@@ -45,7 +46,10 @@ func (r *relay) Step(in node.Input, out *node.Output) {
 func (r *relay) pass(out *node.Output, left int) {
 	out.EnterCS()
 	out.ExitCS()
-	if left > 0 {
+	switch {
+	case r.forever:
+		out.Send(r.i%r.n+1, Token{Left: left})
+	case left > 0:
 		out.Send(r.i%r.n+1, Token{Left: left - 1})
 	}
 }
@@ -76,6 +80,7 @@ func relayAlgorithm() engine.Algorithm {
 			{Name: "hops", Default: 4},
 			{Name: "greedy", Default: false},
 			{Name: "forgetful", Default: false},
+			{Name: "forever", Default: false},
 		},
 		Build: func(p engine.Params, _ engine.Env) (engine.System, error) {
 			n, hops := p.Int("nodes"), p.Int("hops")
@@ -96,7 +101,7 @@ func relayAlgorithm() engine.Algorithm {
 			return engine.System{
 				Name: "relay", Nodes: n, Topology: trace.TopoRing,
 				Factory: func(i int) (node.Node, error) {
-					return &relay{i: i, n: n, left: hops, greedy: p.Bool("greedy"), forgetful: p.Bool("forgetful")}, nil
+					return &relay{i: i, n: n, left: hops, greedy: p.Bool("greedy"), forgetful: p.Bool("forgetful"), forever: p.Bool("forever")}, nil
 				},
 				Messages:   []node.Msg{Token{}},
 				Script:     script,

@@ -206,7 +206,7 @@ function render() {
   for (const s of st.steps) {
     const li = el("li", "step");
     li.dataset.label = s.label;
-    li.append(el("code", "", s.label), " " + s.words);
+    stepText(li, s.label, s.words);
     stepMarks(li, s);
     li.onclick = () => step(s.label);
     ul.append(li);
