@@ -127,7 +127,7 @@ type page struct {
 const readPage = `(() => ({
 	path: window.explorer.path,
 	banner: document.getElementById("banner").hidden ? "" : document.getElementById("banner").textContent,
-	noReturn: [...document.querySelectorAll("#path li.noreturn")].map(li => li.dataset.index + " " + li.textContent),
+	noReturn: [...document.querySelectorAll("#path li.noreturn")].map(li => li.dataset.index + " " + li.dataset.label),
 	steps: [...document.querySelectorAll("#steps li")].map(li => li.textContent),
 	nodes: [...document.querySelectorAll("#nodes .nd")].map(d => d.textContent),
 	left: document.getElementById("left").textContent,
@@ -167,7 +167,7 @@ func TestExplorerCentralSlowHolder(t *testing.T) {
 	}
 	click(t, ctx, `#menu .item[data-label="d2-1"]`, "c2,c3,d2-1")
 	click(t, ctx, `#graph .node[data-node="1"] circle`, "\x00")
-	if got := eval[string](t, ctx, `document.getElementById("menu").textContent`); !strings.Contains(got, "fire coordinator's timer") || !strings.Contains(got, "crash: none allowed") {
+	if got := eval[string](t, ctx, `document.getElementById("menu").textContent`); !strings.Contains(got, "fire coordinator's timer 1, the grant timeout") || !strings.Contains(got, "crash: none allowed") {
 		t.Errorf("the coordinator's menu: %q", got)
 	}
 	click(t, ctx, `#menu .item[data-label="t1:1"]`, "c2,c3,d2-1,t1:1")

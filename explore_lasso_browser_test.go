@@ -26,7 +26,7 @@ func TestBrowserExplorerLasso(t *testing.T) {
 		URL   string   `json:"url"`
 	}
 	const read = `(() => ({
-		cycle: [...document.querySelectorAll("#path li.cycle")].map(li => li.textContent),
+		cycle: [...document.querySelectorAll("#path li.cycle")].map(li => li.dataset.label),
 		start: (document.querySelector("#path li.cyclestart") || {dataset: {}}).dataset.index || "",
 		back: (document.querySelector("#path li.cycleback") || {}).textContent || "",
 		note: document.getElementById("cycleNote").hidden ? "" : document.getElementById("cycleNote").textContent,

@@ -16,12 +16,14 @@ import (
 	"ringlab/engine/trace"
 )
 
-// ServeFlags are --serve and --serve-addr: run, then show the run in the
+// ServeFlags are --serve and --addr: run, then show the run in the
 // browser (package serve). Every run command has them through Flags.
+// --serve-addr, the old name of --addr, still works, hidden.
 func ServeFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.BoolFlag{Name: "serve", Usage: "after the run, show it in the browser: serve its log on --serve-addr until Ctrl-C"},
-		&ucli.StringFlag{Name: "serve-addr", Value: serve.DefaultAddr, Usage: "with --serve: `HOST:PORT` to listen on (port 0 picks a free one)"},
+		&ucli.BoolFlag{Name: "serve", Usage: "after the run, show it in the browser: serve its log on --addr until Ctrl-C"},
+		&ucli.StringFlag{Name: "addr", Value: serve.DefaultAddr, Usage: "with --serve: `HOST:PORT` to listen on (port 0 picks a free one)"},
+		&ucli.StringFlag{Name: "serve-addr", Value: serve.DefaultAddr, Hidden: true, Usage: "the old name of --addr"},
 	}
 }
 
@@ -29,15 +31,20 @@ func ServeFlags() []ucli.Flag {
 // do not serve) and, inside Execute, the in-memory copy of its log.
 type Serving struct {
 	Addr string // the address to serve on, host:port
+	Flag string // the flag that gave it, for errors: "--addr" or "--serve-addr"
 	log  io.Writer
 }
 
-// ParseServe reads ServeFlags.
+// ParseServe reads ServeFlags: the address is --addr's, or --serve-addr's
+// when only that old name is given.
 func ParseServe(c *ucli.Context) Serving {
 	if !c.Bool("serve") {
 		return Serving{}
 	}
-	return Serving{Addr: c.String("serve-addr")}
+	if c.IsSet("serve-addr") && !c.IsSet("addr") {
+		return Serving{Addr: c.String("serve-addr"), Flag: "--serve-addr"}
+	}
+	return Serving{Addr: c.String("addr"), Flag: "--addr"}
 }
 
 // logged reports whether the run's events are written anywhere.
@@ -54,13 +61,13 @@ func (s Serving) renderers(rs []trace.Renderer) []trace.Renderer {
 	return append(rs, jr)
 }
 
-// executeServed binds --serve-addr first (a bad address or a port in use
+// executeServed binds --addr first (a bad address or a port in use
 // is exit 2 before anything runs), runs spec with its log kept in memory,
 // then serves the log until ctx is cancelled, and returns the run's own
 // result (a violation is still exit 3). The replay command shown drops the
 // serve flags.
 func executeServed(ctx context.Context, sys engine.System, opts Options, replay string, stdout, stderr io.Writer) (run.Outcome, error) {
-	ln, err := serve.Listen(opts.Serving.Addr, "--serve-addr")
+	ln, err := serve.Listen(opts.Serving.Addr, opts.Serving.Flag)
 	if err != nil {
 		return run.Outcome{}, err
 	}
@@ -88,16 +95,17 @@ func executeServed(ctx context.Context, sys engine.System, opts Options, replay 
 	return out, err
 }
 
-// withoutServe removes --serve and --serve-addr ADDR from a command line.
+// withoutServe removes --serve and --addr ADDR (or --serve-addr ADDR)
+// from a command line.
 func withoutServe(cmd string) string {
 	f := strings.Fields(cmd)
 	out := f[:0]
 	for i := 0; i < len(f); i++ {
 		switch {
 		case f[i] == "--serve":
-		case f[i] == "--serve-addr" && i+1 < len(f):
+		case (f[i] == "--serve-addr" || f[i] == "--addr") && i+1 < len(f):
 			i++
-		case strings.HasPrefix(f[i], "--serve-addr="), strings.HasPrefix(f[i], "--serve="):
+		case strings.HasPrefix(f[i], "--serve-addr="), strings.HasPrefix(f[i], "--addr="), strings.HasPrefix(f[i], "--serve="):
 		default:
 			out = append(out, f[i])
 		}

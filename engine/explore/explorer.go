@@ -72,6 +72,9 @@ type View struct {
 	// Keys are the Keys of every state along the path: Keys[0] the
 	// initial state's, Keys[len(Path)] this one's.
 	Keys []uint64
+	// PathWords says what each step of Path did, in the words Step.Words
+	// uses for it where it was taken.
+	PathWords []string
 }
 
 // NodeView is one node in a state.
@@ -176,7 +179,7 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 	}
 	v := &View{Path: path, Terminal: x.m.Terminal(s), Messages: rr.Messages, Key: x.m.Key(s)}
 	var at int
-	v.Keys, at = x.walk(path)
+	v.Keys, v.PathWords, at = x.walk(path)
 	end := check.End{Terminated: v.Terminal, Messages: rr.Messages}
 	if !v.Terminal {
 		end.Cut, end.Why = true, PathCut
@@ -219,19 +222,21 @@ func (x *Explorer) at(path []statespace.Trans, lasso func(*check.End)) (*View, e
 }
 
 // walk steps path again from the initial state: the key of every state
-// along it, and the number of the first step (1-based) whose transition
-// reported a violation (0: none).
-func (x *Explorer) walk(path []statespace.Trans) (keys []uint64, violatedAt int) {
+// along it, the words of every step, and the number of the first step
+// (1-based) whose transition reported a violation (0: none).
+func (x *Explorer) walk(path []statespace.Trans) (keys []uint64, words []string, violatedAt int) {
 	s := x.m.Initial()
 	keys = append(make([]uint64, 0, len(path)+1), x.m.Key(s))
+	words = make([]string, 0, len(path))
 	for k, t := range path {
 		u, ok := x.m.Find(s, t)
 		if !ok {
-			return keys, violatedAt
+			return keys, words, violatedAt
 		}
+		words = append(words, x.words(s, u))
 		next, v, err := x.m.Step(s, u)
 		if err != nil {
-			return keys, violatedAt
+			return keys, words, violatedAt
 		}
 		if v != nil && violatedAt == 0 {
 			violatedAt = k + 1
@@ -239,7 +244,14 @@ func (x *Explorer) walk(path []statespace.Trans) (keys []uint64, violatedAt int)
 		s = next
 		keys = append(keys, x.m.Key(s))
 	}
-	return keys, violatedAt
+	return keys, words, violatedAt
+}
+
+// Enabled is the number of steps of path, from the first, that can be
+// taken in turn from the initial state: len(path) when every one can.
+func (x *Explorer) Enabled(path []statespace.Trans) int {
+	keys, _, _ := x.walk(path)
+	return len(keys) - 1
 }
 
 // Interned is the number of distinct node states, messages, commands and
@@ -391,6 +403,9 @@ func (x *Explorer) words(s statespace.State, t statespace.Trans) string {
 		}
 		return fmt.Sprintf("deliver %s from %s to %s", text, x.names(int(t.From)), x.names(i))
 	case statespace.Fire:
+		if name := x.timerName(s, i, int(t.Timer)); name != "" {
+			return fmt.Sprintf("fire %s's timer %d, the %s", x.names(i), t.Timer, name)
+		}
 		return fmt.Sprintf("fire %s's timer %d", x.names(i), t.Timer)
 	case statespace.Command:
 		return fmt.Sprintf("give %s its command %s", x.names(i), cmd)
@@ -400,6 +415,28 @@ func (x *Explorer) words(s statespace.State, t statespace.Trans) string {
 		return "restart " + x.names(i)
 	}
 	return t.String()
+}
+
+// timerName is what node i of s says its timer id means ("grant
+// timeout"), "" when it does not say (node.TimerNamer), looking through
+// the wrappers an area puts around a node (an Unwrap method).
+func (x *Explorer) timerName(s statespace.State, i, id int) string {
+	ns := x.m.Nodes(s)
+	if i < 1 || i > len(ns) {
+		return ""
+	}
+	nd := ns[i-1].Node
+	for range 8 { // through the wrappers that say what they wrap
+		switch w := nd.(type) {
+		case node.TimerNamer:
+			return w.TimerName(id)
+		case interface{ Unwrap() node.Node }:
+			nd = w.Unwrap()
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // inWords is viol in the words of set, the properties the path was

@@ -53,6 +53,7 @@ func (f Fate) String() string {
 type Fates struct {
 	ids      map[uint64]int32 // state key (Explorer.key) -> index
 	fate     []Fate
+	dist     []int32 // steps to the nearest violation, -1: none reachable
 	min, max []int64
 	succ     [][]edge // the graph, for the paths that attain min and max
 	ext      extra    // what Extremes reports beyond the totals
@@ -162,7 +163,7 @@ func (x *Explorer) analyze(ctx context.Context, limit int, extremes bool) (*Fate
 	}
 	f := &Fates{ids: g.ids, States: len(g.states), Edges: g.edges, succ: g.succ}
 	var past []bool
-	f.fate, past = g.fates()
+	f.fate, f.dist, past = g.fates()
 	f.min, f.max = g.messages(nil)
 	for i, p := range past {
 		if p {
@@ -182,6 +183,17 @@ func (f *Fates) Fate(key uint64) (Fate, bool) {
 		return 0, false
 	}
 	return f.fate[i], true
+}
+
+// ToViolation returns the fewest steps from the state whose key is key to
+// a violation; ok is false for an unknown key, or a state from which no
+// violation is reachable.
+func (f *Fates) ToViolation(key uint64) (steps int, ok bool) {
+	i, found := f.ids[key]
+	if !found || f.dist[i] < 0 {
+		return 0, false
+	}
+	return int(f.dist[i]), true
 }
 
 // MessagesLeft returns the fewest and the most messages any continuation of the
@@ -340,11 +352,13 @@ func (g *graph) preds() [][]int32 {
 // the states that can reach a violation. Unavoidable, the least fixed
 // point: a violation, or a state with successors that are all unavoidable
 // (counted edge by edge). A terminal state that is no violation, or a
-// cycle that avoids every violation, keeps a state out of it. past is,
-// by state, whether it can reach a state beyond the state constraint.
-func (g *graph) fates() (fs []Fate, past []bool) {
+// cycle that avoids every violation, keeps a state out of it. dist is,
+// by state, the fewest steps to a violation (-1: none); past, whether it
+// can reach a state beyond the state constraint.
+func (g *graph) fates() (fs []Fate, dist []int32, past []bool) {
 	n := len(g.succ)
 	ps := g.preds()
+	dist = nearest(ps, g.bad)
 	unavoid := make([]bool, n)
 	left := make([]int, n)
 	var work []int32
@@ -384,7 +398,32 @@ func (g *graph) fates() (fs []Fate, past []bool) {
 			fs[i] = Safe
 		}
 	}
-	return fs, past
+	return fs, dist, past
+}
+
+// nearest is, by state, the fewest steps from it to one marked in from (0
+// for those, -1 for a state that reaches none): a breadth-first search
+// backwards over ps.
+func nearest(ps [][]int32, from []bool) []int32 {
+	dist := make([]int32, len(ps))
+	var q []int32
+	for i, b := range from {
+		dist[i] = -1
+		if b {
+			dist[i] = 0
+			q = append(q, int32(i))
+		}
+	}
+	for k := 0; k < len(q); k++ {
+		i := q[k]
+		for _, p := range ps[i] {
+			if dist[p] < 0 {
+				dist[p] = dist[i] + 1
+				q = append(q, p)
+			}
+		}
+	}
+	return dist
 }
 
 // reaching marks the states that can reach one marked in from: from

@@ -1,6 +1,8 @@
 package explore_test
 
 import (
+	"context"
+	"slices"
 	"testing"
 
 	"ringlab/engine"
@@ -57,5 +59,39 @@ func TestFlightsInTheOrderSent(t *testing.T) {
 	}
 	if len(sent) != 2 || sent["ACQ"] == 0 || sent["ACQ"] >= sent["ACK"] {
 		t.Errorf("on the link P1 -> P2: %+v; want the ACQUIRE sent before the ACK", v.InFlight)
+	}
+}
+
+// The analysis's distance to a violation is the shortest search's: from
+// the initial state of the coordinator with a too-short grant timeout, and
+// from each state along that shortest path, one step nearer each time;
+// the path's steps read as the steps list reads them, the coordinator's
+// timer by its meaning.
+func TestToViolationIsShortest(t *testing.T) {
+	cfg := mutexConfig(t, "central", map[string]any{"nodes": 3, "grant-timeout": int64(10)})
+	names := func(i int) string { return [...]string{"", "coordinator", "P1", "P2"}[i] }
+	x, err := explore.NewExplorer(cfg, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := x.Analyze(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, found, err := x.Shortest(context.Background(), nil, 0)
+	if err != nil || !found {
+		t.Fatalf("no violation found: %v", err)
+	}
+	v, err := x.At(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range v.Keys {
+		if d, ok := f.ToViolation(k); !ok || d != len(path)-i {
+			t.Errorf("state %d of %s: %d steps to a violation (%v), want %d", i, statespace.FormatPath(path), d, ok, len(path)-i)
+		}
+	}
+	if len(v.PathWords) != len(path) || !slices.ContainsFunc(v.PathWords, func(w string) bool { return w == "fire coordinator's timer 1, the grant timeout" }) {
+		t.Errorf("%s in words: %q, want every step, the grant timeout named", statespace.FormatPath(path), v.PathWords)
 	}
 }

@@ -52,3 +52,12 @@ type Climber interface {
 	// receives any other message; ok is false if it has no bound.
 	Climb(in int) (rise int, ok bool)
 }
+
+// TimerNamer is implemented by a node that says what its timers mean, for
+// the pages and messages that name a timer: "the coordinator's timer 1,
+// the grant timeout" rather than "timer 1" alone.
+type TimerNamer interface {
+	// TimerName is what timer id (the ID of Output.SetTimer) means: "grant
+	// timeout"; "" when it has no name.
+	TimerName(id int) string
+}

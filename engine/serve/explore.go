@@ -9,13 +9,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ringlab/engine/explore"
 	"ringlab/engine/node"
 	"ringlab/engine/statespace"
+	"ringlab/engine/trace"
 )
 
 // Bounds of the explorer's server: what one request may ask and what the
@@ -56,6 +59,7 @@ type Explore struct {
 	fates *explore.Fates
 	epoch int // counts the Explorers made: Keys change with each
 	cache *viewCache
+	open  string // the path / opens (--path), "" the initial state
 }
 
 // ExploreSpec describes the system an Explore serves.
@@ -91,6 +95,8 @@ type exploreInfo struct {
 	// or the size of the space when it is.
 	Fates     bool   `json:"fates"`
 	FatesNote string `json:"fates_note"`
+	// MaxSteps is the longest path the server takes (MaxPathSteps).
+	MaxSteps int `json:"max_steps"`
 }
 
 // NewExplore makes the page's server for spec and analyses the whole
@@ -111,7 +117,7 @@ func NewExplore(ctx context.Context, spec ExploreSpec, maxStates int, budget tim
 	e := &Explore{cfg: spec.Config, names: names, x: x, turn: make(chan struct{}, 1), cache: newViewCache(MaxCacheEntries, MaxCacheBytes)}
 	e.info = exploreInfo{Title: spec.Title, Names: spec.Names, Topology: spec.Topology, Edges: spec.Edges, Command: spec.Command,
 		Theory: spec.Theory, Crashes: spec.Config.Crashes, Restarts: spec.Config.Restarts, Drops: spec.Config.Drops,
-		Policy: spec.Config.Policy.String()}
+		Policy: spec.Config.Policy.String(), MaxSteps: MaxPathSteps}
 	actx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	start := time.Now()
@@ -164,17 +170,24 @@ func (e *Explore) Interned() int {
 func (e *Explore) Handler(loopback bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/explore", http.StatusFound)
+		u := "/explore"
+		if e.open != "" {
+			u += "?path=" + url.QueryEscape(e.open)
+		}
+		http.Redirect(w, r, u, http.StatusFound)
 	})
 	mux.HandleFunc("GET /explore", e.page)
 	mux.HandleFunc("GET /api/info", e.infoJSON)
 	mux.HandleFunc("GET /api/state", e.state)
+	mux.HandleFunc("GET /api/strip", e.strip)
 	mux.HandleFunc("GET /api/shortest", e.shortest)
 	mux.HandleFunc("GET /static/{name}", static)
 	return guard(http.TimeoutHandler(mux, RequestTime, "the request took too long"), loopback)
 }
 
-func (e *Explore) page(w http.ResponseWriter, _ *http.Request) {
+// page serves the page; a path that does not parse makes it a 400, the
+// page itself then saying why.
+func (e *Explore) page(w http.ResponseWriter, r *http.Request) {
 	b, err := assets.ReadFile("assets/explore.html")
 	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -182,6 +195,9 @@ func (e *Explore) page(w http.ResponseWriter, _ *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	if _, _, err := e.parsePath(r); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+	}
 	_, _ = w.Write(b)
 }
 
@@ -201,13 +217,17 @@ func writeJSON(w http.ResponseWriter, b []byte) {
 // check prints it): the whole path, and where its cycle starts (-1: no
 // cycle). A usage error (400) names what is wrong.
 func (e *Explore) parsePath(r *http.Request) ([]statespace.Trans, int, error) {
-	p := r.URL.Query().Get("path")
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil { // path=c2;rm: Query would drop it and show the initial state
+		return nil, -1, fmt.Errorf("path: the query %s does not parse: %v", Cut(r.URL.RawQuery), err)
+	}
+	p := q.Get("path")
 	if len(p) > MaxPathSteps*12 {
 		return nil, -1, fmt.Errorf("path: longer than %d steps", MaxPathSteps)
 	}
 	path, cycle, err := statespace.ParseLasso(p, len(e.info.Names))
 	if err != nil {
-		return nil, -1, fmt.Errorf("path: %v", err)
+		return nil, -1, fmt.Errorf("path: %s", Cut(err.Error()))
 	}
 	start := -1
 	if cycle != nil {
@@ -242,11 +262,88 @@ func (e *Explore) state(w http.ResponseWriter, r *http.Request) {
 	}
 	defer func() { <-e.turn }()
 	b, err := e.view(path, cycle)
+	if err == nil {
+		writeJSON(w, b)
+		return
+	}
+	// A step not enabled where it comes: still a 400, as any path the
+	// system cannot follow, but in JSON, with the state its valid prefix
+	// reaches for the page to show.
+	n := e.x.Enabled(path)
+	if n == len(path) {
+		http.Error(w, Cut(err.Error()), http.StatusBadRequest)
+		return
+	}
+	pb, perr := e.view(path[:n], -1)
+	if perr != nil {
+		http.Error(w, Cut(err.Error()), http.StatusBadRequest)
+		return
+	}
+	ans, _ := json.Marshal(invalidJSON{Error: Cut(err.Error()), Valid: n, Prefix: pb})
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(ans)
+}
+
+// invalidJSON answers (400) a path whose step Valid+1 is not enabled:
+// the error, and the state of the prefix before it.
+type invalidJSON struct {
+	Error  string          `json:"error"`
+	Valid  int             `json:"valid"` // the steps that could be taken
+	Prefix json.RawMessage `json:"prefix"`
+}
+
+// Cut shortens every word of s longer than CutWord bytes (an 8 KB label,
+// a 5,000-step path) to its first CutWord-8 bytes and "…", so that an
+// error echoes what it refuses without drowning the page.
+func Cut(s string) string {
+	f := strings.Split(s, " ")
+	for i, w := range f {
+		if len(w) > CutWord {
+			k := CutWord - 8
+			for k > 0 && !utf8.RuneStart(w[k]) {
+				k--
+			}
+			f[i] = w[:k] + "…"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// CutWord is the longest word Cut leaves whole.
+const CutWord = 48
+
+// strip draws the path as a space-time diagram (trace's svg format):
+// one line per node, an arrow per message, the page's strip beside the
+// graph.
+func (e *Explore) strip(w http.ResponseWriter, r *http.Request) {
+	path, cycle, err := e.parsePath(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	writeJSON(w, b)
+	key := statespace.FormatPath(path)
+	if cycle >= 0 {
+		key = statespace.FormatLasso(path[:cycle], path[cycle:])
+	}
+	rd, _ := trace.NewRenderer("svg", w)
+	if hr, ok := rd.(trace.HeaderRenderer); ok {
+		_ = hr.Header(&trace.Header{V: trace.Version, Kind: trace.KindHeader, Algorithm: e.info.Title, Runtime: "sim",
+			Nodes: len(e.info.Names), Names: e.info.Names, Topology: e.info.Topology, Edges: e.info.Edges,
+			Replay: e.info.Command + " --path '" + key + "'"})
+	}
+	var evs []trace.Event
+	if _, err := statespace.Replay(e.cfg, path, func(ev *trace.Event) { evs = append(evs, *ev) }); err != nil {
+		http.Error(w, Cut(err.Error()), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	for i := range evs {
+		_ = rd.Event(&evs[i])
+	}
+	_ = rd.Flush()
 }
 
 // view is the JSON of the state path reaches, from the cache or made
@@ -318,10 +415,12 @@ type stateJSON struct {
 	Steps     []stepJSON     `json:"steps"`
 	Props     []propJSON     `json:"properties"`
 	Violation *violationJSON `json:"violation,omitempty"`
-	Terminal  bool           `json:"terminal"`
-	Messages  int64          `json:"messages"`
-	Fate      string         `json:"fate,omitempty"`
-	NoReturn  int            `json:"no_return"` // the first state on the path (0: the initial one) from which a violation is unavoidable; -1: none
+	// Words says what each step of the path did (Labels in words).
+	Words    []string `json:"words"`
+	Terminal bool     `json:"terminal"`
+	Messages int64    `json:"messages"`
+	Fate     string   `json:"fate,omitempty"`
+	NoReturn int      `json:"no_return"` // the first state on the path (0: the initial one) from which a violation is unavoidable; -1: none
 	// CycleStart is, for a lasso, the number of the state on the path
 	// where its cycle starts (the steps after it are the cycle), -1 for
 	// a plain path; CycleBack says that the cycle's last step comes back
@@ -370,6 +469,9 @@ type stepJSON struct {
 	Violates string `json:"violates,omitempty"`
 	Messages int    `json:"messages"`
 	OnPath   int    `json:"on_path"` // the state on the path it leads back to (its index), -1: none
+	// Nearest says the step is on a shortest way from here to a
+	// violation (known when the whole space was analysed).
+	Nearest bool `json:"nearest,omitempty"`
 }
 
 type propJSON struct {
@@ -415,6 +517,7 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 	for _, t := range v.Path {
 		d.Labels = append(d.Labels, t.String())
 	}
+	d.Words = append([]string{}, v.PathWords...)
 	for i, n := range v.Nodes {
 		nj := nodeJSON{Index: n.Index, Name: n.Name, Alive: n.Alive, Done: n.Done, State: n.Shown.State, Mark: n.Shown.Mark.String(),
 			Fields: fieldTexts(n.Shown.Fields), Pending: n.Pending}
@@ -444,6 +547,9 @@ func (e *Explore) describe(v, prev *explore.View) stateJSON {
 			if f, ok := e.fates.Fate(s.Next); ok {
 				sj.Fate = f.String()
 			}
+			here, ok1 := e.fates.ToViolation(v.Key)
+			next, ok2 := e.fates.ToViolation(s.Next)
+			sj.Nearest = ok1 && ok2 && v.Violation == nil && next == here-1
 		}
 		d.Steps = append(d.Steps, sj)
 	}
@@ -622,6 +728,7 @@ func RunExplore(ctx context.Context, e *Explore, ln net.Listener, path string, s
 		fmt.Fprintf(stderr, "warning: %s is not a loopback address: anyone who can reach it can explore this system\n", ln.Addr())
 	}
 	fmt.Fprintf(stderr, "fates: %s\n", e.info.FatesNote)
+	e.open = path
 	return ServeExplore(ctx, ln, e, func(base string) {
 		u := base + "/explore"
 		if path != "" {

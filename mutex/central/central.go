@@ -194,6 +194,14 @@ func New(cfg Config) (*Node, error) {
 	return &Node{cfg: cfg, state: StateReleased}, nil
 }
 
+// TimerName says what the coordinator's timer means (node.TimerNamer).
+func (n *Node) TimerName(id int) string {
+	if id == timerTimeout {
+		return "grant timeout"
+	}
+	return ""
+}
+
 // IsCoordinator reports whether this node is the coordinator.
 func (n *Node) IsCoordinator() bool { return n.cfg.Index == n.cfg.Coordinator }
 

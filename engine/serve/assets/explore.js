@@ -3,6 +3,11 @@
 // history tree and the states seen live in this page only.
 "use strict";
 
+// CUT is the most characters of a path or an error the page echoes.
+const CUT = 160;
+
+function cut(s, n) { s = String(s); return s.length > (n || CUT) ? s.slice(0, (n || CUT) - 1) + "…" : s; }
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#bfdbfe", "#bbf7d0", "#fde68a", "#fbcfe8", "#ddd6fe", "#fed7aa", "#99f6e4", "#e9d5ff", "#fecaca"];
@@ -23,6 +28,18 @@ const TEXT = {
   labelsHidden: "{n} message label(s) left out for room: hover a message, or see Messages in flight",
   sentNth: "sent #{k}",
   sentOrder: "sent #{k} of {n} on its link",
+  initial: "initial state",
+  cannotShow: "Cannot show {path}: {error}",
+  prefixKept: "Step {n} ({label}) cannot be taken: {error}. Showing the {valid} step(s) before it.",
+  notParsed: "The path does not parse: {error}. Showing the {n} step(s) before what does not parse.",
+  tooLong: "The path has {n} steps, more than {max}. Showing its first {max}.",
+  fork: "other branch",
+  stepWords: "step {n}: {words} ({label})",
+  took: "took the {n} step(s) at the end of the path",
+  stripLong: "The space-time strip draws paths of up to {n} steps.",
+  folded: "⋯ {n} more step(s): click to show them ⋯",
+  nearest: "⚡ shortest way to a violation",
+  nearestTip: "this step is on a shortest way from here to a violation",
 };
 function T(key, args) {
   let s = TEXT[key] === undefined ? key : TEXT[key];
@@ -33,7 +50,7 @@ function T(key, args) {
 const ex = {
   ready: false, info: null, st: null, path: null,
   seen: new Set(), epoch: -1,
-  tree: { label: "", children: new Map(), last: null }, // the branches taken
+  tree: { label: "", words: "", children: new Map(), last: null }, // the branches taken
   pos: [], view: { W: 600, H: 460, r: 30 },
   states: new Set(), colours: new Map(), marks: new Set(), hiddenLabels: 0, // what the legend explains
 };
@@ -41,11 +58,48 @@ window.explorer = ex;
 
 function labelsOf(path) { return path === "" ? [] : path.split(","); }
 
+// HTTPError is an answer that is not 200: its status and its text.
+class HTTPError extends Error {
+  constructor(status, text, json) { super(text); this.status = status; this.json = json; }
+}
+
 async function getJSON(url) {
   const r = await fetch(url);
   const text = await r.text();
-  if (!r.ok) throw new Error(text.trim() || r.statusText);
+  if (!r.ok) {
+    const json = (r.headers.get("Content-Type") || "").startsWith("application/json");
+    throw new HTTPError(r.status, text.trim() || r.statusText, json ? JSON.parse(text) : null);
+  }
   return JSON.parse(text);
+}
+
+// LABEL is the shape of one step's label in a path (statespace.ParseLasso).
+const LABEL = /^([dl]\d+-\d+(\.\d+)?|t\d+:\d+|[cxr]\d+)$/;
+
+// fetchState asks for the state path reaches. A path the server refuses
+// falls back to its valid prefix: the steps that parse (and, at most, the
+// most the server takes), then the steps that can be taken (a 400 in
+// JSON brings that prefix's state). It returns the state and a note
+// saying what was refused ("" when nothing was).
+async function fetchState(path) {
+  try {
+    return [await getJSON("/api/state?path=" + encodeURIComponent(path)), ""];
+  } catch (err) {
+    if (!(err instanceof HTTPError) || err.status !== 400) throw err;
+    if (err.json) {
+      const a = err.json;
+      const ls = labelsOf(path.replace("|", ","));
+      return [a.prefix, T("prefixKept", { n: a.valid + 1, label: cut(ls[a.valid] || "", 40), error: cut(a.error), valid: a.valid })];
+    }
+    const ls = labelsOf(path.replace("|", ","));
+    let n = 0;
+    while (n < ls.length && LABEL.test(ls[n])) n++;
+    let note = T("notParsed", { error: cut(err.message), n: n });
+    if (n === ls.length && n > ex.info.max_steps) { n = ex.info.max_steps; note = T("tooLong", { n: ls.length, max: n }); }
+    if (n === ls.length) throw err; // nothing shorter to show
+    const [st, more] = await fetchState(ls.slice(0, n).join(","));
+    return [st, more ? note + " " + more : note];
+  }
 }
 
 async function init() {
@@ -72,22 +126,24 @@ async function init() {
 async function go(path, push, replace) {
   ex.ready = false;
   hideMenu();
-  let st;
+  let st, note;
   try {
-    st = await getJSON("/api/state?path=" + encodeURIComponent(path));
+    [st, note] = await fetchState(path);
   } catch (err) {
     $("error").hidden = false;
-    $("error").textContent = "cannot show " + (path || "the initial state") + ": " + err.message;
+    $("error").textContent = T("cannotShow", { path: cut(path || T("initial")), error: cut(err.message) });
     ex.ready = true;
     return;
   }
-  $("error").hidden = true;
+  $("error").hidden = !note;
+  $("error").textContent = note;
+  if (note) replace = true, push = false; // the URL says the prefix shown
   if (st.epoch !== ex.epoch) { ex.seen = new Set(); ex.epoch = st.epoch; }
   for (const k of st.keys) ex.seen.add(k);
   // a lasso's page keeps PREFIX|CYCLE in its URL; every step taken from
   // it goes on from the plain path
   ex.st = st; ex.path = st.labels.join(",");
-  remember(st.labels);
+  remember(st.labels, st.words);
   const url = "/explore" + (st.path ? "?path=" + st.path.replace("|", "%7C") : "");
   if (push) history.pushState(null, "", url);
   else if (replace) history.replaceState(null, "", url);
@@ -95,11 +151,12 @@ async function go(path, push, replace) {
   ex.ready = true;
 }
 
-// remember adds the path to the history tree, as the last branch taken at each fork.
-function remember(labels) {
+// remember adds the path (its labels and their words) to the history
+// tree, as the last branch taken at each fork.
+function remember(labels, words) {
   let t = ex.tree;
-  for (const l of labels) {
-    if (!t.children.has(l)) t.children.set(l, { label: l, children: new Map(), last: null });
+  for (const [i, l] of labels.entries()) {
+    if (!t.children.has(l)) t.children.set(l, { label: l, words: words[i] || "", children: new Map(), last: null });
     t.last = l;
     t = t.children.get(l);
   }
@@ -123,7 +180,7 @@ async function shortest() {
   try {
     const a = await getJSON("/api/shortest?path=" + encodeURIComponent(ex.path));
     if (a.found) {
-      $("shortNote").textContent = a.steps ? "took the " + labelsOf(a.steps).length + " step(s) " + a.steps : "this path has already violated";
+      $("shortNote").textContent = a.steps ? T("took", { n: labelsOf(a.steps).length }) : "this path has already violated";
       if (a.steps) await go(a.path, true);
     } else $("shortNote").textContent = a.note;
   } catch (err) { $("shortNote").textContent = err.message; }
@@ -155,6 +212,7 @@ function stepMarks(e, s) {
   if (s.violates) e.append(badge("b-violates", "violates " + s.violates));
   // after a violation the fates of what follows no longer decide anything
   if (s.fate && !ex.st.violation) e.append(badge("f-" + s.fate, s.fate, FATE_WORDS[s.fate]));
+  if (s.nearest && !ex.st.violation) e.append(badge("b-nearest", T("nearest"), T("nearestTip")));
   if (s.on_path >= 0) e.append(badge("b-onpath", "↺ back to state " + s.on_path + " of the path"));
   else if (ex.seen.has(s.next)) e.append(badge("b-seen", "↺ a state already seen"));
 }
@@ -178,7 +236,7 @@ function render() {
   $("fate").innerHTML = "";
   if (st.fate) {
     $("fate").append("From here: ", badge("f-" + st.fate, st.fate), " " + FATE_WORDS[st.fate] + ".");
-    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : "step " + st.no_return + " (" + ls[st.no_return - 1] + ")."));
+    if (st.no_return >= 0) $("fate").append(" Point of no return: " + (st.no_return === 0 ? "the initial state." : T("stepWords", { n: st.no_return, words: st.words[st.no_return - 1], label: ls[st.no_return - 1] }) + "."));
   }
   // enabled steps
   const ul = $("steps"); ul.innerHTML = "";
@@ -187,7 +245,7 @@ function render() {
   for (const s of st.steps) {
     const li = el("li", "step");
     li.dataset.label = s.label;
-    li.append(el("code", "", s.label), " " + s.words);
+    stepText(li, s.label, s.words);
     stepMarks(li, s);
     li.onclick = () => step(s.label);
     ul.append(li);
@@ -227,19 +285,49 @@ function render() {
   for (const fs of linkOrder(st.flight).values()) {
     fs.forEach((f, i) => fl.append(el("li", "", f.text + " " + ex.info.names[f.from - 1] + " → " + ex.info.names[f.to - 1] + (fs.length > 1 ? " (" + T("sentOrder", { k: i + 1, n: fs.length }) + ")" : ""))));
   }
-  // path
+  renderPath(st, ls);
+  $("replay").textContent = st.replay;
+  $("open").textContent = st.open;
+  renderTree();
+  drawGraph(n);
+}
+
+// stepText writes one step into e: its words, and its label as small
+// secondary text (the label alone when the words are not known).
+function stepText(e, label, words) {
+  if (words) e.append(el("span", "words", words), " ");
+  e.append(el("code", "lbl", label));
+}
+
+// renderPath lists the path so far, every step in words (the middle of a
+// path longer than TREE_RUN folded, as the history's), and points the
+// space-time strip at it.
+function renderPath(st, ls) {
   const pl = $("path"); pl.innerHTML = "";
-  const li0 = el("li", ls.length === 0 ? "cur" : "", "initial state");
-  li0.value = 0; li0.dataset.index = 0; li0.onclick = () => go("", true);
+  pl.start = 0; // numbered from the initial state
+  const li0 = el("li", ls.length === 0 ? "cur" : "", T("initial"));
+  li0.dataset.index = 0; li0.onclick = () => go("", true);
   if (st.no_return === 0) li0.classList.add("noreturn");
   pl.append(li0);
   const cyc = st.cycle_start;
   if (cyc >= 0) $("cycleNote").textContent = "a lasso: " + cyc + " step(s), then a cycle of " + (ls.length - cyc) +
     " (highlighted)" + (st.cycle_back ? " whose last step comes back to state " + cyc + ": it repeats for ever" : " that does not come back to its start");
   $("cycleNote").hidden = cyc < 0;
+  const long = ls.length > TREE_RUN && ex.pathOpen !== st.path;
+  let folded = 0;
   ls.forEach((l, i) => {
-    const li = el("li", "", l);
-    li.value = i + 1; li.dataset.index = i + 1;
+    if (long && i >= TREE_HEAD && i < ls.length - TREE_TAIL && i !== cyc && st.no_return !== i + 1 &&
+      !(st.violation && st.violation.at === i + 1)) { folded++; return; }
+    if (folded) {
+      const f = el("li", "folded", T("folded", { n: folded }));
+      f.onclick = () => { ex.pathOpen = st.path; renderPath(st, ls); };
+      pl.append(f);
+      folded = 0;
+    }
+    const li = el("li");
+    if (long) li.value = i + 1;
+    stepText(li, l, st.words[i]);
+    li.dataset.index = i + 1; li.dataset.label = l;
     if (cyc >= 0 && i >= cyc) li.classList.add("cycle");
     if (cyc >= 0 && i === cyc) li.classList.add("cyclestart");
     if (i + 1 === ls.length) li.classList.add("cur");
@@ -253,33 +341,83 @@ function render() {
     li.onclick = () => go(ls.slice(0, cyc).join(","), true);
     pl.append(li);
   }
-  $("replay").textContent = st.replay;
-  $("open").textContent = st.open;
-  renderTree();
-  drawGraph(n);
+  const strip = $("strip"), tooLong = ls.length > STRIP_STEPS;
+  $("stripBox").hidden = tooLong;
+  $("stripNote").hidden = !tooLong;
+  $("stripNote").textContent = T("stripLong", { n: STRIP_STEPS });
+  if (!tooLong && strip.dataset.path !== st.path) {
+    strip.dataset.path = st.path;
+    strip.onload = () => { $("stripBox").scrollLeft = $("stripBox").scrollWidth; };
+    strip.src = "/api/strip?path=" + encodeURIComponent(st.path);
+  }
 }
 
+// STRIP_STEPS is the longest path drawn as a space-time strip: past it
+// the picture is too long to read in a strip, and costly to draw.
+const STRIP_STEPS = 300;
+
+// renderTree draws the history: a run of steps without a fork stays at
+// one indentation; at a fork the branch taken last goes on at the same
+// indentation and each other branch is indented once below it. The middle
+// of a run longer than TREE_RUN is folded into one entry that unfolds it.
 function renderTree() {
   const box = $("tree"); box.innerHTML = "";
-  const walk = (t, prefix) => {
-    const ul = el("ul");
-    for (const [l, c] of t.children) {
-      const p = prefix ? prefix + "," + l : l;
-      const li = el("li");
-      const a = el("a", p === ex.path ? "cur" : "", l);
-      a.dataset.path = p;
-      a.onclick = () => go(p, true);
-      li.append(a);
-      if (c.children.size) li.append(walk(c, p));
-      ul.append(li);
-    }
-    return ul;
+  const depth = labelsOf(ex.path).length;
+  const item = (ul, c, labels) => {
+    const p = labels.join(",");
+    const li = el("li");
+    const a = el("a", p === ex.path ? "cur" : "");
+    stepText(a, c.label, c.words);
+    a.dataset.path = p;
+    a.onclick = () => go(p, true);
+    li.append(a);
+    ul.append(li);
   };
-  const root = el("a", ex.path === "" ? "cur" : "", "initial state");
+  // chain draws into ul the run of steps from t on, labels leading to t
+  const chain = (t, labels, ul) => {
+    const run = [], all = labels.slice();
+    for (;;) {
+      if (!t.children.size) break;
+      const main = t.children.has(t.last) ? t.last : t.children.keys().next().value;
+      run.push({ at: t, main: main, n: all.length + 1 });
+      all.push(main);
+      t = t.children.get(main);
+    }
+    const long = run.length > TREE_RUN && !ex.treeOpen;
+    let folded = 0;
+    run.forEach((r, i) => {
+      const forks = r.at.children.size > 1;
+      if (long && i >= TREE_HEAD && i < run.length - TREE_TAIL && !forks && r.n !== depth) { folded++; return; }
+      if (folded) { fold(ul, folded); folded = 0; }
+      for (const [l, c] of r.at.children) {
+        if (l === r.main) continue;
+        const ls = all.slice(0, r.n - 1).concat(l);
+        const fork = el("ul", "fork");
+        fork.title = T("fork");
+        item(fork, c, ls);
+        chain(c, ls, fork);
+        ul.append(el("li", "forkbox"));
+        ul.lastChild.append(fork);
+      }
+      item(ul, r.at.children.get(r.main), all.slice(0, r.n));
+    });
+  };
+  const fold = (ul, n) => {
+    const li = el("li", "folded", T("folded", { n: n }));
+    li.onclick = () => { ex.treeOpen = true; renderTree(); };
+    ul.append(li);
+  };
+  const root = el("a", ex.path === "" ? "cur" : "", T("initial"));
   root.dataset.path = "";
   root.onclick = () => go("", true);
-  box.append(root, walk(ex.tree, ""));
+  const ul = el("ul");
+  chain(ex.tree, [], ul);
+  box.append(root, ul);
 }
+
+// TREE_RUN is the longest run of steps the history shows whole; a longer
+// one shows its first TREE_HEAD and last TREE_TAIL steps.
+const TREE_RUN = 60, TREE_HEAD = 10, TREE_TAIL = 30;
 
 // layout places n nodes of radius r: on a circle wide enough for them
 // side by side (the centre of a star first), in a picture that grows
