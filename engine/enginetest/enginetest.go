@@ -313,16 +313,19 @@ func neverEnds(t testing.TB, name string, sys engine.System, sc statespace.Confi
 	for _, id := range judged {
 		ids = append(ids, string(id))
 	}
-	names := strings.Join(ids, ", ")
+	names := strings.Join(ids, ", ") + " were"
+	if len(ids) == 1 {
+		names = ids[0] + " was"
+	}
 	fail := t.Errorf
 	if accept {
 		fail = t.Logf
 	}
 	switch {
 	case res.Terminal == 0:
-		fail("%s: not proved: no run ends (no path of the %d states reaches one where the run is over, though the workload ends), so %s were not judged", name, res.Distinct, names)
+		fail("%s: not proved: no run ends (no path of the %d states reaches one where the run is over, though the workload ends), so %s not judged", name, res.Distinct, names)
 	case lres.Live.Fair > 0:
-		fail("%s: not proved: some runs never end: %d strongly connected components of the %d states hold a fair cycle, where a run can stay for ever, so %s were not judged on the runs that stay there", name, lres.Live.Fair, res.Distinct, names)
+		fail("%s: not proved: some runs never end: %d strongly connected components of the %d states hold a fair cycle, where a run can stay for ever, so %s not judged on the runs that stay there", name, lres.Live.Fair, res.Distinct, names)
 	default:
 		return true // every cycle is unfair: every fair run ends
 	}
