@@ -305,7 +305,7 @@ func (x *Explorer) nodes(s statespace.State) []NodeView {
 	ns := x.m.Nodes(s)
 	vs := make([]NodeView, len(ns))
 	for k, n := range ns {
-		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Shown: Show(n.Node, len(ns), x.names), Pending: n.Pending}
+		vs[k] = NodeView{Index: k + 1, Name: x.names(k + 1), Alive: n.Alive, Done: n.Done, State: printState(n.Node), Shown: x.inLang(Show(n.Node, len(ns), x.names)), Pending: n.Pending}
 	}
 	return vs
 }
@@ -391,6 +391,25 @@ func (x *Explorer) flights(s statespace.State) []Flight {
 		fs = append(fs, Flight{From: m.From, To: m.To, K: m.K, Msg: m.Msg, Text: trace.Short(trace.WrapMsg(m.Msg))})
 	}
 	return fs
+}
+
+// inLang is sh with the words Show writes itself (showWords: "none") in
+// x.Lang; the algorithm's own words stay as they are.
+func (x *Explorer) inLang(sh node.Shown) node.Shown {
+	if x.Lang.Tag() == lang.EN.Tag() {
+		return sh
+	}
+	none := x.Lang.T("show.none")
+	if sh.State == showWords["none"] {
+		sh.State = none
+	}
+	sh.Fields = slices.Clone(sh.Fields) // a Shower's own slice stays as it was
+	for i, f := range sh.Fields {
+		if f.Value == showWords["none"] {
+			sh.Fields[i].Value = none
+		}
+	}
+	return sh
 }
 
 // words says what transition t does in state s, in the words of the

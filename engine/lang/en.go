@@ -80,6 +80,9 @@ var en = map[string]string{
 	"check.keptOnThem":     ", every promise kept on them",
 	"check.notJudgedThere": ", so %s were not judged on the runs that stay there",
 
+	// a node's state as the explorer shows it: an empty list, no value
+	"show.none": "none",
+
 	// the words of a step, in the explorer's steps, path and history
 	"step.deliver":   "deliver %s from %s to %s",
 	"step.drop":      "drop the %s from %s to %s",
