@@ -428,7 +428,7 @@ func (x *Explorer) words(s statespace.State, t statespace.Trans) string {
 		return x.Lang.T("step.deliver", text, x.names(int(t.From)), x.names(i))
 	case statespace.Fire:
 		if name := x.timerName(s, i, int(t.Timer)); name != "" {
-			return x.Lang.T("step.fireNamed", x.names(i), t.Timer, name)
+			return x.Lang.T("step.fireNamed", x.names(i), t.Timer, x.Lang.Term("timer", name))
 		}
 		return x.Lang.T("step.fire", x.names(i), t.Timer)
 	case statespace.Command:

@@ -80,6 +80,9 @@ var en = map[string]string{
 	"check.keptOnThem":     ", every promise kept on them",
 	"check.notJudgedThere": ", so %s were not judged on the runs that stay there",
 
+	// the names algorithms give their timers (node.TimerNamer)
+	"timer.grant timeout": "grant timeout",
+
 	// a node's state as the explorer shows it: an empty list, no value
 	"show.none": "none",
 

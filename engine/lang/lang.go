@@ -85,11 +85,16 @@ func (l Lang) T(key string, args ...any) string {
 
 // Property is the name of the property id in l: the table's word for one
 // it knows ("mutual exclusion" is "exclusão mútua" in PT), else id.
-func (l Lang) Property(id string) string {
-	if s, ok := tables[l.norm()]["property."+id]; ok {
+func (l Lang) Property(id string) string { return l.Term("property", id) }
+
+// Term is name in l, a name an algorithm gives a thing of kind
+// ("property", "timer"): the table's word for it (keyed kind.name), else
+// name as the algorithm wrote it.
+func (l Lang) Term(kind, name string) string {
+	if s, ok := tables[l.norm()][kind+"."+name]; ok {
 		return s
 	}
-	return id
+	return name
 }
 
 // Detail is a verdict's detail in l: the table's words for a detail

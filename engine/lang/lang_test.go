@@ -149,6 +149,9 @@ func TestLookup(t *testing.T) {
 	if got := PT.Property("mutual exclusion"); got != "exclusão mútua" {
 		t.Errorf("Property: %q", got)
 	}
+	if got := PT.Term("timer", "grant timeout"); got != "prazo de concessão" {
+		t.Errorf("Term: %q", got)
+	}
 	if got := PT.Property("my own property"); got != "my own property" {
 		t.Errorf("an algorithm's own property: %q", got)
 	}

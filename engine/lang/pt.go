@@ -76,7 +76,8 @@ var pt = map[string]string{
 	"check.keptOnThem":     ", toda promessa cumprida neles",
 	"check.notJudgedThere": ", então %s não foram julgadas nas execuções que ficam lá",
 
-	"show.none": "nenhum",
+	"timer.grant timeout": "prazo de concessão",
+	"show.none":           "nenhum",
 
 	// as palavras de um passo, na lista de passos, no caminho e no histórico do explorador
 	"step.deliver":   "entregar %s de %s para %s",
