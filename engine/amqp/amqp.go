@@ -95,6 +95,8 @@ type config struct {
 	// and a process whose RunKey differs fails with ErrHeld. The watcher
 	// removes it at the end of the run.
 	RunKey string
+	// Plain and Mixed: see Runtime.
+	Plain, Mixed bool
 
 	// Sink receives every event, one call at a time. A watching process
 	// also receives the events other processes report (without Msg.Value);
@@ -155,6 +157,8 @@ func (c *config) validate() error {
 		return errors.New("amqp: no exchange name")
 	case c.Codec == nil:
 		return errors.New("amqp: no codec: make one from the algorithm's message registry (trace.NewCodec)")
+	case c.Mixed && (c.Watch || c.RunKey != ""):
+		return errors.New("amqp: a mixed run has no watcher and no run key")
 	}
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond
@@ -193,6 +197,8 @@ type runner struct {
 	// nodes' reports do not show them, so the run is not over while any is
 	// left.
 	handed atomic.Int64
+	// localDone counts the local nodes that are done (mixed runs)
+	localDone atomic.Int64
 
 	sinkMu sync.Mutex
 
@@ -317,6 +323,9 @@ func (r *runner) launch(ctx context.Context, wg *sync.WaitGroup) error {
 		for _, m := range r.members {
 			if m.restarted {
 				m.acts = []timed{{due: r.start, cmd: node.CmdCrash}, {due: r.start, cmd: node.CmdRestart}}
+				continue
+			}
+			if !r.keepsState() {
 				continue
 			}
 			// the node's first state, saved before it can send anything:
@@ -445,6 +454,12 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	return nil
 }
+
+// keepsState reports whether the local nodes save their transport
+// counters for a restarted process: in a multi-process run that is not
+// mixed (a mixed run's other programs keep no such thing, and no watcher
+// empties what a run left for the next).
+func (r *runner) keepsState() bool { return r.multi && !r.cfg.Mixed }
 
 // finish ends the run (once); err nil means it ended as it should.
 func (r *runner) finish(err error) {

@@ -103,6 +103,11 @@ type NodeOptions struct {
 	// RunKey names the run's algorithm and parameters: the processes of
 	// one run give the same, and a process of another run is refused.
 	RunKey string
+	// Mixed: the ring's other nodes may be other programs that speak only
+	// the specification's wire (amqp.Runtime.Mixed): no process watches,
+	// this one ends when its node's rules end it and judges nothing.
+	// Watch and RunKey are then ignored.
+	Mixed bool
 }
 
 // RemoteSink is implemented by a renderer that wants, besides the events
@@ -132,7 +137,7 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	n := nodeProcess{no: no, o: o, codec: codec}
 	script := n.script(sys.Script)
 	waiting := ""
-	if len(script) == 0 && !no.Watch {
+	if len(script) == 0 && (!no.Watch || no.Mixed) {
 		waiting = waitingFor(&sys, no.Index)
 	}
 	rt := amqp.Runtime{
@@ -144,7 +149,10 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 				fmt.Fprintf(stderr, "node %d: %s\n", no.Index, waiting)
 			}
 		},
-		Lock: true, RunKey: no.RunKey,
+		Lock: true, RunKey: no.RunKey, Plain: sys.RingNames, Mixed: no.Mixed,
+	}
+	if no.Mixed {
+		rt.Watch, rt.RunKey, no.Watch = false, "", false
 	}
 	local := sys
 	local.Script = script
@@ -169,7 +177,10 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 // unjudged ends the run of a process that does not watch: it judges
 // nothing, but says whether its part of the run ended.
 func (n *nodeProcess) unjudged(ctx context.Context, res engine.Result) error {
-	if res.End == engine.Quiescent {
+	switch {
+	case res.End == engine.Quiescent && n.no.Mixed:
+		fmt.Fprintf(n.o.stderr, "node %d: its rules ended it; it sent %d message(s) (a mixed ring: nothing judged)\n", n.no.Index, res.Messages)
+	case res.End == engine.Quiescent:
 		fmt.Fprintf(n.o.stderr, "node %d: the run is over; this node sent %d message(s)\n", n.no.Index, res.Messages)
 	}
 	n.o.flush()
