@@ -199,6 +199,11 @@ type runner struct {
 	handed atomic.Int64
 	// localDone counts the local nodes that are done (mixed runs)
 	localDone atomic.Int64
+	// standing: a one-process run found the names' queues standing
+	// (stands): it uses them and leaves them; declared: its declarations
+	// all succeeded (a run refused before has nothing of its own to
+	// delete: its queues expire)
+	standing, declared bool
 
 	sinkMu sync.Mutex
 
@@ -411,10 +416,14 @@ func (r *runner) tally(res result, err error) (result, error) {
 // queues the broker did not get to.
 const interruptedTeardown = 300 * time.Millisecond
 
-// teardown deletes what the run declared. An interrupted run waits for
+// teardown deletes what the run declared, unless it found the topology
+// standing. An interrupted run waits for
 // the broker at most interruptedTeardown (deleting thousands of queues
 // takes the broker seconds); another waits until it is done.
 func (r *runner) teardown(ctx context.Context) {
+	if r.standing || !r.declared {
+		return // not this run's: it found them, it leaves them
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -441,9 +450,16 @@ func (r *runner) prepare(ctx context.Context) error {
 		ch, _, err := r.sess.channel(ctx, 0, 0)
 		return ch, err
 	}
-	if err := declare(ctx, open, r.cfg.Names, r.cfg.Nodes, r.multi); err != nil {
+	if !r.multi {
+		var err error
+		if r.standing, err = stands(open, r.cfg.Names); err != nil {
+			return err
+		}
+	}
+	if err := declare(ctx, open, r.cfg.Names, r.cfg.Nodes, r.multi, r.standing); err != nil {
 		return err
 	}
+	r.declared = true
 	if r.multi && r.cfg.RunKey != "" {
 		if err := r.claimRun(ctx); err != nil {
 			return err
