@@ -26,7 +26,10 @@
 // directly; across processes, every node process reports its counters
 // after each step to the watching process (the initiator), which decides
 // the end by counting messages per link (tracker.go) and announces it to
-// the others.
+// the others. In a mixed ring (Runtime.Mixed), whose other nodes may be
+// programs that speak only the ring specification's wire (its JSON body,
+// no header; Runtime.Plain), nobody watches: each process ends when its
+// nodes' own rules end them.
 //
 // Runtime.Run starts every goroutine it uses and joins them before it
 // returns. A broker that cannot be reached fails it within DialTimeout.
