@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	amqp "github.com/rabbitmq/amqp091-go"
+
 	"ringlab/engine/amqp/amqptest"
 )
 
@@ -104,5 +106,18 @@ func TestMixedRings(t *testing.T) {
 				}
 			}
 		})
+	}
+	// no process watched, so none published a report for one
+	conn, err := amqp.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, err := ch.QueueDeclarePassive(testPrefix+"leader.election.ring.monitor", false, false, false, false, nil); err != nil || q.Messages != 0 {
+		t.Errorf("the monitor queue after the mixed rings: %+v, %v; want it empty", q, err)
 	}
 }
