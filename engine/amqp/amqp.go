@@ -420,9 +420,9 @@ func (r *runner) tally(res result, err error) (result, error) {
 const interruptedTeardown = 300 * time.Millisecond
 
 // teardown deletes what the run declared, unless it found the topology
-// standing. An interrupted run waits for
-// the broker at most interruptedTeardown (deleting thousands of queues
-// takes the broker seconds); another waits until it is done.
+// standing. An interrupted run waits for the broker at most
+// interruptedTeardown (deleting thousands of queues takes the broker
+// seconds); another waits until it is done.
 func (r *runner) teardown(ctx context.Context) {
 	if r.standing || !r.declared {
 		return // not this run's: it found them, it leaves them

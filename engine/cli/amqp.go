@@ -94,7 +94,7 @@ func amqpFailure(err error) error {
 // NodeOptions are the settings of one node process (`ringlab node`).
 type NodeOptions struct {
 	Index   int           // the node this process runs
-	Watch   bool          // this process decides the end and judges the run (one per run)
+	Watch   bool          // the initiator: its node starts, and its process decides the end and judges the run (one per run; not in a Mixed ring)
 	URL     string        // the broker
 	Events  string        // write this node's NDJSON log here
 	Timeout time.Duration // the run's wall-time bound; zero: none
@@ -106,7 +106,7 @@ type NodeOptions struct {
 	// Mixed: the ring's other nodes may be other programs that speak only
 	// the specification's wire (amqp.Runtime.Mixed): no process watches,
 	// this one ends when its node's rules end it and judges nothing.
-	// Watch and RunKey are then ignored.
+	// Watch then only starts the run, and RunKey is ignored.
 	Mixed bool
 }
 
@@ -137,12 +137,12 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	n := nodeProcess{no: no, o: o, codec: codec}
 	script := n.script(sys.Script)
 	waiting := ""
-	if len(script) == 0 && (!no.Watch || no.Mixed) {
+	if len(script) == 0 && !n.watches() {
 		waiting = waitingFor(&sys, no.Index)
 	}
 	rt := amqp.Runtime{
 		URL: no.URL, Names: BrokerNames(sys.Name, sys.RingNames, "nodes"), Codec: codec, Tick: no.Tick, Timeout: no.Timeout,
-		Local: []int{no.Index}, Watch: no.Watch, Messages: true,
+		Local: []int{no.Index}, Watch: n.watches(), Messages: true,
 		Started: func() {
 			n.origin = time.Now().UnixNano()
 			if waiting != "" {
@@ -152,7 +152,7 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 		Lock: true, RunKey: no.RunKey, Plain: sys.RingNames, Mixed: no.Mixed,
 	}
 	if no.Mixed {
-		rt.Watch, rt.RunKey, no.Watch = false, "", false
+		rt.RunKey = "" // a mixed ring's other programs claim no run
 	}
 	local := sys
 	local.Script = script
@@ -160,7 +160,7 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	if err := n.failure(ctx, err); err != nil {
 		return run.Outcome{}, err
 	}
-	if !no.Watch {
+	if !n.watches() {
 		return run.Outcome{}, n.unjudged(ctx, res)
 	}
 	out, err := run.Run(ctx, sys, n.judged(res, ctx.Err() != nil), run.Options{Renderers: []trace.Renderer{violations{&n}}, Replay: no.Replay})
@@ -245,10 +245,14 @@ func (n *nodeProcess) sink(e *trace.Event) {
 			rs.Remote(e)
 		}
 	}
-	if n.no.Watch {
+	if n.watches() {
 		n.all = append(n.all, *e)
 	}
 }
+
+// watches reports whether this process decides the end and judges the
+// run: the initiator's, unless the ring is mixed.
+func (n *nodeProcess) watches() bool { return n.no.Watch && !n.no.Mixed }
 
 // failure is the error a node process ends with when the broker run
 // failed, or nil.
