@@ -39,6 +39,8 @@ func TestNodeAndAMQPBadInputExit2(t *testing.T) {
 		{[]string{"node", "--algo", "mutex/central", "--index", "1", "--ids", "1,2"}, "--ids is not a flag of mutex algorithms"},
 		{[]string{"node", "--index", "1", "--ids", "5,5"}, "--ids"},
 		{[]string{"node", "--index", "1", "--lang", "fr"}, "--lang"},
+		{[]string{"node", "--algo", "mutex/central", "--index", "1", "--mixed"}, "--mixed: only --algo ring speaks the ring specification's wire"},
+		{[]string{"node", "--algo", "chang-roberts", "--index", "1", "--mixed"}, "--mixed: only --algo ring"},
 		{[]string{"node"}, "--index must be between 1 and 5"},
 		{[]string{"amqp", "setup", "--nodes", "0"}, "--nodes must be between 1 and"},
 		{[]string{"amqp", "setup", "--algo", "nope"}, `unknown algorithm "nope"`},

@@ -26,7 +26,10 @@
 // directly; across processes, every node process reports its counters
 // after each step to the watching process (the initiator), which decides
 // the end by counting messages per link (tracker.go) and announces it to
-// the others.
+// the others. In a mixed ring (Runtime.Mixed), whose other nodes may be
+// programs that speak only the ring specification's wire (its JSON body,
+// no header; Runtime.Plain), nobody watches: each process ends when its
+// nodes' own rules end them.
 //
 // Runtime.Run starts every goroutine it uses and joins them before it
 // returns. A broker that cannot be reached fails it within DialTimeout.
@@ -95,6 +98,8 @@ type config struct {
 	// and a process whose RunKey differs fails with ErrHeld. The watcher
 	// removes it at the end of the run.
 	RunKey string
+	// Plain and Mixed: see Runtime.
+	Plain, Mixed bool
 
 	// Sink receives every event, one call at a time. A watching process
 	// also receives the events other processes report (without Msg.Value);
@@ -155,6 +160,8 @@ func (c *config) validate() error {
 		return errors.New("amqp: no exchange name")
 	case c.Codec == nil:
 		return errors.New("amqp: no codec: make one from the algorithm's message registry (trace.NewCodec)")
+	case c.Mixed && (c.Watch || c.RunKey != ""):
+		return errors.New("amqp: a mixed run has no watcher and no run key")
 	}
 	if c.Tick <= 0 {
 		c.Tick = time.Millisecond
@@ -193,6 +200,13 @@ type runner struct {
 	// nodes' reports do not show them, so the run is not over while any is
 	// left.
 	handed atomic.Int64
+	// localDone counts the local nodes that are done (mixed runs)
+	localDone atomic.Int64
+	// standing: a one-process run found the names' queues standing
+	// (stands): it uses them and leaves them; declared: its declarations
+	// all succeeded (a run refused before has nothing of its own to
+	// delete: its queues expire)
+	standing, declared bool
 
 	sinkMu sync.Mutex
 
@@ -319,6 +333,9 @@ func (r *runner) launch(ctx context.Context, wg *sync.WaitGroup) error {
 				m.acts = []timed{{due: r.start, cmd: node.CmdCrash}, {due: r.start, cmd: node.CmdRestart}}
 				continue
 			}
+			if !r.keepsState() {
+				continue
+			}
 			// the node's first state, saved before it can send anything:
 			// a process killed in its first step is restarted as a crash
 			if err := m.saveState(ctx); err != nil {
@@ -402,10 +419,14 @@ func (r *runner) tally(res result, err error) (result, error) {
 // queues the broker did not get to.
 const interruptedTeardown = 300 * time.Millisecond
 
-// teardown deletes what the run declared. An interrupted run waits for
-// the broker at most interruptedTeardown (deleting thousands of queues
-// takes the broker seconds); another waits until it is done.
+// teardown deletes what the run declared, unless it found the topology
+// standing. An interrupted run waits for the broker at most
+// interruptedTeardown (deleting thousands of queues takes the broker
+// seconds); another waits until it is done.
 func (r *runner) teardown(ctx context.Context) {
+	if r.standing || !r.declared {
+		return // not this run's: it found them, it leaves them
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -432,9 +453,16 @@ func (r *runner) prepare(ctx context.Context) error {
 		ch, _, err := r.sess.channel(ctx, 0, 0)
 		return ch, err
 	}
-	if err := declare(ctx, open, r.cfg.Names, r.cfg.Nodes, r.multi); err != nil {
+	if !r.multi {
+		var err error
+		if r.standing, err = stands(open, r.cfg.Names); err != nil {
+			return err
+		}
+	}
+	if err := declare(ctx, open, r.cfg.Names, r.cfg.Nodes, r.multi, r.standing); err != nil {
 		return err
 	}
+	r.declared = true
 	if r.multi && r.cfg.RunKey != "" {
 		if err := r.claimRun(ctx); err != nil {
 			return err
@@ -445,6 +473,12 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	return nil
 }
+
+// keepsState reports whether the local nodes save their transport
+// counters for a restarted process: in a multi-process run that is not
+// mixed (a mixed run's other programs keep no such thing, and no watcher
+// empties what a run left for the next).
+func (r *runner) keepsState() bool { return r.multi && !r.cfg.Mixed }
 
 // finish ends the run (once); err nil means it ended as it should.
 func (r *runner) finish(err error) {

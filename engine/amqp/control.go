@@ -17,6 +17,9 @@ import (
 // before any report can let the watcher decide.
 func (r *runner) recoverStates(ctx context.Context) error {
 	for _, i := range r.cfg.Local {
+		if !r.keepsState() {
+			break
+		}
 		if err := r.members[i].loadState(); err != nil {
 			return err
 		}

@@ -311,6 +311,9 @@ func (m *member) act(ctx context.Context, c node.Cmd, arg int) error {
 		if err != nil {
 			return err
 		}
+		if m.done && m.r.cfg.Mixed {
+			m.r.localDone.Add(-1)
+		}
 		m.nd, m.crashed, m.done = nd, false, false
 		if m.r.cfg.Workload != nil {
 			m.r.cfg.Workload.Restart(m.i)

@@ -66,6 +66,9 @@ func (m *member) report(ctx context.Context) {
 		Quiet: len(m.timers) == 0 && m.noActions(), Steps: m.steps, ByType: clone(m.byType)}
 	evs := m.events
 	m.events = nil
+	if m.r.cfg.Mixed {
+		return // no process watches a mixed run: nobody would read it
+	}
 	if !m.r.multi || m.r.cfg.Watch {
 		m.r.report(ctx, s)
 		return

@@ -65,6 +65,19 @@ type Runtime struct {
 	// queue, a watcher holds its role and another process listens for the
 	// end, before any node acts.
 	Started func()
+	// Plain takes a delivery without ringlab's headers as a message of
+	// the ring specification's wire (its JSON body alone), sent by the
+	// receiving node's predecessor on the ring (node i-1; node N for node
+	// 1), the only node that specification lets publish to it. It has no
+	// sequence number: it is never dropped as a duplicate. Multi-process
+	// runs only (a one-process run's RunID drops it as foreign).
+	Plain bool
+	// Mixed runs this process's nodes in a run whose other nodes may be
+	// other programs that speak only the specification's wire: nobody
+	// watches, the process ends once its nodes are done (the algorithm's
+	// own end, rules 5 and 6 of the ring election), and it keeps no
+	// state for a restart. Watch and RunKey must be unset.
+	Mixed bool
 }
 
 // Counters are what a run saw of the broker: deliveries dropped as
@@ -90,6 +103,7 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 		Run: r.RunID, Purge: r.Purge, Teardown: r.Teardown, Lock: r.Lock,
 		Sink: obs, Messages: r.Messages, Skip: r.Skip,
 		Local: r.Local, Watch: r.Watch, RunKey: r.RunKey, Started: r.Started,
+		Plain: r.Plain, Mixed: r.Mixed,
 	})
 	if r.Counters != nil {
 		*r.Counters = Counters{Duplicates: res.Duplicates, Foreign: res.Foreign, Reconnects: res.Reconnects}

@@ -22,6 +22,9 @@ const (
 // handle takes one delivery: drops it if it is a duplicate or of another
 // run, else steps the node with it.
 func (m *member) handle(ctx context.Context, d *amqp.Delivery) error {
+	if m.r.cfg.Plain && m.r.cfg.Run == "" && !ringlabs(d.Headers) {
+		return m.handlePlain(ctx, d)
+	}
 	from, fok := header(d.Headers, hFrom)
 	seq, sok := header(d.Headers, hSeq)
 	lc, _ := header(d.Headers, hLC)
@@ -43,6 +46,35 @@ func (m *member) handle(ctx context.Context, d *amqp.Delivery) error {
 		m.emit(trace.Event{Kind: trace.KindRecv, From: int(from), To: m.i, Msg: trace.WrapMsg(msg)})
 	}
 	return m.step(ctx, node.Input{Kind: node.InMsg, From: int(from), Msg: msg}, d, int(from), seq)
+}
+
+// ringlabs reports whether a delivery carries any of ringlab's headers.
+func ringlabs(t amqp.Table) bool {
+	for _, k := range []string{hFrom, hSeq, hLC, hRun} {
+		if _, ok := t[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// handlePlain takes a message of the specification's wire alone (see
+// Runtime.Plain): from the node's predecessor on the ring, with no
+// sequence number to drop a duplicate by and no clock to merge.
+func (m *member) handlePlain(ctx context.Context, d *amqp.Delivery) error {
+	msg, err := m.r.cfg.Codec.Decode(d.Body)
+	if err != nil {
+		return fmt.Errorf("node %d: a message without ringlab's headers that is not the specification's JSON: %w", m.i, err)
+	}
+	from := m.i - 1
+	if from < 1 {
+		from = m.r.cfg.Nodes
+	}
+	m.lc++
+	if m.r.cfg.Messages {
+		m.emit(trace.Event{Kind: trace.KindRecv, From: from, To: m.i, Msg: trace.WrapMsg(msg)})
+	}
+	return m.step(ctx, node.Input{Kind: node.InMsg, From: from, Msg: msg}, d, 0, 0)
 }
 
 func ack(d *amqp.Delivery) error {
@@ -119,6 +151,9 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 	if from > 0 {
 		m.recv[from] = seq
 	}
+	// in a mixed run, the rules' own end of the last local node ends
+	// the process (it has no watcher), once its messages are out
+	ends := out.Done && !m.done && m.r.cfg.Mixed && m.r.localDone.Add(1) == int64(len(m.r.cfg.Local))
 	if out.Done {
 		m.done = true
 	}
@@ -128,7 +163,7 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 	if m.r.cfg.afterSends != nil {
 		m.r.cfg.afterSends(m.i, from, seq)
 	}
-	if m.r.multi {
+	if m.r.keepsState() {
 		if err := m.saveState(ctx); err != nil {
 			return err
 		}
@@ -144,6 +179,9 @@ func (m *member) step(ctx context.Context, in node.Input, d *amqp.Delivery, from
 		m.r.members[a.Node].enqueue(t)
 	}
 	m.report(ctx)
+	if ends {
+		m.r.finish(nil)
+	}
 	return nil
 }
 

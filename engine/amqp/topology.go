@@ -114,15 +114,49 @@ func isCode(err error, code int) bool {
 	return errors.As(err, &ae) && ae.Code == code
 }
 
+// ErrSettings wraps the refusal of a declaration whose settings differ
+// from those of an existing queue or exchange of the same name.
+var ErrSettings = errors.New("the broker has these names with other settings")
+
+// ErrInUse wraps the refusal of a one-process run on a standing topology
+// that node processes, or another program, consume at the moment.
+var ErrInUse = errors.New("these broker names are in use")
+
 // inequivalent maps the refusal of a declaration whose settings differ
-// from those of an existing queue or exchange: another kind of run (one
-// process, or node processes after `ringlab amqp setup`) declared it.
+// from those of an existing queue or exchange: a one-process run's
+// queues expire, the standing topology's do not, and another program may
+// declare the names its own way.
 func inequivalent(err error, what string) error {
 	if isCode(err, amqp.PreconditionFailed) {
-		return fmt.Errorf("%w: %s exists with other settings (%v): %s, or delete it with `ringlab amqp teardown`", ErrHeld, what, err, heldHint)
+		return fmt.Errorf("%w: %s exists with other settings than this run declares (%v): a one-process run (its queues expire %v after it ends) or another program declared it; "+
+			"delete it with `ringlab amqp teardown`, or run this one in a virtual host of its own (--url amqp://HOST/VHOST)", ErrSettings, what, err, queueExpires)
 	}
 	return err
 }
+
+// stands reports whether node 1's queue exists without an expiry: the
+// standing topology of `ringlab amqp setup` and node processes, or the
+// specification's queues as another program declared them. A one-process
+// run then uses the names as they are (declaring the missing ones the
+// same way) and leaves them; otherwise its declaration makes node 1's
+// queue, which expires.
+func stands(open opener, names Names) (bool, error) {
+	ch, err := open()
+	if err != nil {
+		return false, fmt.Errorf("opening a channel: %w", err)
+	}
+	_, err = ch.QueueDeclare(names.Queue(1), false, false, false, false, expiring())
+	if isCode(err, amqp.PreconditionFailed) {
+		return true, nil // the refusal closed the channel
+	}
+	if err != nil {
+		return false, fmt.Errorf("declaring queue %s: %w", names.Queue(1), err)
+	}
+	return false, ch.Close()
+}
+
+// expiring is the arguments of a one-process run's own queue.
+func expiring() amqp.Table { return amqp.Table{"x-expires": int32(queueExpires / time.Millisecond)} }
 
 // queueExpires bounds how long the broker keeps a one-process run's
 // queue once nothing consumes it (after a killed process): longer than
@@ -180,11 +214,14 @@ func dial(ctx context.Context, url string, wrap func(net.Conn) net.Conn) (*amqp.
 // With control, the topology is a multi-process run's, which outlives its
 // processes; without, it is one process's, and its queues expire
 // (queueExpires) once nothing consumes them, should the process die
-// before deleting them. ctx stops declaring between two queues.
-func declare(ctx context.Context, open opener, names Names, n int, control bool) error {
+// before deleting them, unless the topology stands already (see stands):
+// then no queue expires and one that has a consumer fails the run with
+// ErrInUse before anything is emptied. ctx stops declaring between two
+// queues.
+func declare(ctx context.Context, open opener, names Names, n int, control, standing bool) error {
 	var args amqp.Table
-	if !control {
-		args = amqp.Table{"x-expires": int32(queueExpires / time.Millisecond)}
+	if !control && !standing {
+		args = expiring()
 	}
 	err := withOne(open, func(ch *amqp.Channel) error {
 		if err := ch.ExchangeDeclare(names.Exchange, amqp.ExchangeDirect, false, false, false, false, nil); err != nil {
@@ -221,8 +258,13 @@ func declare(ctx context.Context, open opener, names Names, n int, control bool)
 			return err
 		}
 		q := names.Queue(i)
-		if _, err := ch.QueueDeclare(q, false, false, false, false, args); err != nil {
+		got, err := ch.QueueDeclare(q, false, false, false, false, args)
+		if err != nil {
 			return inequivalent(fmt.Errorf("declaring queue %s: %w", q, err), "queue "+q)
+		}
+		if standing && !control && got.Consumers > 0 {
+			return fmt.Errorf("%w: queue %s has %d consumer(s), `ringlab node` processes or another program's nodes: "+
+				"wait for them to end, or run this one in a virtual host of its own (--url amqp://HOST/VHOST)", ErrInUse, q, got.Consumers)
 		}
 		if err := ch.QueueBind(q, q, names.Exchange, false, nil); err != nil {
 			return fmt.Errorf("binding queue %s: %w", q, err)
@@ -287,7 +329,7 @@ func Setup(ctx context.Context, url string, names Names, n int) error {
 		return err
 	}
 	defer conn.Close()
-	if err := declare(ctx, conn.Channel, names, n, true); err != nil {
+	if err := declare(ctx, conn.Channel, names, n, true, false); err != nil {
 		return err
 	}
 	return purge(ctx, conn.Channel, names, n, true)

@@ -94,7 +94,7 @@ func amqpFailure(err error) error {
 // NodeOptions are the settings of one node process (`ringlab node`).
 type NodeOptions struct {
 	Index   int           // the node this process runs
-	Watch   bool          // this process decides the end and judges the run (one per run)
+	Watch   bool          // the initiator: its node starts, and its process decides the end and judges the run (one per run; not in a Mixed ring)
 	URL     string        // the broker
 	Events  string        // write this node's NDJSON log here
 	Timeout time.Duration // the run's wall-time bound; zero: none
@@ -103,6 +103,11 @@ type NodeOptions struct {
 	// RunKey names the run's algorithm and parameters: the processes of
 	// one run give the same, and a process of another run is refused.
 	RunKey string
+	// Mixed: the ring's other nodes may be other programs that speak only
+	// the specification's wire (amqp.Runtime.Mixed): no process watches,
+	// this one ends when its node's rules end it and judges nothing.
+	// Watch then only starts the run, and RunKey is ignored.
+	Mixed bool
 }
 
 // RemoteSink is implemented by a renderer that wants, besides the events
@@ -132,19 +137,22 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	n := nodeProcess{no: no, o: o, codec: codec}
 	script := n.script(sys.Script)
 	waiting := ""
-	if len(script) == 0 && !no.Watch {
+	if len(script) == 0 && !n.watches() {
 		waiting = waitingFor(&sys, no.Index)
 	}
 	rt := amqp.Runtime{
 		URL: no.URL, Names: BrokerNames(sys.Name, sys.RingNames, "nodes"), Codec: codec, Tick: no.Tick, Timeout: no.Timeout,
-		Local: []int{no.Index}, Watch: no.Watch, Messages: true,
+		Local: []int{no.Index}, Watch: n.watches(), Messages: true,
 		Started: func() {
 			n.origin = time.Now().UnixNano()
 			if waiting != "" {
 				fmt.Fprintf(stderr, "node %d: %s\n", no.Index, waiting)
 			}
 		},
-		Lock: true, RunKey: no.RunKey,
+		Lock: true, RunKey: no.RunKey, Plain: sys.RingNames, Mixed: no.Mixed,
+	}
+	if no.Mixed {
+		rt.RunKey = "" // a mixed ring's other programs claim no run
 	}
 	local := sys
 	local.Script = script
@@ -152,7 +160,7 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 	if err := n.failure(ctx, err); err != nil {
 		return run.Outcome{}, err
 	}
-	if !no.Watch {
+	if !n.watches() {
 		return run.Outcome{}, n.unjudged(ctx, res)
 	}
 	out, err := run.Run(ctx, sys, n.judged(res, ctx.Err() != nil), run.Options{Renderers: []trace.Renderer{violations{&n}}, Replay: no.Replay})
@@ -169,7 +177,10 @@ func ExecuteNode(ctx context.Context, sys engine.System, no NodeOptions, stdout,
 // unjudged ends the run of a process that does not watch: it judges
 // nothing, but says whether its part of the run ended.
 func (n *nodeProcess) unjudged(ctx context.Context, res engine.Result) error {
-	if res.End == engine.Quiescent {
+	switch {
+	case res.End == engine.Quiescent && n.no.Mixed:
+		fmt.Fprintf(n.o.stderr, "node %d: its rules ended it; it sent %d message(s) (a mixed ring: nothing judged)\n", n.no.Index, res.Messages)
+	case res.End == engine.Quiescent:
 		fmt.Fprintf(n.o.stderr, "node %d: the run is over; this node sent %d message(s)\n", n.no.Index, res.Messages)
 	}
 	n.o.flush()
@@ -234,10 +245,14 @@ func (n *nodeProcess) sink(e *trace.Event) {
 			rs.Remote(e)
 		}
 	}
-	if n.no.Watch {
+	if n.watches() {
 		n.all = append(n.all, *e)
 	}
 }
+
+// watches reports whether this process decides the end and judges the
+// run: the initiator's, unless the ring is mixed.
+func (n *nodeProcess) watches() bool { return n.no.Watch && !n.no.Mixed }
 
 // failure is the error a node process ends with when the broker run
 // failed, or nil.

@@ -187,6 +187,9 @@ func NodeCommand(areas []NodeArea) *ucli.Command {
 			&ucli.IntFlag{Name: "requests", DefaultText: "that of the algorithm's own command", Usage: "mutex: `K` critical-section entries each node asks for"},
 			&ucli.BoolFlag{Name: "initiator", DisableDefaultText: true,
 				Usage: "this node starts the election; its process judges the run and prints the verdicts (default: true for --index 1, else false)"},
+			&ucli.BoolFlag{Name: "mixed", DisableDefaultText: true,
+				Usage: "--algo ring only: the ring's other nodes may be other programs that speak only the specification's wire; " +
+					"no process watches: this one ends when its node's rules end it (rule 5 or 6) and judges nothing"},
 			&ucli.StringFlag{Name: "url", Value: amqp.DefaultURL, Usage: "the broker's `URL`"},
 			&ucli.StringFlag{Name: "events", Usage: "write this node's NDJSON event log to `FILE`"},
 			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "give up (exit 4) if the run has not ended by then"},
@@ -230,10 +233,13 @@ func NodeCommand(areas []NodeArea) *ucli.Command {
 			if err := checkURL(c.String("url")); err != nil {
 				return err
 			}
+			if c.Bool("mixed") && !spec.RingNames {
+				return cliutil.Usagef("--mixed: only --algo ring speaks the ring specification's wire, not %s/%s", area.Name, name)
+			}
 			_, err = ExecuteNode(c.Context, spec, NodeOptions{
 				Index: index, Watch: initiator, URL: c.String("url"), Events: c.String("events"),
 				Timeout: c.Duration("timeout"), Tick: c.Duration("tick"), Replay: nodeReplay(c),
-				RunKey: runKey(area, name, spec, c.IsSet("requests"), c.Int("requests")),
+				RunKey: runKey(area, name, spec, c.IsSet("requests"), c.Int("requests")), Mixed: c.Bool("mixed"),
 			}, c.App.Writer, c.App.ErrWriter)
 			if area.Exit != nil {
 				err = area.Exit(err)

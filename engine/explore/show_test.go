@@ -48,7 +48,7 @@ func (w wrapper) Unwrap() node.Node                    { return w.nd }
 // configuration and functions, cuts an array indexed by node to the run,
 // writes structs and lists without Go's brackets, and marks a leader.
 func TestShowDefault(t *testing.T) {
-	nd := &shownNode{index: 1, state: 2, replied: [4]bool{false, true, false, true}, queue: []entry{{1, 2}, {3, 1}}}
+	nd := &shownNode{cfg: struct{ N int }{3}, name: func(int) string { return "" }, index: 1, state: 2, replied: [4]bool{false, true, false, true}, queue: []entry{{1, 2}, {3, 1}}}
 	got := Show(nd, 3, func(i int) string { return fmt.Sprint("P", i) })
 	want := node.Shown{State: "Elected", Mark: node.MarkLeader, Fields: []node.Field{
 		{Name: "replied", Value: "true, false, true"},
@@ -67,7 +67,7 @@ func TestShowDefault(t *testing.T) {
 // state's name.
 func TestShowOwn(t *testing.T) {
 	name := func(i int) string { return fmt.Sprint("P", i) }
-	got := Show(wrapper{nd: &ownShow{busy: true}}, 3, name)
+	got := Show(wrapper{nd: &ownShow{busy: true}, done: true}, 3, name)
 	if got.State != "BUSY" || len(got.Fields) != 1 || got.Fields[0] != (node.Field{Name: "holder", Value: "P3"}) {
 		t.Errorf("Show = %+v", got)
 	}

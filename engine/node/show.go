@@ -9,6 +9,8 @@ package node
 // Show must not change the node. name names node i as the system does
 // ("P2"), so that a field holding a node index can say whom it means.
 type Shower interface {
+	// Show returns the node's state in the algorithm's words; name(i) is
+	// how the system names node i.
 	Show(name func(i int) string) Shown
 }
 
