@@ -47,7 +47,7 @@ var screenLangs = []struct{ flag, html string }{{"en", "en"}, {"pt", "pt-BR"}}
 
 // screenWidth and screenHeight are the viewport of a shot: readable, and
 // small enough that a PNG stays under TestREADMEImages' bound.
-const screenWidth, screenHeight = 1000, 700
+const screenWidth, screenHeight = 1000, 1000
 
 func screenshotFile(name, lang string) string {
 	return filepath.Join("engine", "serve", "testdata", "case-"+name+"-"+lang+".png")

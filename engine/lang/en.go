@@ -31,6 +31,13 @@ var en = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "leader should be id %d (the smallest id)",
 	"detail.leader should be id %d (the highest live id)": "leader should be id %d (the highest live id)",
 
+	// the orders a mutual exclusion promises, named in a detail
+	"order.the order requests reached the coordinator": "the order requests reached the coordinator",
+	"order.(timestamp, id) order":                      "(timestamp, id) order",
+	"order.request order":                              "request order",
+	"order.each arbiter's (timestamp, id) order":       "each arbiter's (timestamp, id) order",
+
+	"detail.%s entered with request %s while %s waited with the earlier %s (t=%s)": "%s entered with request %s while %s waited with the earlier %s (t=%s)",
 	"detail.%s end as leaders": "%s end as leaders",
 	"list.and":                 " and ", // joins the last two names of a list in a detail
 

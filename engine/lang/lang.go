@@ -111,7 +111,7 @@ func (l Lang) Detail(detail string) string {
 		if m := p.re.FindStringSubmatch(detail); m != nil {
 			args := make([]any, len(m)-1)
 			for i, a := range m[1:] { // "P1 and P2": a list of names, joined in l
-				args[i] = strings.ReplaceAll(a, en["list.and"], t["list.and"])
+				args[i] = l.Term("order", strings.ReplaceAll(a, en["list.and"], t["list.and"])) // a promised order, in words
 			}
 			return fmt.Sprintf(verbRE.ReplaceAllString(t[p.key], "%s"), args...)
 		}

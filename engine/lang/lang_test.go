@@ -156,11 +156,13 @@ func TestLookup(t *testing.T) {
 		t.Errorf("an algorithm's own property: %q", got)
 	}
 	for detail, want := range map[string]string{
-		"the path ends before the run does":                     "o caminho termina antes da execução",
-		"P1 and P2 are in the critical section at once (t=6)":   "P1 e P2 estão na seção crítica ao mesmo tempo (t=6)",
-		"every request granted (9 entries); longest wait 6, P2": "todo pedido atendido (9 entradas); maior espera 6, P2",
-		"every request granted (9 entries)":                     "todo pedido atendido (9 entradas)",
-		"a detail no table knows":                               "a detail no table knows",
+		"the path ends before the run does":                                            "o caminho termina antes da execução",
+		"P1 and P2 are in the critical section at once (t=6)":                          "P1 e P2 estão na seção crítica ao mesmo tempo (t=6)",
+		"every request granted (9 entries); longest wait 6, P2":                        "todo pedido atendido (9 entradas); maior espera 6, P2",
+		"every request granted (9 entries)":                                            "todo pedido atendido (9 entradas)",
+		"a detail no table knows":                                                      "a detail no table knows",
+		"2 grants, all in the order requests reached the coordinator":                  "2 concessões, todas conforme a ordem em que os pedidos chegaram ao coordenador",
+		"P2 entered with request (5, 2) while P1 waited with the earlier (3, 1) (t=6)": "P2 entrou com o pedido (5, 2) enquanto P1 esperava com o anterior (3, 1) (t=6)",
 	} {
 		if got := PT.Detail(detail); got != want {
 			t.Errorf("PT.Detail(%q) = %q, want %q", detail, got, want)

@@ -20,7 +20,7 @@ var pt = map[string]string{
 	"detail.never two nodes inside at once, in the order the events happened": "nunca dois nós dentro ao mesmo tempo, na ordem em que os eventos ocorreram",
 
 	"detail.%s are in the critical section at once (t=%s)":           "%s estão na seção crítica ao mesmo tempo (t=%s)",
-	"detail.%d grants, all in %s":                                    "%d concessões, todas em %s",
+	"detail.%d grants, all in %s":                                    "%d concessões, todas conforme %s",
 	"detail.%d of %d grants overtook an earlier request, against %s": "%d de %d concessões passaram à frente de um pedido anterior, contra %s",
 	"detail.every request granted (%d entries)":                      "todo pedido atendido (%d entradas)",
 	"detail.every request granted (%d entries); longest wait %d, %s": "todo pedido atendido (%d entradas); maior espera %d, %s",
@@ -29,6 +29,13 @@ var pt = map[string]string{
 	"detail.leader should be id %d (the smallest id)":     "o líder deve ser o id %d (o menor id)",
 	"detail.leader should be id %d (the highest live id)": "o líder deve ser o id %d (o maior id vivo)",
 
+	// the orders a mutual exclusion promises, named in a detail
+	"order.the order requests reached the coordinator": "a ordem em que os pedidos chegaram ao coordenador",
+	"order.(timestamp, id) order":                      "a ordem (timestamp, id)",
+	"order.request order":                              "a ordem dos pedidos",
+	"order.each arbiter's (timestamp, id) order":       "a ordem (timestamp, id) de cada árbitro",
+
+	"detail.%s entered with request %s while %s waited with the earlier %s (t=%s)": "%s entrou com o pedido %s enquanto %s esperava com o anterior %s (t=%s)",
 	"detail.%s end as leaders": "%s terminam como líderes",
 	"list.and":                 " e ",
 

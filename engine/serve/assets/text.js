@@ -33,12 +33,16 @@ const LOG_AND = " and ";
 
 // detailText is a verdict's detail in the page's language, as Go's
 // lang.Lang.Detail gives it: fixed words, or a pattern whose verbs stand
-// for the figures and names the detail carries; else the detail as it is.
+// for the figures and names the detail carries (a promised order among
+// them, in the table's words); else the detail as it is.
 function detailText(d) {
   if (WORDS["detail." + d] !== undefined) return WORDS["detail." + d];
   for (const [k, re] of DETAILS) {
     const m = re.exec(d);
-    if (m) return T(k, ...m.slice(1).map((a) => a.split(LOG_AND).join(T("list.and"))));
+    if (m) {
+      const names = m.slice(1).map((a) => a.split(LOG_AND).join(T("list.and")));
+      return T(k, ...names.map((a) => WORDS["order." + a] ?? a)); // a promised order, in words
+    }
   }
   return d;
 }
