@@ -173,6 +173,17 @@ func Factory(cfg Config) (node.Factory, error) {
 }
 
 // Step handles one input.
+// TimerName says what the node's timers mean (node.TimerNamer).
+func (n *Node) TimerName(id int) string {
+	switch id {
+	case TimerReply:
+		return "OK timeout"
+	case TimerCoord:
+		return "coordinator timeout"
+	}
+	return ""
+}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

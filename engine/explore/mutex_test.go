@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"ringlab/engine"
@@ -93,5 +94,26 @@ func TestFlightsInTheOrderSent(t *testing.T) {
 	}
 	if len(sent) != 2 || sent["ACQ"] == 0 || sent["ACQ"] >= sent["ACK"] {
 		t.Errorf("on the link P1 -> P2: %+v; want the ACQUIRE sent before the ACK", v.InFlight)
+	}
+}
+
+// The token ring names its timer as central does: the shortest way to
+// two tokens fires a regeneration timeout, and the path says so.
+func TestTokenRingNamesItsTimer(t *testing.T) {
+	cfg := mutexConfig(t, "token-ring", map[string]any{"nodes": 3, "regen-timeout": int64(5)})
+	x, err := explore.NewExplorer(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, found, err := x.Shortest(context.Background(), nil, 0)
+	if err != nil || !found {
+		t.Fatalf("no violation found: %v", err)
+	}
+	v, err := x.At(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(v.PathWords, func(w string) bool { return strings.HasSuffix(w, "timer 1, the regeneration timeout") }) {
+		t.Errorf("%s in words: %q, want the regeneration timeout named", statespace.FormatPath(path), v.PathWords)
 	}
 }

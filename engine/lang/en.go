@@ -88,7 +88,13 @@ var en = map[string]string{
 	"check.notJudgedThere": ", so %s were not judged on the runs that stay there",
 
 	// the names algorithms give their timers (node.TimerNamer)
-	"timer.grant timeout": "grant timeout",
+	"timer.grant timeout":        "grant timeout",
+	"timer.reply timeout":        "reply timeout",
+	"timer.quorum timeout":       "quorum timeout",
+	"timer.backoff":              "backoff",
+	"timer.regeneration timeout": "regeneration timeout",
+	"timer.OK timeout":           "OK timeout",
+	"timer.coordinator timeout":  "coordinator timeout",
 
 	// a node's state as the explorer shows it: an empty list, no value
 	"show.none": "none",

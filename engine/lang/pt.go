@@ -83,8 +83,14 @@ var pt = map[string]string{
 	"check.keptOnThem":     ", toda promessa cumprida neles",
 	"check.notJudgedThere": ", então %s não foram julgadas nas execuções que ficam lá",
 
-	"timer.grant timeout": "prazo de concessão",
-	"show.none":           "nenhum",
+	"timer.grant timeout":        "prazo de concessão",
+	"timer.reply timeout":        "prazo das respostas",
+	"timer.quorum timeout":       "prazo do quórum",
+	"timer.backoff":              "espera antes de pedir de novo",
+	"timer.regeneration timeout": "prazo de regeneração do token",
+	"timer.OK timeout":           "prazo pelo OK",
+	"timer.coordinator timeout":  "prazo pelo COORD",
+	"show.none":                  "nenhum",
 
 	// as palavras de um passo, na lista de passos, no caminho e no histórico do explorador
 	"step.deliver":   "entregar %s de %s para %s",

@@ -201,6 +201,17 @@ func New(cfg Config) (*Node, error) {
 func (n *Node) IsCoordinator() bool { return n.cfg.Index <= n.cfg.Coordinators }
 
 // Step handles one input.
+// TimerName says what the participant's timers mean (node.TimerNamer).
+func (n *Node) TimerName(id int) string {
+	switch id {
+	case timerRetry:
+		return "quorum timeout"
+	case timerBackoff:
+		return "backoff"
+	}
+	return ""
+}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.IsCoordinator() {
 		n.stepCoordinator(in, out)

@@ -109,6 +109,14 @@ type Node struct {
 type pending struct{ from, t int }
 
 // Step handles one input.
+// TimerName says what the node's timer means (node.TimerNamer).
+func (n *Node) TimerName(id int) string {
+	if id == timerReplies {
+		return "reply timeout"
+	}
+	return ""
+}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	switch in.Kind {
 	case node.InCmd:

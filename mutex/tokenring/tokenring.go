@@ -158,6 +158,14 @@ func New(cfg Config) (*Node, error) {
 }
 
 // Step handles one input.
+// TimerName says what the node's timer means (node.TimerNamer).
+func (n *Node) TimerName(id int) string {
+	if id == timerRegen {
+		return "regeneration timeout"
+	}
+	return ""
+}
+
 func (n *Node) Step(in node.Input, out *node.Output) {
 	if n.fresh {
 		n.fresh = false
