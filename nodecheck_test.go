@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ringlab/engine/amqp/amqptest"
+	"ringlab/engine/lang"
 	"ringlab/engine/trace"
 )
 
@@ -56,7 +57,13 @@ func checkNodeLogs(t *testing.T, dir string, n int, exact bool, wantReplay strin
 	if code != 0 || !strings.Contains(out, "replay: "+wantReplay+trace.ReplayNote("amqp")+"\n") {
 		t.Fatalf("check of %d node logs: exit %d, want 0 and replay %q\n%s%s", n, code, wantReplay, out, errs)
 	}
-	want, got := verdictLines(summaryOf(t, filepath.Join(dir, "node1.ndjson")).Verdicts), printedVerdicts(out)
+	vs := summaryOf(t, filepath.Join(dir, "node1.ndjson")).Verdicts
+	if strings.Contains(wantReplay, " --lang pt") { // check replays the run's command: its verdicts in the run's language
+		for i := range vs {
+			vs[i].Property, vs[i].Detail = lang.PT.Property(vs[i].Property), lang.PT.Detail(vs[i].Detail)
+		}
+	}
+	want, got := verdictLines(vs), printedVerdicts(out)
 	if !exact {
 		want, got = outcomes(want), outcomes(got)
 	}
