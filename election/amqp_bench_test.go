@@ -8,7 +8,11 @@
 // and reports the command's wall time (ns/op: over the broker it includes
 // declaring and emptying the N queues and opening N channels), the
 // election's own time from its first message to the end (election-ns, the
-// summary's t) and msgs/s over that time. Without a broker its amqp cases
+// summary's t) and msgs/s over that time. Beside them, the floor over the
+// same broker: a bare amqp091-go relay (amqp_relay_test.go) passing one
+// message around N queues for the same 3n-1 hops, without publisher
+// confirms (runtime=relay) and with them (runtime=relay-confirmed, the
+// guarantee ringlab gives). Without a broker its amqp and relay cases
 // skip.
 
 package election
@@ -54,7 +58,7 @@ func benchRunTimed(b *testing.B, args []string) (msgs, ns int64) {
 }
 
 func BenchmarkRingOverRabbitMQ(b *testing.B) {
-	for _, n := range []int{5, 100, 1000} {
+	for _, n := range []int{5, 100, 300, 1000} {
 		for _, rt := range []string{"live", "amqp"} {
 			args := append([]string{"ringlab", "election", "ring", "--nodes", strconv.Itoa(n), "--runtime", rt,
 				"--seed", "1", "--format", "none"}, benchArgs("ring", n)...)
@@ -71,6 +75,12 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
 				b.ReportMetric(float64(ns)/float64(b.N), "election-ns")
 				b.ReportMetric(float64(msgs)/(float64(ns)/1e9), "msgs/s")
+			})
+		}
+		// the floor: a bare amqp091-go relay over the same broker
+		for _, rt := range []string{"relay", "relay-confirmed"} {
+			b.Run(fmt.Sprintf("nodes=%d/runtime=%s", n, rt), func(b *testing.B) {
+				benchRelay(b, amqptest.BrokerURL(b), n, rt == "relay-confirmed")
 			})
 		}
 	}
