@@ -107,19 +107,12 @@ func relay(ctx context.Context, url, prefix string, n, hops int, confirm bool) (
 	return elapsed, err
 }
 
-// benchRelay reports the bare relay's time for the ring election's
-// message count (3n-1 hops) as election-ns, beside ringlab's.
-func benchRelay(b *testing.B, url string, n int, confirm bool) {
-	hops := 3*n - 1
-	var ns int64
-	for b.Loop() {
-		d, err := relay(b.Context(), url, "bench-election.", n, hops, confirm)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ns += d.Nanoseconds()
+// relayTime is the bare relay's time for the ring election's message
+// count (3n-1 hops) in ns.
+func relayTime(b *testing.B, url string, n int, confirm bool) int64 {
+	d, err := relay(b.Context(), url, "bench-election.", n, 3*n-1, confirm)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(hops), "msgs/op")
-	b.ReportMetric(float64(ns)/float64(b.N), "election-ns")
-	b.ReportMetric(float64(hops)*float64(b.N)/(float64(ns)/1e9), "msgs/s")
+	return d.Nanoseconds()
 }
