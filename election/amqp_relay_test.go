@@ -110,7 +110,9 @@ func relay(ctx context.Context, url, prefix string, n, hops int, confirm bool) (
 // relayTime is the bare relay's time for the ring election's message
 // count (3n-1 hops) in ns.
 func relayTime(b *testing.B, url string, n int, confirm bool) int64 {
-	d, err := relay(b.Context(), url, "bench-election.", n, 3*n-1, confirm)
+	ctx, cancel := context.WithTimeout(b.Context(), 2*time.Minute) // a lost message fails, not hangs
+	defer cancel()
+	d, err := relay(ctx, url, "bench-election.", n, 3*n-1, confirm)
 	if err != nil {
 		b.Fatal(err)
 	}
