@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/engine/cliutil"
+	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 )
@@ -132,6 +133,20 @@ func TestDefaultTimeoutScales(t *testing.T) {
 		o, err := parseN(t, c.n, false, c.args...)
 		if err != nil || o.Timeout != c.want {
 			t.Errorf("%d nodes %v: --timeout %v (%v), want %v", c.n, c.args, o.Timeout, err, c.want)
+		}
+	}
+}
+
+// --runtime live runs on the turn scheduler unless --scheduler says plain:
+// the default must scale to a million nodes.
+func TestDefaultSchedulerIsTurns(t *testing.T) {
+	for args, want := range map[string]live.Scheduler{"": live.Turns, "plain": live.Plain, "turns": live.Turns} {
+		a := []string{"--runtime", "live"}
+		if args != "" {
+			a = append(a, "--scheduler", args)
+		}
+		if o, err := parse(t, false, a...); err != nil || o.Scheduler != want {
+			t.Errorf("%v: scheduler %v (%v), want %v", a, o.Scheduler, err, want)
 		}
 	}
 }
