@@ -58,17 +58,15 @@ const (
 // waiting.
 func (rt *runtime) admit(p *peer, byNode bool) {
 	rt.turnMu.Lock()
-	if rt.freeTurns == 0 || (byNode && len(rt.readyList) == 0) {
-		rt.readyList = append(rt.readyList, p)
+	if rt.freeTurns == 0 || (byNode && rt.readyList.len() == 0) {
+		rt.readyList.push(p)
 		rt.turnMu.Unlock()
 		return
 	}
 	rt.freeTurns--
-	if len(rt.readyList) > 0 { // the oldest goes first
-		rt.readyList = append(rt.readyList, p)
-		p = rt.readyList[0]
-		rt.readyList[0] = nil
-		rt.readyList = rt.readyList[1:]
+	if rt.readyList.len() > 0 { // the oldest goes first
+		rt.readyList.push(p)
+		p = rt.readyList.pop()
 	}
 	rt.turnMu.Unlock()
 	p.resume(rt)
@@ -80,14 +78,12 @@ func (rt *runtime) admit(p *peer, byNode bool) {
 // instead of ending while a new goroutine starts.
 func (rt *runtime) release() *peer {
 	rt.turnMu.Lock()
-	if len(rt.readyList) == 0 {
+	if rt.readyList.len() == 0 {
 		rt.freeTurns++
 		rt.turnMu.Unlock()
 		return nil
 	}
-	next := rt.readyList[0]
-	rt.readyList[0] = nil
-	rt.readyList = rt.readyList[1:]
+	next := rt.readyList.pop()
 	rt.turnMu.Unlock()
 	if next.claim() {
 		return next
@@ -99,7 +95,7 @@ func (rt *runtime) release() *peer {
 // queues node p (the caller's) behind the others, and waits for a turn.
 func (p *peer) yield(rt *runtime) {
 	rt.turnMu.Lock()
-	if len(rt.readyList) == 0 {
+	if rt.readyList.len() == 0 {
 		rt.turnMu.Unlock()
 		return
 	}
@@ -111,9 +107,8 @@ func (p *peer) yield(rt *runtime) {
 		rt.turnMu.Unlock()
 		return
 	}
-	next := rt.readyList[0]
-	rt.readyList[0] = nil
-	rt.readyList = append(rt.readyList[1:], p)
+	next := rt.readyList.pop()
+	rt.readyList.push(p)
 	p.state, p.hasG = ready, true
 	if p.wake == nil {
 		p.wake = make(chan struct{}, 1)
@@ -156,7 +151,11 @@ func (p *peer) claim() bool {
 // goroutine at a time; a goroutine that has grown its stack keeps it for
 // the next node, instead of a new one growing its own.
 func (rt *runtime) work(p *peer) {
+	var w worker
 	for p != nil {
-		p = p.loop(rt)
+		p = p.loop(rt, &w)
 	}
+	rt.countMu.Lock()
+	rt.workers = append(rt.workers, w.tally)
+	rt.countMu.Unlock()
 }
