@@ -52,13 +52,16 @@ type inbox struct {
 // scheduler), so a goroutine started here is added to rt.wg before its
 // Wait.
 //
-// byNode says the caller is a node's goroutine, which holds a turn that it
-// will give back soon (see admit).
-func (p *peer) put(rt *runtime, e envelope, byNode bool) {
+// w is the caller's worker when the caller is a node's goroutine, which
+// holds a turn that it will give back soon (see admit); nil otherwise.
+func (p *peer) put(rt *runtime, e envelope, w *worker) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return
+	}
+	if cap(p.q.s) == 0 && w != nil {
+		p.q.s = w.spare() // spare.go
 	}
 	p.q.push(e)
 	wasIdle := p.state == idle
@@ -67,16 +70,21 @@ func (p *peer) put(rt *runtime, e envelope, byNode bool) {
 	}
 	p.mu.Unlock()
 	if wasIdle {
-		rt.admit(p, byNode)
+		rt.admit(p, w != nil)
 	}
 }
 
 // take returns the node's next item. When there is none, or the run is
 // over, it marks the node idle and returns false: the node's goroutine
-// must then give its turn back (release).
-func (p *peer) take() (envelope, bool) {
+// must then give its turn back (release). The empty queue's storage goes
+// to w, the caller's worker (spare.go).
+func (p *peer) take(w *worker) (envelope, bool) {
 	p.mu.Lock()
 	if p.q.len() == 0 || p.closed {
+		if !p.closed {
+			w.keep(p.q.s)
+			p.q.s = nil
+		}
 		p.state = idle
 		p.mu.Unlock()
 		return envelope{}, false

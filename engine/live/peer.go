@@ -28,7 +28,8 @@ type peer struct {
 // Kept per goroutine rather than per node, none of it costs a million
 // nodes a million allocations.
 type worker struct {
-	out node.Output // what a step produced; reused from step to step
+	out    node.Output  // what a step produced; reused from step to step
+	spares [][]envelope // emptied inbox storage, for the next idle node sent to (spare.go)
 	tally
 }
 
@@ -57,7 +58,7 @@ type change struct {
 // the run is over.
 func (p *peer) loop(rt *runtime, w *worker) *peer {
 	for n := 1; ; n++ {
-		e, ok := p.take()
+		e, ok := p.take(w)
 		if !ok {
 			return rt.release()
 		}
@@ -239,7 +240,7 @@ func (p *peer) step(rt *runtime, w *worker, in node.Input, used change) {
 	}
 
 	for _, a := range now {
-		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd, arg: a.Arg}}, true)
+		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd, arg: a.Arg}}, w)
 	}
 	for _, s := range out.Sends {
 		p.send(rt, w, s)
@@ -259,7 +260,7 @@ func (p *peer) send(rt *runtime, w *worker, s node.Send) {
 	}
 	w.count(s.Msg.Type())
 	rt.emitMsg(p, trace.KindSend, p.lc, p.self, s.To, s.Msg, "")
-	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc}, true)
+	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc}, w)
 }
 
 // tick advances the node's clocks for an event at the node.

@@ -99,6 +99,7 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 	// in the simulator, where a message takes at least a tick); the rest
 	// go into the schedule.
 	starts := make([]action, len(rt.cfg.Script)) // one allocation for a million starts
+	store := newStore(len(rt.cfg.Script))        // and one for their inboxes (spare.go)
 	for k, a := range rt.cfg.Script {
 		if a.At > 0 {
 			rt.scheduleAction(time.Duration(a.At)*rt.cfg.Tick, a)
@@ -106,6 +107,9 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 		}
 		starts[k].cmd, starts[k].arg = a.Cmd, a.Arg
 		p := &rt.peers[a.Node]
+		if cap(p.q.s) == 0 {
+			p.q.s = store.next()
+		}
 		p.q.push(envelope{msg: &starts[k]})
 		p.state = ready
 		rt.queued++
