@@ -70,7 +70,7 @@ func (p *peer) put(rt *runtime, e envelope, w *worker) {
 	}
 	p.mu.Unlock()
 	if wasIdle {
-		rt.admit(p, w != nil)
+		rt.admit(p, w)
 	}
 }
 

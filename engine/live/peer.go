@@ -30,6 +30,7 @@ type peer struct {
 type worker struct {
 	out    node.Output  // what a step produced; reused from step to step
 	spares [][]envelope // emptied inbox storage, for the next idle node sent to (spare.go)
+	next   *peer        // a node readied by this goroutine that waits for its turn (see admit)
 	tally
 }
 
@@ -60,14 +61,14 @@ func (p *peer) loop(rt *runtime, w *worker) *peer {
 	for n := 1; ; n++ {
 		e, ok := p.take(w)
 		if !ok {
-			return rt.release()
+			return rt.release(w)
 		}
 		if rt.over.Load() {
 			return nil
 		}
 		p.handle(rt, w, e)
 		if n%turnLen == 0 {
-			p.yield(rt)
+			p.yield(rt, w)
 		}
 	}
 }

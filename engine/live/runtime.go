@@ -42,7 +42,8 @@ type runtime struct {
 	// turnMu guards the turns (turns.go).
 	turnMu    sync.Mutex
 	freeTurns int
-	readyList fifo[*peer] // nodes waiting for a turn, oldest first
+	readyList fifo[*peer]  // nodes waiting for a turn, oldest first
+	waiting   atomic.Int64 // readyList's length, read without turnMu
 
 	evq chan record // to the collector (sink.go); nil without a Sink
 
@@ -122,7 +123,7 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 	}
 	rt.wg.Go(rt.scheduler)
 	for _, p := range first {
-		rt.admit(p, false)
+		rt.admit(p, nil)
 	}
 	rt.mu.Lock()
 	rt.settle() // a run with nothing to do ends here
