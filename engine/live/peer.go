@@ -31,6 +31,7 @@ type worker struct {
 	out    node.Output  // what a step produced; reused from step to step
 	spares [][]envelope // emptied inbox storage, for the next idle node sent to (spare.go)
 	next   *peer        // a node readied by this goroutine that waits for its turn (see admit)
+	streak int          // items handled since the turn last came from the ready list
 	tally
 }
 
@@ -67,6 +68,7 @@ func (p *peer) loop(rt *runtime, w *worker) *peer {
 			return nil
 		}
 		p.handle(rt, w, e)
+		w.streak++
 		if n%turnLen == 0 {
 			p.yield(rt, w)
 		}
