@@ -66,16 +66,20 @@ func baseline(ids []int) (msgs int64, leaders []int) {
 	return sent.Load(), leaders
 }
 
+// TestBaselineCounts checks both hand-written elections: the goroutine
+// baseline and the single-threaded floor (floor_test.go).
 func TestBaselineCounts(t *testing.T) {
-	for _, ids := range [][]int{{5, 3, 7, 1, 4}, {1, 2, 3, 4, 5}, {5, 4, 3, 2, 1}, {42}} {
-		e, a := Messages(ids)
-		msgs, leaders := baseline(ids)
-		if msgs != int64(e+a) {
-			t.Errorf("ids %v: %d messages, want %d + %d", ids, msgs, e, a)
-		}
-		for i, l := range leaders {
-			if l != slices.Max(ids) {
-				t.Errorf("ids %v: node %d learnt %d", ids, i+1, l)
+	for name, elect := range map[string]func([]int) (int64, []int){"baseline": baseline, "floor": floor} {
+		for _, ids := range [][]int{{5, 3, 7, 1, 4}, {1, 2, 3, 4, 5}, {5, 4, 3, 2, 1}, {42}, randomIDs(1000, 1)} {
+			e, a := Messages(ids)
+			msgs, leaders := elect(ids)
+			if msgs != int64(e+a) {
+				t.Errorf("%s, ids %v: %d messages, want %d + %d", name, ids[:min(len(ids), 5)], msgs, e, a)
+			}
+			for i, l := range leaders {
+				if l != slices.Max(ids) {
+					t.Errorf("%s, ids %v: node %d learnt %d", name, ids[:min(len(ids), 5)], i+1, l)
+				}
 			}
 		}
 	}

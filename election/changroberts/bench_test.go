@@ -6,8 +6,11 @@
 //
 // BenchmarkElection runs Chang-Roberts with every node starting on a random
 // layout, announcement included: impl=baseline is the hand-written ring of
-// goroutines and int channels (baseline_test.go), impl=live the Node
-// machines on engine/live with no sink, impl=sim the same on engine/sim,
+// goroutines and int channels (baseline_test.go), impl=floor the same
+// election as a single-threaded loop over one queue (floor_test.go: what
+// the simulator is measured against), impl=live the Node machines on
+// engine/live's default scheduler (turns) with no sink, impl=live-plain
+// on its plain scheduler, impl=sim the same on engine/sim,
 // impl=sim-unoptimized without the simulator's speed-ups (prefetch.go,
 // fastpath.go: what they pay).
 // Each op is a whole run, goroutine start-up and join included; peak-MB is
@@ -29,7 +32,7 @@ import (
 )
 
 func BenchmarkElection(b *testing.B) {
-	for _, impl := range []string{"baseline", "live", "sim", "sim-unoptimized"} {
+	for _, impl := range []string{"baseline", "floor", "live", "live-plain", "sim", "sim-unoptimized"} {
 		for _, n := range []int{64, 4096, 100_000, 1_000_000} {
 			b.Run(fmt.Sprintf("impl=%s/nodes=%d", impl, n), func(b *testing.B) {
 				if n >= 1_000_000 && os.Getenv("RINGLAB_BIG") != "1" {
@@ -53,8 +56,12 @@ func BenchmarkElection(b *testing.B) {
 					switch impl {
 					case "baseline":
 						msgs, _ = baseline(ids)
-					case "live": // the turn scheduler, the one for a million nodes
+					case "floor":
+						msgs, _ = floor(ids)
+					case "live": // the turn scheduler: --runtime live's default
 						msgs = runOn(b, live.Runtime{Scheduler: live.Turns}, sys)
+					case "live-plain": // the plain scheduler, the one to read
+						msgs = runOn(b, live.Runtime{Scheduler: live.Plain}, sys)
 					case "sim", "sim-unoptimized":
 						msgs = runOn(b, sim.Runtime{Seed: 1, Unoptimized: impl == "sim-unoptimized"}, sys)
 					}

@@ -23,7 +23,7 @@ import (
 func Flags() []ucli.Flag {
 	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "runtime", Value: "sim", Usage: "sim (deterministic, virtual time), live (goroutines in real time; see --scheduler) or amqp (every message through a RabbitMQ broker)"},
-		&ucli.StringFlag{Name: "scheduler", Value: "plain", Usage: "live: plain (one goroutine and one inbox channel per node, the code to read first) or turns (a node runs only while it has work, on one of a few goroutines: for huge runs, a million nodes)"},
+		&ucli.StringFlag{Name: "scheduler", Value: "turns", Usage: "live: turns (a node runs only while it has work, on one of a few goroutines: up to a million nodes) or plain (one goroutine and one inbox channel per node, the code to read first; slow and memory-hungry beyond 100,000 nodes)"},
 		&ucli.StringFlag{Name: "url", Value: amqpURL, Usage: "amqp: the broker's `URL`"},
 		&ucli.Uint64Flag{Name: "seed", DefaultText: "drawn and printed on stderr", Usage: "seed of the simulator's choices"},
 		&ucli.StringFlag{Name: "format", Value: "text", Usage: trace.FormatUsage},
@@ -39,7 +39,7 @@ func Flags() []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "slow", Usage: "sim: delay every message to node I by X ticks from A until B: `I+X@A-B` (repeatable)"},
 		&ucli.Int64Flag{Name: "max-steps", Value: 50_000_000, Usage: "sim step budget; a run that needs more does not terminate (exit 4)"},
 		&ucli.DurationFlag{Name: "tick", Value: time.Millisecond, Usage: "live: wall-clock length of one tick"},
-		&ucli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
+		&ucli.DurationFlag{Name: "timeout", Value: time.Minute, DefaultText: "1m per 100,000 nodes, at least 1m", Usage: "wall-clock budget of the run (either runtime): a run still going after this does not terminate (exit 4)"},
 		&ucli.BoolFlag{Name: "vc", Usage: "add vector clocks to events (sim and live; live adds them anyway when a checker judges by happens-before) and show them, with the Lamport clock, in the text output (O(n) per event)"},
 		&ucli.StringFlag{Name: "schedule", Usage: "sim: replay a schedule printed by explore (`I:V,...`: decision I takes V, all others the default; indices once each; not with explore)"},
 	}, ServeFlags()...)
@@ -138,6 +138,9 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 		Serving:      ParseServe(c),
 		DryRun:       dryRun(c),
 	}
+	if !c.IsSet("timeout") {
+		o.Timeout = DefaultTimeout(n)
+	}
 	if !c.IsSet("seed") {
 		o.Seed, o.SeedDrawn = rand.Uint64N(1<<32), true
 	}
@@ -166,6 +169,15 @@ func Parse(c *ucli.Context, n int) (Options, error) {
 		return o, cliutil.Usagef("--timeout must be positive, got %v", o.Timeout)
 	}
 	return o, runtimeOnly(c, o)
+}
+
+// DefaultTimeout is --timeout when it is not given, for a run of n nodes:
+// a minute per 100,000 nodes, at least a minute. A fixed budget cut
+// correct runs short at scale: a million-node election on the goroutine
+// runtime takes 7 to 13 s on a busy 2-core machine, and was cut at a
+// minute when each node had a goroutine and a channel of its own.
+func DefaultTimeout(n int) time.Duration {
+	return max(time.Minute, time.Duration(n)*time.Minute/100_000)
 }
 
 // parseRuntime checks the runtime --runtime names, the broker's flags and

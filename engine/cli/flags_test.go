@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"ringlab/engine/cliutil"
+	"ringlab/engine/live"
 	"ringlab/engine/node"
 	"ringlab/engine/sim"
 )
@@ -17,6 +19,12 @@ import (
 // parse runs Parse for 4 nodes over a command line of engine flags (and,
 // with explore, ExploreStart), as a command does.
 func parse(t *testing.T, explore bool, args ...string) (Options, error) {
+	t.Helper()
+	return parseN(t, 4, explore, args...)
+}
+
+// parseN is parse for a run of n nodes.
+func parseN(t *testing.T, n int, explore bool, args ...string) (Options, error) {
 	t.Helper()
 	var o Options
 	var perr error
@@ -26,7 +34,7 @@ func parse(t *testing.T, explore bool, args ...string) (Options, error) {
 	}
 	app := &ucli.App{Name: "ringlab", Writer: &bytes.Buffer{}, ErrWriter: &bytes.Buffer{},
 		Commands: []*ucli.Command{{Name: "x", Flags: flags, Action: func(c *ucli.Context) error {
-			if o, perr = Parse(c, 4); perr != nil || !explore {
+			if o, perr = Parse(c, n); perr != nil || !explore {
 				return perr
 			}
 			_, _, perr = ExploreStart(c, o, &bytes.Buffer{})
@@ -104,5 +112,41 @@ func TestReplayKeepsPartitionsWhole(t *testing.T) {
 	}
 	if replay != "ringlab x --partition 1,2@5-30 --partition 3@1-2 --seed 7" {
 		t.Fatalf("replay %q", replay)
+	}
+}
+
+// The default --timeout grows with the run (a minute per 100,000 nodes),
+// so that a correct million-node run is not cut at a minute; a --timeout
+// given is kept as it is.
+func TestDefaultTimeoutScales(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		args []string
+		want time.Duration
+	}{
+		{4, nil, time.Minute},
+		{100_000, nil, time.Minute},
+		{250_000, nil, 150 * time.Second},
+		{1_000_000, nil, 10 * time.Minute},
+		{1_000_000, []string{"--timeout", "3s"}, 3 * time.Second},
+	} {
+		o, err := parseN(t, c.n, false, c.args...)
+		if err != nil || o.Timeout != c.want {
+			t.Errorf("%d nodes %v: --timeout %v (%v), want %v", c.n, c.args, o.Timeout, err, c.want)
+		}
+	}
+}
+
+// --runtime live runs on the turn scheduler unless --scheduler says plain:
+// the default must scale to a million nodes.
+func TestDefaultSchedulerIsTurns(t *testing.T) {
+	for args, want := range map[string]live.Scheduler{"": live.Turns, "plain": live.Plain, "turns": live.Turns} {
+		a := []string{"--runtime", "live"}
+		if args != "" {
+			a = append(a, "--scheduler", args)
+		}
+		if o, err := parse(t, false, a...); err != nil || o.Scheduler != want {
+			t.Errorf("%v: scheduler %v (%v), want %v", a, o.Scheduler, err, want)
+		}
 	}
 }

@@ -14,13 +14,14 @@ import (
 type Scheduler uint8
 
 const (
-	// Plain runs one goroutine and one inbox channel per node (plain.go):
-	// the runtime to read first.
-	Plain Scheduler = iota
 	// Turns runs a node on a goroutine only while its inbox holds
-	// something and it holds one of a few turns (turns.go): the runtime
-	// for huge runs (a million-node election).
-	Turns
+	// something and it holds one of a few turns (turns.go): the default,
+	// which scales to a million-node election.
+	Turns Scheduler = iota
+	// Plain runs one goroutine and one inbox channel per node (plain.go):
+	// the runtime to read first. Each node's channel buffers 64 letters,
+	// so beyond some 100,000 nodes it is slow and needs gigabytes.
+	Plain
 )
 
 var schedulerNames = [...]string{Plain: "plain", Turns: "turns"}
@@ -46,7 +47,7 @@ func ParseScheduler(s string) (Scheduler, error) {
 // Runtime is the live runtime as an engine.Runtime: the knobs of a live
 // run; the nodes, script and workload come from the System.
 type Runtime struct {
-	Scheduler Scheduler     // Plain (the zero value) or Turns
+	Scheduler Scheduler     // Turns (the zero value) or Plain
 	Tick      time.Duration // zero means DefaultTick
 	Timeout   time.Duration // zero: no bound (End TimedOut)
 	// Messages adds send/recv/drop events; Skip lists kinds the observer

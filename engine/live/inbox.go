@@ -39,11 +39,10 @@ func (*action) Type() string { return "action" }
 // Once the run is over (closed), puts are dropped and start nothing.
 type inbox struct {
 	mu     sync.Mutex
-	q      []envelope // q[head:] waits to be handled, oldest first
-	head   int
-	state  int           // idle, ready or active (turns.go)
-	hasG   bool          // a goroutine that yielded its turn waits on wake for another
-	wake   chan struct{} // one slot: "you hold a turn"; made when the node first yields
+	q      fifo[envelope] // what waits to be handled
+	state  int            // idle, ready or active (turns.go)
+	hasG   bool           // a goroutine that yielded its turn waits on wake for another
+	wake   chan struct{}  // one slot: "you hold a turn"; made when the node first yields
 	closed bool
 }
 
@@ -53,52 +52,44 @@ type inbox struct {
 // scheduler), so a goroutine started here is added to rt.wg before its
 // Wait.
 //
-// byNode says the caller is a node's goroutine, which holds a turn that it
-// will give back soon (see admit).
-func (p *peer) put(rt *runtime, e envelope, byNode bool) {
+// w is the caller's worker when the caller is a node's goroutine, which
+// holds a turn that it will give back soon (see admit); nil otherwise.
+func (p *peer) put(rt *runtime, e envelope, w *worker) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return
 	}
-	p.push(e)
+	if cap(p.q.s) == 0 && w != nil {
+		p.q.s = w.spare() // spare.go
+	}
+	p.q.push(e)
 	wasIdle := p.state == idle
 	if wasIdle {
 		p.state = ready
 	}
 	p.mu.Unlock()
 	if wasIdle {
-		rt.admit(p, byNode)
+		rt.admit(p, w)
 	}
-}
-
-// push appends e to the queue. The caller holds mu, or no goroutine runs
-// yet.
-func (b *inbox) push(e envelope) {
-	if len(b.q) == cap(b.q) && b.head >= len(b.q)/2 {
-		// Reuse the handled front half rather than grow: a queue that
-		// never empties stays the size of what it holds.
-		n := copy(b.q, b.q[b.head:])
-		clear(b.q[n:])
-		b.q, b.head = b.q[:n], 0
-	}
-	b.q = append(b.q, e)
 }
 
 // take returns the node's next item. When there is none, or the run is
 // over, it marks the node idle and returns false: the node's goroutine
-// must then give its turn back (release).
-func (p *peer) take() (envelope, bool) {
+// must then give its turn back (release). The empty queue's storage goes
+// to w, the caller's worker (spare.go).
+func (p *peer) take(w *worker) (envelope, bool) {
 	p.mu.Lock()
-	if p.head == len(p.q) || p.closed {
-		p.q, p.head = p.q[:0], 0
+	if p.q.len() == 0 || p.closed {
+		if !p.closed {
+			w.keep(p.q.s)
+			p.q.s = nil
+		}
 		p.state = idle
 		p.mu.Unlock()
 		return envelope{}, false
 	}
-	e := p.q[p.head]
-	p.q[p.head] = envelope{} // keep no message alive
-	p.head++
+	e := p.q.pop()
 	p.mu.Unlock()
 	return e, true
 }
@@ -109,9 +100,42 @@ func (b *inbox) close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.closed = true
-	b.q, b.head = nil, 0
+	b.q = fifo[envelope]{}
 	if b.hasG && b.state == ready {
 		b.hasG = false
 		b.wake <- struct{}{}
 	}
+}
+
+// fifo is a first-in first-out queue on a slice, which it reuses: a queue
+// that is emptied as fast as it is filled never grows, and one that never
+// empties stays the size of what it holds. Its zero value is empty.
+type fifo[T any] struct {
+	s    []T // s[head:] is the queue, oldest first
+	head int
+}
+
+func (f *fifo[T]) len() int { return len(f.s) - f.head }
+
+// push adds x at the back.
+func (f *fifo[T]) push(x T) {
+	if len(f.s) == cap(f.s) && f.head >= len(f.s)/2 {
+		// Reuse the front half, taken already, rather than grow.
+		n := copy(f.s, f.s[f.head:])
+		clear(f.s[n:])
+		f.s, f.head = f.s[:n], 0
+	}
+	f.s = append(f.s, x)
+}
+
+// pop takes the front item; the queue must not be empty.
+func (f *fifo[T]) pop() T {
+	var zero T
+	x := f.s[f.head]
+	f.s[f.head] = zero // keep nothing alive
+	f.head++
+	if f.head == len(f.s) {
+		f.s, f.head = f.s[:0], 0
+	}
+	return x
 }

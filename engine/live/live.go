@@ -2,7 +2,7 @@
 // runs its steps on a goroutine of its own, in real time. It has two
 // schedulers: the plain one (plain.go, Plain), one goroutine and one
 // inbox channel per node, the code to read first; and the turn scheduler
-// (Turns), described below, for huge runs. Runtime runs an engine.System
+// (Turns, the default), described below, which scales to a million nodes. Runtime runs an engine.System
 // on either, as engine.Runtime. It runs the same
 // node.Node state machines as engine/sim and reports the same events, so
 // an algorithm that passes in the simulator can be watched on real

@@ -20,10 +20,25 @@ type peer struct {
 	lc      int64         // Lamport clock
 	vc      []uint32      // vector clock; nil without config.VectorClocks
 	at      time.Duration // when the input in hand was taken (rt.since)
-	out     node.Output   // what a step produced; reused from step to step
 	timers  map[int]*timer
-	steps   int64
-	sent    []typeCount // messages sent, by type
+}
+
+// worker is what a node goroutine keeps from node to node (see work):
+// the storage of a step's output, and what the goroutine's steps counted.
+// Kept per goroutine rather than per node, none of it costs a million
+// nodes a million allocations.
+type worker struct {
+	out    node.Output  // what a step produced; reused from step to step
+	spares [][]envelope // emptied inbox storage, for the next idle node sent to (spare.go)
+	next   *peer        // a node readied by this goroutine that waits for its turn (see admit)
+	streak int          // items handled since the turn last came from the ready list
+	tally
+}
+
+// tally is what a node goroutine's steps counted.
+type tally struct {
+	steps int64       // inputs handled
+	sent  []typeCount // messages sent, by type
 }
 
 // typeCount counts the messages of one type a node sent. A run has few
@@ -39,44 +54,45 @@ type change struct {
 	flight, queued, notDone int64
 }
 
-// loop handles node p's inbox, holding a turn, until it is empty; it
-// then gives the turn back and returns the node that the goroutine must
-// run next, if any (see work). It returns nil at once when the run is
-// over.
-func (p *peer) loop(rt *runtime) *peer {
+// loop handles node p's inbox on w's goroutine, holding a turn, until it
+// is empty; it then gives the turn back and returns the node that the
+// goroutine must run next, if any (see work). It returns nil at once when
+// the run is over.
+func (p *peer) loop(rt *runtime, w *worker) *peer {
 	for n := 1; ; n++ {
-		e, ok := p.take()
+		e, ok := p.take(w)
 		if !ok {
-			return rt.release()
+			return rt.release(w)
 		}
 		if rt.over.Load() {
 			return nil
 		}
-		p.handle(rt, e)
+		p.handle(rt, w, e)
+		w.streak++
 		if n%turnLen == 0 {
-			p.yield(rt)
+			p.yield(rt, w)
 		}
 	}
 }
 
 // handle handles one inbox item.
-func (p *peer) handle(rt *runtime, e envelope) {
+func (p *peer) handle(rt *runtime, w *worker, e envelope) {
 	p.at = rt.since()
 	if e.from > 0 {
-		p.receive(rt, e)
+		p.receive(rt, w, e)
 		return
 	}
 	a := e.msg.(*action)
 	if a.tm != nil {
-		p.fire(rt, a.tm)
+		p.fire(rt, w, a.tm)
 		return
 	}
-	p.act(rt, a)
+	p.act(rt, w, a)
 }
 
 // receive handles a message: the node steps on it, or drops it if it has
 // crashed.
-func (p *peer) receive(rt *runtime, e envelope) {
+func (p *peer) receive(rt *runtime, w *worker, e envelope) {
 	if p.crashed {
 		rt.emitMsg(p, trace.KindDrop, p.lc, e.from, p.self, e.msg, "the receiver has crashed")
 		rt.account(change{flight: -1})
@@ -90,11 +106,11 @@ func (p *peer) receive(rt *runtime, e envelope) {
 		p.vc[p.self-1]++
 	}
 	rt.emitMsg(p, trace.KindRecv, p.lc, e.from, p.self, e.msg, "")
-	p.step(rt, node.Input{Kind: node.InMsg, From: e.from, Msg: e.msg}, change{flight: -1})
+	p.step(rt, w, node.Input{Kind: node.InMsg, From: e.from, Msg: e.msg}, change{flight: -1})
 }
 
 // act carries out a scripted or reactive action, as sim does.
-func (p *peer) act(rt *runtime, a *action) {
+func (p *peer) act(rt *runtime, w *worker, a *action) {
 	used := change{queued: -1}
 	switch {
 	case a.cmd == node.CmdCrash:
@@ -140,19 +156,19 @@ func (p *peer) act(rt *runtime, a *action) {
 	}
 	p.tick()
 	rt.emitCmd(p, a.cmd, a.arg, a.note)
-	p.step(rt, node.Input{Kind: node.InCmd, Cmd: a.cmd, Arg: a.arg}, used)
+	p.step(rt, w, node.Input{Kind: node.InCmd, Cmd: a.cmd, Arg: a.arg}, used)
 }
 
 // fire handles the tick of timer tm, unless the timer was cancelled (or
 // died with a crash) after it fell due.
-func (p *peer) fire(rt *runtime, tm *timer) {
+func (p *peer) fire(rt *runtime, w *worker, tm *timer) {
 	if p.crashed || p.timers[tm.id] != tm {
 		rt.account(change{queued: -1})
 		return
 	}
 	delete(p.timers, tm.id)
 	p.tick()
-	p.step(rt, node.Input{Kind: node.InTick, Timer: tm.id}, change{queued: -1})
+	p.step(rt, w, node.Input{Kind: node.InTick, Timer: tm.id}, change{queued: -1})
 }
 
 // step runs one input through the node and carries out what it produced;
@@ -162,9 +178,9 @@ func (p *peer) fire(rt *runtime, tm *timer) {
 // or actions is put in an inbox: what the step adds is counted before a
 // receiver can take it away, and the input it consumed at the same moment,
 // so the run can never look idle while its work is under way.
-func (p *peer) step(rt *runtime, in node.Input, used change) {
-	p.steps++
-	out := &p.out
+func (p *peer) step(rt *runtime, w *worker, in node.Input, used change) {
+	w.steps++
+	out := &w.out
 	defer func() {
 		clear(out.Sends) // keep no message alive
 		clear(out.Events)
@@ -227,10 +243,10 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 	}
 
 	for _, a := range now {
-		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd, arg: a.Arg}}, true)
+		rt.peers[a.Node].put(rt, envelope{msg: &action{cmd: a.Cmd, arg: a.Arg}}, w)
 	}
 	for _, s := range out.Sends {
-		p.send(rt, s)
+		p.send(rt, w, s)
 	}
 	if rt.cfg.Stop != nil && rt.cfg.Stop() {
 		rt.stop()
@@ -238,16 +254,16 @@ func (p *peer) step(rt *runtime, in node.Input, used change) {
 }
 
 // send stamps, counts, traces and delivers one message.
-func (p *peer) send(rt *runtime, s node.Send) {
+func (p *peer) send(rt *runtime, w *worker, s node.Send) {
 	p.lc++
 	var vc []uint32
 	if p.vc != nil {
 		p.vc[p.self-1]++
 		vc = slices.Clone(p.vc) // the message's own copy
 	}
-	p.count(s.Msg.Type())
+	w.count(s.Msg.Type())
 	rt.emitMsg(p, trace.KindSend, p.lc, p.self, s.To, s.Msg, "")
-	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc}, true)
+	rt.peers[s.To].put(rt, envelope{from: p.self, lc: p.lc, msg: s.Msg, vc: vc}, w)
 }
 
 // tick advances the node's clocks for an event at the node.
@@ -261,14 +277,15 @@ func (p *peer) tick() {
 // now is the Output.Now of the step in hand, in ticks.
 func (p *peer) now(rt *runtime) int64 { return int64(p.at / rt.cfg.Tick) }
 
-func (p *peer) count(typ string) {
-	for k := range p.sent {
-		if p.sent[k].typ == typ {
-			p.sent[k].n++
+// count counts one message of type typ sent.
+func (w *worker) count(typ string) {
+	for k := range w.sent {
+		if w.sent[k].typ == typ {
+			w.sent[k].n++
 			return
 		}
 	}
-	p.sent = append(p.sent, typeCount{typ, 1})
+	w.sent = append(w.sent, typeCount{typ, 1})
 }
 
 // account applies c to the run's counters.

@@ -42,9 +42,15 @@ type runtime struct {
 	// turnMu guards the turns (turns.go).
 	turnMu    sync.Mutex
 	freeTurns int
-	readyList []*peer // nodes waiting for a turn, oldest first
+	readyList fifo[*peer]  // nodes waiting for a turn, oldest first
+	waiting   atomic.Int64 // readyList's length, read without turnMu
 
 	evq chan record // to the collector (sink.go); nil without a Sink
+
+	// countMu guards workers: what each node goroutine counted, added
+	// when it returns (turns.go).
+	countMu sync.Mutex
+	workers []tally
 
 	// wg counts the run's goroutines but the collector: the nodes' (a put
 	// that starts one adds to it) and the scheduler.
@@ -94,6 +100,7 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 	// in the simulator, where a message takes at least a tick); the rest
 	// go into the schedule.
 	starts := make([]action, len(rt.cfg.Script)) // one allocation for a million starts
+	store := newStore(len(rt.cfg.Script))        // and one for their inboxes (spare.go)
 	for k, a := range rt.cfg.Script {
 		if a.At > 0 {
 			rt.scheduleAction(time.Duration(a.At)*rt.cfg.Tick, a)
@@ -101,7 +108,10 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 		}
 		starts[k].cmd, starts[k].arg = a.Cmd, a.Arg
 		p := &rt.peers[a.Node]
-		p.push(envelope{msg: &starts[k]})
+		if cap(p.q.s) == 0 {
+			p.q.s = store.next()
+		}
+		p.q.push(envelope{msg: &starts[k]})
 		p.state = ready
 		rt.queued++
 	}
@@ -113,7 +123,7 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 	}
 	rt.wg.Go(rt.scheduler)
 	for _, p := range first {
-		rt.admit(p, false)
+		rt.admit(p, nil)
 	}
 	rt.mu.Lock()
 	rt.settle() // a run with nothing to do ends here
@@ -236,14 +246,13 @@ func (rt *runtime) fail(err error) {
 	rt.mu.Unlock()
 }
 
-// collect sums the per-node counters into res: nodes count on their own,
-// and are read only after every goroutine has returned.
+// collect sums what the node goroutines counted into res; it is read
+// only after every goroutine has returned.
 func (rt *runtime) collect(res *result) {
 	res.ByType = map[string]int64{}
-	for i := range rt.peers {
-		p := &rt.peers[i]
-		res.Steps += p.steps
-		for _, tc := range p.sent {
+	for _, w := range rt.workers {
+		res.Steps += w.steps
+		for _, tc := range w.sent {
 			res.Messages += tc.n
 			res.ByType[tc.typ] += tc.n
 		}

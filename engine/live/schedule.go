@@ -115,9 +115,9 @@ func (rt *runtime) scheduler() {
 		rt.mu.Unlock()
 		for _, e := range due {
 			if e.tm != nil {
-				rt.peers[e.tm.node].put(rt, envelope{msg: &action{tm: e.tm}}, false)
+				rt.peers[e.tm.node].put(rt, envelope{msg: &action{tm: e.tm}}, nil)
 			} else {
-				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, arg: e.a.Arg, note: e.note}}, false)
+				rt.peers[e.a.Node].put(rt, envelope{msg: &action{cmd: e.a.Cmd, arg: e.a.Arg, note: e.note}}, nil)
 			}
 		}
 		var tc <-chan time.Time

@@ -4,10 +4,13 @@ package live
 // the run's few turns (maxTurns). A node that needs a turn while none is
 // free waits in the run's ready list, without a runnable goroutine: either
 // it has none (it was idle), or its goroutine, which yielded its turn, is
-// blocked on its wake channel. A goroutine gives its turn back when its
-// inbox is empty (and returns), and after turnLen items in a row if other
-// nodes are waiting; the turn goes straight to the oldest node in the
-// ready list, whose goroutine is started (or woken) holding it.
+// blocked on its wake channel. A goroutine whose node's inbox is empty
+// passes its turn on, to a node it readied if there is one (it
+// runs it itself: worker.next), else to the oldest node in the ready list,
+// whose goroutine is started (or woken) holding it, or frees it and
+// returns. While other nodes wait, a goroutine serves the ready list at
+// least every turnLen items: it puts its readied node at the back and
+// takes the oldest (release), or, in the middle of a long inbox, yields.
 //
 // So at most maxTurns node goroutines are ever runnable, and the Go
 // scheduler's run queue stays short. Without the bound, on a ring of
@@ -31,10 +34,23 @@ package live
 //     All-initiators ring, 100,000 nodes: 332–948 ns/msg, against
 //     1,314–2,130 without.
 //   - admit leaves a node readied by a node's goroutine to that goroutine's
-//     turn when no other node waits (the plain version: drop the byNode
-//     test): a token ring then runs on one goroutine instead of starting
-//     one and ending one per hop. Token ring, 503 nodes: 192–280 ns/hop,
-//     against 1,351–1,918 without.
+//     turn when no other node waits (the plain version: admit ignores w):
+//     a token ring then runs on one goroutine instead of starting one and
+//     ending one per hop. Token ring, 503 nodes: 192–280 ns/hop, against
+//     1,351–1,918 without. The node waits in the worker (worker.next), not
+//     in the ready list (the plain version: admit puts it in the list and
+//     release takes from the list only), so that passing a message on
+//     costs no lock of the turns. Chang-Roberts, 100,000 nodes all
+//     starting (BenchmarkElection in election/changroberts, impl=live,
+//     8 interleaved runs each on a busy 2-core VM): 481–953 ms/op, median
+//     570, against 611–1,018, median 834 (impl=baseline: 366–1,630).
+//     And it waits there even while other nodes wait in the list (up to
+//     turnLen items in a row: release): a goroutine then follows a message
+//     along the nodes it visits, whose state is in the cache, instead of
+//     serving the list in the order the nodes got ready, all over the
+//     heap. 100,000 nodes: 293–384 ms/op against 510–903 (three
+//     interleaved runs; baseline 412–504); the million-node command
+//     (below the package's README Figures): 3.9–5.5 s against 8.6–14.0 s.
 
 // turnLen is how many items a goroutine handles in a row while other
 // nodes wait for a turn.
@@ -47,48 +63,75 @@ const (
 	active        // its goroutine holds a turn
 )
 
-// admit asks a turn for node p, which is ready. If none is free, p joins
-// the ready list. If one is free, p gets it and a goroutine at once —
-// unless the caller is a node's goroutine (byNode) and no other node is
-// waiting: then p waits for the caller's turn, which comes within turnLen
-// items (release or yield). A message passed on around a ring thus goes
-// on with the goroutine that carried it, instead of one goroutine starting
-// and another ending at every hop; and as a second ready node gets a
-// goroutine of its own, a free turn never leaves more than one node
-// waiting.
-func (rt *runtime) admit(p *peer, byNode bool) {
+// admit asks a turn for node p, which is ready. If the caller is a node's
+// goroutine (w, its worker) with no readied node in hand, p waits in
+// w.next for the caller's turn, which comes within turnLen items (release
+// or yield). A message passed on around a ring thus goes on with the
+// goroutine that carried it, instead of one goroutine starting and
+// another ending at every hop. Otherwise, if no turn is free, p joins the
+// ready list; if one is, p (or the oldest ready node) gets it and a
+// goroutine at once, so a free turn never leaves more than one node
+// waiting for a goroutine at work.
+func (rt *runtime) admit(p *peer, w *worker) {
+	if w != nil && w.next == nil {
+		w.next = p
+		return
+	}
 	rt.turnMu.Lock()
-	if rt.freeTurns == 0 || (byNode && len(rt.readyList) == 0) {
-		rt.readyList = append(rt.readyList, p)
+	if rt.freeTurns == 0 {
+		rt.line(p)
 		rt.turnMu.Unlock()
 		return
 	}
 	rt.freeTurns--
-	if len(rt.readyList) > 0 { // the oldest goes first
-		rt.readyList = append(rt.readyList, p)
-		p = rt.readyList[0]
-		rt.readyList[0] = nil
-		rt.readyList = rt.readyList[1:]
+	if rt.readyList.len() > 0 { // the oldest goes first
+		rt.readyList.push(p)
+		p = rt.readyList.pop()
 	}
 	rt.turnMu.Unlock()
 	p.resume(rt)
 }
 
-// release gives the caller's turn to the oldest ready node, or frees it.
-// If that node has no goroutine, release returns it: the caller's
-// goroutine, whose node has gone idle, carries on with it (see work),
-// instead of ending while a new goroutine starts.
-func (rt *runtime) release() *peer {
-	rt.turnMu.Lock()
-	if len(rt.readyList) == 0 {
-		rt.freeTurns++
+// line puts p at the back of the ready list. The caller holds turnMu.
+func (rt *runtime) line(p *peer) {
+	rt.readyList.push(p)
+	rt.waiting.Store(int64(rt.readyList.len()))
+}
+
+// next takes the oldest node from the ready list, which must not be
+// empty. The caller holds turnMu.
+func (rt *runtime) next() *peer {
+	p := rt.readyList.pop()
+	rt.waiting.Store(int64(rt.readyList.len()))
+	return p
+}
+
+// release gives the caller's turn to the node waiting for it in w.next,
+// or else to the oldest ready node, or frees it. After turnLen items
+// since the caller's turn last came from the ready list, if others wait,
+// w.next goes to the back of the list and the oldest gets the turn: a
+// goroutine that always readies another node cannot keep the list
+// waiting for ever (TestReadyListServedWhileGoroutinesChain). If that node has no
+// goroutine, release returns it: the caller's goroutine, whose node has
+// gone idle, carries on with it (see work), instead of ending while a new
+// goroutine starts.
+func (rt *runtime) release(w *worker) *peer {
+	next := w.next
+	w.next = nil
+	if next == nil || (w.streak >= turnLen && rt.waiting.Load() > 0) {
+		rt.turnMu.Lock()
+		if next != nil {
+			rt.line(next) // behind the nodes that waited longer
+		}
+		if rt.readyList.len() == 0 {
+			rt.freeTurns++
+			rt.turnMu.Unlock()
+			return nil
+		}
+		next = rt.next()
 		rt.turnMu.Unlock()
-		return nil
+		w.streak = 0
 	}
-	next := rt.readyList[0]
-	rt.readyList[0] = nil
-	rt.readyList = rt.readyList[1:]
-	rt.turnMu.Unlock()
 	if next.claim() {
 		return next
 	}
@@ -97,11 +140,17 @@ func (rt *runtime) release() *peer {
 
 // yield hands the caller's turn to the oldest ready node, if there is one,
 // queues node p (the caller's) behind the others, and waits for a turn.
-func (p *peer) yield(rt *runtime) {
+// A node waiting in w.next for the caller's turn goes in the ready list
+// first.
+func (p *peer) yield(rt *runtime, w *worker) {
 	rt.turnMu.Lock()
-	if len(rt.readyList) == 0 {
+	if rt.readyList.len() == 0 {
 		rt.turnMu.Unlock()
 		return
+	}
+	if w.next != nil {
+		rt.line(w.next)
+		w.next = nil
 	}
 	p.mu.Lock() // before p can be resumed
 	if p.closed {
@@ -111,9 +160,8 @@ func (p *peer) yield(rt *runtime) {
 		rt.turnMu.Unlock()
 		return
 	}
-	next := rt.readyList[0]
-	rt.readyList[0] = nil
-	rt.readyList = append(rt.readyList[1:], p)
+	next := rt.next()
+	rt.line(p)
 	p.state, p.hasG = ready, true
 	if p.wake == nil {
 		p.wake = make(chan struct{}, 1)
@@ -122,6 +170,7 @@ func (p *peer) yield(rt *runtime) {
 	rt.turnMu.Unlock()
 	next.resume(rt)
 	<-p.wake // a turn came (resume), or the run is over (close)
+	w.streak = 0
 }
 
 // resume runs node p with the turn just given to it, on a goroutine of
@@ -156,7 +205,11 @@ func (p *peer) claim() bool {
 // goroutine at a time; a goroutine that has grown its stack keeps it for
 // the next node, instead of a new one growing its own.
 func (rt *runtime) work(p *peer) {
+	var w worker
 	for p != nil {
-		p = p.loop(rt)
+		p = p.loop(rt, &w)
 	}
+	rt.countMu.Lock()
+	rt.workers = append(rt.workers, w.tally)
+	rt.countMu.Unlock()
 }
