@@ -63,6 +63,10 @@ func BenchmarkElection(b *testing.B) {
 					case "live-plain": // the plain scheduler, the one to read
 						msgs = runOn(b, live.Runtime{Scheduler: live.Plain}, sys)
 					case "sim", "sim-unoptimized":
+						// A factory of its own, as each command builds: a
+						// factory's array of nodes is handed out once, and a
+						// rerun would get nodes allocated one by one.
+						sys.Factory, _ = Factory(ids)
 						msgs = runOn(b, sim.Runtime{Seed: 1, Unoptimized: impl == "sim-unoptimized"}, sys)
 					}
 					if msgs != want {
