@@ -13,6 +13,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"ringlab/engine"
+	"ringlab/engine/demo"
 	"ringlab/engine/node"
 	"ringlab/engine/trace"
 	"ringlab/internal/racebuild"
@@ -225,5 +227,21 @@ func TestTimeoutBoundsABigRun(t *testing.T) {
 	t.Logf("%d nodes: returned after %v, %d steps", n, wall, res.Steps)
 	if !res.Exhausted || res.Quiescent || wall > cfg.Timeout+hang {
 		t.Errorf("%+v after %v: want exhausted soon after the timeout", res, wall)
+	}
+}
+
+// A live run's end time is its wall time, in nanoseconds, as its events'
+// times are: not rounded down to whole ticks, which read 0 for a run
+// shorter than its tick (a 300-node ring election's summary said t=0s on
+// 1 ms ticks). The tick here is an hour; the run takes far less.
+func TestEndTimeIsNotRoundedToTicks(t *testing.T) {
+	for _, s := range []Scheduler{Turns, Plain} {
+		res, err := Runtime{Scheduler: s, Tick: time.Hour}.Run(context.Background(), demo.System(3, 5, 0), nil)
+		if err != nil || res.End != engine.Quiescent {
+			t.Fatalf("%v: %v %+v", s, err, res)
+		}
+		if res.T <= 0 || res.T > res.Elapsed.Nanoseconds()+res.Now*time.Hour.Nanoseconds() {
+			t.Errorf("%v: end time %d ns, elapsed %v", s, res.T, res.Elapsed)
+		}
 	}
 }

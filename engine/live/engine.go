@@ -86,7 +86,7 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 		run = runTurns
 	}
 	res, err := run(ctx, cfg)
-	out := engine.Result{Now: res.Now, T: res.Now * r.tick().Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
+	out := engine.Result{Now: res.Now, T: (res.Elapsed + res.Skipped).Nanoseconds(), Steps: res.Steps, Messages: res.Messages, ByType: res.ByType, Elapsed: res.Elapsed}
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		out.End, out.Why, err = engine.Interrupted, "interrupted", nil
