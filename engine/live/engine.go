@@ -99,11 +99,3 @@ func (r Runtime) Run(ctx context.Context, sys engine.System, obs engine.Observer
 	}
 	return out, err
 }
-
-// tick is the runtime's tick: Tick, or DefaultTick when it is zero.
-func (r Runtime) tick() time.Duration {
-	if r.Tick == 0 {
-		return DefaultTick
-	}
-	return r.Tick
-}
