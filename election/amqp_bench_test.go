@@ -13,8 +13,12 @@
 // amqp091-go relay (amqp_relay_test.go) passing one message around N
 // queues for the same 3n-1 hops, without publisher confirms (relay-ns)
 // and with them (confirmed-relay-ns, the guarantee ringlab gives), and
-// reports election-ns over confirmed-relay-ns (x-confirmed-relay). Without
-// a broker its amqp cases skip.
+// reports election-ns over confirmed-relay-ns (x-confirmed-relay). Where
+// python3 has pika (apt-get install python3-pika), and not under -short,
+// each op also runs the specification's own design, Python and pika
+// (testdata/specring.py), on the same ring and broker, and reports its
+// time (python-ns) and how many times ringlab's that is (python/ringlab).
+// Without a broker its amqp cases skip.
 
 package election
 
@@ -77,7 +81,13 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 				// each pair meets the same load; CI's -short keeps it
 				// from rotting at 100 nodes at most
 				floor := rt == "amqp" && (!testing.Short() || n <= 100)
-				var msgs, ns, relay, confirmed int64
+				// and the specification's own design (Python and pika),
+				// where python3 has pika and the run is not -short
+				py := ""
+				if rt == "amqp" && !testing.Short() {
+					py = specPython()
+				}
+				var msgs, ns, relay, confirmed, spec int64
 				for b.Loop() {
 					m, t := benchRunTimed(b, args)
 					msgs, ns = msgs+m, ns+t
@@ -85,6 +95,11 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 						b.StopTimer()
 						relay += relayTime(b, url, n, false)
 						confirmed += relayTime(b, url, n, true)
+						b.StartTimer()
+					}
+					if py != "" {
+						b.StopTimer()
+						spec += specRingTime(b, py, url, n)
 						b.StartTimer()
 					}
 				}
@@ -95,6 +110,10 @@ func BenchmarkRingOverRabbitMQ(b *testing.B) {
 					b.ReportMetric(float64(relay)/float64(b.N), "relay-ns")
 					b.ReportMetric(float64(confirmed)/float64(b.N), "confirmed-relay-ns")
 					b.ReportMetric(float64(ns)/float64(confirmed), "x-confirmed-relay")
+				}
+				if py != "" {
+					b.ReportMetric(float64(spec)/float64(b.N), "python-ns")
+					b.ReportMetric(float64(spec)/float64(ns), "python/ringlab")
 				}
 			})
 		}
