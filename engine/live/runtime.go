@@ -95,32 +95,7 @@ func (rt *runtime) run(ctx context.Context) (result, error) {
 		rt.evq = make(chan record, sinkQueue)
 		sink.Go(rt.collector)
 	}
-	// The script's actions due at once go into the inboxes before any
-	// goroutine starts, so every node handles them before any message (as
-	// in the simulator, where a message takes at least a tick); the rest
-	// go into the schedule.
-	starts := make([]action, len(rt.cfg.Script)) // one allocation for a million starts
-	store := newStore(len(rt.cfg.Script))        // and one for their inboxes (spare.go)
-	for k, a := range rt.cfg.Script {
-		if a.At > 0 {
-			rt.scheduleAction(time.Duration(a.At)*rt.cfg.Tick, a)
-			continue
-		}
-		starts[k].cmd, starts[k].arg = a.Cmd, a.Arg
-		p := &rt.peers[a.Node]
-		if cap(p.q.s) == 0 {
-			p.q.s = store.next()
-		}
-		p.q.push(envelope{msg: &starts[k]})
-		p.state = ready
-		rt.queued++
-	}
-	var first []*peer // read before any goroutine starts to change it
-	for i := range rt.peers {
-		if rt.peers[i].state == ready {
-			first = append(first, &rt.peers[i])
-		}
-	}
+	first := rt.loadScript()
 	rt.wg.Go(rt.scheduler)
 	for _, p := range first {
 		rt.admit(p, nil)
@@ -190,6 +165,36 @@ wait:
 	}
 	rt.collect(&res)
 	return res, err
+}
+
+// loadScript puts the script's actions due at once into the inboxes
+// before any goroutine starts, so every node handles them before any
+// message (as in the simulator, where a message takes at least a tick),
+// and the rest into the schedule. It returns the nodes it readied, read
+// before any goroutine starts to change them.
+func (rt *runtime) loadScript() (first []*peer) {
+	starts := make([]action, len(rt.cfg.Script)) // one allocation for a million starts
+	store := newStore(len(rt.cfg.Script))        // and one for their inboxes (spare.go)
+	for k, a := range rt.cfg.Script {
+		if a.At > 0 {
+			rt.scheduleAction(time.Duration(a.At)*rt.cfg.Tick, a)
+			continue
+		}
+		starts[k].cmd, starts[k].arg = a.Cmd, a.Arg
+		p := &rt.peers[a.Node]
+		if cap(p.q.s) == 0 {
+			p.q.s = store.next()
+		}
+		p.q.push(envelope{msg: &starts[k]})
+		p.state = ready
+		rt.queued++
+	}
+	for i := range rt.peers {
+		if rt.peers[i].state == ready {
+			first = append(first, &rt.peers[i])
+		}
+	}
+	return first
 }
 
 // since is the run's time so far: the wall time since the start, plus the
