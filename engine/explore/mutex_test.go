@@ -50,14 +50,7 @@ func TestToViolationIsShortest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, found, err := x.Shortest(context.Background(), nil, 0)
-	if err != nil || !found {
-		t.Fatalf("no violation found: %v", err)
-	}
-	v, err := x.At(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, v := shortestViolation(t, x)
 	for i, k := range v.Keys {
 		if d, ok := f.ToViolation(k); !ok || d != len(path)-i {
 			t.Errorf("state %d of %s: %d steps to a violation (%v), want %d", i, statespace.FormatPath(path), d, ok, len(path)-i)
@@ -105,6 +98,16 @@ func TestTokenRingNamesItsTimer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	path, v := shortestViolation(t, x)
+	if !slices.ContainsFunc(v.PathWords, func(w string) bool { return strings.HasSuffix(w, "timer 1, the regeneration timeout") }) {
+		t.Errorf("%s in words: %q, want the regeneration timeout named", statespace.FormatPath(path), v.PathWords)
+	}
+}
+
+// shortestViolation is x's shortest path to a violation, which must
+// exist, and the view at its end.
+func shortestViolation(t *testing.T, x *explore.Explorer) ([]statespace.Trans, *explore.View) {
+	t.Helper()
 	path, found, err := x.Shortest(context.Background(), nil, 0)
 	if err != nil || !found {
 		t.Fatalf("no violation found: %v", err)
@@ -113,7 +116,5 @@ func TestTokenRingNamesItsTimer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(v.PathWords, func(w string) bool { return strings.HasSuffix(w, "timer 1, the regeneration timeout") }) {
-		t.Errorf("%s in words: %q, want the regeneration timeout named", statespace.FormatPath(path), v.PathWords)
-	}
+	return path, v
 }
