@@ -26,13 +26,18 @@ var specPython = sync.OnceValue(func() string {
 
 // specRingTime runs the design on n nodes (ids descending, node 1
 // starting) over the broker at url and returns its time from the first
-// publish to the end, in ns. It fails b unless the run sent the 3n-1
-// messages and elected id 1.
-func specRingTime(b *testing.B, py, url string, n int) int64 {
+// publish to the end, in ns: all nodes in one process (perNode ""), or
+// each in a "thread" or "process" of its own with its own connection. It
+// fails b unless the run sent the 3n-1 messages and elected id 1.
+func specRingTime(b *testing.B, py, url string, n int, perNode string) int64 {
 	ctx, cancel := context.WithTimeout(b.Context(), 5*time.Minute) // a lost message fails, not hangs
 	defer cancel()
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, py, "testdata/specring.py", url, "bench-specring.", fmt.Sprint(n))
+	args := []string{"testdata/specring.py", url, "bench-specring.", fmt.Sprint(n)}
+	if perNode != "" {
+		args = append(args, "--per-node", perNode)
+	}
+	cmd := exec.CommandContext(ctx, py, args...)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("specring.py: %v\n%s", err, stderr.String())
